@@ -1,0 +1,353 @@
+//! The per-request [`Context`] a tool runs with: the request's id and protocol fields, the
+//! authenticated [`Identity`], typed user [`Extensions`] (assigns and server state), and the
+//! server's tool list.
+
+use crate::server::Server;
+use crate::wire::{ClientCapabilities, Implementation, RequestId, RequestMeta, ToolDefinition};
+use serde_json::{Map, Value};
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Who is making a request, as the transport (or a test) authenticated it.
+///
+/// The server never derives identity from the request body: an HTTP authentication hook or a
+/// test helper supplies it.
+///
+/// ```
+/// use mcp_test::Identity;
+/// let who = Identity::principal("alice").with_tenant("acme").with_scopes(["items.read"]);
+/// assert!(who.has_scope("items.read"));
+/// assert_eq!(who.tenant.as_deref(), Some("acme"));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Identity {
+    /// The authenticated principal, e.g. a user or service id.
+    pub principal: Option<String>,
+    /// The tenant the principal acts in.
+    pub tenant: Option<String>,
+    /// Granted scopes.
+    pub scopes: Vec<String>,
+    /// Anything else the host application knows about the caller.
+    pub host_context: Map<String, Value>,
+}
+
+impl Identity {
+    /// No principal, no tenant, no scopes.
+    pub fn anonymous() -> Self {
+        Identity::default()
+    }
+
+    /// An identity with a principal.
+    pub fn principal(principal: impl Into<String>) -> Self {
+        Identity {
+            principal: Some(principal.into()),
+            ..Identity::default()
+        }
+    }
+
+    /// Sets the tenant.
+    #[must_use]
+    pub fn with_tenant(mut self, tenant: impl Into<String>) -> Self {
+        self.tenant = Some(tenant.into());
+        self
+    }
+
+    /// Sets the scopes.
+    #[must_use]
+    pub fn with_scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the host context.
+    #[must_use]
+    pub fn with_host_context(mut self, host_context: Map<String, Value>) -> Self {
+        self.host_context = host_context;
+        self
+    }
+
+    /// Whether `scope` was granted.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+}
+
+/// A map from type to one value of that type, for typed user data: per-request *assigns* and
+/// server-wide *state*.
+///
+/// Cloning is cheap: values are shared.
+///
+/// ```
+/// use mcp_test::Extensions;
+/// #[derive(Debug, PartialEq)]
+/// struct UserId(u32);
+///
+/// let mut ext = Extensions::new();
+/// ext.insert(UserId(7));
+/// assert_eq!(ext.get::<UserId>(), Some(&UserId(7)));
+/// assert_eq!(ext.get::<String>(), None);
+/// ```
+#[derive(Clone, Default)]
+pub struct Extensions {
+    map: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl Extensions {
+    /// An empty map.
+    pub fn new() -> Self {
+        Extensions::default()
+    }
+
+    /// Inserts a value, replacing any earlier value of the same type.
+    pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
+        self.map.insert(TypeId::of::<T>(), Arc::new(value));
+    }
+
+    /// Inserts a value, builder style.
+    #[must_use]
+    pub fn with<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.insert(value);
+        self
+    }
+
+    /// The value of type `T`, if one was inserted.
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.map
+            .get(&TypeId::of::<T>())
+            .and_then(|v| v.downcast_ref::<T>())
+    }
+
+    /// Whether a value of type `T` is present.
+    pub fn contains<T: Send + Sync + 'static>(&self) -> bool {
+        self.map.contains_key(&TypeId::of::<T>())
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether the map is empty.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+impl fmt::Debug for Extensions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Extensions")
+            .field("len", &self.map.len())
+            .finish()
+    }
+}
+
+/// Everything a tool knows about the request it is serving.
+///
+/// The server builds one per request. Tests can build one with [`Context::builder`] to run a
+/// tool without a server.
+///
+/// ```
+/// use mcp_test::{Context, Identity};
+/// let ctx = Context::builder()
+///     .identity(Identity::principal("alice"))
+///     .assign(42_u32)
+///     .build();
+/// assert_eq!(ctx.principal(), Some("alice"));
+/// assert_eq!(ctx.assign::<u32>(), Some(&42));
+/// assert_eq!(ctx.protocol_version(), "2026-07-28");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub(crate) request_id: RequestId,
+    pub(crate) method: String,
+    pub(crate) meta: RequestMeta,
+    pub(crate) identity: Identity,
+    pub(crate) assigns: Extensions,
+    pub(crate) server: Option<Server>,
+}
+
+impl Context {
+    /// A builder for a context outside a server, for tests. Defaults: request id `1`, method
+    /// `tools/call`, the default 2026-07-28 `_meta` with empty client capabilities, anonymous
+    /// identity, no assigns, no server.
+    pub fn builder() -> ContextBuilder {
+        ContextBuilder {
+            ctx: Context {
+                request_id: RequestId::Number(1),
+                method: "tools/call".to_owned(),
+                meta: RequestMeta::new(),
+                identity: Identity::anonymous(),
+                assigns: Extensions::new(),
+                server: None,
+            },
+        }
+    }
+
+    /// The JSON-RPC id of the request.
+    pub fn request_id(&self) -> &RequestId {
+        &self.request_id
+    }
+
+    /// The JSON-RPC method being served, e.g. `tools/call`.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The request's parsed `_meta`.
+    pub fn request_meta(&self) -> &RequestMeta {
+        &self.meta
+    }
+
+    /// The protocol revision of this request.
+    pub fn protocol_version(&self) -> &str {
+        &self.meta.protocol_version
+    }
+
+    /// The capabilities the client declared in *this* request.
+    pub fn client_capabilities(&self) -> &ClientCapabilities {
+        &self.meta.client_capabilities
+    }
+
+    /// The client's implementation info, if it sent one.
+    pub fn client_info(&self) -> Option<&Implementation> {
+        self.meta.client_info.as_ref()
+    }
+
+    /// The authenticated identity.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// The authenticated principal.
+    pub fn principal(&self) -> Option<&str> {
+        self.identity.principal.as_deref()
+    }
+
+    /// The tenant.
+    pub fn tenant(&self) -> Option<&str> {
+        self.identity.tenant.as_deref()
+    }
+
+    /// The granted scopes.
+    pub fn scopes(&self) -> &[String] {
+        &self.identity.scopes
+    }
+
+    /// Whether `scope` was granted.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.identity.has_scope(scope)
+    }
+
+    /// The host application's context for the caller.
+    pub fn host_context(&self) -> &Map<String, Value> {
+        &self.identity.host_context
+    }
+
+    /// A typed value the transport or test attached to this request.
+    pub fn assign<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.assigns.get::<T>()
+    }
+
+    /// All per-request assigns.
+    pub fn assigns(&self) -> &Extensions {
+        &self.assigns
+    }
+
+    /// Server-wide shared state of type `T`, registered with
+    /// [`ServerBuilder::state`](crate::ServerBuilder::state).
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.server.as_ref().and_then(|s| s.state().get::<T>())
+    }
+
+    /// The server's tools, in `tools/list` order (empty outside a server).
+    pub fn tools(&self) -> &[ToolDefinition] {
+        match &self.server {
+            Some(server) => server.tool_definitions(),
+            None => &[],
+        }
+    }
+
+    /// The server serving this request, if any.
+    pub fn server(&self) -> Option<&Server> {
+        self.server.as_ref()
+    }
+}
+
+/// Builds a [`Context`] for tests; see [`Context::builder`].
+#[derive(Debug)]
+pub struct ContextBuilder {
+    ctx: Context,
+}
+
+impl ContextBuilder {
+    /// Sets the request id.
+    #[must_use]
+    pub fn request_id(mut self, id: impl Into<RequestId>) -> Self {
+        self.ctx.request_id = id.into();
+        self
+    }
+
+    /// Sets the method.
+    #[must_use]
+    pub fn method(mut self, method: impl Into<String>) -> Self {
+        self.ctx.method = method.into();
+        self
+    }
+
+    /// Sets the request `_meta`.
+    #[must_use]
+    pub fn meta(mut self, meta: RequestMeta) -> Self {
+        self.ctx.meta = meta;
+        self
+    }
+
+    /// Sets the declared client capabilities (keeping the rest of the `_meta`).
+    #[must_use]
+    pub fn client_capabilities(mut self, caps: ClientCapabilities) -> Self {
+        self.ctx.meta.raw.insert(
+            crate::wire::meta_keys::CLIENT_CAPABILITIES.to_owned(),
+            serde_json::to_value(&caps).expect("capabilities serialize"),
+        );
+        self.ctx.meta.client_capabilities = caps;
+        self
+    }
+
+    /// Sets the identity.
+    #[must_use]
+    pub fn identity(mut self, identity: Identity) -> Self {
+        self.ctx.identity = identity;
+        self
+    }
+
+    /// Attaches a typed assign.
+    #[must_use]
+    pub fn assign<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.ctx.assigns.insert(value);
+        self
+    }
+
+    /// Replaces all assigns.
+    #[must_use]
+    pub fn assigns(mut self, assigns: Extensions) -> Self {
+        self.ctx.assigns = assigns;
+        self
+    }
+
+    /// Gives the context a server, for its tool list and state.
+    #[must_use]
+    pub fn server(mut self, server: Server) -> Self {
+        self.ctx.server = Some(server);
+        self
+    }
+
+    /// The context.
+    pub fn build(self) -> Context {
+        self.ctx
+    }
+}

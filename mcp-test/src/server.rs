@@ -1,0 +1,763 @@
+//! The server runtime: a [`ServerBuilder`] that registers tools and server info, and a
+//! [`Server`] that dispatches MCP 2026-07-28 requests from JSON text to JSON text.
+//!
+//! # Order of checks
+//!
+//! Each request goes through these checks; the first that fails decides the answer:
+//!
+//! 1. JSON (-32700), then the JSON-RPC shape: one object, `jsonrpc: "2.0"`, a string `method`,
+//!    an `id` that is a string or integer (-32600). A message without `id` is a notification and
+//!    gets no response.
+//! 2. The method exists and its capability is advertised (-32601). This comes before the
+//!    envelope so a removed method (`initialize`, `ping`, ...) is always -32601, whatever its
+//!    params.
+//! 3. The envelope: `params` is an object with `_meta` carrying the protocol version (-32602
+//!    when missing, -32022 when not served) and the client capabilities (-32602).
+//! 4. The method's own params (-32602), then the method itself.
+
+use crate::context::{Context, Extensions, Identity};
+use crate::pagination;
+use crate::tool::{Tool, ToolError, ToolErrorKind};
+use crate::validation::{self, SchemaValidator};
+use crate::wire::{
+    self, CacheHint, CacheScope, CallToolResult, ErrorObject, Implementation,
+    ListChangedCapability, Request, RequestId, RequestMeta, Response, ServerCapabilities,
+    ToolDefinition, json_type, meta_keys,
+};
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Methods 2026-07-28 removed; each is answered with -32601.
+const REMOVED_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// An MCP server: registered tools plus server info, dispatching requests in process.
+///
+/// Cheap to clone (shared). Build one with [`Server::builder`].
+///
+/// ```
+/// use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
+/// use serde_json::{json, Value};
+///
+/// struct Ping;
+/// impl Tool for Ping {
+///     const NAME: &'static str = "ping_tool";
+///     fn input_schema() -> Value { json!({"type": "object", "additionalProperties": false}) }
+///     fn parse(_: Value) -> Result<Self, ToolError> { Ok(Ping) }
+///     async fn call(self, _: &Context) -> Result<CallToolResult, ToolError> {
+///         Ok(CallToolResult::text("pong"))
+///     }
+/// }
+///
+/// # tokio_test();
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn tokio_test() {
+/// let server = Server::builder("demo", "1.0.0").tool::<Ping>().build().unwrap();
+/// let reply = server.handle_json(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
+///     "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+///              "io.modelcontextprotocol/clientCapabilities":{}},
+///     "name":"ping_tool","arguments":{}}}"#).await.unwrap();
+/// let reply: Value = serde_json::from_str(&reply).unwrap();
+/// assert_eq!(reply["result"]["content"][0]["text"], "pong");
+/// assert_eq!(reply["result"]["resultType"], "complete");
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Server {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    info: Implementation,
+    instructions: Option<String>,
+    tools: Vec<RegisteredTool>,
+    tool_definitions: Vec<ToolDefinition>,
+    tool_index: HashMap<String, usize>,
+    tools_fingerprint: u64,
+    page_size: usize,
+    discover_cache: CacheHint,
+    tools_cache: CacheHint,
+    max_request_timeout: Duration,
+    state: Extensions,
+}
+
+struct RegisteredTool {
+    input: SchemaValidator,
+    output: Option<SchemaValidator>,
+    handler: Box<dyn ErasedTool>,
+}
+
+trait ErasedTool: Send + Sync {
+    fn call<'a>(
+        &'a self,
+        ctx: &'a Context,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<CallToolResult, ToolError>>;
+}
+
+struct Erased<T>(PhantomData<fn() -> T>);
+
+impl<T: Tool> ErasedTool for Erased<T> {
+    fn call<'a>(
+        &'a self,
+        ctx: &'a Context,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<CallToolResult, ToolError>> {
+        Box::pin(async move { T::parse(arguments)?.call(ctx).await })
+    }
+}
+
+/// Who sent a request and what the transport attached to it: the input of
+/// [`Server::handle_json_with`].
+///
+/// ```
+/// use mcp_test::{Caller, Identity};
+/// use std::time::Duration;
+/// let caller = Caller::new(Identity::principal("alice"))
+///     .with_assign(7_u32)
+///     .with_timeout(Duration::from_secs(5));
+/// assert_eq!(caller.identity.principal.as_deref(), Some("alice"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    /// The authenticated identity.
+    pub identity: Identity,
+    /// Typed values the handler reads with [`Context::assign`].
+    pub assigns: Extensions,
+    /// How long the request may run; capped by the server's maximum.
+    pub timeout: Option<Duration>,
+}
+
+impl Caller {
+    /// A caller with an identity and nothing else.
+    pub fn new(identity: Identity) -> Self {
+        Caller {
+            identity,
+            ..Caller::default()
+        }
+    }
+
+    /// Attaches a typed assign.
+    #[must_use]
+    pub fn with_assign<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.assigns.insert(value);
+        self
+    }
+
+    /// Sets the request timeout.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+/// Why a server could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two tools share a name.
+    #[error("two tools are named `{0}`: tool names must be unique")]
+    DuplicateTool(String),
+    /// A tool name breaks the spec's naming rule.
+    #[error("invalid tool name `{name}`: {reason}")]
+    InvalidToolName {
+        /// The name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A tool's input or output schema is not a usable JSON Schema.
+    #[error("tool `{tool}` has an invalid {which}: {reason}")]
+    InvalidSchema {
+        /// The tool.
+        tool: String,
+        /// `inputSchema` or `outputSchema`.
+        which: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The page size is zero.
+    #[error("the page size must be at least 1")]
+    ZeroPageSize,
+}
+
+/// Builds a [`Server`]; see [`Server::builder`].
+#[must_use]
+pub struct ServerBuilder {
+    info: Implementation,
+    instructions: Option<String>,
+    tools: Vec<(ToolDefinition, Box<dyn ErasedTool>)>,
+    page_size: usize,
+    discover_cache: CacheHint,
+    tools_cache: CacheHint,
+    max_request_timeout: Duration,
+    state: Extensions,
+}
+
+impl fmt::Debug for ServerBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerBuilder")
+            .field("info", &self.info)
+            .field("tools", &self.tools.iter().map(|t| &t.0.name).collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerBuilder {
+    /// Replaces the server's implementation info (name, version, title, ...).
+    pub fn info(mut self, info: Implementation) -> Self {
+        self.info = info;
+        self
+    }
+
+    /// Sets the `instructions` that `server/discover` returns.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Registers a tool.
+    pub fn tool<T: Tool>(mut self) -> Self {
+        self.tools
+            .push((T::definition(), Box::new(Erased::<T>(PhantomData))));
+        self
+    }
+
+    /// How many items one page of a list holds (default 100).
+    pub fn page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size;
+        self
+    }
+
+    /// Cache hints of `server/discover` (default: one hour, public).
+    pub fn discover_cache(mut self, hint: CacheHint) -> Self {
+        self.discover_cache = hint;
+        self
+    }
+
+    /// Cache hints of every `tools/list` page (default: one minute, private, since a list may
+    /// depend on the caller's authorization).
+    pub fn tools_cache(mut self, hint: CacheHint) -> Self {
+        self.tools_cache = hint;
+        self
+    }
+
+    /// The longest any request may run (default 60 s). A request that takes longer is answered
+    /// with -32603.
+    pub fn max_request_timeout(mut self, timeout: Duration) -> Self {
+        self.max_request_timeout = timeout;
+        self
+    }
+
+    /// Adds server-wide shared state, which handlers read with [`Context::state`].
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// Checks every registration and compiles every tool's schemas once.
+    pub fn build(self) -> Result<Server, BuildError> {
+        if self.page_size == 0 {
+            return Err(BuildError::ZeroPageSize);
+        }
+        let mut pairs = self.tools;
+        pairs.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let mut tools = Vec::with_capacity(pairs.len());
+        let mut tool_definitions = Vec::with_capacity(pairs.len());
+        let mut tool_index = HashMap::with_capacity(pairs.len());
+        for (definition, handler) in pairs {
+            check_tool_name(&definition.name)?;
+            if tool_index
+                .insert(definition.name.clone(), tools.len())
+                .is_some()
+            {
+                return Err(BuildError::DuplicateTool(definition.name));
+            }
+            let invalid = |which: &'static str, reason: String| BuildError::InvalidSchema {
+                tool: definition.name.clone(),
+                which,
+                reason,
+            };
+            if definition.input_schema.get("type") != Some(&Value::from("object")) {
+                return Err(invalid(
+                    "inputSchema",
+                    "the root must have \"type\": \"object\"".into(),
+                ));
+            }
+            let input = SchemaValidator::new(&definition.input_schema)
+                .map_err(|r| invalid("inputSchema", r))?;
+            let output = definition
+                .output_schema
+                .as_ref()
+                .map(SchemaValidator::new)
+                .transpose()
+                .map_err(|r| invalid("outputSchema", r))?;
+            tools.push(RegisteredTool {
+                input,
+                output,
+                handler,
+            });
+            tool_definitions.push(definition);
+        }
+        let tools_fingerprint = pagination::fingerprint(
+            tool_definitions.iter().map(|t| t.name.as_str()),
+        );
+        Ok(Server {
+            inner: Arc::new(Inner {
+                info: self.info,
+                instructions: self.instructions,
+                tools,
+                tool_definitions,
+                tool_index,
+                tools_fingerprint,
+                page_size: self.page_size,
+                discover_cache: self.discover_cache,
+                tools_cache: self.tools_cache,
+                max_request_timeout: self.max_request_timeout,
+                state: self.state,
+            }),
+        })
+    }
+}
+
+fn check_tool_name(name: &str) -> Result<(), BuildError> {
+    let reason = if name.is_empty() || name.len() > 128 {
+        Some(format!("must be 1 to 128 characters long, is {}", name.len()))
+    } else {
+        name.chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .map(|c| format!("{c:?} is not one of [A-Za-z0-9_.-]"))
+    };
+    match reason {
+        Some(reason) => Err(BuildError::InvalidToolName {
+            name: name.to_owned(),
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("info", &self.inner.info)
+            .field(
+                "tools",
+                &self
+                    .inner
+                    .tool_definitions
+                    .iter()
+                    .map(|t| &t.name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+/// A request that passed the JSON-RPC shape check.
+struct Incoming {
+    id: RequestId,
+    method: String,
+    params: Option<Value>,
+}
+
+impl Server {
+    /// Starts building a server with this name and version.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
+        ServerBuilder {
+            info: Implementation::new(name, version),
+            instructions: None,
+            tools: Vec::new(),
+            page_size: 100,
+            discover_cache: CacheHint::new(3_600_000, CacheScope::Public),
+            tools_cache: CacheHint::new(60_000, CacheScope::Private),
+            max_request_timeout: Duration::from_secs(60),
+            state: Extensions::new(),
+        }
+    }
+
+    /// The server's implementation info, as every result's `_meta` carries it.
+    pub fn info(&self) -> &Implementation {
+        &self.inner.info
+    }
+
+    /// The registered tools, in `tools/list` order (sorted by name).
+    pub fn tool_definitions(&self) -> &[ToolDefinition] {
+        &self.inner.tool_definitions
+    }
+
+    /// The capabilities `server/discover` advertises: exactly what is registered.
+    pub fn capabilities(&self) -> ServerCapabilities {
+        ServerCapabilities {
+            tools: (!self.inner.tools.is_empty()).then(ListChangedCapability::default),
+            ..ServerCapabilities::default()
+        }
+    }
+
+    /// Server-wide state registered with [`ServerBuilder::state`].
+    pub fn state(&self) -> &Extensions {
+        &self.inner.state
+    }
+
+    /// Handles one JSON-RPC message given as JSON text, as an anonymous caller. Returns the
+    /// response as JSON text, or `None` for a notification.
+    pub async fn handle_json(&self, message: &str) -> Option<String> {
+        self.handle_json_with(message, &Caller::default()).await
+    }
+
+    /// Handles one JSON-RPC message given as JSON text, on behalf of `caller`.
+    pub async fn handle_json_with(&self, message: &str, caller: &Caller) -> Option<String> {
+        let response = match serde_json::from_str::<Value>(message) {
+            Ok(value) => self.handle_value(value, caller).await?,
+            Err(e) => Response::Error {
+                id: None,
+                error: ErrorObject::parse_error(e),
+            },
+        };
+        Some(serde_json::to_string(&response).expect("a response always serializes"))
+    }
+
+    /// Handles one decoded JSON-RPC message. Returns `None` for a notification.
+    pub async fn handle_value(&self, message: Value, caller: &Caller) -> Option<Response> {
+        let incoming = match classify(message) {
+            Ok(Some(incoming)) => incoming,
+            Ok(None) => return None,
+            Err(response) => return Some(response),
+        };
+        let id = incoming.id.clone();
+        let timeout = caller
+            .timeout
+            .map_or(self.inner.max_request_timeout, |t| {
+                t.min(self.inner.max_request_timeout)
+            });
+        let outcome = match tokio::time::timeout(timeout, self.dispatch(incoming, caller)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(ErrorObject::internal(format!(
+                "Internal error: the request did not finish within {} ms",
+                timeout.as_millis()
+            ))),
+        };
+        Some(match outcome {
+            Ok(result) => Response::Result {
+                id,
+                result: self.finish_result(result),
+            },
+            Err(error) => Response::Error {
+                id: Some(id),
+                error,
+            },
+        })
+    }
+
+    /// The typed convenience over [`Server::handle_json`]: encodes `request` as JSON text,
+    /// handles it, and decodes the response, so every call exercises serialization.
+    pub async fn request(&self, request: &Request) -> Response {
+        self.request_with(request, &Caller::default()).await
+    }
+
+    /// [`Server::request`] on behalf of `caller`.
+    pub async fn request_with(&self, request: &Request, caller: &Caller) -> Response {
+        let text = serde_json::to_string(request).expect("a request always serializes");
+        let reply = self
+            .handle_json_with(&text, caller)
+            .await
+            .expect("a request with an id always gets a response");
+        serde_json::from_str(&reply).expect("the server's response decodes")
+    }
+
+    async fn dispatch(&self, req: Incoming, caller: &Caller) -> Result<Value, ErrorObject> {
+        let has_tools = !self.inner.tools.is_empty();
+        match req.method.as_str() {
+            "server/discover" => {}
+            "tools/list" | "tools/call" if has_tools => {}
+            "initialize" => {
+                return Err(
+                    ErrorObject::method_not_found("initialize").with_data(json!({
+                        "supported": wire::SUPPORTED_VERSIONS,
+                        "reason": "MCP 2026-07-28 has no initialize handshake: send server/discover or any request with params._meta"
+                    })),
+                );
+            }
+            m if REMOVED_METHODS.contains(&m) => {
+                return Err(ErrorObject::new(
+                    wire::error_codes::METHOD_NOT_FOUND,
+                    format!("Method not found: {m} (removed in MCP 2026-07-28)"),
+                ));
+            }
+            m => return Err(ErrorObject::method_not_found(m)),
+        }
+        let params = match req.params {
+            Some(Value::Object(params)) => params,
+            None => {
+                return Err(ErrorObject::invalid_params(
+                    "Invalid params: missing params (every 2026-07-28 request carries params._meta)",
+                ));
+            }
+            Some(other) => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: params must be an object, got {}",
+                    json_type(&other)
+                )));
+            }
+        };
+        let meta = RequestMeta::parse(params.get("_meta"))?;
+        let ctx = Context {
+            request_id: req.id,
+            method: req.method,
+            meta,
+            identity: caller.identity.clone(),
+            assigns: caller.assigns.clone(),
+            server: Some(self.clone()),
+        };
+        match ctx.method.as_str() {
+            "server/discover" => Ok(self.discover()),
+            "tools/list" => self.list_tools(&params),
+            "tools/call" => self.call_tool(&ctx, &params).await,
+            _ => unreachable!("every method was routed above"),
+        }
+    }
+
+    fn discover(&self) -> Value {
+        let mut result = json!({
+            "supportedVersions": wire::SUPPORTED_VERSIONS,
+            "capabilities": self.capabilities(),
+        });
+        if let Some(instructions) = &self.inner.instructions {
+            result["instructions"] = Value::from(instructions.as_str());
+        }
+        with_cache_hint(result, self.inner.discover_cache)
+    }
+
+    fn list_tools(&self, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
+        let cursor = cursor_param(params)?;
+        let (page, next) = pagination::page(
+            &self.inner.tool_definitions,
+            cursor,
+            self.inner.page_size,
+            "tools/list",
+            self.inner.tools_fingerprint,
+        )?;
+        let mut result = json!({ "tools": page });
+        if let Some(next) = next {
+            result["nextCursor"] = Value::from(next);
+        }
+        Ok(with_cache_hint(result, self.inner.tools_cache))
+    }
+
+    async fn call_tool(
+        &self,
+        ctx: &Context,
+        params: &Map<String, Value>,
+    ) -> Result<Value, ErrorObject> {
+        let name = match params.get("name") {
+            Some(Value::String(name)) => name,
+            Some(other) => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: name must be a string, got {}",
+                    json_type(other)
+                )));
+            }
+            None => {
+                return Err(ErrorObject::invalid_params(
+                    "Invalid params: missing name (the tool to call)",
+                ));
+            }
+        };
+        let Some(&index) = self.inner.tool_index.get(name) else {
+            return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
+        };
+        let tool = &self.inner.tools[index];
+        let arguments = match params.get("arguments") {
+            None => Value::Object(Map::new()),
+            Some(args @ Value::Object(_)) => args.clone(),
+            Some(other) => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: arguments must be an object, got {}",
+                    json_type(other)
+                )));
+            }
+        };
+        let violations = tool.input.violations(&arguments);
+        if !violations.is_empty() {
+            return Ok(to_value(CallToolResult::error_text(format!(
+                "Invalid arguments for tool {name}:\n{}",
+                validation::describe(&violations)
+            ))));
+        }
+        let run = AssertUnwindSafe(tool.handler.call(ctx, arguments)).catch_unwind();
+        let result = match run.await {
+            Ok(Ok(result)) => result,
+            Ok(Err(error)) => match error.into_kind() {
+                ToolErrorKind::Protocol(error) => return Err(error),
+                ToolErrorKind::Execution(content) => CallToolResult {
+                    content,
+                    is_error: true,
+                    ..CallToolResult::default()
+                },
+            },
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a non-string panic payload".to_owned());
+                return Err(ErrorObject::internal(format!(
+                    "Internal error: tool {name} panicked"
+                ))
+                .with_data(json!({ "tool": name, "panic": message })));
+            }
+        };
+        Ok(to_value(check_output(name, tool.output.as_ref(), result)))
+    }
+
+    /// Adds `resultType` (when the result has none) and `_meta.serverInfo` to a result.
+    fn finish_result(&self, mut result: Value) -> Value {
+        if let Value::Object(map) = &mut result {
+            map.entry("resultType")
+                .or_insert_with(|| Value::from("complete"));
+            let meta = map
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(meta) = meta {
+                meta.insert(
+                    meta_keys::SERVER_INFO.to_owned(),
+                    serde_json::to_value(&self.inner.info).expect("info serializes"),
+                );
+            }
+        }
+        result
+    }
+}
+
+/// A tool with an `outputSchema` must return conforming `structuredContent`; anything else
+/// becomes an `isError` result naming every violation, never passed through silently.
+fn check_output(
+    name: &str,
+    output: Option<&SchemaValidator>,
+    result: CallToolResult,
+) -> CallToolResult {
+    let Some(validator) = output else {
+        return result;
+    };
+    if result.is_error {
+        return result;
+    }
+    match &result.structured_content {
+        None => CallToolResult::error_text(format!(
+            "Tool {name} declares an outputSchema but returned no structuredContent"
+        )),
+        Some(structured) => {
+            let violations = validator.violations(structured);
+            if violations.is_empty() {
+                result
+            } else {
+                CallToolResult::error_text(format!(
+                    "Tool {name} returned structuredContent that does not match its outputSchema:\n{}",
+                    validation::describe(&violations)
+                ))
+            }
+        }
+    }
+}
+
+fn cursor_param(params: &Map<String, Value>) -> Result<Option<&str>, ErrorObject> {
+    match params.get("cursor") {
+        None => Ok(None),
+        Some(Value::String(c)) => Ok(Some(c)),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: cursor must be a string, got {}",
+            json_type(other)
+        ))),
+    }
+}
+
+fn with_cache_hint(mut result: Value, hint: CacheHint) -> Value {
+    result["ttlMs"] = Value::from(hint.ttl_ms);
+    result["cacheScope"] = serde_json::to_value(hint.cache_scope).expect("scope serializes");
+    result
+}
+
+fn to_value<T: serde::Serialize>(value: T) -> Value {
+    serde_json::to_value(value).expect("wire types always serialize")
+}
+
+/// Checks the JSON-RPC shape of one message. `Ok(None)` is a notification.
+fn classify(message: Value) -> Result<Option<Incoming>, Response> {
+    let invalid = |id: Option<RequestId>, detail: String| Response::Error {
+        id,
+        error: ErrorObject::invalid_request(detail),
+    };
+    let mut object = match message {
+        Value::Object(object) => object,
+        Value::Array(_) => {
+            return Err(invalid(
+                None,
+                "batches are not supported: send exactly one JSON-RPC message".into(),
+            ));
+        }
+        other => {
+            return Err(invalid(
+                None,
+                format!("expected a JSON-RPC request object, got {}", json_type(&other)),
+            ));
+        }
+    };
+    let id = object.get("id").and_then(RequestId::from_value);
+    match object.get("jsonrpc") {
+        Some(Value::String(v)) if v == wire::JSONRPC_VERSION => {}
+        Some(other) => {
+            return Err(invalid(
+                id,
+                format!("jsonrpc must be \"2.0\", got {other}"),
+            ));
+        }
+        None => return Err(invalid(id, "missing jsonrpc: \"2.0\"".into())),
+    }
+    let method = match object.remove("method") {
+        Some(Value::String(method)) => method,
+        Some(other) => {
+            return Err(invalid(
+                id,
+                format!("method must be a string, got {}", json_type(&other)),
+            ));
+        }
+        None if object.contains_key("result") || object.contains_key("error") => {
+            return Err(invalid(
+                id,
+                "servers accept requests and notifications, not responses".into(),
+            ));
+        }
+        None => return Err(invalid(id, "missing method".into())),
+    };
+    let params = object.remove("params");
+    match object.get("id") {
+        None => Ok(None),
+        Some(raw) => match id {
+            Some(id) => Ok(Some(Incoming { id, method, params })),
+            None => Err(invalid(
+                None,
+                format!(
+                    "id must be a string or an integer, got {}",
+                    if raw.is_number() {
+                        format!("the number {raw}")
+                    } else {
+                        json_type(raw).to_owned()
+                    }
+                ),
+            )),
+        },
+    }
+}

@@ -1,0 +1,319 @@
+//! The [`Tool`] trait, what handlers may return ([`IntoToolResult`]), and tool errors
+//! ([`ToolError`]).
+
+use crate::context::Context;
+use crate::wire::{CallToolResult, Content, ErrorObject, ToolAnnotations, ToolDefinition};
+use serde_json::Value;
+use std::fmt;
+use std::future::Future;
+
+/// An MCP tool: a Rust type whose values are the tool's parsed arguments.
+///
+/// `#[derive(Tool)]` implements this from the type's fields and doc comments; it can also be
+/// implemented by hand, which is how to serve a tool whose schema is written out as JSON.
+///
+/// The type *is* the arguments (as with `clap::Parser`): the server validates the JSON arguments
+/// against [`Tool::input_schema`], [`parses`](Tool::parse) them into `Self`, then
+/// [`calls`](Tool::call) the value with the request's [`Context`]. Shared state such as a
+/// database pool lives in the server's state or the request's assigns, both reached through the
+/// context.
+///
+/// # A hand-written tool
+///
+/// ```
+/// use mcp_test::{CallToolResult, Context, Tool, ToolError};
+/// use serde_json::{json, Value};
+///
+/// struct Echo { text: String }
+///
+/// impl Tool for Echo {
+///     const NAME: &'static str = "echo";
+///
+///     fn description() -> Option<String> {
+///         Some("Echoes its input".into())
+///     }
+///
+///     fn input_schema() -> Value {
+///         json!({
+///             "type": "object",
+///             "properties": {"text": {"type": "string"}},
+///             "required": ["text"],
+///             "additionalProperties": false
+///         })
+///     }
+///
+///     fn parse(arguments: Value) -> Result<Self, ToolError> {
+///         // The server has already validated `arguments` against `input_schema`.
+///         Ok(Echo { text: arguments["text"].as_str().unwrap_or_default().to_owned() })
+///     }
+///
+///     async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
+///         Ok(CallToolResult::text(self.text))
+///     }
+/// }
+///
+/// assert_eq!(Echo::definition().name, "echo");
+/// ```
+pub trait Tool: Sized + Send + 'static {
+    /// The tool's unique name: 1–128 characters of `[A-Za-z0-9_.-]`.
+    const NAME: &'static str;
+
+    /// Display title.
+    fn title() -> Option<String> {
+        None
+    }
+
+    /// What the tool does, for the model.
+    fn description() -> Option<String> {
+        None
+    }
+
+    /// JSON Schema (2020-12) of the arguments, with `"type": "object"` at the root.
+    fn input_schema() -> Value;
+
+    /// JSON Schema of `structuredContent`, if the tool returns structured output. When present,
+    /// the server checks every successful result against it.
+    fn output_schema() -> Option<Value> {
+        None
+    }
+
+    /// Behaviour hints.
+    fn annotations() -> Option<ToolAnnotations> {
+        None
+    }
+
+    /// Builds `Self` from arguments the server has already validated against the input schema.
+    /// An error here becomes an `isError` result.
+    fn parse(arguments: Value) -> Result<Self, ToolError>;
+
+    /// Runs the tool.
+    fn call(
+        self,
+        ctx: &Context,
+    ) -> impl Future<Output = Result<CallToolResult, ToolError>> + Send;
+
+    /// The tool as `tools/list` publishes it.
+    fn definition() -> ToolDefinition {
+        ToolDefinition {
+            name: Self::NAME.to_owned(),
+            title: Self::title(),
+            description: Self::description(),
+            input_schema: Self::input_schema(),
+            output_schema: Self::output_schema(),
+            annotations: Self::annotations(),
+            icons: None,
+            meta: None,
+        }
+    }
+}
+
+/// An error a tool handler returns.
+///
+/// Most errors are *tool execution errors*: they become a result with `isError: true` whose text
+/// the model can read and correct itself from (spec §7, SEP-1303). Any `std::error::Error`
+/// converts into one, so `?` works in handlers. An [`ErrorObject`] converts into a *protocol*
+/// error instead, answered as a JSON-RPC error (for example -32021 when the tool needs a client
+/// capability the request did not declare).
+///
+/// ```
+/// use mcp_test::{ToolError, wire::ErrorObject};
+///
+/// let e: ToolError = "12x".parse::<i32>().unwrap_err().into();
+/// assert_eq!(e.to_string(), "invalid digit found in string");
+/// assert!(e.protocol_error().is_none());
+///
+/// let p: ToolError = ErrorObject::invalid_params("Invalid params: bad date").into();
+/// assert_eq!(p.protocol_error().unwrap().code, -32602);
+/// ```
+pub struct ToolError {
+    kind: ToolErrorKind,
+}
+
+pub(crate) enum ToolErrorKind {
+    /// Becomes `isError: true` with this content.
+    Execution(Vec<Content>),
+    /// Becomes a JSON-RPC error.
+    Protocol(ErrorObject),
+}
+
+impl ToolError {
+    /// A tool execution error with one text block.
+    pub fn new(message: impl fmt::Display) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Execution(vec![Content::text(message.to_string())]),
+        }
+    }
+
+    /// A tool execution error with arbitrary content blocks.
+    pub fn with_content(content: Vec<Content>) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Execution(content),
+        }
+    }
+
+    /// A protocol error, answered as a JSON-RPC error rather than an `isError` result.
+    pub fn protocol(error: ErrorObject) -> Self {
+        ToolError {
+            kind: ToolErrorKind::Protocol(error),
+        }
+    }
+
+    /// The JSON-RPC error this answers with, if it is a protocol error.
+    pub fn protocol_error(&self) -> Option<&ErrorObject> {
+        match &self.kind {
+            ToolErrorKind::Protocol(e) => Some(e),
+            ToolErrorKind::Execution(_) => None,
+        }
+    }
+
+    pub(crate) fn into_kind(self) -> ToolErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ToolErrorKind::Protocol(e) => fmt::Display::fmt(e, f),
+            ToolErrorKind::Execution(content) => {
+                let mut first = true;
+                for block in content {
+                    if !first {
+                        f.write_str("\n")?;
+                    }
+                    first = false;
+                    match block.as_text() {
+                        Some(text) => f.write_str(text)?,
+                        None => write!(f, "[{} content]", block.kind())?,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ToolErrorKind::Protocol(e) => f.debug_tuple("ToolError::Protocol").field(e).finish(),
+            ToolErrorKind::Execution(c) => f.debug_tuple("ToolError::Execution").field(c).finish(),
+        }
+    }
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
+    fn from(error: E) -> Self {
+        let mut message = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            message.push_str(": ");
+            message.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        ToolError::new(message)
+    }
+}
+
+impl From<ErrorObject> for ToolError {
+    fn from(error: ErrorObject) -> Self {
+        ToolError::protocol(error)
+    }
+}
+
+/// What a tool handler may return.
+///
+/// | return type | result |
+/// |---|---|
+/// | `String`, `&'static str` | one text block |
+/// | [`Content`] / `Vec<Content>` | those blocks (text, image, audio, resource link, embedded resource) |
+/// | [`Json<T>`] | `structuredContent` plus its JSON as text; publishes `T`'s `outputSchema` |
+/// | `serde_json::Value` | the JSON as one text block (unstructured) |
+/// | [`CallToolResult`] | as is |
+/// | `()` | an empty content list |
+/// | `Result<T, E>` with `E: Into<ToolError>` | `T`'s result, or `isError: true` |
+///
+/// ```
+/// use mcp_test::{IntoToolResult, Json};
+/// let r = Json(serde_json::json!({"t": 21})).into_tool_result().unwrap();
+/// assert_eq!(r.structured_content, Some(serde_json::json!({"t": 21})));
+/// assert_eq!(r.content[0].as_text(), Some(r#"{"t":21}"#));
+/// ```
+pub trait IntoToolResult {
+    /// Converts the handler's return value into a result.
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError>;
+
+    /// The `outputSchema` this return type implies, if it is structured.
+    fn output_schema() -> Option<Value> {
+        None
+    }
+}
+
+impl IntoToolResult for CallToolResult {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(self)
+    }
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::text(self))
+    }
+}
+
+impl IntoToolResult for &'static str {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::text(self))
+    }
+}
+
+impl IntoToolResult for Content {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::success(vec![self]))
+    }
+}
+
+impl IntoToolResult for Vec<Content> {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::success(self))
+    }
+}
+
+impl IntoToolResult for Value {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::text(self.to_string()))
+    }
+}
+
+impl IntoToolResult for () {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::success(Vec::new()))
+    }
+}
+
+impl<T: IntoToolResult, E: Into<ToolError>> IntoToolResult for Result<T, E> {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        self.map_err(Into::into).and_then(T::into_tool_result)
+    }
+
+    fn output_schema() -> Option<Value> {
+        T::output_schema()
+    }
+}
+
+/// Structured tool output: answers with `structuredContent` and the serialized JSON as a text
+/// block, and makes the tool publish `T`'s JSON Schema as its `outputSchema`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+impl<T: serde::Serialize + schemars::JsonSchema> IntoToolResult for Json<T> {
+    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
+        let value = serde_json::to_value(&self.0)
+            .map_err(|e| ToolError::new(format!("could not serialize the tool's output: {e}")))?;
+        Ok(CallToolResult::structured(value))
+    }
+
+    fn output_schema() -> Option<Value> {
+        Some(crate::schema::schema_for::<T>())
+    }
+}

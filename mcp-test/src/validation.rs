@@ -1,0 +1,130 @@
+//! JSON Schema validation with error messages that name the failing JSON pointer.
+//!
+//! Wraps the `jsonschema` crate: a [`SchemaValidator`] is compiled once (the server compiles one
+//! per tool at build time) and checks many instances.
+
+use serde_json::Value;
+use std::fmt;
+
+/// A compiled JSON Schema (2020-12 unless the schema's `$schema` says otherwise), with `format`
+/// assertions on.
+///
+/// ```
+/// use mcp_test::validation::SchemaValidator;
+/// use serde_json::json;
+///
+/// let v = SchemaValidator::new(&json!({
+///     "type": "object",
+///     "properties": {"a": {"type": "integer"}},
+///     "required": ["a", "b"],
+///     "additionalProperties": false
+/// })).unwrap();
+/// let errors = v.violations(&json!({"a": "x", "c": 1}));
+/// let pointers: Vec<_> = errors.iter().map(|e| e.pointer.as_str()).collect();
+/// assert_eq!(pointers, ["/a", "/b", "/c"]);
+/// ```
+pub struct SchemaValidator {
+    validator: jsonschema::Validator,
+}
+
+impl SchemaValidator {
+    /// Compiles `schema`. The error names what is wrong with it.
+    pub fn new(schema: &Value) -> Result<Self, String> {
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .map_err(|e| {
+                let at = e.instance_path().as_str();
+                if at.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("{e} (at {at})")
+                }
+            })?;
+        Ok(SchemaValidator { validator })
+    }
+
+    /// Whether `instance` is valid.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Every violation in `instance`, sorted by pointer.
+    ///
+    /// A missing required property, or a property `additionalProperties: false` forbids, is
+    /// reported at the pointer of that property rather than its parent object.
+    pub fn violations(&self, instance: &Value) -> Vec<Violation> {
+        let mut out: Vec<Violation> = Vec::new();
+        for error in self.validator.iter_errors(instance) {
+            let base = error.instance_path().as_str().to_owned();
+            match error.kind() {
+                jsonschema::error::ValidationErrorKind::Required { property } => {
+                    let name = property.as_str().map_or_else(|| property.to_string(), str::to_owned);
+                    out.push(Violation {
+                        pointer: join_pointer(&base, &name),
+                        message: "missing required property".to_owned(),
+                    });
+                }
+                jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
+                    for name in unexpected {
+                        out.push(Violation {
+                            pointer: join_pointer(&base, name),
+                            message: "unknown property (additionalProperties is false)".to_owned(),
+                        });
+                    }
+                }
+                _ => out.push(Violation {
+                    pointer: base,
+                    message: error.to_string(),
+                }),
+            }
+        }
+        out.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+        out.dedup();
+        out
+    }
+}
+
+impl fmt::Debug for SchemaValidator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SchemaValidator").finish_non_exhaustive()
+    }
+}
+
+/// One schema violation: where (a JSON pointer into the instance; `""` is the root) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer (RFC 6901) of the offending value.
+    pub pointer: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{at}: {}", self.message)
+    }
+}
+
+/// Renders violations one per line, each prefixed by `- `.
+pub fn describe(violations: &[Violation]) -> String {
+    violations
+        .iter()
+        .map(|v| format!("- {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Appends one reference token to a JSON pointer, escaping `~` and `/` per RFC 6901.
+///
+/// ```
+/// assert_eq!(mcp_test::validation::join_pointer("/data", "a/b~c"), "/data/a~1b~0c");
+/// ```
+pub fn join_pointer(base: &str, token: &str) -> String {
+    format!("{base}/{}", token.replace('~', "~0").replace('/', "~1"))
+}
