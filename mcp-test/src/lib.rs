@@ -51,6 +51,7 @@ mod context;
 mod pagination;
 pub mod schema;
 mod server;
+pub mod spec;
 mod tool;
 pub mod validation;
 pub mod wire;
