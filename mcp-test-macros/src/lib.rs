@@ -1,2 +1,14 @@
 //! Procedural macros for [`mcp-test`](https://docs.rs/mcp-test). Use them through `mcp_test`, which
 //! re-exports them; generated code reaches the runtime through `mcp_test::__private`.
+
+mod test_attr;
+
+/// Turns an `async fn` into a test with a prebuilt server and `TestContext`. Documented, with
+/// examples, on its re-export `mcp_test::mcp_test` (also exported as `mcp_test::test`).
+#[proc_macro_attribute]
+pub fn mcp_test(
+    args: proc_macro::TokenStream,
+    item: proc_macro::TokenStream,
+) -> proc_macro::TokenStream {
+    test_attr::expand(args.into(), item.into()).into()
+}

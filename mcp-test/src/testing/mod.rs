@@ -1,0 +1,85 @@
+//! The declarative test surface: request builders, request helpers that go through the server's
+//! real path, unwrappers, and the `assert_*` macros.
+//!
+//! - **Builders** make request bodies with the protocol fields filled in:
+//!   [`protocol_fields`], [`build_request`], [`build_call_request`], [`build_action_request`],
+//!   the [`mcp_request!`](crate::mcp_request) macro, and the mirrored HTTP headers
+//!   ([`mirrored_headers`], [`put_mirrored_headers`]).
+//! - **Request helpers** ([`call_tool`], [`list_tools`], [`read_resource`], [`get_prompt`],
+//!   [`complete`], [`discover`], [`request`], ...) encode a request to JSON text, dispatch it
+//!   through [`Server::handle_json_with`](crate::Server::handle_json_with) — scopes, schema
+//!   validation, handler, output validation, round boundary — and return the complete JSON-RPC
+//!   response. [`RequestOptions`] says who is asking and what the request carries;
+//!   [`TestContext`] bundles a server with options, and is what
+//!   [`#[mcp_test]`](crate::mcp_test) hands a test.
+//! - **Unwrappers** ([`text_response`], [`json_response`], [`error_text`], [`image_response`],
+//!   [`unwrap_text`], ...) and the **assertions** ([`assert_tool_text!`](crate::assert_tool_text),
+//!   [`assert_tool_json!`](crate::assert_tool_json), [`assert_tool_error!`](crate::assert_tool_error),
+//!   [`assert_rpc_error!`](crate::assert_rpc_error),
+//!   [`assert_input_required!`](crate::assert_input_required)) take anything [`AsResponse`]
+//!   accepts, and on the wrong branch panic naming the branch they found, with everything
+//!   received.
+//!
+//! ```
+//! use mcp_test::testing::TestContext;
+//! use mcp_test::{assert_rpc_error, assert_tool_error, assert_tool_text, mcp_test};
+//! use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
+//! use serde_json::{json, Value};
+//!
+//! /// Divides two integers.
+//! struct Divide { a: i64, b: i64 }
+//!
+//! impl Tool for Divide {
+//!     const NAME: &'static str = "divide";
+//!     fn input_schema() -> Value {
+//!         json!({"type": "object", "required": ["a", "b"], "additionalProperties": false,
+//!                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}})
+//!     }
+//!     fn parse(args: Value) -> Result<Self, ToolError> {
+//!         Ok(Divide { a: args["a"].as_i64().unwrap_or(0), b: args["b"].as_i64().unwrap_or(0) })
+//!     }
+//!     async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
+//!         if self.b == 0 {
+//!             return Err(ToolError::new("division by zero"));
+//!         }
+//!         Ok(CallToolResult::text((self.a / self.b).to_string()))
+//!     }
+//! }
+//!
+//! fn calculator() -> Server {
+//!     Server::builder("calculator", "1.0.0").tool::<Divide>().build().unwrap()
+//! }
+//!
+//! #[mcp_test(server = calculator)]
+//! async fn divides(mcp: TestContext) {
+//!     assert_tool_text!(mcp.call_tool("divide", json!({"a": 6, "b": 3})).await, "2");
+//!     assert_tool_error!(mcp.call_tool("divide", json!({"a": 1, "b": 0})).await, "by zero");
+//!     assert_tool_error!(mcp.call_tool("divide", json!({"a": "x"})).await, "/a");
+//!     assert_rpc_error!(mcp.call_tool("multiply", json!({})).await, -32602, "Unknown tool");
+//! }
+//! # fn main() { divides() }
+//! ```
+
+mod assert;
+mod build;
+mod request;
+mod request_macro;
+mod response;
+mod snapshot;
+
+pub use assert::__assert;
+pub use build::{
+    REQUEST_ID, __with_id, __with_meta, build_action_request, build_call_request, build_request,
+    mirrored_headers, mirrored_headers_for, protocol_fields, put_mirrored_headers,
+    put_mirrored_headers_for,
+};
+pub use request::{
+    DEFAULT_PRINCIPAL, IntoTestServer, RequestOptions, TestContext, call_tool, complete, discover,
+    get_prompt, list_prompts, list_resource_templates, list_resources, list_tools, read_resource,
+    request, send,
+};
+pub use response::{
+    AsResponse, audio_response, error_text, image_response, input_required, json_response,
+    result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
+};
+pub use snapshot::normalize;

@@ -1,0 +1,79 @@
+//! Normalized responses for snapshots: the volatile fields redacted so a snapshot only changes
+//! when behaviour does.
+
+use super::response::{AsResponse, received};
+use crate::wire::meta_keys;
+use serde_json::Value;
+
+/// A response with its volatile fields replaced by placeholders, for snapshot tests:
+///
+/// | field | placeholder |
+/// |---|---|
+/// | the JSON-RPC `id` | `"[id]"` |
+/// | `result._meta["io.modelcontextprotocol/serverInfo"]` | `"[serverInfo]"` |
+/// | `result.requestState` (opaque, usually signed) | `"[requestState]"` |
+///
+/// Everything else is kept as received. With the `insta` feature,
+/// [`assert_response_snapshot!`](crate::assert_response_snapshot) snapshots this.
+///
+/// ```
+/// use mcp_test::testing::normalize;
+/// use serde_json::json;
+/// let response = json!({"jsonrpc": "2.0", "id": 42, "result": {
+///     "resultType": "input_required", "requestState": "c2lnbmVk",
+///     "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "demo", "version": "1.2.3"}}}});
+/// assert_eq!(normalize(&response), json!({"jsonrpc": "2.0", "id": "[id]", "result": {
+///     "resultType": "input_required", "requestState": "[requestState]",
+///     "_meta": {"io.modelcontextprotocol/serverInfo": "[serverInfo]"}}}));
+/// ```
+#[track_caller]
+pub fn normalize(response: impl AsResponse) -> Value {
+    let mut whole = received(&response);
+    let is_rpc = ["jsonrpc", "result", "error"]
+        .iter()
+        .any(|key| whole.get(key).is_some());
+    if !is_rpc {
+        redact_result(&mut whole);
+        return whole;
+    }
+    if let Some(id) = whole.get_mut("id") {
+        *id = Value::from("[id]");
+    }
+    if let Some(result) = whole.get_mut("result") {
+        redact_result(result);
+    }
+    whole
+}
+
+fn redact_result(result: &mut Value) {
+    if let Value::Object(result) = result {
+        if let Some(state) = result.get_mut("requestState") {
+            *state = Value::from("[requestState]");
+        }
+        if let Some(Value::Object(meta)) = result.get_mut("_meta")
+            && let Some(info) = meta.get_mut(meta_keys::SERVER_INFO)
+        {
+            *info = Value::from("[serverInfo]");
+        }
+    }
+}
+
+/// Snapshots a response with [`insta`](https://docs.rs/insta) after [`normalize`]: ids,
+/// server info and request state are redacted. Takes an optional snapshot name first, like
+/// `insta::assert_json_snapshot!`. Needs the `insta` feature.
+///
+/// ```ignore
+/// let response = mcp.call_tool("forecast", json!({"city": "Paris"})).await;
+/// mcp_test::assert_response_snapshot!(response);
+/// mcp_test::assert_response_snapshot!("forecast_paris", response);
+/// ```
+#[cfg(feature = "insta")]
+#[macro_export]
+macro_rules! assert_response_snapshot {
+    ($response:expr $(,)?) => {
+        $crate::__private::insta::assert_json_snapshot!($crate::testing::normalize(&$response))
+    };
+    ($name:expr, $response:expr $(,)?) => {
+        $crate::__private::insta::assert_json_snapshot!($name, $crate::testing::normalize(&$response))
+    };
+}
