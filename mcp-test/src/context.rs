@@ -170,6 +170,8 @@ pub struct Context {
     pub(crate) identity: Identity,
     pub(crate) assigns: Extensions,
     pub(crate) server: Option<Server>,
+    /// Answers and questions of the current round (multi-round requests).
+    pub(crate) round: crate::rounds::RoundHandle,
 }
 
 impl Context {
@@ -185,6 +187,7 @@ impl Context {
                 identity: Identity::anonymous(),
                 assigns: Extensions::new(),
                 server: None,
+                round: crate::rounds::RoundHandle::default(),
             },
         }
     }
@@ -344,6 +347,61 @@ impl ContextBuilder {
     pub fn server(mut self, server: Server) -> Self {
         self.ctx.server = Some(server);
         self
+    }
+
+    /// Scripts the client's answer to the question under `key`, in the shape the client sends
+    /// in `inputResponses` (see [`rounds::answer`](crate::rounds::answer)). A question with a
+    /// scripted answer returns it immediately, as on a retry.
+    #[must_use]
+    pub fn answer(self, key: impl Into<String>, answer: Value) -> Self {
+        self.ctx.round.lock().answers.insert(key.into(), answer);
+        self
+    }
+
+    /// Scripts several answers at once: an `inputResponses`-shaped object.
+    #[must_use]
+    pub fn answers(self, answers: Map<String, Value>) -> Self {
+        self.ctx.round.lock().answers.extend(answers);
+        self
+    }
+
+    /// Declares form-mode elicitation (`elicitation: {}`) in the client capabilities.
+    #[must_use]
+    pub fn elicitation(self) -> Self {
+        self.declare("elicitation", None)
+    }
+
+    /// Declares form- and URL-mode elicitation (`elicitation: {form: {}, url: {}}`).
+    #[must_use]
+    pub fn elicitation_url(self) -> Self {
+        self.declare("elicitation", Some("form")).declare("elicitation", Some("url"))
+    }
+
+    /// Declares `sampling: {}` in the client capabilities.
+    #[must_use]
+    pub fn sampling(self) -> Self {
+        self.declare("sampling", None)
+    }
+
+    /// Declares `roots: {}` in the client capabilities.
+    #[must_use]
+    pub fn roots(self) -> Self {
+        self.declare("roots", None)
+    }
+
+    fn declare(self, capability: &str, sub: Option<&str>) -> Self {
+        let mut caps = serde_json::to_value(self.ctx.client_capabilities())
+            .expect("capabilities serialize");
+        let entry = caps
+            .as_object_mut()
+            .expect("capabilities are an object")
+            .entry(capability)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let (Some(sub), Value::Object(entry)) = (sub, entry) {
+            entry.insert(sub.to_owned(), Value::Object(Map::new()));
+        }
+        let caps = serde_json::from_value(caps).expect("capabilities deserialize");
+        self.client_capabilities(caps)
     }
 
     /// The context.

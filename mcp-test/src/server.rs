@@ -17,6 +17,8 @@
 
 use crate::context::{Context, Extensions, Identity};
 use crate::pagination;
+use crate::request_state::{self, StateConfig};
+use crate::rounds::{self, RoundResult};
 use crate::tool::{Tool, ToolError, ToolErrorKind};
 use crate::validation::{self, SchemaValidator};
 use crate::wire::{
@@ -91,6 +93,7 @@ struct Inner {
     tools_cache: CacheHint,
     max_request_timeout: Duration,
     state: Extensions,
+    request_state: StateConfig,
 }
 
 struct RegisteredTool {
@@ -192,6 +195,9 @@ pub enum BuildError {
     /// The page size is zero.
     #[error("the page size must be at least 1")]
     ZeroPageSize,
+    /// The `requestState` key is shorter than 32 bytes.
+    #[error("the requestState key must be at least 32 bytes long, is {0}")]
+    ShortRequestStateKey(usize),
 }
 
 /// Builds a [`Server`]; see [`Server::builder`].
@@ -205,6 +211,9 @@ pub struct ServerBuilder {
     tools_cache: CacheHint,
     max_request_timeout: Duration,
     state: Extensions,
+    request_state_key: Option<Vec<u8>>,
+    request_state_ttl: Duration,
+    request_state_clock: Option<request_state::Clock>,
 }
 
 impl fmt::Debug for ServerBuilder {
@@ -262,6 +271,31 @@ impl ServerBuilder {
         self
     }
 
+    /// The key that signs `requestState` (HMAC-SHA256), at least 32 bytes. Servers that share
+    /// a key accept each other's states, so a retry may reach another replica. Default: 32
+    /// random bytes per server, so states do not survive a restart.
+    pub fn request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        self.request_state_key = Some(key.into());
+        self
+    }
+
+    /// How long a `requestState` stays valid after it is minted (default 10 minutes). A retry
+    /// with an older state is rejected with -32602.
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.request_state_ttl = ttl;
+        self
+    }
+
+    /// The clock `requestState` expiry is checked against (default: the system clock). Tests
+    /// inject one to expire a state without sleeping.
+    pub fn request_state_clock(
+        mut self,
+        clock: impl Fn() -> std::time::SystemTime + Send + Sync + 'static,
+    ) -> Self {
+        self.request_state_clock = Some(Arc::new(clock));
+        self
+    }
+
     /// Adds server-wide shared state, which handlers read with [`Context::state`].
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.state.insert(value);
@@ -273,6 +307,19 @@ impl ServerBuilder {
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
         }
+        let request_state = match self.request_state_key {
+            Some(key) if key.len() < request_state::MIN_KEY_LEN => {
+                return Err(BuildError::ShortRequestStateKey(key.len()));
+            }
+            Some(key) => StateConfig::new(key, self.request_state_ttl, self.request_state_clock),
+            None => {
+                let mut config = StateConfig::random(self.request_state_ttl);
+                if let Some(clock) = self.request_state_clock {
+                    config = config.with_clock(clock);
+                }
+                config
+            }
+        };
         let mut pairs = self.tools;
         pairs.sort_by(|a, b| a.0.name.cmp(&b.0.name));
         let mut tools = Vec::with_capacity(pairs.len());
@@ -328,6 +375,7 @@ impl ServerBuilder {
                 tools_cache: self.tools_cache,
                 max_request_timeout: self.max_request_timeout,
                 state: self.state,
+                request_state,
             }),
         })
     }
@@ -386,6 +434,9 @@ impl Server {
             tools_cache: CacheHint::new(60_000, CacheScope::Private),
             max_request_timeout: Duration::from_secs(60),
             state: Extensions::new(),
+            request_state_key: None,
+            request_state_ttl: Duration::from_secs(600),
+            request_state_clock: None,
         }
     }
 
@@ -521,6 +572,7 @@ impl Server {
             identity: caller.identity.clone(),
             assigns: caller.assigns.clone(),
             server: Some(self.clone()),
+            round: crate::rounds::RoundHandle::default(),
         };
         match ctx.method.as_str() {
             "server/discover" => Ok(self.discover()),
@@ -597,30 +649,47 @@ impl Server {
                 validation::describe(&violations)
             ))));
         }
-        let run = AssertUnwindSafe(tool.handler.call(ctx, arguments)).catch_unwind();
-        let result = match run.await {
-            Ok(Ok(result)) => result,
-            Ok(Err(error)) => match error.into_kind() {
-                ToolErrorKind::Protocol(error) => return Err(error),
-                ToolErrorKind::Execution(content) => CallToolResult {
-                    content,
-                    is_error: true,
-                    ..CallToolResult::default()
-                },
+        // Through the round boundary: the run may end with input_required (spec §8).
+        let args = arguments.clone();
+        let round = rounds::serve_round(
+            &self.inner.request_state,
+            ctx,
+            name,
+            &arguments,
+            params,
+            |ctx| async move {
+                let run = AssertUnwindSafe(tool.handler.call(&ctx, args)).catch_unwind();
+                match run.await {
+                    Ok(Ok(result)) => Ok(result),
+                    Ok(Err(error)) => match error.into_kind() {
+                        ToolErrorKind::Protocol(error) => Err(error),
+                        ToolErrorKind::Execution(content) => Ok(CallToolResult {
+                            content,
+                            is_error: true,
+                            ..CallToolResult::default()
+                        }),
+                    },
+                    Err(panic) => {
+                        let message = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| (*s).to_owned())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a non-string panic payload".to_owned());
+                        Err(ErrorObject::internal(format!(
+                            "Internal error: tool {name} panicked"
+                        ))
+                        .with_data(json!({ "tool": name, "panic": message })))
+                    }
+                }
             },
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a non-string panic payload".to_owned());
-                return Err(ErrorObject::internal(format!(
-                    "Internal error: tool {name} panicked"
-                ))
-                .with_data(json!({ "tool": name, "panic": message })));
+        )
+        .await?;
+        match round {
+            RoundResult::Complete(result) => {
+                Ok(to_value(check_output(name, tool.output.as_ref(), result)))
             }
-        };
-        Ok(to_value(check_output(name, tool.output.as_ref(), result)))
+            RoundResult::InputRequired(result) => Ok(result),
+        }
     }
 
     /// Adds `resultType` (when the result has none) and `_meta.serverInfo` to a result.

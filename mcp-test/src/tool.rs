@@ -204,6 +204,11 @@ impl fmt::Debug for ToolError {
 
 impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
     fn from(error: E) -> Self {
+        // A question the client cannot answer (or answered wrongly) is a protocol error:
+        // -32021 for a missing capability, -32602 for a malformed answer.
+        if let Some(ask) = (&error as &dyn std::any::Any).downcast_ref::<crate::rounds::AskError>() {
+            return ToolError::protocol(ask.to_error_object());
+        }
         let mut message = error.to_string();
         let mut source = error.source();
         while let Some(cause) = source {

@@ -1,0 +1,1001 @@
+//! Asking the client: the question and answer types, the per-run round state, and the
+//! asking methods of [`Context`].
+
+use super::flat;
+use crate::context::Context;
+use crate::tool::ToolError;
+use crate::validation::{self, SchemaValidator};
+use crate::wire::{ClientCapabilities, ErrorObject, Role, json_type};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::collections::HashSet;
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context as TaskContext, Poll, Waker};
+
+/// One question for the client, in wire shape: a bare `{method, params}` with no `jsonrpc` and
+/// no `id` (spec §8 `InputRequest`).
+///
+/// ```
+/// use mcp_test::rounds::InputRequest;
+/// let q: InputRequest = serde_json::from_value(serde_json::json!({
+///     "method": "elicitation/create",
+///     "params": {"mode": "form", "message": "Your name?",
+///                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
+/// })).unwrap();
+/// assert_eq!(q.message(), Some("Your name?"));
+/// assert_eq!(q.requested_schema().unwrap()["properties"]["name"]["type"], "string");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InputRequest {
+    /// `elicitation/create`, `sampling/createMessage` or `roots/list`.
+    pub method: String,
+    /// The request's params.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub params: Value,
+}
+
+impl InputRequest {
+    /// The elicitation's `message`, if this is an elicitation.
+    pub fn message(&self) -> Option<&str> {
+        self.params.get("message").and_then(Value::as_str)
+    }
+
+    /// The elicitation mode: `form` (also when `mode` is absent) or `url`.
+    pub fn mode(&self) -> Option<&str> {
+        (self.method == ELICIT).then(|| {
+            self.params
+                .get("mode")
+                .and_then(Value::as_str)
+                .unwrap_or("form")
+        })
+    }
+
+    /// The form's `requestedSchema`, if this is a form elicitation.
+    pub fn requested_schema(&self) -> Option<&Value> {
+        self.params.get("requestedSchema")
+    }
+
+    /// The URL of a URL-mode elicitation.
+    pub fn url(&self) -> Option<&str> {
+        self.params.get("url").and_then(Value::as_str)
+    }
+}
+
+/// The questions of one `input_required` result, by key, in the order the run asked them.
+///
+/// Serializes as the wire's `inputRequests` object.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InputRequests {
+    entries: Vec<(String, InputRequest)>,
+}
+
+impl InputRequests {
+    /// The question under `key`.
+    pub fn get(&self, key: &str) -> Option<&InputRequest> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, q)| q)
+    }
+
+    /// The keys, in the order the run asked them.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// `(key, question)` pairs, in the order the run asked them.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &InputRequest)> {
+        self.entries.iter().map(|(k, q)| (k.as_str(), q))
+    }
+
+    /// How many questions.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The wire `inputRequests` object.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("questions serialize")
+    }
+
+    pub(crate) fn push(&mut self, key: String, request: InputRequest) {
+        self.entries.push((key, request));
+    }
+}
+
+impl Serialize for InputRequests {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (k, q) in &self.entries {
+            map.serialize_entry(k, q)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for InputRequests {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let map = Map::<String, Value>::deserialize(deserializer)?;
+        let mut out = InputRequests::default();
+        for (k, v) in map {
+            out.push(k, serde_json::from_value(v).map_err(serde::de::Error::custom)?);
+        }
+        Ok(out)
+    }
+}
+
+/// The answer to an elicitation: the user accepted (with the form's content, typed), declined,
+/// or cancelled.
+///
+/// ```
+/// use mcp_test::rounds::Elicitation;
+/// let answer: Elicitation<String> = Elicitation::Accept("octocat".into());
+/// assert_eq!(answer.accepted(), Some("octocat".to_owned()));
+/// assert_eq!(Elicitation::<String>::Decline.accepted(), None);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user submitted the form (or, in URL mode, consented); `T` is the content.
+    Accept(T),
+    /// The user explicitly declined.
+    Decline,
+    /// The user dismissed the request without choosing.
+    Cancel,
+}
+
+impl<T> Elicitation<T> {
+    /// The content, if the user accepted.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            Elicitation::Accept(t) => Some(t),
+            Elicitation::Decline | Elicitation::Cancel => None,
+        }
+    }
+
+    /// Whether the user accepted.
+    pub fn is_accepted(&self) -> bool {
+        matches!(self, Elicitation::Accept(_))
+    }
+
+    /// `accept`, `decline` or `cancel`, as on the wire.
+    pub fn action(&self) -> &'static str {
+        match self {
+            Elicitation::Accept(_) => "accept",
+            Elicitation::Decline => "decline",
+            Elicitation::Cancel => "cancel",
+        }
+    }
+}
+
+/// One message of a sampling request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SamplingMessage {
+    /// `user` or `assistant`.
+    pub role: Role,
+    /// A content block (`{"type": "text", "text": ...}`, image, audio, ...) or an array of them.
+    pub content: Value,
+}
+
+impl SamplingMessage {
+    /// A user message with one text block.
+    pub fn user(text: impl Into<String>) -> Self {
+        SamplingMessage {
+            role: Role::User,
+            content: json!({"type": "text", "text": text.into()}),
+        }
+    }
+
+    /// An assistant message with one text block.
+    pub fn assistant(text: impl Into<String>) -> Self {
+        SamplingMessage {
+            role: Role::Assistant,
+            content: json!({"type": "text", "text": text.into()}),
+        }
+    }
+}
+
+/// The params of a `sampling/createMessage` question.
+///
+/// ```
+/// use mcp_test::rounds::{SamplingMessage, SamplingRequest};
+/// let req = SamplingRequest::new(100)
+///     .message(SamplingMessage::user("What is the capital of France?"))
+///     .system_prompt("Answer in one word.");
+/// let wire = serde_json::to_value(&req).unwrap();
+/// assert_eq!(wire["maxTokens"], 100);
+/// assert_eq!(wire["messages"][0]["content"]["text"], "What is the capital of France?");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SamplingRequest {
+    /// The conversation to sample from.
+    pub messages: Vec<SamplingMessage>,
+    /// The most tokens to sample.
+    pub max_tokens: u64,
+    /// An optional system prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+    /// Sampling temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// Stop sequences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_sequences: Option<Vec<String>>,
+    /// Model preferences (`{hints?, costPriority?, speedPriority?, intelligencePriority?}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_preferences: Option<Value>,
+}
+
+impl SamplingRequest {
+    /// A request for at most `max_tokens` tokens, with no messages yet.
+    pub fn new(max_tokens: u64) -> Self {
+        SamplingRequest {
+            messages: Vec::new(),
+            max_tokens,
+            system_prompt: None,
+            temperature: None,
+            stop_sequences: None,
+            model_preferences: None,
+        }
+    }
+
+    /// Appends a message.
+    #[must_use]
+    pub fn message(mut self, message: SamplingMessage) -> Self {
+        self.messages.push(message);
+        self
+    }
+
+    /// Sets the system prompt.
+    #[must_use]
+    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.system_prompt = Some(prompt.into());
+        self
+    }
+}
+
+/// What the client's model answered to a sampling question (`CreateMessageResult`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SampledMessage {
+    /// Normally `assistant`.
+    pub role: Role,
+    /// A content block or an array of them.
+    pub content: Value,
+    /// The model that produced it.
+    pub model: String,
+    /// Why sampling stopped (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+}
+
+impl SampledMessage {
+    /// The text, when the content is one text block.
+    pub fn text(&self) -> Option<&str> {
+        (self.content.get("type").and_then(Value::as_str) == Some("text"))
+            .then(|| self.content.get("text").and_then(Value::as_str))
+            .flatten()
+    }
+}
+
+/// A root the client exposes (`roots/list`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Root {
+    /// A `file://` URI.
+    pub uri: String,
+    /// A display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A client capability a question needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Capability {
+    /// Form-mode elicitation: `elicitation: {}` or `elicitation: {form: {}}`.
+    ElicitationForm,
+    /// URL-mode elicitation: `elicitation: {url: {}}`.
+    ElicitationUrl,
+    /// `sampling: {}`.
+    Sampling,
+    /// `roots: {}`.
+    Roots,
+}
+
+impl Capability {
+    /// Whether `caps` declares this capability.
+    pub fn declared_in(self, caps: &ClientCapabilities) -> bool {
+        match self {
+            Capability::ElicitationForm => caps.elicitation_form(),
+            Capability::ElicitationUrl => caps.elicitation_url(),
+            Capability::Sampling => caps.sampling(),
+            Capability::Roots => caps.roots(),
+        }
+    }
+
+    /// The `ClientCapabilities` object that declares exactly this capability, as -32021's
+    /// `data.requiredCapabilities` carries it.
+    ///
+    /// ```
+    /// use mcp_test::rounds::Capability;
+    /// assert_eq!(Capability::ElicitationForm.required_object(), serde_json::json!({"elicitation": {}}));
+    /// assert_eq!(Capability::ElicitationUrl.required_object(), serde_json::json!({"elicitation": {"url": {}}}));
+    /// ```
+    pub fn required_object(self) -> Value {
+        match self {
+            Capability::ElicitationForm => json!({"elicitation": {}}),
+            Capability::ElicitationUrl => json!({"elicitation": {"url": {}}}),
+            Capability::Sampling => json!({"sampling": {}}),
+            Capability::Roots => json!({"roots": {}}),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Capability::ElicitationForm => "elicitation",
+            Capability::ElicitationUrl => "URL-mode elicitation (elicitation.url)",
+            Capability::Sampling => "sampling",
+            Capability::Roots => "roots",
+        }
+    }
+}
+
+/// Merges capability objects: `{"elicitation":{}}` + `{"sampling":{}}` →
+/// `{"elicitation":{},"sampling":{}}`.
+fn merge_required(caps: &[Capability]) -> Value {
+    let mut out = Map::new();
+    for cap in caps {
+        if let Value::Object(obj) = cap.required_object() {
+            for (k, v) in obj {
+                match (out.get_mut(&k), v) {
+                    (Some(Value::Object(have)), Value::Object(add)) => have.extend(add),
+                    (_, v) => {
+                        out.insert(k, v);
+                    }
+                }
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// The -32021 error for `missing` capabilities.
+pub(crate) fn missing_capabilities(missing: &[Capability]) -> ErrorObject {
+    let names: Vec<&str> = missing.iter().map(|c| c.describe()).collect();
+    ErrorObject::missing_client_capability(
+        format!(
+            "Server requires the {} capability for this request",
+            names.join(" and ")
+        ),
+        merge_required(missing),
+    )
+}
+
+/// Why a question could not be answered.
+///
+/// `?` in a tool (through `ToolError`'s `From` impl for every error) turns it into the right
+/// protocol error: [`AskError::NotSupported`] into
+/// -32021 with `data.requiredCapabilities`, a malformed answer into -32602. Match on
+/// [`AskError::NotSupported`] to fall back instead.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum AskError {
+    /// The request's `clientCapabilities` does not declare what the question needs; no question
+    /// was sent.
+    NotSupported(Capability),
+    /// The client's answer does not fit the question (the call fails with this -32602 error,
+    /// even if the tool handles it).
+    Malformed(ErrorObject),
+    /// The question itself is unusable, e.g. a requested schema that is not a flat elicitation
+    /// schema. A server bug: -32603.
+    InvalidQuestion(String),
+    /// The question has no answer and the run is not inside a round boundary (the tool was
+    /// called directly, not through a server or [`run_tool`](super::run_tool)).
+    NoBoundary {
+        /// The question's key.
+        key: String,
+    },
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AskError::NotSupported(cap) => write!(
+                f,
+                "the client did not declare the {} capability in this request",
+                cap.describe()
+            ),
+            AskError::Malformed(e) => f.write_str(&e.message),
+            AskError::InvalidQuestion(why) => write!(f, "invalid question: {why}"),
+            AskError::NoBoundary { key } => write!(
+                f,
+                "question `{key}` has no answer and the run is not inside a round boundary: \
+                 run the tool with mcp_test::rounds::run_tool (or through a Server), or script \
+                 an answer with ContextBuilder::answer"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AskError {}
+
+impl AskError {
+    /// Whether the client lacks the capability (the fallback case).
+    pub fn is_not_supported(&self) -> bool {
+        matches!(self, AskError::NotSupported(_))
+    }
+
+    /// The JSON-RPC error `?` answers with.
+    pub fn to_error_object(&self) -> ErrorObject {
+        match self {
+            AskError::NotSupported(cap) => missing_capabilities(&[*cap]),
+            AskError::Malformed(e) => e.clone(),
+            AskError::InvalidQuestion(_) | AskError::NoBoundary { .. } => {
+                ErrorObject::internal(format!("Internal error: {self}"))
+            }
+        }
+    }
+}
+
+
+pub(crate) const ELICIT: &str = "elicitation/create";
+pub(crate) const SAMPLE: &str = "sampling/createMessage";
+pub(crate) const ROOTS: &str = "roots/list";
+
+/// The kinds of question, for default keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Elicit,
+    Sample,
+    Roots,
+}
+
+impl Kind {
+    fn prefix(self) -> &'static str {
+        match self {
+            Kind::Elicit => "elicit",
+            Kind::Sample => "sampling",
+            Kind::Roots => "roots",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Kind::Elicit => 0,
+            Kind::Sample => 1,
+            Kind::Roots => 2,
+        }
+    }
+}
+
+/// The state of one run: the answers it may use, the questions it asked without an answer,
+/// and the first failure (a malformed answer, a duplicate key).
+#[derive(Debug, Default)]
+pub(crate) struct RoundState {
+    /// Every answer known to this run, by key.
+    pub(crate) answers: Map<String, Value>,
+    /// Answers this run actually used, by key (what the next round must remember).
+    pub(crate) used: Map<String, Value>,
+    /// Questions asked without an answer, in order.
+    pub(crate) asked: InputRequests,
+    /// Every key a question used in this run.
+    keys: HashSet<String>,
+    counters: [u32; 3],
+    /// The first error that fails the whole call.
+    pub(crate) failure: Option<ErrorObject>,
+    /// Whether a boundary is running this run.
+    pub(crate) bounded: bool,
+    /// The boundary's waker, woken when a question is asked.
+    waker: Option<Waker>,
+    /// The round number: 1 on the first request, +1 per retry.
+    pub(crate) round: u32,
+}
+
+/// A shared handle to a [`RoundState`]; clones of a [`Context`] share it.
+#[derive(Clone, Default)]
+pub(crate) struct RoundHandle(Arc<Mutex<RoundState>>);
+
+impl fmt::Debug for RoundHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = self.lock();
+        f.debug_struct("RoundHandle")
+            .field("round", &state.round)
+            .field("answers", &state.answers.keys().collect::<Vec<_>>())
+            .field("asked", &state.asked.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl RoundHandle {
+    /// A fresh state holding `answers`, for a run in round `round`.
+    pub(crate) fn new(answers: Map<String, Value>, round: u32, bounded: bool) -> Self {
+        RoundHandle(Arc::new(Mutex::new(RoundState {
+            answers,
+            round,
+            bounded,
+            ..RoundState::default()
+        })))
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, RoundState> {
+        // A panicking tool cannot leave the state half-written: every update is one assignment.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stores the boundary's waker unless the run must stop now; returns whether it must stop.
+    pub(crate) fn must_stop_or_park(&self, waker: &Waker) -> bool {
+        let mut state = self.lock();
+        if state.failure.is_some() || !state.asked.is_empty() {
+            return true;
+        }
+        state.waker = Some(waker.clone());
+        false
+    }
+}
+
+/// How an answer value becomes the typed answer.
+type Parser<T> = Box<dyn FnOnce(&str, &Value) -> Result<T, ErrorObject> + Send>;
+
+/// A question being asked: configure it, then `.await` it.
+///
+/// Returned by [`Context::elicit`], [`Context::elicit_as`], [`Context::elicit_url`],
+/// [`Context::create_message`] and [`Context::list_roots`].
+#[must_use = "a question does nothing until it is awaited"]
+pub struct Ask<'a, T> {
+    ctx: &'a Context,
+    kind: Kind,
+    capability: Capability,
+    key: Option<String>,
+    request: Result<InputRequest, String>,
+    parse: Parser<T>,
+}
+
+impl<T> fmt::Debug for Ask<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ask")
+            .field("key", &self.key)
+            .field("request", &self.request)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> Ask<'_, T> {
+    /// Asks under this key instead of the default (`elicit-N`, `sampling-N`, `roots-N` in run
+    /// order). Keys must be unique within a run; do not pick names of the default form.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+}
+
+impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
+    type Output = Result<T, AskError>;
+    type IntoFuture = AskFuture<'a, T>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        AskFuture {
+            ask: Some(self),
+            waiting: false,
+        }
+    }
+}
+
+/// The future of an [`Ask`].
+#[must_use = "a question does nothing until it is awaited"]
+pub struct AskFuture<'a, T> {
+    ask: Option<Ask<'a, T>>,
+    waiting: bool,
+}
+
+impl<T> fmt::Debug for AskFuture<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AskFuture")
+            .field("waiting", &self.waiting)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> Unpin for AskFuture<'_, T> {}
+
+impl<T> Future for AskFuture<'_, T> {
+    type Output = Result<T, AskError>;
+
+    fn poll(mut self: Pin<&mut Self>, _cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        if self.waiting {
+            // Unanswered in this round: the boundary ends the run; nothing will wake this.
+            return Poll::Pending;
+        }
+        let Some(ask) = self.ask.take() else {
+            return Poll::Pending;
+        };
+        let outcome = ask_now(ask);
+        match outcome {
+            Some(result) => Poll::Ready(result),
+            None => {
+                self.waiting = true;
+                Poll::Pending
+            }
+        }
+    }
+}
+
+/// Decides a question on its first poll: `Some(result)` if it is decided, `None` if it is
+/// waiting for the client.
+fn ask_now<T>(ask: Ask<'_, T>) -> Option<Result<T, AskError>> {
+    if !ask.capability.declared_in(ask.ctx.client_capabilities()) {
+        return Some(Err(AskError::NotSupported(ask.capability)));
+    }
+    let request = match ask.request {
+        Ok(request) => request,
+        Err(why) => return Some(Err(AskError::InvalidQuestion(why))),
+    };
+    let mut state = ask.ctx.round.lock();
+    let key = match ask.key {
+        Some(key) => key,
+        None => {
+            let counter = &mut state.counters[ask.kind.index()];
+            *counter += 1;
+            format!("{}-{}", ask.kind.prefix(), counter)
+        }
+    };
+    if !state.keys.insert(key.clone()) {
+        let error = ErrorObject::internal(format!(
+            "Internal error: the run asked two questions under the key `{key}`; keys must be unique within a request"
+        ));
+        state.failure.get_or_insert(error.clone());
+        return Some(Err(AskError::InvalidQuestion(error.message)));
+    }
+    if let Some(answer) = state.answers.get(&key).cloned() {
+        return Some(match (ask.parse)(&key, &answer) {
+            Ok(typed) => {
+                state.used.insert(key, answer);
+                Ok(typed)
+            }
+            Err(error) => {
+                state.failure.get_or_insert(error.clone());
+                Err(AskError::Malformed(error))
+            }
+        });
+    }
+    if !state.bounded {
+        return Some(Err(AskError::NoBoundary { key }));
+    }
+    state.asked.push(key, request);
+    if let Some(waker) = state.waker.take() {
+        waker.wake();
+    }
+    None
+}
+
+fn malformed(key: &str, detail: impl fmt::Display) -> ErrorObject {
+    ErrorObject::invalid_params(format!(
+        "Invalid params: inputResponses[\"{key}\"]: {detail}"
+    ))
+}
+
+/// Parses an `ElicitResult`: the action, and for `accept` the content checked by `content`.
+fn parse_elicit_result<T>(
+    key: &str,
+    answer: &Value,
+    content: impl FnOnce(Option<&Value>) -> Result<T, String>,
+) -> Result<Elicitation<T>, ErrorObject> {
+    let Value::Object(obj) = answer else {
+        return Err(malformed(
+            key,
+            format!(
+                "expected an ElicitResult object {{action, content?}}, got {}",
+                json_type(answer)
+            ),
+        ));
+    };
+    match obj.get("action") {
+        Some(Value::String(a)) if a == "accept" => content(obj.get("content"))
+            .map(Elicitation::Accept)
+            .map_err(|e| malformed(key, e)),
+        Some(Value::String(a)) if a == "decline" => Ok(Elicitation::Decline),
+        Some(Value::String(a)) if a == "cancel" => Ok(Elicitation::Cancel),
+        Some(other) => Err(malformed(
+            key,
+            format!("action must be \"accept\", \"decline\" or \"cancel\", got {other}"),
+        )),
+        None => Err(malformed(
+            key,
+            "missing action (this key was asked as an elicitation)",
+        )),
+    }
+}
+
+/// Checks accepted form content against the requested schema.
+fn form_content(schema: &Value, content: Option<&Value>) -> Result<Map<String, Value>, String> {
+    let content = match content {
+        None => Value::Object(Map::new()),
+        Some(c @ Value::Object(_)) => c.clone(),
+        Some(other) => {
+            return Err(format!(
+                "content must be an object, got {}",
+                json_type(other)
+            ));
+        }
+    };
+    let validator = SchemaValidator::new(schema)
+        .map_err(|e| format!("the requested schema does not compile: {e}"))?;
+    let violations = validator.violations(&content);
+    if !violations.is_empty() {
+        let located: Vec<_> = violations
+            .into_iter()
+            .map(|mut v| {
+                v.pointer = format!("/content{}", v.pointer);
+                v
+            })
+            .collect();
+        return Err(format!(
+            "the content does not match the requested schema:\n{}",
+            validation::describe(&located)
+        ));
+    }
+    match content {
+        Value::Object(map) => Ok(map),
+        _ => unreachable!("checked to be an object above"),
+    }
+}
+
+impl Context {
+    /// Asks the user to fill in a form (`elicitation/create`, form mode). `requested_schema` is a
+    /// flat object schema of string, number, integer, boolean and enum fields (spec §8).
+    ///
+    /// The answer's content is checked against the schema; a mismatch fails the call with
+    /// -32602. Without the `elicitation` capability in this request this returns
+    /// [`AskError::NotSupported`] and nothing is sent.
+    ///
+    /// ```
+    /// use mcp_test::rounds::Elicitation;
+    /// use mcp_test::Context;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let ctx = Context::builder()
+    ///     .elicitation()
+    ///     .answer("elicit-1", json!({"action": "accept", "content": {"name": "octocat"}}))
+    ///     .build();
+    /// let schema = json!({"type": "object", "properties": {"name": {"type": "string"}},
+    ///                     "required": ["name"]});
+    /// let answer = ctx.elicit("Your GitHub login?", schema).await.unwrap();
+    /// assert_eq!(answer.accepted().unwrap()["name"], "octocat");
+    /// # }
+    /// ```
+    pub fn elicit(
+        &self,
+        message: impl Into<String>,
+        requested_schema: Value,
+    ) -> Ask<'_, Elicitation<Map<String, Value>>> {
+        let request = flat::check_requested_schema(&requested_schema).map(|()| InputRequest {
+            method: ELICIT.to_owned(),
+            params: json!({
+                "mode": "form",
+                "message": message.into(),
+                "requestedSchema": requested_schema,
+            }),
+        });
+        let schema = requested_schema;
+        Ask {
+            ctx: self,
+            kind: Kind::Elicit,
+            capability: Capability::ElicitationForm,
+            key: None,
+            request,
+            parse: Box::new(move |key, answer| {
+                parse_elicit_result(key, answer, |content| form_content(&schema, content))
+            }),
+        }
+    }
+
+    /// Asks the user to fill in a form whose schema comes from `T`, and answers with `T`.
+    ///
+    /// `T`'s JSON Schema (from `schemars`) must flatten to the elicitation subset: a struct of
+    /// string, number, integer, boolean and enum fields (an `Option` field is not required;
+    /// a `Vec` of a string enum is a multi-select). Anything else — a nested struct, a map, a
+    /// list of non-enum values — makes the question fail with [`AskError::InvalidQuestion`]
+    /// naming the field.
+    ///
+    /// ```
+    /// use mcp_test::rounds::Elicitation;
+    /// use mcp_test::Context;
+    /// use serde_json::json;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    /// struct Login { name: String, remember: Option<bool> }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let ctx = Context::builder()
+    ///     .elicitation()
+    ///     .answer("elicit-1", json!({"action": "accept", "content": {"name": "octocat"}}))
+    ///     .build();
+    /// let answer = ctx.elicit_as::<Login>("Who are you?").await.unwrap();
+    /// assert_eq!(answer, Elicitation::Accept(Login { name: "octocat".into(), remember: None }));
+    /// # }
+    /// ```
+    pub fn elicit_as<T>(&self, message: impl Into<String>) -> Ask<'_, Elicitation<T>>
+    where
+        T: JsonSchema + DeserializeOwned + Send + 'static,
+    {
+        let flat = flat::elicitation_schema::<T>();
+        let schema = flat.clone().unwrap_or(Value::Null);
+        let request = flat.map(|schema| InputRequest {
+            method: ELICIT.to_owned(),
+            params: json!({
+                "mode": "form",
+                "message": message.into(),
+                "requestedSchema": schema,
+            }),
+        });
+        Ask {
+            ctx: self,
+            kind: Kind::Elicit,
+            capability: Capability::ElicitationForm,
+            key: None,
+            request,
+            parse: Box::new(move |key, answer| {
+                parse_elicit_result(key, answer, |content| {
+                    let map = form_content(&schema, content)?;
+                    serde_json::from_value::<T>(Value::Object(map))
+                        .map_err(|e| format!("content does not fit the form: {e}"))
+                })
+            }),
+        }
+    }
+
+    /// Asks the user to visit a URL (`elicitation/create`, URL mode). `accept` means only that
+    /// the user consented; the server learns the outcome out of band. Needs `elicitation.url`
+    /// in this request's capabilities, else [`AskError::NotSupported`].
+    pub fn elicit_url(
+        &self,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Ask<'_, Elicitation<()>> {
+        let url = url.into();
+        let request = if url.contains("://") {
+            Ok(InputRequest {
+                method: ELICIT.to_owned(),
+                params: json!({"mode": "url", "message": message.into(), "url": url}),
+            })
+        } else {
+            Err(format!("the elicitation URL {url:?} is not an absolute URI"))
+        };
+        Ask {
+            ctx: self,
+            kind: Kind::Elicit,
+            capability: Capability::ElicitationUrl,
+            key: None,
+            request,
+            parse: Box::new(|key, answer| parse_elicit_result(key, answer, |_| Ok(()))),
+        }
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`, deprecated in
+    /// 2026-07-28 but allowed). Needs `sampling` in this request's capabilities, else
+    /// [`AskError::NotSupported`].
+    pub fn create_message(&self, request: SamplingRequest) -> Ask<'_, SampledMessage> {
+        let request = if request.messages.is_empty() {
+            Err("a sampling request needs at least one message".to_owned())
+        } else {
+            Ok(InputRequest {
+                method: SAMPLE.to_owned(),
+                params: serde_json::to_value(&request).expect("sampling requests serialize"),
+            })
+        };
+        Ask {
+            ctx: self,
+            kind: Kind::Sample,
+            capability: Capability::Sampling,
+            key: None,
+            request,
+            parse: Box::new(|key, answer| {
+                if !answer.is_object() {
+                    return Err(malformed(
+                        key,
+                        format!(
+                            "expected a CreateMessageResult object {{role, content, model}}, got {}",
+                            json_type(answer)
+                        ),
+                    ));
+                }
+                let sampled = SampledMessage::deserialize(answer).map_err(|e| {
+                    malformed(key, format!("not a CreateMessageResult: {e}"))
+                })?;
+                if !(sampled.content.is_object() || sampled.content.is_array()) {
+                    return Err(malformed(
+                        key,
+                        format!(
+                            "content must be a content block or an array of them, got {}",
+                            json_type(&sampled.content)
+                        ),
+                    ));
+                }
+                Ok(sampled)
+            }),
+        }
+    }
+
+    /// Asks the client for its roots (`roots/list`, deprecated in 2026-07-28 but allowed).
+    /// Needs `roots` in this request's capabilities, else [`AskError::NotSupported`].
+    pub fn list_roots(&self) -> Ask<'_, Vec<Root>> {
+        Ask {
+            ctx: self,
+            kind: Kind::Roots,
+            capability: Capability::Roots,
+            key: None,
+            request: Ok(InputRequest {
+                method: ROOTS.to_owned(),
+                params: json!({}),
+            }),
+            parse: Box::new(|key, answer| {
+                let roots = match answer.get("roots") {
+                    Some(Value::Array(roots)) => roots,
+                    _ => {
+                        return Err(malformed(
+                            key,
+                            format!(
+                                "expected a ListRootsResult {{roots: [...]}}, got {}",
+                                if answer.is_object() {
+                                    "an object without a roots array"
+                                } else {
+                                    json_type(answer)
+                                }
+                            ),
+                        ));
+                    }
+                };
+                roots
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        Root::deserialize(r)
+                            .map_err(|e| malformed(key, format!("/roots/{i}: {e}")))
+                    })
+                    .collect()
+            }),
+        }
+    }
+
+    /// Fails with -32021 (and `data.requiredCapabilities` naming every missing one) unless
+    /// this request declares all of `capabilities`. Call it before any side effect.
+    ///
+    /// ```
+    /// use mcp_test::rounds::Capability;
+    /// use mcp_test::Context;
+    /// let ctx = Context::builder().elicitation().build();
+    /// assert!(ctx.require(&[Capability::ElicitationForm]).is_ok());
+    /// let err = ctx.require(&[Capability::Sampling, Capability::Roots]).unwrap_err();
+    /// let err = err.protocol_error().unwrap();
+    /// assert_eq!(err.code, -32021);
+    /// assert_eq!(err.data.as_ref().unwrap()["requiredCapabilities"],
+    ///            serde_json::json!({"sampling": {}, "roots": {}}));
+    /// ```
+    pub fn require(&self, capabilities: &[Capability]) -> Result<(), ToolError> {
+        let missing: Vec<Capability> = capabilities
+            .iter()
+            .copied()
+            .filter(|c| !c.declared_in(self.client_capabilities()))
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(ToolError::protocol(missing_capabilities(&missing)))
+        }
+    }
+
+    /// The round of this run: 1 on the first request, 2 on the first retry, and so on.
+    pub fn round(&self) -> u32 {
+        self.round.lock().round.max(1)
+    }
+}

@@ -1,0 +1,155 @@
+//! The round boundary: runs a request's handler until it finishes or reaches questions without
+//! answers, and (on the wire) turns the latter into an `input_required` result with a signed
+//! `requestState`.
+
+use super::ask::{InputRequests, RoundHandle};
+use crate::context::Context;
+use crate::request_state::{self, Binding, StateConfig};
+use crate::wire::{ErrorObject, json_type};
+use serde_json::{Map, Value, json};
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::task::Poll;
+
+/// The methods whose answers may be `input_required` (spec §8).
+pub const INPUT_REQUIRED_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
+
+/// How a bounded run ended.
+#[derive(Debug)]
+pub(crate) enum Bounded<T> {
+    /// The handler finished.
+    Finished(T),
+    /// The handler reached questions without answers.
+    Asked(InputRequests),
+    /// An answer was malformed (or the run broke a rule); the whole call fails.
+    Failed(ErrorObject),
+}
+
+/// Runs `fut` (which must use a context holding `handle`) until it finishes, or until it
+/// cannot go on without answers: it is pending and has asked at least one unanswered question.
+/// All questions asked up to that point, including concurrent ones, come back together.
+pub(crate) async fn run_bounded<F: Future>(handle: &RoundHandle, fut: F) -> Bounded<F::Output> {
+    let mut fut = pin!(fut);
+    let stopped = poll_fn(|cx| match fut.as_mut().poll(cx) {
+        Poll::Ready(out) => Poll::Ready(Some(out)),
+        Poll::Pending if handle.must_stop_or_park(cx.waker()) => Poll::Ready(None),
+        Poll::Pending => Poll::Pending,
+    })
+    .await;
+    let mut state = handle.lock();
+    if let Some(failure) = state.failure.take() {
+        return Bounded::Failed(failure);
+    }
+    match stopped {
+        Some(out) => Bounded::Finished(out),
+        None => Bounded::Asked(std::mem::take(&mut state.asked)),
+    }
+}
+
+/// The outcome of a request served through [`serve_round`].
+#[derive(Debug)]
+pub(crate) enum RoundResult<T> {
+    /// The handler finished with this.
+    Complete(T),
+    /// The handler needs answers: the complete `input_required` result object (without
+    /// `_meta`, which the server adds).
+    InputRequired(Value),
+}
+
+/// The request's `inputResponses` and `requestState`, checked for shape.
+fn retry_params(
+    params: &Map<String, Value>,
+) -> Result<(Option<&Map<String, Value>>, Option<&str>), ErrorObject> {
+    let responses = match params.get("inputResponses") {
+        None => None,
+        Some(Value::Object(map)) => Some(map),
+        Some(other) => {
+            return Err(ErrorObject::invalid_params(format!(
+                "Invalid params: inputResponses must be an object keyed like the inputRequests it answers, got {}",
+                json_type(other)
+            )));
+        }
+    };
+    let state = match params.get("requestState") {
+        None => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(other) => {
+            return Err(ErrorObject::invalid_params(format!(
+                "Invalid params: requestState must be the string the server sent, got {}",
+                json_type(other)
+            )));
+        }
+    };
+    Ok((responses, state))
+}
+
+/// Serves one request of `ctx.method()` (one of [`INPUT_REQUIRED_METHODS`]) for `target` (the
+/// tool, prompt or resource) with `arguments`, through the round boundary:
+///
+/// 1. verifies `params.requestState` (HMAC, binding, expiry) and merges `params.inputResponses`
+///    for the keys that state asked for (other keys are ignored) with the answers of earlier
+///    rounds it carries;
+/// 2. runs `run` with a context that answers from them;
+/// 3. answers with the handler's result, or with `input_required` plus a fresh state for the
+///    next round.
+///
+/// `prompts/get` and `resources/read` use this exactly as `tools/call` does.
+pub(crate) async fn serve_round<T, F, Fut>(
+    config: &StateConfig,
+    ctx: &Context,
+    target: &str,
+    arguments: &Value,
+    params: &Map<String, Value>,
+    run: F,
+) -> Result<RoundResult<T>, ErrorObject>
+where
+    F: FnOnce(Context) -> Fut,
+    Fut: Future<Output = Result<T, ErrorObject>>,
+{
+    let method = ctx.method().to_owned();
+    if !INPUT_REQUIRED_METHODS.contains(&method.as_str()) {
+        return Err(ErrorObject::internal(format!(
+            "Internal error: {method} cannot answer input_required (only tools/call, prompts/get and resources/read can)"
+        )));
+    }
+    let binding = Binding::new(&method, target, arguments, ctx.principal(), ctx.tenant());
+    let (responses, state) = retry_params(params)?;
+    let (mut answers, round) = match state {
+        Some(token) => {
+            let payload = request_state::open(config, &binding, token)?;
+            let mut answers = payload.s;
+            if let Some(responses) = responses {
+                for key in &payload.k {
+                    if let Some(answer) = responses.get(key) {
+                        answers.insert(key.clone(), answer.clone());
+                    }
+                }
+            }
+            (answers, payload.r.saturating_add(1))
+        }
+        None if responses.is_some_and(|r| !r.is_empty()) => {
+            return Err(ErrorObject::invalid_params(
+                "Invalid params: inputResponses without requestState: a retry must echo the requestState of the input_required result it answers",
+            ));
+        }
+        None => (Map::new(), 1),
+    };
+    let handle = RoundHandle::new(answers.clone(), round, true);
+    let mut bounded_ctx = ctx.clone();
+    bounded_ctx.round = handle.clone();
+    match run_bounded(&handle, run(bounded_ctx)).await {
+        Bounded::Finished(Ok(value)) => Ok(RoundResult::Complete(value)),
+        Bounded::Finished(Err(error)) | Bounded::Failed(error) => Err(error),
+        Bounded::Asked(questions) => {
+            // Keep every answer known so far: the next round replays from the start.
+            answers.extend(handle.lock().used.clone());
+            let pending: Vec<String> = questions.keys().map(str::to_owned).collect();
+            let token = request_state::mint(config, &binding, round, pending, answers);
+            Ok(RoundResult::InputRequired(json!({
+                "resultType": "input_required",
+                "inputRequests": questions,
+                "requestState": token,
+            })))
+        }
+    }
+}
