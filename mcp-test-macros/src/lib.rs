@@ -12,3 +12,13 @@ pub fn mcp_test(
 ) -> proc_macro::TokenStream {
     test_attr::expand(args.into(), item.into()).into()
 }
+
+mod tool;
+
+/// Derives `mcp_test::Tool` for a struct (a plain tool) or an enum (an action tool). Documented,
+/// with examples, on its re-export `mcp_test::Tool`.
+#[proc_macro_derive(Tool, attributes(tool, serde, schemars))]
+pub fn derive_tool(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    tool::derive(&input).into()
+}

@@ -1,10 +1,14 @@
 //! JSON Schemas for tool inputs and outputs, generated from Rust types with `schemars` and
 //! published self-contained: draft 2020-12, subschemas inlined, no `$ref`, `$defs` or `$schema`
-//! (several MCP clients reject those).
+//! (several MCP clients reject those), keys in a deterministic (sorted) order.
+//!
+//! [`schema_for`] generates, [`publish`] post-processes any schema into the published form, and
+//! [`check_published`] verifies a schema is in that form and valid against the 2020-12
+//! meta-schema.
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The published JSON Schema of `T`: 2020-12, subschemas inlined, no `$schema`.
 ///
@@ -43,4 +47,158 @@ pub fn settings() -> SchemaSettings {
             s.meta_schema = None;
         })
         .for_deserialize()
+}
+
+/// Post-processes a schema into its published form:
+///
+/// - every `$ref` into the schema's own `$defs` is replaced by the definition it names (a
+///   recursive type, which cannot be inlined finitely, has its innermost self-reference replaced
+///   by the unconstrained schema `{}`; argument parsing still checks those levels);
+/// - `$defs`, `definitions` and `$schema` are removed;
+/// - every object's keys are sorted, so the output is the same on every build (snapshot tests).
+///
+/// ```
+/// use serde_json::json;
+/// let published = mcp_test::schema::publish(json!({
+///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+///     "type": "object",
+///     "properties": {"p": {"$ref": "#/$defs/Point"}},
+///     "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "integer"}}}}
+/// }));
+/// assert_eq!(published, json!({
+///     "properties": {"p": {"properties": {"x": {"type": "integer"}}, "type": "object"}},
+///     "type": "object"
+/// }));
+/// ```
+pub fn publish(schema: Value) -> Value {
+    let mut schema = schema;
+    let defs = match &mut schema {
+        Value::Object(map) => {
+            let mut defs = Map::new();
+            for key in ["$defs", "definitions"] {
+                if let Some(Value::Object(d)) = map.remove(key) {
+                    defs.extend(d);
+                }
+            }
+            map.remove("$schema");
+            defs
+        }
+        _ => Map::new(),
+    };
+    let mut stack = Vec::new();
+    sorted(inline(schema, &defs, &mut stack))
+}
+
+fn inline(value: Value, defs: &Map<String, Value>, stack: &mut Vec<String>) -> Value {
+    match value {
+        Value::Object(mut map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                let name = reference
+                    .strip_prefix("#/$defs/")
+                    .or_else(|| reference.strip_prefix("#/definitions/"))
+                    .map(|n| n.replace("~1", "/").replace("~0", "~"));
+                if let Some(name) = name {
+                    map.remove("$ref");
+                    let target = if stack.contains(&name) {
+                        Value::Object(Map::new())
+                    } else if let Some(def) = defs.get(&name) {
+                        stack.push(name);
+                        let inlined = inline(def.clone(), defs, stack);
+                        stack.pop();
+                        inlined
+                    } else {
+                        Value::Object(Map::new())
+                    };
+                    let rest = inline(Value::Object(map), defs, stack);
+                    return merge(target, rest);
+                }
+            }
+            Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| (k, inline(v, defs, stack)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| inline(v, defs, stack)).collect())
+        }
+        other => other,
+    }
+}
+
+/// Merges the keywords that sat beside a `$ref` into the inlined target. Where both have a
+/// keyword, the sibling wins (it is the more specific: a field's description, a default).
+fn merge(target: Value, siblings: Value) -> Value {
+    match (target, siblings) {
+        (Value::Object(mut target), Value::Object(siblings)) => {
+            target.extend(siblings);
+            Value::Object(target)
+        }
+        (Value::Bool(true), siblings) => siblings,
+        (target, _) => target,
+    }
+}
+
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+/// Checks that `schema` is in published form: an object schema with `"type": "object"` at the
+/// root, no `$ref`, `$defs` or `$schema` anywhere, and valid against the JSON Schema 2020-12
+/// meta-schema. The error names the offending place.
+///
+/// ```
+/// use serde_json::json;
+/// use mcp_test::schema::check_published;
+/// assert!(check_published(&json!({"type": "object", "properties": {}})).is_ok());
+/// let e = check_published(&json!({"type": "object", "properties": {"a": {"$ref": "#/x"}}}));
+/// assert_eq!(e.unwrap_err(), "/properties/a: `$ref` is not allowed in a published schema");
+/// let e = check_published(&json!({"type": "object", "minLength": -1}));
+/// assert!(e.unwrap_err().contains("meta-schema"));
+/// ```
+pub fn check_published(schema: &Value) -> Result<(), String> {
+    if schema.get("type") != Some(&Value::from("object")) {
+        return Err("the root must have \"type\": \"object\"".into());
+    }
+    find_forbidden(schema, "")?;
+    jsonschema::draft202012::meta::validate(schema).map_err(|e| {
+        format!(
+            "{}: not valid against the JSON Schema 2020-12 meta-schema: {e}",
+            e.instance_path().as_str()
+        )
+    })
+}
+
+fn find_forbidden(value: &Value, at: &str) -> Result<(), String> {
+    match value {
+        Value::Object(map) => {
+            for key in ["$ref", "$defs", "definitions", "$schema", "$dynamicRef"] {
+                if map.contains_key(key) {
+                    let at = if at.is_empty() { "(root)" } else { at };
+                    return Err(format!(
+                        "{at}: `{key}` is not allowed in a published schema"
+                    ));
+                }
+            }
+            for (k, v) in map {
+                find_forbidden(v, &crate::validation::join_pointer(at, k))?;
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                find_forbidden(v, &format!("{at}/{i}"))?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }

@@ -1,0 +1,567 @@
+//! `#[tool(...)]` attributes, each parsed once into a typed slot. A duplicate key, an unknown key
+//! or a value of the wrong kind is recorded in the [`Ctxt`] and parsing goes on, so one compile
+//! reports every bad attribute.
+
+use super::ctxt::Ctxt;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote};
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
+
+/// Keys `#[tool(...)]` accepts on the type.
+pub const CONTAINER_KEYS: &str =
+    "`name`, `title`, `description`, `annotations(...)`, `allow_unknown_fields`";
+/// Keys `#[tool(annotations(...))]` accepts.
+pub const ANNOTATION_KEYS: &str = "`read_only`, `destructive`, `idempotent`, `open_world`";
+/// Keys `#[tool(...)]` accepts on an enum variant.
+pub const VARIANT_KEYS: &str = "`rename`, `description`";
+/// Keys `#[tool(...)]` accepts on a field.
+pub const FIELD_KEYS: &str = "`description`, `min_length`, `max_length`, `minimum`, `maximum`, \
+`exclusive_minimum`, `exclusive_maximum`, `pattern`, `min_items`, `max_items`, `unique_items`, \
+`format`, `default`, `example`, `header`";
+
+/// A value with the tokens it was written as (for error spans) and the key it was set by.
+#[derive(Clone)]
+pub struct Located<T> {
+    /// The value.
+    pub value: T,
+    /// The key's span.
+    pub key_span: Span,
+    /// The whole `key = value` tokens, for spans.
+    pub tokens: TokenStream,
+}
+
+impl<T> ToTokens for Located<T> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.tokens.to_tokens(tokens);
+    }
+}
+
+/// A slot that rejects being set twice.
+struct Slot<'c, T> {
+    cx: &'c Ctxt,
+    name: &'static str,
+    value: Option<Located<T>>,
+}
+
+impl<'c, T> Slot<'c, T> {
+    fn new(cx: &'c Ctxt, name: &'static str) -> Self {
+        Slot {
+            cx,
+            name,
+            value: None,
+        }
+    }
+
+    fn set(&mut self, path: &syn::Path, value: Option<T>, tokens: TokenStream) {
+        if self.value.is_some() {
+            self.cx
+                .error_spanned_by(path, format!("duplicate tool attribute `{}`", self.name));
+        } else if let Some(value) = value {
+            self.value = Some(Located {
+                value,
+                key_span: path.span(),
+                tokens,
+            });
+        }
+    }
+
+    fn get(self) -> Option<Located<T>> {
+        self.value
+    }
+}
+
+/// A number literal, possibly negated, as written.
+#[derive(Clone)]
+pub struct Number {
+    /// The literal tokens, e.g. `-5` or `1.5`.
+    pub tokens: TokenStream,
+    /// Its value, for consistency checks.
+    pub value: f64,
+}
+
+/// `#[tool(...)]` on the struct or enum.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `name = "..."`
+    pub name: Option<Located<LitStr>>,
+    /// `title = "..."`
+    pub title: Option<Located<LitStr>>,
+    /// `description = "..."`
+    pub description: Option<Located<LitStr>>,
+    /// `annotations(read_only, ...)`
+    pub read_only: Option<Located<bool>>,
+    /// `annotations(destructive)`
+    pub destructive: Option<Located<bool>>,
+    /// `annotations(idempotent)`
+    pub idempotent: Option<Located<bool>>,
+    /// `annotations(open_world)`
+    pub open_world: Option<Located<bool>>,
+    /// `allow_unknown_fields`
+    pub allow_unknown_fields: Option<Located<bool>>,
+}
+
+impl ContainerAttrs {
+    /// Parses every `#[tool(...)]` among `attrs`.
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut name = Slot::new(cx, "name");
+        let mut title = Slot::new(cx, "title");
+        let mut description = Slot::new(cx, "description");
+        let mut read_only = Slot::new(cx, "read_only");
+        let mut destructive = Slot::new(cx, "destructive");
+        let mut idempotent = Slot::new(cx, "idempotent");
+        let mut open_world = Slot::new(cx, "open_world");
+        let mut allow_unknown_fields = Slot::new(cx, "allow_unknown_fields");
+        let mut annotations_seen = false;
+        for_each_tool_meta(cx, attrs, |meta, key| {
+            let tokens = meta_tokens(meta);
+            match key.as_str() {
+                "name" => name.set(&meta.path, lit_str(cx, meta, "name")?, tokens),
+                "title" => title.set(&meta.path, lit_str(cx, meta, "title")?, tokens),
+                "description" => {
+                    description.set(&meta.path, lit_str(cx, meta, "description")?, tokens);
+                }
+                "allow_unknown_fields" => allow_unknown_fields.set(
+                    &meta.path,
+                    flag(cx, meta, "allow_unknown_fields")?,
+                    tokens,
+                ),
+                "annotations" => {
+                    if annotations_seen {
+                        cx.error_spanned_by(&meta.path, "duplicate tool attribute `annotations`");
+                    }
+                    annotations_seen = true;
+                    if !meta.input.peek(syn::token::Paren) {
+                        cx.error_spanned_by(
+                            &meta.path,
+                            format!("expected `annotations(...)` with any of {ANNOTATION_KEYS}"),
+                        );
+                        return skip_value(meta);
+                    }
+                    meta.parse_nested_meta(|inner| {
+                        let key = key_of(&inner);
+                        let tokens = meta_tokens(&inner);
+                        let slot = match key.as_str() {
+                            "read_only" => &mut read_only,
+                            "destructive" => &mut destructive,
+                            "idempotent" => &mut idempotent,
+                            "open_world" => &mut open_world,
+                            _ => {
+                                cx.error_spanned_by(
+                                    &inner.path,
+                                    format!(
+                                        "unknown tool annotation `{key}`; expected one of {ANNOTATION_KEYS}"
+                                    ),
+                                );
+                                return skip_value(&inner);
+                            }
+                        };
+                        let value = flag(cx, &inner, slot.name)?;
+                        slot.set(&inner.path, value, tokens);
+                        Ok(())
+                    })?;
+                }
+                _ => {
+                    cx.error_spanned_by(
+                        &meta.path,
+                        unknown_key_message(&key, "on a tool type", CONTAINER_KEYS),
+                    );
+                    skip_value(meta)?;
+                }
+            }
+            Ok(())
+        });
+        ContainerAttrs {
+            name: name.get(),
+            title: title.get(),
+            description: description.get(),
+            read_only: read_only.get(),
+            destructive: destructive.get(),
+            idempotent: idempotent.get(),
+            open_world: open_world.get(),
+            allow_unknown_fields: allow_unknown_fields.get(),
+        }
+    }
+}
+
+/// `#[tool(...)]` on an enum variant (an action).
+#[derive(Default)]
+pub struct VariantAttrs {
+    /// `rename = "..."`: the action's name.
+    pub rename: Option<Located<LitStr>>,
+    /// `description = "..."`
+    pub description: Option<Located<LitStr>>,
+}
+
+impl VariantAttrs {
+    /// Parses every `#[tool(...)]` among `attrs`.
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut rename = Slot::new(cx, "rename");
+        let mut description = Slot::new(cx, "description");
+        for_each_tool_meta(cx, attrs, |meta, key| {
+            let tokens = meta_tokens(meta);
+            match key.as_str() {
+                "rename" => rename.set(&meta.path, lit_str(cx, meta, "rename")?, tokens),
+                "description" => {
+                    description.set(&meta.path, lit_str(cx, meta, "description")?, tokens);
+                }
+                _ => {
+                    cx.error_spanned_by(
+                        &meta.path,
+                        unknown_key_message(&key, "on an action (enum variant)", VARIANT_KEYS),
+                    );
+                    skip_value(meta)?;
+                }
+            }
+            Ok(())
+        });
+        VariantAttrs {
+            rename: rename.get(),
+            description: description.get(),
+        }
+    }
+}
+
+/// `#[tool(default)]` or `#[tool(default = EXPR)]`.
+#[derive(Clone)]
+pub enum DefaultValue {
+    /// `Default::default()`.
+    Trait,
+    /// An expression of the field's type (a string literal is converted with `Into`).
+    Expr(Expr),
+}
+
+/// `#[tool(...)]` on a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `description = "..."`
+    pub description: Option<Located<LitStr>>,
+    /// `min_length = N`
+    pub min_length: Option<Located<u64>>,
+    /// `max_length = N`
+    pub max_length: Option<Located<u64>>,
+    /// `min_items = N`
+    pub min_items: Option<Located<u64>>,
+    /// `max_items = N`
+    pub max_items: Option<Located<u64>>,
+    /// `unique_items`
+    pub unique_items: Option<Located<bool>>,
+    /// `minimum = N`
+    pub minimum: Option<Located<Number>>,
+    /// `maximum = N`
+    pub maximum: Option<Located<Number>>,
+    /// `exclusive_minimum = N`
+    pub exclusive_minimum: Option<Located<Number>>,
+    /// `exclusive_maximum = N`
+    pub exclusive_maximum: Option<Located<Number>>,
+    /// `pattern = "..."`
+    pub pattern: Option<Located<LitStr>>,
+    /// `format = "..."`
+    pub format: Option<Located<LitStr>>,
+    /// `default` / `default = EXPR`
+    pub default: Option<Located<DefaultValue>>,
+    /// `example = EXPR`, repeatable.
+    pub examples: Vec<Expr>,
+    /// `header = "Name"`
+    pub header: Option<Located<LitStr>>,
+}
+
+impl FieldAttrs {
+    /// Parses every `#[tool(...)]` among `attrs`.
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut description = Slot::new(cx, "description");
+        let mut min_length = Slot::new(cx, "min_length");
+        let mut max_length = Slot::new(cx, "max_length");
+        let mut min_items = Slot::new(cx, "min_items");
+        let mut max_items = Slot::new(cx, "max_items");
+        let mut unique_items = Slot::new(cx, "unique_items");
+        let mut minimum = Slot::new(cx, "minimum");
+        let mut maximum = Slot::new(cx, "maximum");
+        let mut exclusive_minimum = Slot::new(cx, "exclusive_minimum");
+        let mut exclusive_maximum = Slot::new(cx, "exclusive_maximum");
+        let mut pattern = Slot::new(cx, "pattern");
+        let mut format = Slot::new(cx, "format");
+        let mut default = Slot::new(cx, "default");
+        let mut header = Slot::new(cx, "header");
+        let mut examples = Vec::new();
+        for_each_tool_meta(cx, attrs, |meta, key| {
+            let tokens = meta_tokens(meta);
+            let path = &meta.path;
+            match key.as_str() {
+                "description" => {
+                    description.set(path, lit_str(cx, meta, "description")?, tokens);
+                }
+                "pattern" => pattern.set(path, lit_str(cx, meta, "pattern")?, tokens),
+                "format" => format.set(path, lit_str(cx, meta, "format")?, tokens),
+                "header" => header.set(path, lit_str(cx, meta, "header")?, tokens),
+                "min_length" => min_length.set(path, count(cx, meta, "min_length")?, tokens),
+                "max_length" => max_length.set(path, count(cx, meta, "max_length")?, tokens),
+                "min_items" => min_items.set(path, count(cx, meta, "min_items")?, tokens),
+                "max_items" => max_items.set(path, count(cx, meta, "max_items")?, tokens),
+                "unique_items" => {
+                    unique_items.set(path, flag(cx, meta, "unique_items")?, tokens);
+                }
+                "minimum" => minimum.set(path, number(cx, meta, "minimum")?, tokens),
+                "maximum" => maximum.set(path, number(cx, meta, "maximum")?, tokens),
+                "exclusive_minimum" => {
+                    exclusive_minimum.set(path, number(cx, meta, "exclusive_minimum")?, tokens)
+                }
+                "exclusive_maximum" => {
+                    exclusive_maximum.set(path, number(cx, meta, "exclusive_maximum")?, tokens)
+                }
+                "default" => {
+                    let value = if meta.input.peek(syn::Token![=]) {
+                        Some(DefaultValue::Expr(meta.value()?.parse()?))
+                    } else if meta.input.peek(syn::token::Paren) {
+                        cx.error_spanned_by(path, "expected `default` or `default = EXPR`");
+                        skip_value(meta)?;
+                        None
+                    } else {
+                        Some(DefaultValue::Trait)
+                    };
+                    default.set(path, value, tokens);
+                }
+                "example" => {
+                    if let Some(expr) = expr_value(cx, meta, "example", "example = EXPR")? {
+                        examples.push(expr);
+                    }
+                }
+                _ => {
+                    cx.error_spanned_by(path, unknown_key_message(&key, "on a field", FIELD_KEYS));
+                    skip_value(meta)?;
+                }
+            }
+            Ok(())
+        });
+        FieldAttrs {
+            description: description.get(),
+            min_length: min_length.get(),
+            max_length: max_length.get(),
+            min_items: min_items.get(),
+            max_items: max_items.get(),
+            unique_items: unique_items.get(),
+            minimum: minimum.get(),
+            maximum: maximum.get(),
+            exclusive_minimum: exclusive_minimum.get(),
+            exclusive_maximum: exclusive_maximum.get(),
+            pattern: pattern.get(),
+            format: format.get(),
+            default: default.get(),
+            examples,
+            header: header.get(),
+        }
+    }
+}
+
+fn unknown_key_message(key: &str, place: &str, expected: &str) -> String {
+    format!("unknown tool attribute `{key}` {place}; expected one of {expected}")
+}
+
+/// Calls `f` for each `key ...` inside every `#[tool(...)]` in `attrs`. A parse error that
+/// leaves the rest of an attribute unreadable is recorded and ends that attribute only.
+fn for_each_tool_meta(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut f: impl FnMut(&ParseNestedMeta<'_>, String) -> syn::Result<()>,
+) {
+    for attr in attrs {
+        if !attr.path().is_ident("tool") {
+            continue;
+        }
+        if !matches!(attr.meta, syn::Meta::List(_)) {
+            cx.error_spanned_by(attr, "expected `#[tool(...)]`");
+            continue;
+        }
+        if let Err(e) = attr.parse_nested_meta(|meta| {
+            let key = key_of(&meta);
+            f(&meta, key)
+        }) {
+            cx.syn_error(e);
+        }
+    }
+}
+
+fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path.get_ident().map_or_else(
+        || meta.path.to_token_stream().to_string().replace(' ', ""),
+        ToString::to_string,
+    )
+}
+
+/// The tokens of `key` for spans (the value is not consumed yet, so only the key).
+fn meta_tokens(meta: &ParseNestedMeta<'_>) -> TokenStream {
+    meta.path.to_token_stream()
+}
+
+/// Consumes whatever follows an unknown key: `= EXPR` or `(...)`.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<TokenStream>()?;
+    }
+    Ok(())
+}
+
+/// `key = EXPR`; a missing `= ...` is recorded.
+fn expr_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+    shape: &str,
+) -> syn::Result<Option<Expr>> {
+    if meta.input.peek(syn::Token![=]) {
+        Ok(Some(meta.value()?.parse()?))
+    } else {
+        cx.error_spanned_by(&meta.path, format!("`{key}` needs a value: `{shape}`"));
+        skip_value(meta)?;
+        Ok(None)
+    }
+}
+
+fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<LitStr>> {
+    let shape = format!("{key} = \"...\"");
+    Ok(match expr_value(cx, meta, key, &shape)? {
+        Some(Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        })) => Some(s),
+        Some(other) => {
+            cx.error_spanned_by(
+                &other,
+                format!("expected a string literal for `{key}`, as in `{shape}`"),
+            );
+            None
+        }
+        None => None,
+    })
+}
+
+fn count(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<u64>> {
+    let shape = format!("{key} = 1");
+    Ok(match expr_value(cx, meta, key, &shape)? {
+        Some(Expr::Lit(ExprLit {
+            lit: Lit::Int(i), ..
+        })) => match i.base10_parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(e) => {
+                cx.error_spanned_by(&i, format!("`{key}` must fit in 64 bits: {e}"));
+                None
+            }
+        },
+        Some(other) => {
+            cx.error_spanned_by(
+                &other,
+                format!("expected a non-negative integer literal for `{key}`, as in `{shape}`"),
+            );
+            None
+        }
+        None => None,
+    })
+}
+
+fn number(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<Number>> {
+    let shape = format!("{key} = 0");
+    let Some(expr) = expr_value(cx, meta, key, &shape)? else {
+        return Ok(None);
+    };
+    let (lit, negative) = match &expr {
+        Expr::Lit(ExprLit { lit, .. }) => (lit, false),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr: inner,
+            ..
+        }) => match &**inner {
+            Expr::Lit(ExprLit { lit, .. }) => (lit, true),
+            _ => {
+                cx.error_spanned_by(
+                    &expr,
+                    format!("expected a number literal for `{key}`, as in `{shape}`"),
+                );
+                return Ok(None);
+            }
+        },
+        _ => {
+            cx.error_spanned_by(
+                &expr,
+                format!("expected a number literal for `{key}`, as in `{shape}`"),
+            );
+            return Ok(None);
+        }
+    };
+    let value = match lit {
+        Lit::Int(i) => i.base10_parse::<f64>().ok(),
+        Lit::Float(f) => f.base10_parse::<f64>().ok(),
+        _ => None,
+    };
+    let Some(value) = value else {
+        cx.error_spanned_by(
+            &expr,
+            format!("expected a number literal for `{key}`, as in `{shape}`"),
+        );
+        return Ok(None);
+    };
+    let digits = match lit {
+        Lit::Int(i) => i.base10_digits().to_owned(),
+        Lit::Float(f) => f.base10_digits().to_owned(),
+        _ => unreachable!("only numbers reach here"),
+    };
+    let literal: TokenStream = digits.parse().expect("base10 digits are a literal");
+    let tokens = if negative { quote!(-#literal) } else { literal };
+    Ok(Some(Number {
+        tokens,
+        value: if negative { -value } else { value },
+    }))
+}
+
+/// `key` alone (true) or `key = true|false`.
+fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<bool>> {
+    if meta.input.peek(syn::Token![=]) {
+        let expr: Expr = meta.value()?.parse()?;
+        match expr {
+            Expr::Lit(ExprLit {
+                lit: Lit::Bool(b), ..
+            }) => Ok(Some(b.value)),
+            other => {
+                cx.error_spanned_by(
+                    &other,
+                    format!("expected `true` or `false` for `{key}`, or `{key}` alone"),
+                );
+                Ok(None)
+            }
+        }
+    } else if meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`{key}` takes no arguments: write `{key}` or `{key} = false`"),
+        );
+        skip_value(meta)?;
+        Ok(None)
+    } else {
+        Ok(Some(true))
+    }
+}
+
+/// The text of the `///` doc comments in `attrs`, lines joined with `\n`, common one-space
+/// indentation removed, trimmed; `None` when there are none.
+pub fn docs(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) = &nv.value
+        {
+            for line in s.value().lines() {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
+            }
+        }
+    }
+    let text = lines.join("\n").trim().to_owned();
+    (!text.is_empty()).then_some(text)
+}

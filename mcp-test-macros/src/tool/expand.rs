@@ -1,0 +1,495 @@
+//! Code generation. Everything is emitted inside `const _: () = { ... };` and reaches the runtime
+//! through `::mcp_test::__private`.
+//!
+//! Per argument object (the struct, or each action's `data`) a hidden *shadow* struct is
+//! generated with the user's fields, field types and `#[serde]`/`#[schemars]`/doc attributes,
+//! plus the `#[tool]` constraints translated into schemars attributes. It derives both
+//! `Deserialize` and `JsonSchema`, so the published schema and argument parsing are generated
+//! from the same declaration and cannot disagree. Parsing moves its fields into `Self`.
+
+use super::ast::{Container, Data, Field, Kind, Variant};
+use super::attr::DefaultValue;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::{Expr, ExprLit, GenericParam, Generics, Lit};
+
+const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
+/// The `Tool` impl and its hidden helpers.
+pub fn expand(container: &Container<'_>) -> TokenStream {
+    let ident = container.ident;
+    let bounded = with_tool_bounds(container.generics);
+    let (impl_generics, ty_generics, where_clause) = bounded.split_for_impl();
+    let name = container.name();
+    let deny_unknown = container
+        .attrs
+        .allow_unknown_fields
+        .as_ref()
+        .is_none_or(|a| !a.value);
+
+    let title = option_string(container.attrs.title.as_ref().map(|t| t.value.value()));
+    let description = option_string(
+        container
+            .attrs
+            .description
+            .as_ref()
+            .map(|d| d.value.value())
+            .or_else(|| container.docs.clone()),
+    );
+    let annotations = annotations(container);
+
+    let mut items = TokenStream::new();
+    let (input_schema, parse) = match &container.data {
+        Data::Struct { fields, unit } => {
+            let shadow = format_ident!("__McpTestArguments");
+            items.extend(shadow_struct(
+                &shadow,
+                container.generics,
+                &container.passthrough,
+                fields,
+                deny_unknown,
+                "args",
+            ));
+            let moves = fields.iter().map(|f| {
+                let field = f.ident;
+                quote!(#field: __arguments.#field)
+            });
+            let construct = if *unit {
+                quote!(Self)
+            } else {
+                quote!(Self { #(#moves),* })
+            };
+            (
+                quote! {
+                    ::mcp_test::__private::input_schema::<#shadow #ty_generics>()
+                },
+                quote! {
+                    let __arguments: #shadow #ty_generics =
+                        ::mcp_test::__private::parse_arguments(arguments)?;
+                    ::core::result::Result::Ok(#construct)
+                },
+            )
+        }
+        Data::Enum(variants) => {
+            let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+            let mut actions = Vec::new();
+            let mut arms = Vec::new();
+            for (index, variant) in variants.iter().enumerate() {
+                let shadow = format_ident!("__McpTestAction{}", index);
+                items.extend(shadow_struct(
+                    &shadow,
+                    container.generics,
+                    &variant.passthrough,
+                    &variant.fields,
+                    deny_unknown,
+                    &format!("action{index}"),
+                ));
+                actions.push(action_entry(variant, &shadow, &ty_generics));
+                arms.push(action_arm(variant, &shadow, &ty_generics));
+            }
+            (
+                quote! {
+                    ::mcp_test::__private::action_input_schema(
+                        ::std::vec![#(#actions),*],
+                        #deny_unknown,
+                    )
+                },
+                quote! {
+                    const ACTIONS: &[&str] = &[#(#names),*];
+                    let (__action, __data) =
+                        ::mcp_test::__private::split_action(arguments, ACTIONS)?;
+                    match __action.as_str() {
+                        #(#arms)*
+                        _ => ::core::result::Result::Err(
+                            ::mcp_test::__private::unknown_action(&__action, ACTIONS),
+                        ),
+                    }
+                },
+            )
+        }
+    };
+
+    // One reference to the user's `run`, spanned at the type so a missing `run` is reported
+    // once, under the type's name.
+    let run_call = quote_spanned!(ident.span()=> <#ident #ty_generics>::run(self, ctx));
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        const _: () = {
+            #items
+
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc(hidden)]
+                #[allow(dead_code)]
+                fn __mcp_test_run<'__ctx>(
+                    self,
+                    ctx: &'__ctx ::mcp_test::Context,
+                ) -> impl ::core::future::Future<
+                    Output = impl ::mcp_test::__private::IntoToolResult,
+                > + ::core::marker::Send + '__ctx {
+                    #run_call
+                }
+            }
+
+            impl #impl_generics ::mcp_test::Tool for #ident #ty_generics #where_clause {
+                const NAME: &'static str = #name;
+
+                fn title() -> ::core::option::Option<::std::string::String> {
+                    #title
+                }
+
+                fn description() -> ::core::option::Option<::std::string::String> {
+                    #description
+                }
+
+                fn input_schema() -> ::mcp_test::__private::serde_json::Value {
+                    #input_schema
+                }
+
+                fn output_schema() -> ::core::option::Option<::mcp_test::__private::serde_json::Value> {
+                    ::mcp_test::__private::output_schema_of::<Self, _, _>(Self::__mcp_test_run)
+                }
+
+                fn annotations() -> ::core::option::Option<::mcp_test::__private::ToolAnnotations> {
+                    #annotations
+                }
+
+                fn parse(
+                    arguments: ::mcp_test::__private::serde_json::Value,
+                ) -> ::core::result::Result<Self, ::mcp_test::ToolError> {
+                    #parse
+                }
+
+                fn call(
+                    self,
+                    ctx: &::mcp_test::Context,
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<::mcp_test::CallToolResult, ::mcp_test::ToolError>,
+                > + ::core::marker::Send {
+                    ::mcp_test::__private::run(self.__mcp_test_run(ctx))
+                }
+            }
+        };
+    }
+}
+
+/// What is emitted when the input has errors: the errors, plus an impl whose methods are never
+/// meant to run, so uses of the type as a `Tool` elsewhere do not add "trait not implemented"
+/// noise to the real errors.
+pub fn stub(input: &syn::DeriveInput, name: &str) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut predicates = where_clause
+        .map(|w| {
+            w.predicates
+                .iter()
+                .map(|p| quote!(#p,))
+                .collect::<TokenStream>()
+        })
+        .unwrap_or_default();
+    predicates.extend(quote!(#ident #ty_generics: ::core::marker::Send + 'static,));
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            impl #impl_generics ::mcp_test::Tool for #ident #ty_generics where #predicates {
+                const NAME: &'static str = #name;
+                fn input_schema() -> ::mcp_test::__private::serde_json::Value {
+                    ::core::unimplemented!("#[derive(Tool)] reported errors")
+                }
+                fn parse(
+                    _: ::mcp_test::__private::serde_json::Value,
+                ) -> ::core::result::Result<Self, ::mcp_test::ToolError> {
+                    ::core::unimplemented!("#[derive(Tool)] reported errors")
+                }
+                fn call(
+                    self,
+                    _: &::mcp_test::Context,
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<::mcp_test::CallToolResult, ::mcp_test::ToolError>,
+                > + ::core::marker::Send {
+                    ::core::future::pending()
+                }
+            }
+        };
+    }
+}
+
+fn option_string(value: Option<String>) -> TokenStream {
+    match value {
+        Some(s) => quote!(::core::option::Option::Some(::std::string::String::from(#s))),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn annotations(container: &Container<'_>) -> TokenStream {
+    let a = &container.attrs;
+    let hints = [
+        (quote!(read_only_hint), &a.read_only),
+        (quote!(destructive_hint), &a.destructive),
+        (quote!(idempotent_hint), &a.idempotent),
+        (quote!(open_world_hint), &a.open_world),
+    ];
+    let set: Vec<TokenStream> = hints
+        .iter()
+        .filter_map(|(field, slot)| {
+            slot.as_ref().map(|s| {
+                let v = s.value;
+                quote!(#field: ::core::option::Option::Some(#v),)
+            })
+        })
+        .collect();
+    if set.is_empty() {
+        quote!(::core::option::Option::None)
+    } else {
+        quote! {
+            ::core::option::Option::Some(::mcp_test::__private::ToolAnnotations {
+                #(#set)*
+                ..::core::default::Default::default()
+            })
+        }
+    }
+}
+
+/// The container's generics with `JsonSchema + DeserializeOwned + Send + 'static` added to every
+/// type parameter: what the shadow structs and the `Tool` impl need.
+fn with_tool_bounds(generics: &Generics) -> Generics {
+    let mut generics = generics.clone();
+    let params: Vec<_> = generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => Some(t.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    let where_clause = generics.make_where_clause();
+    for param in params {
+        where_clause.predicates.push(syn::parse_quote! {
+            #param: ::mcp_test::__private::schemars::JsonSchema
+                + ::mcp_test::__private::serde::de::DeserializeOwned
+                + ::core::marker::Send
+                + 'static
+        });
+    }
+    generics
+}
+
+/// The hidden struct that derives `Deserialize` and `JsonSchema` for one argument object.
+fn shadow_struct(
+    shadow: &syn::Ident,
+    generics: &Generics,
+    passthrough: &[&syn::Attribute],
+    fields: &[Field<'_>],
+    deny_unknown: bool,
+    prefix: &str,
+) -> TokenStream {
+    let mut helpers = TokenStream::new();
+    let has_flatten = fields.iter().any(|f| f.flatten);
+    let user_denies = passthrough.iter().any(|a| {
+        matches!(&a.meta, syn::Meta::List(l)
+            if l.tokens.clone().into_iter().any(|t| t.to_string() == "deny_unknown_fields"))
+    });
+    let deny = match (deny_unknown && !user_denies, has_flatten) {
+        (false, _) => quote!(),
+        // serde cannot combine deny_unknown_fields with flatten; the schema still forbids
+        // unknown properties, and the server validates before parsing.
+        (true, true) => quote!(#[schemars(deny_unknown_fields)]),
+        (true, false) => quote!(#[serde(deny_unknown_fields)]),
+    };
+    let shadow_fields = fields.iter().map(|field| {
+        let ident = field.ident;
+        let ty = field.ty;
+        let passthrough = &field.passthrough;
+        let (translated, helper) = translate(field, prefix);
+        helpers.extend(helper);
+        quote! {
+            #(#passthrough)*
+            #translated
+            #ident: #ty,
+        }
+    });
+    let shadow_fields: Vec<TokenStream> = shadow_fields.collect();
+    let type_params: Vec<&syn::Ident> = generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => Some(&t.ident),
+            _ => None,
+        })
+        .collect();
+    let phantom = if type_params.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[serde(skip)]
+            __mcp_test_phantom: ::core::marker::PhantomData<fn() -> (#(#type_params,)*)>,
+        }
+    };
+    let where_clause = &generics.where_clause;
+    quote! {
+        #[derive(
+            ::mcp_test::__private::serde::Deserialize,
+            ::mcp_test::__private::schemars::JsonSchema,
+        )]
+        #[serde(crate = "::mcp_test::__private::serde")]
+        #[schemars(crate = "::mcp_test::__private::schemars")]
+        #(#passthrough)*
+        #deny
+        #[allow(non_camel_case_types, dead_code)]
+        struct #shadow #generics #where_clause {
+            #(#shadow_fields)*
+            #phantom
+        }
+        #helpers
+    }
+}
+
+/// The schemars/serde attributes a field's `#[tool(...)]` translates into, and any helper items
+/// they need (a `default = EXPR` function).
+fn translate(field: &Field<'_>, prefix: &str) -> (TokenStream, TokenStream) {
+    let a = &field.attrs;
+    let mut out = TokenStream::new();
+    let mut helpers = TokenStream::new();
+    let mut extensions: Vec<TokenStream> = Vec::new();
+    let mut ext = |key: &str, value: TokenStream| extensions.push(quote!(#key = #value));
+
+    for (key, slot) in [
+        ("minLength", &a.min_length),
+        ("maxLength", &a.max_length),
+        ("minItems", &a.min_items),
+        ("maxItems", &a.max_items),
+    ] {
+        if let Some(s) = slot {
+            let n = s.value;
+            ext(key, quote!(#n));
+        }
+    }
+    if let Some(s) = &a.unique_items {
+        let v = s.value;
+        ext("uniqueItems", quote!(#v));
+    }
+    for (key, slot) in [
+        ("minimum", &a.minimum),
+        ("maximum", &a.maximum),
+        ("exclusiveMinimum", &a.exclusive_minimum),
+        ("exclusiveMaximum", &a.exclusive_maximum),
+    ] {
+        if let Some(s) = slot {
+            let tokens = &s.value.tokens;
+            ext(key, quote!(#tokens));
+        }
+    }
+    if let Some(s) = &a.pattern {
+        let lit = &s.value;
+        ext("pattern", quote!(#lit));
+    }
+    if let Some(s) = &a.format {
+        let lit = &s.value;
+        ext("format", quote!(#lit));
+    }
+    if let Some(s) = &a.header {
+        let lit = &s.value;
+        ext("x-mcp-header", quote!(#lit));
+        // Header values are compared as JSON numbers: keep integers within ±(2^53 − 1).
+        if let (Kind::Integer { signed, bits }, _) = Kind::of(field.ty)
+            && bits >= 64
+        {
+            if a.maximum.is_none() && a.exclusive_maximum.is_none() {
+                ext("maximum", quote!(#MAX_SAFE_INTEGER));
+            }
+            if signed && a.minimum.is_none() && a.exclusive_minimum.is_none() {
+                let min = -MAX_SAFE_INTEGER;
+                ext("minimum", quote!(#min));
+            }
+        }
+    }
+    if !extensions.is_empty() {
+        out.extend(quote!(#[schemars(extend(#(#extensions),*))]));
+    }
+    if let Some(s) = &a.description {
+        let lit = &s.value;
+        out.extend(quote!(#[schemars(description = #lit)]));
+    }
+    for example in &a.examples {
+        out.extend(quote!(#[schemars(example = &(#example))]));
+    }
+    if let Some(default) = &a.default {
+        match &default.value {
+            DefaultValue::Trait => out.extend(quote!(#[serde(default)])),
+            DefaultValue::Expr(expr) => {
+                let function = format_ident!("__mcp_test_default_{}_{}", prefix, field.ident);
+                let ty = field.ty;
+                let value = match expr {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(_), ..
+                    }) => quote!(::core::convert::Into::into(#expr)),
+                    _ => quote!(#expr),
+                };
+                helpers.extend(quote! {
+                    #[allow(non_snake_case)]
+                    fn #function() -> #ty {
+                        #value
+                    }
+                });
+                let path = function.to_string();
+                out.extend(quote!(#[serde(default = #path)]));
+            }
+        }
+    }
+    (out, helpers)
+}
+
+fn action_entry(
+    variant: &Variant<'_>,
+    shadow: &syn::Ident,
+    ty_generics: &syn::TypeGenerics<'_>,
+) -> TokenStream {
+    let name = &variant.name;
+    let description = variant
+        .attrs
+        .description
+        .as_ref()
+        .map(|d| d.value.value())
+        .or_else(|| variant.docs.clone());
+    let description = match description {
+        Some(d) => quote!(::core::option::Option::Some(#d)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        ::mcp_test::__private::Action {
+            name: #name,
+            description: #description,
+            data: ::mcp_test::__private::input_schema::<#shadow #ty_generics>(),
+        }
+    }
+}
+
+fn action_arm(
+    variant: &Variant<'_>,
+    shadow: &syn::Ident,
+    ty_generics: &syn::TypeGenerics<'_>,
+) -> TokenStream {
+    let name = &variant.name;
+    let ident = variant.ident;
+    let moves = variant.fields.iter().map(|f| {
+        let field = f.ident;
+        quote!(#field: __data.#field)
+    });
+    let construct = if variant.unit {
+        quote!(Self::#ident)
+    } else {
+        quote!(Self::#ident { #(#moves),* })
+    };
+    let data_binding = if variant.fields.is_empty() {
+        quote!(_)
+    } else {
+        quote!(__data)
+    };
+    quote! {
+        #name => {
+            let #data_binding: #shadow #ty_generics =
+                ::mcp_test::__private::parse_data(#name, __data)?;
+            ::core::result::Result::Ok(#construct)
+        }
+    }
+}

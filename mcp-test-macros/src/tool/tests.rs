@@ -1,0 +1,204 @@
+//! Expansion tests: the derive run on `quote!{}` input, checked on the generated tokens.
+
+use super::derive;
+use quote::quote;
+
+fn expand(input: proc_macro2::TokenStream) -> String {
+    let input: syn::DeriveInput = syn::parse2(input).expect("test input parses");
+    derive(&input).to_string()
+}
+
+/// The messages of the `compile_error!`s in an expansion, in order.
+fn errors(expanded: &str) -> Vec<String> {
+    expanded
+        .split(":: core :: compile_error ! {")
+        .skip(1)
+        .map(|rest| {
+            let start = rest.find('"').expect("a message") + 1;
+            let end = rest[start..].find("\" }").expect("end of message") + start;
+            rest[start..end].to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_struct_gets_a_shadow_struct_and_translated_constraints() {
+    let out = expand(quote! {
+        /// Adds.
+        #[tool(name = "add", annotations(read_only))]
+        struct Add {
+            /// First
+            #[tool(minimum = 0, exclusive_maximum = 1.5)]
+            a: i64,
+            #[tool(max_length = 3, pattern = "^[a-z]+$")]
+            s: String,
+            #[serde(rename = "B")]
+            b: Option<i64>,
+        }
+    });
+    assert!(errors(&out).is_empty(), "{out}");
+    assert!(out.contains("struct __McpTestArguments"), "{out}");
+    assert!(
+        out.contains("const NAME : & 'static str = \"add\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("extend (\"minimum\" = 0 , \"exclusiveMaximum\" = 1.5)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("extend (\"maxLength\" = 3u64 , \"pattern\" = \"^[a-z]+$\")"),
+        "{out}"
+    );
+    assert!(out.contains("# [serde (rename = \"B\")]"), "{out}");
+    assert!(out.contains("# [serde (deny_unknown_fields)]"), "{out}");
+    assert!(
+        out.contains("read_only_hint : :: core :: option :: Option :: Some (true)"),
+        "{out}"
+    );
+    assert!(out.contains("String :: from (\"Adds.\")"), "{out}");
+}
+
+#[test]
+fn allow_unknown_fields_drops_deny_unknown_fields() {
+    let out = expand(quote! {
+        #[tool(allow_unknown_fields)]
+        struct Open { a: String }
+    });
+    assert!(!out.contains("deny_unknown_fields"), "{out}");
+}
+
+#[test]
+fn an_enum_gets_one_shadow_struct_per_action() {
+    let out = expand(quote! {
+        enum Items {
+            /// Gets one.
+            GetItem { id: String },
+            #[tool(rename = "ls")]
+            List,
+        }
+    });
+    assert!(errors(&out).is_empty(), "{out}");
+    assert!(out.contains("struct __McpTestAction0"), "{out}");
+    assert!(out.contains("struct __McpTestAction1"), "{out}");
+    assert!(out.contains("& [\"get_item\" , \"ls\"]"), "{out}");
+    assert!(out.contains("Self :: List"), "{out}");
+}
+
+#[test]
+fn every_error_of_an_item_is_reported_together_with_a_stub() {
+    let out = expand(quote! {
+        #[tool(nmae = "x", title = 5)]
+        struct Bad {
+            #[tool(header = "X-Rate")]
+            rate: f64,
+            #[tool(pattern = 5, min_length = -1, min_length = 2)]
+            code: String,
+        }
+    });
+    let errors = errors(&out);
+    assert_eq!(errors.len(), 5, "{errors:#?}");
+    assert!(
+        errors[0].starts_with("unknown tool attribute `nmae`"),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[1].starts_with("expected a string literal for `title`"),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[2].starts_with("expected a string literal for `pattern`"),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[3].starts_with("expected a non-negative integer literal for `min_length`"),
+        "{errors:#?}"
+    );
+    assert!(errors[4].contains("is a number"), "{errors:#?}");
+    assert!(
+        out.contains("unimplemented"),
+        "a stub impl follows the errors: {out}"
+    );
+}
+
+#[test]
+fn duplicate_actions_and_keys_are_errors() {
+    let out = expand(quote! {
+        #[tool(name = "a", name = "b")]
+        enum Dup {
+            Get,
+            #[tool(rename = "get")]
+            Fetch,
+        }
+    });
+    let errors = errors(&out);
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert_eq!(errors[0], "duplicate tool attribute `name`");
+    assert!(
+        errors[1].starts_with("duplicate action name `get`"),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn shapes_that_cannot_be_tools_are_errors() {
+    for (input, message) in [
+        (
+            quote!(
+                struct T(u8);
+            ),
+            "needs named fields",
+        ),
+        (quote!(union U { a: u8 }), "does not support unions"),
+        (
+            quote!(
+                struct G<T> {
+                    t: T,
+                }
+            ),
+            "needs bounds",
+        ),
+        (
+            quote!(
+                struct L<'a> {
+                    t: &'a str,
+                }
+            ),
+            "lifetime parameters",
+        ),
+        (
+            quote!(
+                enum E {}
+            ),
+            "at least one action",
+        ),
+        (
+            quote!(
+                enum E {
+                    A(u8),
+                }
+            ),
+            "must be named",
+        ),
+    ] {
+        let out = expand(input);
+        let errors = errors(&out);
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        assert!(errors[0].contains(message), "{errors:#?}");
+    }
+}
+
+#[test]
+fn wide_integer_headers_are_kept_within_the_safe_range() {
+    let out = expand(quote! {
+        struct H { #[tool(header = "Count")] count: i64, #[tool(header = "Id")] id: u64 }
+    });
+    assert!(
+        out.contains("\"x-mcp-header\" = \"Count\" , \"maximum\" = 9007199254740991i64 , \"minimum\" = - 9007199254740991i64"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"x-mcp-header\" = \"Id\" , \"maximum\" = 9007199254740991i64)"),
+        "{out}"
+    );
+}
