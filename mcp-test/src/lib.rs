@@ -51,6 +51,8 @@ mod context;
 mod derive_support;
 pub mod headers;
 mod pagination;
+mod request_state;
+pub mod rounds;
 pub mod schema;
 mod server;
 pub mod spec;
