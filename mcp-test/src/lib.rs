@@ -47,20 +47,30 @@
 
 #![warn(missing_docs)]
 
+pub mod authorization;
+mod catalog;
+pub mod completion;
 mod context;
 mod derive_support;
 pub mod headers;
+pub mod notify;
 mod pagination;
+pub mod prompts;
 mod request_state;
+pub mod resources;
 pub mod rounds;
 pub mod schema;
 mod server;
 pub mod spec;
+pub mod string_args;
 pub mod testing;
 mod tool;
+pub mod transport;
+pub mod uri_template;
 pub mod validation;
 pub mod wire;
 
+pub use authorization::Access;
 pub use context::{Context, ContextBuilder, Extensions, Identity};
 pub use server::{BuildError, Caller, Server, ServerBuilder};
 pub use tool::{IntoToolResult, Json, Tool, ToolError};

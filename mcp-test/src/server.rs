@@ -15,6 +15,7 @@
 //!    when missing, -32022 when not served) and the client capabilities (-32602).
 //! 4. The method's own params (-32602), then the method itself.
 
+use crate::authorization::Access;
 use crate::context::{Context, Extensions, Identity};
 use crate::pagination;
 use crate::request_state::{self, StateConfig};
@@ -94,6 +95,9 @@ struct Inner {
     max_request_timeout: Duration,
     state: Extensions,
     request_state: StateConfig,
+    /// Who may see and call each tool, parallel to `tools`.
+    tool_access: Vec<Access>,
+    catalog: crate::catalog::Catalog,
 }
 
 struct RegisteredTool {
@@ -141,6 +145,8 @@ pub struct Caller {
     pub assigns: Extensions,
     /// How long the request may run; capped by the server's maximum.
     pub timeout: Option<Duration>,
+    /// Where the request's progress and log notifications go; `None` drops them.
+    pub notifications: Option<crate::notify::NotificationSink>,
 }
 
 impl Caller {
@@ -198,6 +204,24 @@ pub enum BuildError {
     /// The `requestState` key is shorter than 32 bytes.
     #[error("the requestState key must be at least 32 bytes long, is {0}")]
     ShortRequestStateKey(usize),
+    /// Two resources share a URI, two resource templates a template, or two prompts a name.
+    #[error("two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique")]
+    DuplicateDefinition {
+        /// `resource`, `resource template` or `prompt`.
+        kind: &'static str,
+        /// The shared URI, template or name.
+        key: String,
+    },
+    /// A tool, resource, resource template or prompt cannot be served as declared.
+    #[error("{kind} `{key}`: {reason}")]
+    InvalidDefinition {
+        /// `tool`, `resource`, `resource template` or `prompt`.
+        kind: &'static str,
+        /// Its name, URI or template.
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// Builds a [`Server`]; see [`Server::builder`].
@@ -214,6 +238,8 @@ pub struct ServerBuilder {
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
     request_state_clock: Option<request_state::Clock>,
+    tool_access: HashMap<String, Access>,
+    catalog: crate::catalog::CatalogBuilder,
 }
 
 impl fmt::Debug for ServerBuilder {
@@ -261,6 +287,57 @@ impl ServerBuilder {
     /// depend on the caller's authorization).
     pub fn tools_cache(mut self, hint: CacheHint) -> Self {
         self.tools_cache = hint;
+        self
+    }
+
+    /// Registers a tool that only callers `access` allows may see and call; to anyone else it
+    /// does not exist (see [`authorization`](crate::authorization)).
+    pub fn tool_with_access<T: Tool>(mut self, access: Access) -> Self {
+        self.tool_access.insert(T::NAME.to_owned(), access);
+        self.tool::<T>()
+    }
+
+    /// Registers a resource; see [`resources`](crate::resources).
+    pub fn resource(mut self, resource: crate::resources::Resource) -> Self {
+        self.catalog.resources.push(resource);
+        self
+    }
+
+    /// Registers a resource template; see [`resources`](crate::resources). Reads try templates
+    /// in registration order, after the resources with an exact URI.
+    pub fn resource_template(mut self, template: crate::resources::ResourceTemplate) -> Self {
+        self.catalog.templates.push(template);
+        self
+    }
+
+    /// Registers a prompt; see [`prompts`](crate::prompts).
+    pub fn prompt(mut self, prompt: crate::prompts::Prompt) -> Self {
+        self.catalog.prompts.push(prompt);
+        self
+    }
+
+    /// Cache hints of every `resources/list` page (default: one minute, private).
+    pub fn resources_cache(mut self, hint: CacheHint) -> Self {
+        self.catalog.resources_cache = hint;
+        self
+    }
+
+    /// Cache hints of every `resources/templates/list` page (default: one minute, private).
+    pub fn resource_templates_cache(mut self, hint: CacheHint) -> Self {
+        self.catalog.templates_cache = hint;
+        self
+    }
+
+    /// Cache hints of every `prompts/list` page (default: one minute, private).
+    pub fn prompts_cache(mut self, hint: CacheHint) -> Self {
+        self.catalog.prompts_cache = hint;
+        self
+    }
+
+    /// Cache hints of `resources/read` results, for resources and templates that set none
+    /// with `.cache(..)` (default: one minute, private).
+    pub fn read_cache(mut self, hint: CacheHint) -> Self {
+        self.catalog.read_cache = hint;
         self
     }
 
@@ -359,6 +436,21 @@ impl ServerBuilder {
             });
             tool_definitions.push(definition);
         }
+        let mut access_by_name = self.tool_access;
+        let tool_access: Vec<Access> = tool_definitions
+            .iter()
+            .map(|d| access_by_name.remove(&d.name).unwrap_or_default())
+            .collect();
+        for (definition, access) in tool_definitions.iter().zip(&tool_access) {
+            crate::catalog::check_cache_scope(
+                "tool",
+                &definition.name,
+                "tools/list",
+                self.tools_cache,
+                access,
+            )?;
+        }
+        let catalog = self.catalog.build()?;
         let tools_fingerprint = pagination::fingerprint(
             tool_definitions.iter().map(|t| t.name.as_str()),
         );
@@ -376,6 +468,8 @@ impl ServerBuilder {
                 max_request_timeout: self.max_request_timeout,
                 state: self.state,
                 request_state,
+                tool_access,
+                catalog,
             }),
         })
     }
@@ -437,6 +531,8 @@ impl Server {
             request_state_key: None,
             request_state_ttl: Duration::from_secs(600),
             request_state_clock: None,
+            tool_access: HashMap::new(),
+            catalog: crate::catalog::CatalogBuilder::default(),
         }
     }
 
@@ -454,6 +550,17 @@ impl Server {
     pub fn capabilities(&self) -> ServerCapabilities {
         ServerCapabilities {
             tools: (!self.inner.tools.is_empty()).then(ListChangedCapability::default),
+            resources: self
+                .inner
+                .catalog
+                .has_resources()
+                .then(wire::ResourcesCapability::default),
+            prompts: self
+                .inner
+                .catalog
+                .has_prompts()
+                .then(ListChangedCapability::default),
+            completions: self.inner.catalog.has_completions().then(Map::new),
             ..ServerCapabilities::default()
         }
     }
@@ -534,6 +641,10 @@ impl Server {
         match req.method.as_str() {
             "server/discover" => {}
             "tools/list" | "tools/call" if has_tools => {}
+            "resources/list" | "resources/templates/list" | "resources/read"
+                if self.inner.catalog.has_resources() => {}
+            "prompts/list" | "prompts/get" if self.inner.catalog.has_prompts() => {}
+            "completion/complete" if self.inner.catalog.has_completions() => {}
             "initialize" => {
                 return Err(
                     ErrorObject::method_not_found("initialize").with_data(json!({
@@ -565,6 +676,7 @@ impl Server {
             }
         };
         let meta = RequestMeta::parse(params.get("_meta"))?;
+        let notifier = crate::notify::Notifier::new(caller.notifications.clone(), &meta);
         let ctx = Context {
             request_id: req.id,
             method: req.method,
@@ -572,11 +684,26 @@ impl Server {
             identity: caller.identity.clone(),
             assigns: caller.assigns.clone(),
             server: Some(self.clone()),
+            notifier,
             round: crate::rounds::RoundHandle::default(),
         };
         match ctx.method.as_str() {
             "server/discover" => Ok(self.discover()),
-            "tools/list" => self.list_tools(&params),
+            "tools/list" => self.list_tools(&ctx, &params),
+            "resources/list" => self.inner.catalog.list_resources(&ctx, &params, self.inner.page_size),
+            "resources/templates/list" => {
+                self.inner.catalog.list_templates(&ctx, &params, self.inner.page_size)
+            }
+            "resources/read" => {
+                let state = &self.inner.request_state;
+                self.inner.catalog.read_resource(state, &ctx, &params).await
+            }
+            "prompts/list" => self.inner.catalog.list_prompts(&ctx, &params, self.inner.page_size),
+            "prompts/get" => {
+                let state = &self.inner.request_state;
+                self.inner.catalog.get_prompt(state, &ctx, &params).await
+            }
+            "completion/complete" => self.inner.catalog.complete(&ctx, &params).await,
             "tools/call" => self.call_tool(&ctx, &params).await,
             _ => unreachable!("every method was routed above"),
         }
@@ -593,10 +720,12 @@ impl Server {
         with_cache_hint(result, self.inner.discover_cache)
     }
 
-    fn list_tools(&self, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
+    fn list_tools(&self, ctx: &Context, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
         let cursor = cursor_param(params)?;
-        let (page, next) = pagination::page(
+        let (page, next) = crate::catalog::visible_page(
             &self.inner.tool_definitions,
+            |i| self.inner.tool_access[i].allows(ctx.identity()),
+            |d| d.name.as_str(),
             cursor,
             self.inner.page_size,
             "tools/list",
@@ -628,7 +757,8 @@ impl Server {
                 ));
             }
         };
-        let Some(&index) = self.inner.tool_index.get(name) else {
+        let visible = |i: &&usize| self.inner.tool_access[**i].allows(ctx.identity());
+        let Some(&index) = self.inner.tool_index.get(name).filter(visible) else {
             return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
         };
         let tool = &self.inner.tools[index];

@@ -1,0 +1,804 @@
+//! The registered resources, resource templates and prompts, and the requests that serve them:
+//! `resources/list`, `resources/templates/list`, `resources/read`, `prompts/list`,
+//! `prompts/get` and `completion/complete`.
+//!
+//! Lists are sorted (resources by URI, templates by template, prompts by name), filtered by the
+//! caller's authorization, and paginated with the same cursors as `tools/list`. A read tries
+//! the resource with that exact URI first, then the templates in registration order.
+
+use crate::authorization::Access;
+use crate::completion::{Completer, Completion, CompletionRequest};
+use crate::context::{Context, Identity};
+use crate::pagination;
+use crate::prompts::{Prompt, PromptDefinition};
+use crate::request_state::StateConfig;
+use crate::resources::{
+    ReadFn, Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition,
+};
+use crate::rounds::{self, RoundResult};
+use crate::server::BuildError;
+use crate::tool::{ToolError, ToolErrorKind};
+use crate::uri_template::{UriTemplate, Variables};
+use crate::wire::{CacheHint, CacheScope, ErrorObject, ResourceContents, json_type};
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::panic::AssertUnwindSafe;
+
+/// A started read.
+type ReadFuture = BoxFuture<'static, Result<Vec<ResourceContents>, ToolError>>;
+
+/// The default cache hints of the lists and of reads: one minute, private (a list may depend
+/// on the caller's authorization, and so may a resource).
+pub(crate) const DEFAULT_CACHE: CacheHint = CacheHint::new(60_000, CacheScope::Private);
+
+/// What the server builder collects.
+pub(crate) struct CatalogBuilder {
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) templates: Vec<ResourceTemplate>,
+    pub(crate) prompts: Vec<Prompt>,
+    pub(crate) resources_cache: CacheHint,
+    pub(crate) templates_cache: CacheHint,
+    pub(crate) prompts_cache: CacheHint,
+    pub(crate) read_cache: CacheHint,
+}
+
+impl Default for CatalogBuilder {
+    fn default() -> Self {
+        CatalogBuilder {
+            resources: Vec::new(),
+            templates: Vec::new(),
+            prompts: Vec::new(),
+            resources_cache: DEFAULT_CACHE,
+            templates_cache: DEFAULT_CACHE,
+            prompts_cache: DEFAULT_CACHE,
+            read_cache: DEFAULT_CACHE,
+        }
+    }
+}
+
+struct Static {
+    access: Access,
+    cache: CacheHint,
+    handler: ReadFn,
+}
+
+struct Template {
+    template: UriTemplate,
+    access: Access,
+    cache: CacheHint,
+    handler: ReadFn,
+    completers: HashMap<String, Completer>,
+}
+
+struct RegisteredPrompt {
+    prompt: Prompt,
+    completers: HashMap<String, Completer>,
+}
+
+/// The built, immutable catalog.
+pub(crate) struct Catalog {
+    resources: Vec<Static>,
+    resource_definitions: Vec<ResourceDefinition>,
+    resources_fingerprint: u64,
+    templates: Vec<Template>,
+    template_definitions: Vec<ResourceTemplateDefinition>,
+    templates_fingerprint: u64,
+    /// Indexes into `templates`, in registration order: the order reads try them.
+    match_order: Vec<usize>,
+    prompts: Vec<RegisteredPrompt>,
+    prompt_definitions: Vec<PromptDefinition>,
+    prompt_index: HashMap<String, usize>,
+    prompts_fingerprint: u64,
+    resources_cache: CacheHint,
+    templates_cache: CacheHint,
+    prompts_cache: CacheHint,
+}
+
+fn invalid(kind: &'static str, key: &str, reason: impl Into<String>) -> BuildError {
+    BuildError::InvalidDefinition {
+        kind,
+        key: key.to_owned(),
+        reason: reason.into(),
+    }
+}
+
+/// A restricted definition, or a list holding one, must not be cached for everyone.
+pub(crate) fn check_cache_scope(
+    kind: &'static str,
+    key: &str,
+    what: &str,
+    hint: CacheHint,
+    access: &Access,
+) -> Result<(), BuildError> {
+    if hint.cache_scope == CacheScope::Public && !access.is_public() {
+        return Err(invalid(
+            kind,
+            key,
+            format!(
+                "it is restricted by authorization, so {what} must not be cached with cacheScope \"public\" (a shared cache would serve it to callers who may not see it)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_uri(uri: &str) -> Result<(), String> {
+    let scheme_end = uri
+        .find(':')
+        .ok_or("a URI needs a scheme, like `file:` or `test:`")?;
+    let scheme = &uri[..scheme_end];
+    let valid = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !valid {
+        return Err(format!("`{scheme}` is not a URI scheme"));
+    }
+    if let Some(c) = uri.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("{c:?} cannot appear in a URI"));
+    }
+    Ok(())
+}
+
+fn completers(
+    kind: &'static str,
+    key: &str,
+    list: Vec<(String, Completer)>,
+    has: impl Fn(&str) -> bool,
+) -> Result<HashMap<String, Completer>, BuildError> {
+    let mut map = HashMap::new();
+    for (name, completer) in list {
+        if !has(&name) {
+            return Err(invalid(
+                kind,
+                key,
+                format!("a completion is attached to `{name}`, which it does not have"),
+            ));
+        }
+        if map.insert(name.clone(), completer).is_some() {
+            return Err(invalid(
+                kind,
+                key,
+                format!("two completions are attached to `{name}`"),
+            ));
+        }
+    }
+    Ok(map)
+}
+
+impl CatalogBuilder {
+    /// Checks every definition; see [`BuildError`].
+    pub(crate) fn build(self) -> Result<Catalog, BuildError> {
+        let mut resources = self.resources;
+        resources.sort_by(|a, b| a.definition.uri.cmp(&b.definition.uri));
+        let mut seen = HashSet::new();
+        let mut statics = Vec::with_capacity(resources.len());
+        let mut resource_definitions = Vec::with_capacity(resources.len());
+        for r in resources {
+            let uri = r.definition.uri.clone();
+            check_uri(&uri).map_err(|e| invalid("resource", &uri, e))?;
+            if r.definition.name.is_empty() {
+                return Err(invalid("resource", &uri, "its name is empty"));
+            }
+            if !seen.insert(uri.clone()) {
+                return Err(BuildError::DuplicateDefinition {
+                    kind: "resource",
+                    key: uri,
+                });
+            }
+            let cache = r.cache.unwrap_or(self.read_cache);
+            check_cache_scope("resource", &uri, "its contents", cache, &r.access)?;
+            check_cache_scope(
+                "resource",
+                &uri,
+                "resources/list",
+                self.resources_cache,
+                &r.access,
+            )?;
+            let handler = r.handler.ok_or_else(|| {
+                invalid(
+                    "resource",
+                    &uri,
+                    "it has no read handler: call .read(..), .text(..) or .blob(..)",
+                )
+            })?;
+            statics.push(Static {
+                access: r.access,
+                cache,
+                handler,
+            });
+            resource_definitions.push(r.definition);
+        }
+
+        let mut indexed: Vec<(usize, ResourceTemplate)> =
+            self.templates.into_iter().enumerate().collect();
+        indexed.sort_by(|a, b| {
+            a.1.definition
+                .uri_template
+                .cmp(&b.1.definition.uri_template)
+        });
+        let mut match_order = vec![0; indexed.len()];
+        let mut templates = Vec::with_capacity(indexed.len());
+        let mut template_definitions = Vec::with_capacity(indexed.len());
+        seen.clear();
+        for (position, (registered, t)) in indexed.into_iter().enumerate() {
+            let key = t.definition.uri_template.clone();
+            let template = t
+                .template
+                .map_err(|e| invalid("resource template", &key, e.to_string()))?;
+            check_uri(&key).map_err(|e| invalid("resource template", &key, e))?;
+            if t.definition.name.is_empty() {
+                return Err(invalid("resource template", &key, "its name is empty"));
+            }
+            if !seen.insert(key.clone()) {
+                return Err(BuildError::DuplicateDefinition {
+                    kind: "resource template",
+                    key,
+                });
+            }
+            let cache = t.cache.unwrap_or(self.read_cache);
+            check_cache_scope("resource template", &key, "its contents", cache, &t.access)?;
+            check_cache_scope(
+                "resource template",
+                &key,
+                "resources/templates/list",
+                self.templates_cache,
+                &t.access,
+            )?;
+            let handler = t.handler.ok_or_else(|| {
+                invalid(
+                    "resource template",
+                    &key,
+                    "it has no read handler: call .read(..)",
+                )
+            })?;
+            let completers = completers("resource template", &key, t.completers, |v| {
+                template.has_variable(v)
+            })?;
+            match_order[registered] = position;
+            templates.push(Template {
+                template,
+                access: t.access,
+                cache,
+                handler,
+                completers,
+            });
+            template_definitions.push(t.definition);
+        }
+
+        let mut prompts_in = self.prompts;
+        prompts_in.sort_by(|a, b| a.definition.name.cmp(&b.definition.name));
+        let mut prompts = Vec::with_capacity(prompts_in.len());
+        let mut prompt_definitions = Vec::with_capacity(prompts_in.len());
+        let mut prompt_index = HashMap::new();
+        for mut p in prompts_in {
+            let name = p.definition.name.clone();
+            if name.is_empty() {
+                return Err(invalid("prompt", "", "its name is empty"));
+            }
+            if prompt_index.insert(name.clone(), prompts.len()).is_some() {
+                return Err(BuildError::DuplicateDefinition {
+                    kind: "prompt",
+                    key: name,
+                });
+            }
+            check_cache_scope(
+                "prompt",
+                &name,
+                "prompts/list",
+                self.prompts_cache,
+                &p.access,
+            )?;
+            if p.handler.is_none() {
+                return Err(invalid(
+                    "prompt",
+                    &name,
+                    "it has no get handler: call .get(..) or .text(..)",
+                ));
+            }
+            let list = std::mem::take(&mut p.completers);
+            let completers = completers("prompt", &name, list, |a| p.argument_named(a).is_some())?;
+            prompt_definitions.push(p.definition.clone());
+            prompts.push(RegisteredPrompt {
+                prompt: p,
+                completers,
+            });
+        }
+
+        Ok(Catalog {
+            resources_fingerprint: pagination::fingerprint(
+                resource_definitions.iter().map(|d| d.uri.as_str()),
+            ),
+            templates_fingerprint: pagination::fingerprint(
+                template_definitions.iter().map(|d| d.uri_template.as_str()),
+            ),
+            prompts_fingerprint: pagination::fingerprint(
+                prompt_definitions.iter().map(|d| d.name.as_str()),
+            ),
+            resources: statics,
+            resource_definitions,
+            templates,
+            template_definitions,
+            match_order,
+            prompts,
+            prompt_definitions,
+            prompt_index,
+            resources_cache: self.resources_cache,
+            templates_cache: self.templates_cache,
+            prompts_cache: self.prompts_cache,
+        })
+    }
+}
+
+/// One page of the items `allowed` lets the caller see. The cursor's fingerprint covers the
+/// caller's view, so a cursor from another view is rejected.
+pub(crate) fn visible_page<'a, T>(
+    items: &'a [T],
+    allowed: impl Fn(usize) -> bool,
+    key: impl Fn(&T) -> &str,
+    cursor: Option<&str>,
+    page_size: usize,
+    list: &str,
+    full_fingerprint: u64,
+) -> Result<(Vec<&'a T>, Option<String>), ErrorObject> {
+    let visible: Vec<&T> = items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| allowed(*i))
+        .map(|(_, t)| t)
+        .collect();
+    let fingerprint = if visible.len() == items.len() {
+        full_fingerprint
+    } else {
+        pagination::fingerprint(visible.iter().map(|t| key(t)))
+    };
+    let (page, next) = pagination::page(&visible, cursor, page_size, list, fingerprint)?;
+    Ok((page.to_vec(), next))
+}
+
+/// `{<field>: page, nextCursor?, ttlMs, cacheScope}`
+fn list_result<T: Serialize>(
+    field: &str,
+    page: Vec<&T>,
+    next: Option<String>,
+    hint: CacheHint,
+) -> Value {
+    let mut result = json!({ field: page });
+    if let Some(next) = next {
+        result["nextCursor"] = Value::from(next);
+    }
+    with_cache_hint(result, hint)
+}
+
+fn with_cache_hint(mut result: Value, hint: CacheHint) -> Value {
+    result["ttlMs"] = Value::from(hint.ttl_ms);
+    result["cacheScope"] = serde_json::to_value(hint.cache_scope).expect("scope serializes");
+    result
+}
+
+fn cursor(params: &Map<String, Value>) -> Result<Option<&str>, ErrorObject> {
+    optional_string(params, "cursor")
+}
+
+fn optional_string<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a str>, ErrorObject> {
+    match params.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {key} must be a string, got {}",
+            json_type(other)
+        ))),
+    }
+}
+
+fn required_string<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+    what: &str,
+) -> Result<&'a str, ErrorObject> {
+    match params.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {at}{key} must be a string, got {}",
+            json_type(other)
+        ))),
+        None => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: missing {at}{key} ({what})"
+        ))),
+    }
+}
+
+/// An object of strings (`prompts/get` arguments, completion context), as pairs.
+fn string_map(value: Option<&Value>, at: &str) -> Result<Vec<(String, String)>, ErrorObject> {
+    match value {
+        None => Ok(Vec::new()),
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), s.clone())),
+                other => Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: {at}.{k} must be a string (prompt arguments are strings), got {}",
+                    json_type(other)
+                ))),
+            })
+            .collect(),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {at} must be an object of strings, got {}",
+            json_type(other)
+        ))),
+    }
+}
+
+fn not_found(uri: &str, why: Option<String>) -> ErrorObject {
+    let message = match why {
+        None => "Resource not found".to_owned(),
+        Some(why) => format!("Resource not found: {why}"),
+    };
+    ErrorObject::invalid_params(message).with_data(json!({ "uri": uri }))
+}
+
+fn unknown_prompt(name: &str) -> ErrorObject {
+    ErrorObject::invalid_params(format!("Unknown prompt: {name}"))
+}
+
+fn panic_message(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string panic payload".to_owned())
+}
+
+/// Runs a handler future: a panic or an execution error becomes -32603 naming `what`, a
+/// protocol error passes through.
+async fn run_handler<T>(
+    fut: BoxFuture<'static, Result<T, ToolError>>,
+    what: &str,
+    data: Value,
+) -> Result<T, ErrorObject> {
+    match AssertUnwindSafe(fut).catch_unwind().await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => {
+            let text = error.to_string();
+            match error.into_kind() {
+                ToolErrorKind::Protocol(error) => Err(error),
+                ToolErrorKind::Execution(_) => Err(ErrorObject::internal(format!(
+                    "Internal error: {what} failed: {text}"
+                ))
+                .with_data(data)),
+            }
+        }
+        Err(panic) => {
+            let mut data = data;
+            data["panic"] = Value::from(panic_message(panic.as_ref()));
+            Err(ErrorObject::internal(format!("Internal error: {what} panicked")).with_data(data))
+        }
+    }
+}
+
+impl Catalog {
+    /// Whether any resource or template is registered (the `resources` capability).
+    pub(crate) fn has_resources(&self) -> bool {
+        !self.resources.is_empty() || !self.templates.is_empty()
+    }
+
+    /// Whether any prompt is registered (the `prompts` capability).
+    pub(crate) fn has_prompts(&self) -> bool {
+        !self.prompts.is_empty()
+    }
+
+    /// Whether any completion handler is registered (the `completions` capability).
+    pub(crate) fn has_completions(&self) -> bool {
+        self.templates.iter().any(|t| !t.completers.is_empty())
+            || self.prompts.iter().any(|p| !p.completers.is_empty())
+    }
+
+    pub(crate) fn list_resources(
+        &self,
+        ctx: &Context,
+        params: &Map<String, Value>,
+        page_size: usize,
+    ) -> Result<Value, ErrorObject> {
+        let (page, next) = visible_page(
+            &self.resource_definitions,
+            |i| self.resources[i].access.allows(ctx.identity()),
+            |d| d.uri.as_str(),
+            cursor(params)?,
+            page_size,
+            "resources/list",
+            self.resources_fingerprint,
+        )?;
+        Ok(list_result("resources", page, next, self.resources_cache))
+    }
+
+    pub(crate) fn list_templates(
+        &self,
+        ctx: &Context,
+        params: &Map<String, Value>,
+        page_size: usize,
+    ) -> Result<Value, ErrorObject> {
+        let (page, next) = visible_page(
+            &self.template_definitions,
+            |i| self.templates[i].access.allows(ctx.identity()),
+            |d| d.uri_template.as_str(),
+            cursor(params)?,
+            page_size,
+            "resources/templates/list",
+            self.templates_fingerprint,
+        )?;
+        Ok(list_result(
+            "resourceTemplates",
+            page,
+            next,
+            self.templates_cache,
+        ))
+    }
+
+    pub(crate) fn list_prompts(
+        &self,
+        ctx: &Context,
+        params: &Map<String, Value>,
+        page_size: usize,
+    ) -> Result<Value, ErrorObject> {
+        let (page, next) = visible_page(
+            &self.prompt_definitions,
+            |i| self.prompts[i].prompt.access.allows(ctx.identity()),
+            |d| d.name.as_str(),
+            cursor(params)?,
+            page_size,
+            "prompts/list",
+            self.prompts_fingerprint,
+        )?;
+        Ok(list_result("prompts", page, next, self.prompts_cache))
+    }
+
+    /// Starts reading `uri` as `identity` may: the resource with that exact URI, else the first
+    /// template (in registration order) that matches and whose variables fit its handler.
+    fn start_read(&self, ctx: Context, uri: &str) -> Result<(ReadFuture, CacheHint), ErrorObject> {
+        let identity = ctx.identity().clone();
+        if let Some(i) = self
+            .resource_definitions
+            .iter()
+            .position(|d| d.uri == uri)
+            .filter(|&i| self.resources[i].access.allows(&identity))
+        {
+            let r = &self.resources[i];
+            let mime = self.resource_definitions[i].mime_type.as_deref();
+            let fut = (r.handler)(ctx, &Variables::default(), uri, mime)
+                .map_err(|e| ErrorObject::internal(format!("Internal error: {e}")))?;
+            return Ok((fut, r.cache));
+        }
+        let mut misfits = Vec::new();
+        for &i in &self.match_order {
+            let t = &self.templates[i];
+            if !t.access.allows(&identity) {
+                continue;
+            }
+            let Some(vars) = t.template.match_uri(uri) else {
+                continue;
+            };
+            let mime = self.template_definitions[i].mime_type.as_deref();
+            match (t.handler)(ctx.clone(), &vars, uri, mime) {
+                Ok(fut) => return Ok((fut, t.cache)),
+                Err(why) => misfits.push(format!("it matches {} but {why}", t.template)),
+            }
+        }
+        Err(not_found(
+            uri,
+            (!misfits.is_empty()).then(|| misfits.join("; ")),
+        ))
+    }
+
+    pub(crate) async fn read_resource(
+        &self,
+        state: &StateConfig,
+        ctx: &Context,
+        params: &Map<String, Value>,
+    ) -> Result<Value, ErrorObject> {
+        let uri = required_string(params, "uri", "", "the URI of the resource to read")?;
+        let outcome =
+            rounds::serve_round(state, ctx, uri, &Value::Null, params, |ctx| async move {
+                let (fut, cache) = self.start_read(ctx, uri)?;
+                let contents = run_handler(fut, &format!("reading {uri}"), json!({ "uri": uri }))
+                    .await
+                    .map_err(|mut e| {
+                        if e.code == crate::wire::error_codes::INVALID_PARAMS && e.data.is_none() {
+                            e.data = Some(json!({ "uri": uri }));
+                        }
+                        e
+                    })?;
+                if contents.is_empty() {
+                    return Err(not_found(
+                        uri,
+                        Some("its handler returned no contents".into()),
+                    ));
+                }
+                Ok((contents, cache))
+            })
+            .await?;
+        Ok(match outcome {
+            RoundResult::Complete((contents, cache)) => {
+                with_cache_hint(json!({ "contents": contents }), cache)
+            }
+            RoundResult::InputRequired(result) => result,
+        })
+    }
+
+    fn prompt_for(&self, name: &str, identity: &Identity) -> Option<&RegisteredPrompt> {
+        self.prompt_index
+            .get(name)
+            .map(|&i| &self.prompts[i])
+            .filter(|p| p.prompt.access.allows(identity))
+    }
+
+    pub(crate) async fn get_prompt(
+        &self,
+        state: &StateConfig,
+        ctx: &Context,
+        params: &Map<String, Value>,
+    ) -> Result<Value, ErrorObject> {
+        let name = required_string(params, "name", "", "the prompt to get")?;
+        let registered = self
+            .prompt_for(name, ctx.identity())
+            .ok_or_else(|| unknown_prompt(name))?;
+        let prompt = &registered.prompt;
+        let pairs = string_map(params.get("arguments"), "arguments")?;
+        prompt
+            .check_arguments(&pairs)
+            .map_err(|e| ErrorObject::invalid_params(format!("Invalid params: {e}")))?;
+        let handler = prompt
+            .handler
+            .as_ref()
+            .expect("build checked every prompt has a handler");
+        let arguments = Value::Object(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
+                .collect(),
+        );
+        let outcome = rounds::serve_round(state, ctx, name, &arguments, params, |ctx| async move {
+            let fut = handler(ctx, &pairs).map_err(|e| {
+                ErrorObject::invalid_params(format!("Invalid params: prompt {name}: argument {e}"))
+            })?;
+            run_handler(fut, &format!("prompt {name}"), json!({ "prompt": name })).await
+        })
+        .await?;
+        Ok(match outcome {
+            RoundResult::Complete(result) => {
+                serde_json::to_value(result).expect("a prompt result serializes")
+            }
+            RoundResult::InputRequired(result) => result,
+        })
+    }
+
+    pub(crate) async fn complete(
+        &self,
+        ctx: &Context,
+        params: &Map<String, Value>,
+    ) -> Result<Value, ErrorObject> {
+        let reference = match params.get("ref") {
+            Some(Value::Object(r)) => r,
+            Some(other) => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: ref must be an object, got {}",
+                    json_type(other)
+                )));
+            }
+            None => {
+                return Err(ErrorObject::invalid_params(
+                    "Invalid params: missing ref (a {\"type\": \"ref/prompt\", \"name\"} or {\"type\": \"ref/resource\", \"uri\"})",
+                ));
+            }
+        };
+        let argument = match params.get("argument") {
+            Some(Value::Object(a)) => a,
+            Some(other) => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: argument must be an object, got {}",
+                    json_type(other)
+                )));
+            }
+            None => {
+                return Err(ErrorObject::invalid_params(
+                    "Invalid params: missing argument (the {name, value} to complete)",
+                ));
+            }
+        };
+        let arg_name = required_string(argument, "name", "argument.", "the argument to complete")?;
+        let value = required_string(argument, "value", "argument.", "what the user typed so far")?;
+        let context = match params.get("context") {
+            None => Vec::new(),
+            Some(Value::Object(c)) => string_map(c.get("arguments"), "context.arguments")?,
+            Some(other) => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: context must be an object, got {}",
+                    json_type(other)
+                )));
+            }
+        };
+        let kind = required_string(reference, "type", "ref.", "ref/prompt or ref/resource")?;
+        let identity = ctx.identity();
+        let (completer, what): (Option<&Completer>, String) = match kind {
+            "ref/prompt" => {
+                let name = required_string(reference, "name", "ref.", "the prompt")?;
+                let p = self
+                    .prompt_for(name, identity)
+                    .ok_or_else(|| unknown_prompt(name))?;
+                if p.prompt.argument_named(arg_name).is_none() {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "Invalid params: prompt {name} has no argument `{arg_name}`"
+                    )));
+                }
+                (
+                    p.completers.get(arg_name),
+                    format!("completing prompt {name}"),
+                )
+            }
+            "ref/resource" => {
+                let uri = required_string(reference, "uri", "ref.", "the resource template")?;
+                let template = self
+                    .template_definitions
+                    .iter()
+                    .position(|d| d.uri_template == uri)
+                    .map(|i| &self.templates[i])
+                    .filter(|t| t.access.allows(identity));
+                match template {
+                    Some(t) if t.template.has_variable(arg_name) => {
+                        (t.completers.get(arg_name), format!("completing {uri}"))
+                    }
+                    Some(_) => {
+                        return Err(ErrorObject::invalid_params(format!(
+                            "Invalid params: the resource template {uri} has no variable `{arg_name}`"
+                        )));
+                    }
+                    None => {
+                        let is_static = self
+                            .resource_definitions
+                            .iter()
+                            .position(|d| d.uri == uri)
+                            .is_some_and(|i| self.resources[i].access.allows(identity));
+                        if is_static {
+                            return Err(ErrorObject::invalid_params(format!(
+                                "Invalid params: the resource {uri} has no variables to complete (only resource templates do)"
+                            )));
+                        }
+                        return Err(not_found(uri, None));
+                    }
+                }
+            }
+            other => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: ref.type must be \"ref/prompt\" or \"ref/resource\", got {other:?}"
+                )));
+            }
+        };
+        let completion = match completer {
+            None => Completion::empty(),
+            Some(complete) => {
+                let request = CompletionRequest {
+                    argument: arg_name.to_owned(),
+                    value: value.to_owned(),
+                    context: context.into_iter().collect::<BTreeMap<_, _>>(),
+                };
+                run_handler(
+                    complete(ctx.clone(), request),
+                    &what,
+                    json!({ "argument": arg_name }),
+                )
+                .await?
+            }
+        };
+        Ok(json!({ "completion": completion }))
+    }
+}

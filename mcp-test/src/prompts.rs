@@ -1,0 +1,568 @@
+//! Declaring prompts: [`Prompt`], what a prompt handler may return ([`IntoPromptResult`]), and
+//! the wire types of `prompts/list` and `prompts/get`.
+//!
+//! # Typed arguments
+//!
+//! Prompt arguments are `{string: string}` on the wire. A handler names a Rust type for them
+//! (`T: Deserialize + JsonSchema`), and the prompt's argument list is derived from that type:
+//! each field is an argument, its doc comment the description, and it is `required` unless it
+//! is an `Option` or has a default. Fields parse from the text (numbers, booleans, enums).
+//! [`Prompt::argument`] adds arguments or overrides derived ones (title, description).
+//!
+//! `prompts/get` checks the arguments before the handler runs, each failure a -32602 naming
+//! the argument: a required argument missing, an argument the prompt does not have, a value
+//! that does not parse into its field.
+//!
+//! ```
+//! use mcp_test::{Context, Server, ToolError};
+//! use mcp_test::prompts::{Prompt, PromptMessage};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Review {
+//!     /// The code to review.
+//!     code: String,
+//!     /// The language of the code.
+//!     language: Option<String>,
+//! }
+//!
+//! let review = Prompt::new("code_review")
+//!     .description("Asks for a code review")
+//!     .get(|_ctx: Context, args: Review| async move {
+//!         let language = args.language.unwrap_or_else(|| "unknown".into());
+//!         Ok::<_, ToolError>(vec![PromptMessage::user_text(format!(
+//!             "Review this {language} code:\n{}", args.code
+//!         ))])
+//!     })
+//!     .complete_from("language", ["python", "rust", "go"]);
+//!
+//! let arguments = &review.definition().arguments.as_ref().unwrap();
+//! assert_eq!(arguments[0].name, "code");
+//! assert_eq!(arguments[0].required, Some(true));
+//! assert_eq!(arguments[1].description.as_deref(), Some("The language of the code."));
+//! assert_eq!(arguments[1].required, Some(false));
+//!
+//! let server = Server::builder("reviews", "1.0.0").prompt(review).build().unwrap();
+//! assert!(server.capabilities().prompts.is_some());
+//! ```
+
+use crate::authorization::Access;
+use crate::completion::{
+    Completer, CompletionRequest, IntoCompletion, completer, static_completer,
+};
+use crate::context::Context;
+use crate::string_args::StringArgsError;
+use crate::tool::ToolError;
+use crate::wire::{Content, Role};
+use futures_util::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+/// A prompt as `prompts/list` publishes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptDefinition {
+    /// Unique name.
+    pub name: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the prompt provides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its arguments; absent when it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Vec<PromptArgument>>,
+    /// Icons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icons: Option<Vec<Value>>,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// One argument of a prompt, as `prompts/list` publishes it.
+///
+/// ```
+/// use mcp_test::prompts::PromptArgument;
+/// let a = PromptArgument::new("city").required().description("Where");
+/// assert_eq!(serde_json::to_value(&a).unwrap(),
+///            serde_json::json!({"name": "city", "description": "Where", "required": true}));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptArgument {
+    /// The argument's name.
+    pub name: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the argument is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether it must be provided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+}
+
+impl PromptArgument {
+    /// An optional argument.
+    pub fn new(name: impl Into<String>) -> Self {
+        PromptArgument {
+            name: name.into(),
+            title: None,
+            description: None,
+            required: Some(false),
+        }
+    }
+
+    /// Makes it required.
+    #[must_use]
+    pub fn required(mut self) -> Self {
+        self.required = Some(true);
+        self
+    }
+
+    /// Sets the display title.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the description.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    fn is_required(&self) -> bool {
+        self.required == Some(true)
+    }
+}
+
+/// One message of a prompt: a role and any content block (text, image, audio, resource link,
+/// embedded resource).
+///
+/// ```
+/// use mcp_test::prompts::PromptMessage;
+/// use mcp_test::wire::{Content, ResourceContents};
+/// let m = PromptMessage::user(Content::embedded(
+///     ResourceContents::text("test://doc", Some("text/plain"), "Embedded resource content for testing."),
+/// ));
+/// assert_eq!(serde_json::to_value(&m).unwrap()["content"]["resource"]["uri"], "test://doc");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PromptMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said.
+    pub content: Content,
+}
+
+impl PromptMessage {
+    /// A user message.
+    pub fn user(content: Content) -> Self {
+        PromptMessage {
+            role: Role::User,
+            content,
+        }
+    }
+
+    /// An assistant message.
+    pub fn assistant(content: Content) -> Self {
+        PromptMessage {
+            role: Role::Assistant,
+            content,
+        }
+    }
+
+    /// A user message with one text block.
+    pub fn user_text(text: impl Into<String>) -> Self {
+        PromptMessage::user(Content::text(text))
+    }
+
+    /// An assistant message with one text block.
+    pub fn assistant_text(text: impl Into<String>) -> Self {
+        PromptMessage::assistant(Content::text(text))
+    }
+}
+
+/// The result of `prompts/get` with `resultType: "complete"` (which the server adds, with
+/// `_meta.serverInfo`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GetPromptResult {
+    /// A description of the prompt as instantiated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The messages.
+    pub messages: Vec<PromptMessage>,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// What a prompt handler may return.
+///
+/// | return type | `messages` |
+/// |---|---|
+/// | `String`, `&'static str` | one user text message |
+/// | [`PromptMessage`] / `Vec<PromptMessage>` | those messages |
+/// | [`GetPromptResult`] | as is (with its `description`) |
+pub trait IntoPromptResult {
+    /// Converts the handler's return value.
+    fn into_prompt_result(self) -> GetPromptResult;
+}
+
+impl IntoPromptResult for GetPromptResult {
+    fn into_prompt_result(self) -> GetPromptResult {
+        self
+    }
+}
+
+impl IntoPromptResult for Vec<PromptMessage> {
+    fn into_prompt_result(self) -> GetPromptResult {
+        GetPromptResult {
+            messages: self,
+            ..GetPromptResult::default()
+        }
+    }
+}
+
+impl IntoPromptResult for PromptMessage {
+    fn into_prompt_result(self) -> GetPromptResult {
+        vec![self].into_prompt_result()
+    }
+}
+
+impl IntoPromptResult for String {
+    fn into_prompt_result(self) -> GetPromptResult {
+        PromptMessage::user_text(self).into_prompt_result()
+    }
+}
+
+impl IntoPromptResult for &'static str {
+    fn into_prompt_result(self) -> GetPromptResult {
+        PromptMessage::user_text(self).into_prompt_result()
+    }
+}
+
+/// A get handler with the arguments still to deserialize: `Err` names the argument that does
+/// not fit.
+pub(crate) type GetFn = Arc<
+    dyn Fn(
+            Context,
+            &[(String, String)],
+        )
+            -> Result<BoxFuture<'static, Result<GetPromptResult, ToolError>>, StringArgsError>
+        + Send
+        + Sync,
+>;
+
+/// A prompt: its definition, who may use it, its handler and its argument completions.
+///
+/// ```
+/// use mcp_test::{Access, Context, ToolError};
+/// use mcp_test::prompts::{Prompt, PromptArgument, PromptMessage};
+/// use mcp_test::wire::Content;
+///
+/// // No arguments.
+/// let simple = Prompt::new("test_simple_prompt")
+///     .description("A simple prompt")
+///     .text("This is a simple prompt for testing.");
+///
+/// // Untyped arguments, declared one by one.
+/// let greet = Prompt::new("greet")
+///     .argument(PromptArgument::new("name").required().description("Who to greet"))
+///     .get(|_ctx: Context, args: std::collections::BTreeMap<String, String>| async move {
+///         Ok::<_, ToolError>(format!("Say hello to {}", args["name"]))
+///     });
+///
+/// // Any content block, for staff only.
+/// let image = Prompt::new("test_prompt_with_image")
+///     .access(Access::scopes(["staff"]))
+///     .get(|_ctx: Context, ()| async move {
+///         Ok::<_, ToolError>(vec![
+///             PromptMessage::user(Content::image_bytes(&[0x89, b'P', b'N', b'G'], "image/png")),
+///             PromptMessage::user_text("Please analyze the image above."),
+///         ])
+///     });
+/// # let _ = (simple, greet, image);
+/// ```
+#[must_use]
+pub struct Prompt {
+    pub(crate) definition: PromptDefinition,
+    pub(crate) access: Access,
+    pub(crate) handler: Option<GetFn>,
+    pub(crate) completers: Vec<(String, Completer)>,
+    declared: Vec<PromptArgument>,
+    derived: Vec<PromptArgument>,
+}
+
+impl fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prompt")
+            .field("definition", &self.definition)
+            .field("access", &self.access)
+            .field("has_handler", &self.handler.is_some())
+            .field(
+                "completions",
+                &self.completers.iter().map(|c| &c.0).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl Prompt {
+    /// A prompt named `name`, with no arguments and no handler yet.
+    pub fn new(name: impl Into<String>) -> Self {
+        Prompt {
+            definition: PromptDefinition {
+                name: name.into(),
+                title: None,
+                description: None,
+                arguments: None,
+                icons: None,
+                meta: None,
+            },
+            access: Access::public(),
+            handler: None,
+            completers: Vec::new(),
+            declared: Vec::new(),
+            derived: Vec::new(),
+        }
+    }
+
+    /// Sets the display title.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.definition.title = Some(title.into());
+        self
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.definition.description = Some(description.into());
+        self
+    }
+
+    /// Sets the icons (the spec's `Icon` objects).
+    pub fn icons(mut self, icons: Vec<Value>) -> Self {
+        self.definition.icons = Some(icons);
+        self
+    }
+
+    /// Sets the definition's `_meta`.
+    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
+        self.definition.meta = Some(meta);
+        self
+    }
+
+    /// Who may see and get it (default: everyone). A denied caller gets the answer of an
+    /// unknown prompt; see [`authorization`](crate::authorization).
+    pub fn access(mut self, access: Access) -> Self {
+        self.access = access;
+        self
+    }
+
+    /// Declares an argument, or replaces the one of that name derived from the handler's
+    /// argument type.
+    pub fn argument(mut self, argument: PromptArgument) -> Self {
+        self.declared.retain(|a| a.name != argument.name);
+        self.declared.push(argument);
+        self.refresh_arguments();
+        self
+    }
+
+    /// Answers `prompts/get` with `handler`, which receives the arguments as an `A`; the
+    /// argument list is derived from `A`'s JSON Schema (see the [module docs](self)). Use `()`
+    /// for no arguments, or a map to take exactly the [declared](Prompt::argument) ones.
+    pub fn get<A, F, Fut, R>(mut self, handler: F) -> Self
+    where
+        A: DeserializeOwned + JsonSchema + Send + 'static,
+        F: Fn(Context, A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: IntoPromptResult,
+    {
+        self.derived = arguments_of(&crate::schema::schema_for::<A>());
+        self.handler = Some(Arc::new(move |ctx, pairs| {
+            let args: A = crate::string_args::from_pairs(pairs.iter().cloned())?;
+            let fut = handler(ctx, args);
+            Ok(Box::pin(async move { Ok(fut.await?.into_prompt_result()) }))
+        }));
+        self.refresh_arguments();
+        self
+    }
+
+    /// Answers with one fixed user text message.
+    pub fn text(self, text: impl Into<String>) -> Self {
+        let text: Arc<str> = text.into().into();
+        self.get(move |_ctx, ()| {
+            let text = text.to_string();
+            async move { Ok(text) }
+        })
+    }
+
+    /// Completes the argument `argument` with `handler`. See
+    /// [`completion`](crate::completion).
+    pub fn complete<F, Fut, R>(mut self, argument: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(Context, CompletionRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: IntoCompletion,
+    {
+        self.completers.push((argument.into(), completer(handler)));
+        self
+    }
+
+    /// Completes `argument` from a fixed list: the values starting with what the client typed
+    /// (ignoring case), in the given order.
+    pub fn complete_from<I, S>(mut self, argument: impl Into<String>, values: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.completers
+            .push((argument.into(), static_completer(values)));
+        self
+    }
+
+    /// The definition `prompts/list` publishes.
+    pub fn definition(&self) -> &PromptDefinition {
+        &self.definition
+    }
+
+    fn refresh_arguments(&mut self) {
+        let mut all = self.derived.clone();
+        for declared in &self.declared {
+            match all.iter_mut().find(|a| a.name == declared.name) {
+                Some(slot) => *slot = declared.clone(),
+                None => all.push(declared.clone()),
+            }
+        }
+        self.definition.arguments = (!all.is_empty()).then_some(all);
+    }
+
+    /// The argument called `name`, if the prompt has one.
+    pub(crate) fn argument_named(&self, name: &str) -> Option<&PromptArgument> {
+        self.definition
+            .arguments
+            .iter()
+            .flatten()
+            .find(|a| a.name == name)
+    }
+
+    /// Checks `arguments` against the argument list: each failure names the argument.
+    pub(crate) fn check_arguments(&self, arguments: &[(String, String)]) -> Result<(), String> {
+        let name = &self.definition.name;
+        for (arg, _) in arguments {
+            if self.argument_named(arg).is_none() {
+                let known: Vec<&str> = self
+                    .definition
+                    .arguments
+                    .iter()
+                    .flatten()
+                    .map(|a| a.name.as_str())
+                    .collect();
+                return Err(if known.is_empty() {
+                    format!("prompt {name} takes no arguments, got `{arg}`")
+                } else {
+                    format!(
+                        "prompt {name} has no argument `{arg}` (its arguments: {})",
+                        known.join(", ")
+                    )
+                });
+            }
+        }
+        for required in self.definition.arguments.iter().flatten() {
+            if required.is_required() && !arguments.iter().any(|(a, _)| *a == required.name) {
+                return Err(format!(
+                    "prompt {name} requires the argument `{}`",
+                    required.name
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The prompt arguments a JSON Schema describes: each property of an object schema, required
+/// when the schema says so.
+fn arguments_of(schema: &Value) -> Vec<PromptArgument> {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    properties
+        .iter()
+        .map(|(name, prop)| PromptArgument {
+            name: name.clone(),
+            title: prop.get("title").and_then(Value::as_str).map(str::to_owned),
+            description: prop
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            required: Some(required.contains(&name.as_str())),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        /// First.
+        b: String,
+        a: Option<u8>,
+        #[serde(default)]
+        c: bool,
+    }
+
+    fn prompt() -> Prompt {
+        Prompt::new("p").get(|_ctx: Context, _args: Args| async move { Ok("x") })
+    }
+
+    #[test]
+    fn arguments_follow_the_schema_and_declarations_override_them() {
+        let p = prompt().argument(PromptArgument::new("a").required().title("A"));
+        let args = p.definition().arguments.clone().unwrap();
+        let names: Vec<_> = args.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names.len(), 3);
+        let get = |n: &str| args.iter().find(|a| a.name == n).unwrap().clone();
+        assert_eq!(get("b").required, Some(true));
+        assert_eq!(get("b").description.as_deref(), Some("First."));
+        assert_eq!(get("c").required, Some(false));
+        assert_eq!(get("a").title.as_deref(), Some("A"));
+        assert_eq!(get("a").required, Some(true));
+    }
+
+    #[test]
+    fn argument_checks_name_the_argument() {
+        let p = prompt();
+        let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+        assert!(p.check_arguments(&[pair("b", "x")]).is_ok());
+        let e = p.check_arguments(&[]).unwrap_err();
+        assert!(e.contains("requires the argument `b`"), "{e}");
+        let e = p
+            .check_arguments(&[pair("b", "x"), pair("z", "1")])
+            .unwrap_err();
+        assert!(
+            e.contains("no argument `z`") && e.contains("a, b, c"),
+            "{e}"
+        );
+        let none = Prompt::new("n").text("t");
+        assert!(none.definition().arguments.is_none());
+        let e = none.check_arguments(&[pair("z", "1")]).unwrap_err();
+        assert!(e.contains("takes no arguments"), "{e}");
+    }
+}

@@ -1,0 +1,509 @@
+//! Declaring resources and resource templates: [`Resource`], [`ResourceTemplate`], what a read
+//! handler may return ([`IntoContents`]), and their wire definitions.
+//!
+//! # Why typed builders
+//!
+//! A tool is a type (its values are its arguments), so it is a trait with a derive. A resource
+//! is an *address*, often computed at startup (a base URI, a directory), and a template's typed
+//! part is its variables, not the resource itself. So both are declared with builders that
+//! read like the definition `resources/list` publishes, with the handler last:
+//!
+//! - a read handler is any `Fn(Context) -> impl Future` (an `async fn` or a closure returning
+//!   an `async` block); a template's handler also gets its variables, deserialized into the
+//!   type the handler names (`T: DeserializeOwned`: numbers, booleans and enums parse from the
+//!   text);
+//! - handlers take the request's [`Context`] by value (a cheap clone: identity, state,
+//!   assigns, and the round of a multi-round request, so `ctx.elicit(..)` works as in tools);
+//! - errors are [`ToolError`]s, so `?` works on any error: an [`ErrorObject`] is answered as
+//!   it is, anything else as -32603 naming the URI;
+//! - every mistake a builder can make (a malformed URI or template, a missing handler, a
+//!   completion for a variable the template does not have) is a [`BuildError`](crate::BuildError)
+//!   from [`ServerBuilder::build`](crate::ServerBuilder::build), never a panic.
+//!
+//! ```
+//! use mcp_test::{Context, Server, ToolError};
+//! use mcp_test::resources::{Resource, ResourceTemplate};
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Item { id: u32 }
+//!
+//! async fn read_item(_ctx: Context, Item { id }: Item) -> Result<String, ToolError> {
+//!     Ok(format!(r#"{{"id":{id}}}"#))
+//! }
+//!
+//! let server = Server::builder("shop", "1.0.0")
+//!     .resource(
+//!         Resource::new("shop://catalog", "catalog")
+//!             .description("Every item on sale")
+//!             .mime_type("text/plain")
+//!             .text("apples, pears"),
+//!     )
+//!     .resource_template(
+//!         ResourceTemplate::new("shop://items/{id}", "item")
+//!             .mime_type("application/json")
+//!             .read(read_item)
+//!             .complete_from("id", ["1", "2", "10"]),
+//!     )
+//!     .build()
+//!     .unwrap();
+//! assert!(server.capabilities().resources.is_some());
+//! assert!(server.capabilities().completions.is_some());
+//! ```
+
+use crate::authorization::Access;
+use crate::completion::{Completer, IntoCompletion, completer, static_completer};
+use crate::context::Context;
+use crate::tool::ToolError;
+use crate::uri_template::{UriTemplate, UriTemplateError, Variables};
+use crate::wire::{Annotations, CacheHint, ErrorObject, ResourceContents};
+use futures_util::future::BoxFuture;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+/// A resource as `resources/list` publishes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceDefinition {
+    /// The resource's URI.
+    pub uri: String,
+    /// Programmatic name.
+    pub name: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the resource is, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Size of the raw content in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// Icons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icons: Option<Vec<Value>>,
+    /// Annotations for the client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Annotations>,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// A resource template as `resources/templates/list` publishes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceTemplateDefinition {
+    /// The RFC 6570 template.
+    pub uri_template: String,
+    /// Programmatic name.
+    pub name: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the template is for, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The MIME type of every resource it matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Icons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icons: Option<Vec<Value>>,
+    /// Annotations for the client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Annotations>,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// What a read handler may return. The requested URI and the definition's MIME type fill in
+/// what the value does not say.
+///
+/// | return type | `contents` |
+/// |---|---|
+/// | `String`, `&'static str` | one text entry |
+/// | `Vec<u8>` | one blob entry (base64-encoded here) |
+/// | [`ResourceContents`] / `Vec<ResourceContents>` | as is |
+///
+/// A handler that returns no contents at all is answered as *not found* (-32602 with
+/// `data.uri`): the spec forbids an empty `contents` array.
+///
+/// ```
+/// use mcp_test::resources::IntoContents;
+/// use mcp_test::wire::ResourceContents;
+/// let c = "hello".into_contents("test://a", Some("text/plain"));
+/// assert_eq!(c, vec![ResourceContents::text("test://a", Some("text/plain"), "hello")]);
+/// let b = vec![1_u8, 2].into_contents("test://b", None);
+/// assert_eq!(serde_json::to_value(&b[0]).unwrap(), serde_json::json!({"uri": "test://b", "blob": "AQI="}));
+/// ```
+pub trait IntoContents {
+    /// The contents of the resource at `uri`.
+    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents>;
+}
+
+impl IntoContents for String {
+    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
+        vec![ResourceContents::text(uri, mime_type, self)]
+    }
+}
+
+impl IntoContents for &'static str {
+    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
+        vec![ResourceContents::text(uri, mime_type, self)]
+    }
+}
+
+impl IntoContents for Vec<u8> {
+    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
+        vec![ResourceContents::blob(uri, mime_type, &self)]
+    }
+}
+
+impl IntoContents for ResourceContents {
+    fn into_contents(self, _uri: &str, _mime_type: Option<&str>) -> Vec<ResourceContents> {
+        vec![self]
+    }
+}
+
+impl IntoContents for Vec<ResourceContents> {
+    fn into_contents(self, _uri: &str, _mime_type: Option<&str>) -> Vec<ResourceContents> {
+        self
+    }
+}
+
+/// A read handler with the variables still to deserialize: `Err` when they do not fit.
+pub(crate) type ReadFn = Arc<
+    dyn Fn(
+            Context,
+            &Variables,
+            &str,
+            Option<&str>,
+        ) -> Result<BoxFuture<'static, Result<Vec<ResourceContents>, ToolError>>, String>
+        + Send
+        + Sync,
+>;
+
+fn read_fn<V, F, Fut, R>(handler: F) -> ReadFn
+where
+    V: DeserializeOwned + Send + 'static,
+    F: Fn(Context, V) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+    R: IntoContents,
+{
+    Arc::new(move |ctx, vars, uri, mime| {
+        let vars: V = vars.deserialize().map_err(|e| e.to_string())?;
+        let fut = handler(ctx, vars);
+        let (uri, mime) = (uri.to_owned(), mime.map(str::to_owned));
+        Ok(Box::pin(async move {
+            Ok(fut.await?.into_contents(&uri, mime.as_deref()))
+        }))
+    })
+}
+
+/// A `-32602 Resource not found` error for a read handler to return (with `?` or `.into()`)
+/// when the URI matched but names nothing, e.g. an id missing from the database. The server
+/// adds the requested URI as `data.uri`.
+///
+/// ```
+/// use mcp_test::ToolError;
+/// let e: ToolError = mcp_test::resources::NotFound.into();
+/// assert_eq!(e.protocol_error().unwrap().code, -32602);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NotFound;
+
+impl From<NotFound> for ToolError {
+    fn from(_: NotFound) -> Self {
+        ToolError::protocol(ErrorObject::invalid_params("Resource not found"))
+    }
+}
+
+/// A resource with a fixed URI.
+///
+/// ```
+/// use mcp_test::{Access, Context, ToolError};
+/// use mcp_test::resources::Resource;
+/// use mcp_test::wire::{CacheHint, CacheScope};
+///
+/// let text = Resource::new("test://static-text", "static-text")
+///     .description("A static text resource")
+///     .mime_type("text/plain")
+///     .text("This is the content of the static text resource.");
+///
+/// let logo = Resource::new("test://static-binary", "static-binary")
+///     .mime_type("image/png")
+///     .blob(vec![0x89, b'P', b'N', b'G'])
+///     .cache(CacheHint::new(86_400_000, CacheScope::Public));
+///
+/// let secrets = Resource::new("vault://keys", "keys")
+///     .access(Access::scopes(["vault.read"]))
+///     .read(|ctx: Context| async move {
+///         Ok::<_, ToolError>(format!("keys of {}", ctx.principal().unwrap_or("nobody")))
+///     });
+/// # let _ = (text, logo, secrets);
+/// ```
+#[must_use]
+pub struct Resource {
+    pub(crate) definition: ResourceDefinition,
+    pub(crate) access: Access,
+    pub(crate) cache: Option<CacheHint>,
+    pub(crate) handler: Option<ReadFn>,
+}
+
+impl fmt::Debug for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Resource")
+            .field("definition", &self.definition)
+            .field("access", &self.access)
+            .field("cache", &self.cache)
+            .field("has_handler", &self.handler.is_some())
+            .finish()
+    }
+}
+
+macro_rules! definition_setters {
+    () => {
+        /// Sets the display title.
+        pub fn title(mut self, title: impl Into<String>) -> Self {
+            self.definition.title = Some(title.into());
+            self
+        }
+
+        /// Sets the description, for the model.
+        pub fn description(mut self, description: impl Into<String>) -> Self {
+            self.definition.description = Some(description.into());
+            self
+        }
+
+        /// Sets the MIME type; a handler returning a `String` or bytes gets it on its contents.
+        pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
+            self.definition.mime_type = Some(mime_type.into());
+            self
+        }
+
+        /// Sets the icons (the spec's `Icon` objects).
+        pub fn icons(mut self, icons: Vec<Value>) -> Self {
+            self.definition.icons = Some(icons);
+            self
+        }
+
+        /// Sets the annotations.
+        pub fn annotations(mut self, annotations: Annotations) -> Self {
+            self.definition.annotations = Some(annotations);
+            self
+        }
+
+        /// Sets the definition's `_meta`.
+        pub fn meta(mut self, meta: Map<String, Value>) -> Self {
+            self.definition.meta = Some(meta);
+            self
+        }
+
+        /// Who may see and read it (default: everyone). A denied caller gets the answer of an
+        /// unknown URI; see [`authorization`](crate::authorization).
+        pub fn access(mut self, access: Access) -> Self {
+            self.access = access;
+            self
+        }
+
+        /// The cache hints of its `resources/read` results (default: the server's
+        /// [`read_cache`](crate::ServerBuilder::read_cache)). A restricted definition may not be
+        /// cached `public`.
+        pub fn cache(mut self, hint: CacheHint) -> Self {
+            self.cache = Some(hint);
+            self
+        }
+    };
+}
+
+impl Resource {
+    /// A resource at `uri` named `name`, with no handler yet.
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        Resource {
+            definition: ResourceDefinition {
+                uri: uri.into(),
+                name: name.into(),
+                title: None,
+                description: None,
+                mime_type: None,
+                size: None,
+                icons: None,
+                annotations: None,
+                meta: None,
+            },
+            access: Access::public(),
+            cache: None,
+            handler: None,
+        }
+    }
+
+    definition_setters!();
+
+    /// Sets the size of the raw content, in bytes.
+    pub fn size(mut self, size: u64) -> Self {
+        self.definition.size = Some(size);
+        self
+    }
+
+    /// Reads it with `handler`.
+    pub fn read<F, Fut, R>(mut self, handler: F) -> Self
+    where
+        F: Fn(Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: IntoContents,
+    {
+        self.handler = Some(read_fn(move |ctx, ()| handler(ctx)));
+        self
+    }
+
+    /// Serves fixed text.
+    pub fn text(self, text: impl Into<String>) -> Self {
+        let text: Arc<str> = text.into().into();
+        self.read(move |_| {
+            let text = text.to_string();
+            async move { Ok(text) }
+        })
+    }
+
+    /// Serves fixed bytes, as a base64 blob.
+    pub fn blob(self, bytes: impl Into<Vec<u8>>) -> Self {
+        let bytes: Arc<[u8]> = bytes.into().into();
+        self.read(move |_| {
+            let bytes = bytes.to_vec();
+            async move { Ok(bytes) }
+        })
+    }
+
+    /// The definition `resources/list` publishes.
+    pub fn definition(&self) -> &ResourceDefinition {
+        &self.definition
+    }
+}
+
+/// A family of resources whose URIs match an RFC 6570 template (see
+/// [`uri_template`](crate::uri_template) for what is matched).
+///
+/// The handler receives the variables deserialized into the type it names. A URI whose
+/// variables do not deserialize (`items/abc` for a `u32` id) is not a resource of this
+/// template: the read tries the next template, and ends in -32602 *Resource not found*, whose
+/// message says why each template did not fit.
+///
+/// ```
+/// use mcp_test::{Context, ToolError};
+/// use mcp_test::resources::{NotFound, ResourceTemplate};
+///
+/// #[derive(serde::Deserialize)]
+/// struct Data { id: String }
+///
+/// let data = ResourceTemplate::new("test://template/{id}/data", "template-data")
+///     .mime_type("application/json")
+///     .read(|_ctx: Context, Data { id }: Data| async move {
+///         if id == "0" {
+///             return Err(NotFound.into());
+///         }
+///         Ok::<_, ToolError>(format!(
+///             r#"{{"id":"{id}","templateTest":true,"data":"Data for ID: {id}"}}"#
+///         ))
+///     })
+///     .complete_from("id", ["123", "456"]);
+/// # let _ = data;
+/// ```
+#[must_use]
+pub struct ResourceTemplate {
+    pub(crate) template: Result<UriTemplate, UriTemplateError>,
+    pub(crate) definition: ResourceTemplateDefinition,
+    pub(crate) access: Access,
+    pub(crate) cache: Option<CacheHint>,
+    pub(crate) handler: Option<ReadFn>,
+    pub(crate) completers: Vec<(String, Completer)>,
+}
+
+impl fmt::Debug for ResourceTemplate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResourceTemplate")
+            .field("definition", &self.definition)
+            .field("access", &self.access)
+            .field("cache", &self.cache)
+            .field("has_handler", &self.handler.is_some())
+            .field(
+                "completions",
+                &self.completers.iter().map(|c| &c.0).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl ResourceTemplate {
+    /// A template named `name`. A malformed template is reported by
+    /// [`ServerBuilder::build`](crate::ServerBuilder::build).
+    pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
+        let source = uri_template.into();
+        ResourceTemplate {
+            template: UriTemplate::parse(&source),
+            definition: ResourceTemplateDefinition {
+                uri_template: source,
+                name: name.into(),
+                title: None,
+                description: None,
+                mime_type: None,
+                icons: None,
+                annotations: None,
+                meta: None,
+            },
+            access: Access::public(),
+            cache: None,
+            handler: None,
+            completers: Vec::new(),
+        }
+    }
+
+    definition_setters!();
+
+    /// Reads a matching URI with `handler`, which receives the template's variables as a `V`.
+    pub fn read<V, F, Fut, R>(mut self, handler: F) -> Self
+    where
+        V: DeserializeOwned + Send + 'static,
+        F: Fn(Context, V) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: IntoContents,
+    {
+        self.handler = Some(read_fn(handler));
+        self
+    }
+
+    /// Completes the template variable `variable` with `handler` (`completion/complete` with
+    /// `ref/resource`). See [`completion`](crate::completion).
+    pub fn complete<F, Fut, R>(mut self, variable: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(Context, crate::completion::CompletionRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: IntoCompletion,
+    {
+        self.completers.push((variable.into(), completer(handler)));
+        self
+    }
+
+    /// Completes `variable` from a fixed list: the values starting with what the client typed
+    /// (ignoring case), in the given order.
+    pub fn complete_from<I, S>(mut self, variable: impl Into<String>, values: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.completers
+            .push((variable.into(), static_completer(values)));
+        self
+    }
+
+    /// The definition `resources/templates/list` publishes.
+    pub fn definition(&self) -> &ResourceTemplateDefinition {
+        &self.definition
+    }
+}
