@@ -114,9 +114,7 @@ impl Binding {
             method: method.to_owned(),
             target: target.to_owned(),
             arguments: digest(&canonical_json(arguments)),
-            who: digest(
-                &serde_json::to_string(&(principal, tenant)).expect("strings serialize"),
-            ),
+            who: digest(&serde_json::to_string(&(principal, tenant)).expect("strings serialize")),
         }
     }
 }
@@ -286,7 +284,11 @@ mod tests {
     #[test]
     fn round_trips_and_rejects_every_kind_of_foreign_state() {
         let now = Arc::new(AtomicU64::new(1_000_000));
-        let config = StateConfig::new(vec![7; 32], Duration::from_secs(60), Some(fixed_clock(&now)));
+        let config = StateConfig::new(
+            vec![7; 32],
+            Duration::from_secs(60),
+            Some(fixed_clock(&now)),
+        );
         let b = binding(json!({"x": 1, "y": [1, 2]}), Some("alice"));
         let mut answers = Map::new();
         answers.insert("elicit-1".into(), json!({"action": "decline"}));
@@ -300,11 +302,32 @@ mod tests {
         assert_eq!(payload.s, answers);
 
         let msg = |b: &Binding, t: &str| open(&config, b, t).unwrap_err().message;
-        assert!(msg(&binding(json!({"x": 2, "y": [1, 2]}), Some("alice")), &token).contains("other arguments"));
-        assert!(msg(&binding(json!({"x": 1, "y": [1, 2]}), Some("bob")), &token).contains("another principal"));
-        let other_tool = Binding::new("tools/call", "other", &json!({"x": 1, "y": [1, 2]}), Some("alice"), Some("acme"));
+        assert!(
+            msg(
+                &binding(json!({"x": 2, "y": [1, 2]}), Some("alice")),
+                &token
+            )
+            .contains("other arguments")
+        );
+        assert!(
+            msg(&binding(json!({"x": 1, "y": [1, 2]}), Some("bob")), &token)
+                .contains("another principal")
+        );
+        let other_tool = Binding::new(
+            "tools/call",
+            "other",
+            &json!({"x": 1, "y": [1, 2]}),
+            Some("alice"),
+            Some("acme"),
+        );
         assert!(msg(&other_tool, &token).contains("not `other`"));
-        let other_tenant = Binding::new("tools/call", "greet", &json!({"x": 1, "y": [1, 2]}), Some("alice"), None);
+        let other_tenant = Binding::new(
+            "tools/call",
+            "greet",
+            &json!({"x": 1, "y": [1, 2]}),
+            Some("alice"),
+            None,
+        );
         assert!(msg(&other_tenant, &token).contains("another principal or tenant"));
 
         // Any change to any byte is caught.
@@ -323,12 +346,24 @@ mod tests {
         assert!(msg(&b, "v1.e30").contains("failed verification"));
 
         // Another key.
-        let other_key = StateConfig::new(vec![8; 32], Duration::from_secs(60), Some(fixed_clock(&now)));
-        assert!(open(&other_key, &b, &token).unwrap_err().message.contains("failed verification"));
+        let other_key = StateConfig::new(
+            vec![8; 32],
+            Duration::from_secs(60),
+            Some(fixed_clock(&now)),
+        );
+        assert!(
+            open(&other_key, &b, &token)
+                .unwrap_err()
+                .message
+                .contains("failed verification")
+        );
 
         // Expiry, by the injected clock.
         now.fetch_add(60_000, Ordering::SeqCst);
-        assert!(open(&config, &b, &token).is_ok(), "valid up to and including the expiry");
+        assert!(
+            open(&config, &b, &token).is_ok(),
+            "valid up to and including the expiry"
+        );
         now.fetch_add(1, Ordering::SeqCst);
         assert!(msg(&b, &token).contains("expired 1 ms ago"));
     }

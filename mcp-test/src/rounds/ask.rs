@@ -126,7 +126,10 @@ impl<'de> Deserialize<'de> for InputRequests {
         let map = Map::<String, Value>::deserialize(deserializer)?;
         let mut out = InputRequests::default();
         for (k, v) in map {
-            out.push(k, serde_json::from_value(v).map_err(serde::de::Error::custom)?);
+            out.push(
+                k,
+                serde_json::from_value(v).map_err(serde::de::Error::custom)?,
+            );
         }
         Ok(out)
     }
@@ -444,7 +447,6 @@ impl AskError {
         }
     }
 }
-
 
 pub(crate) const ELICIT: &str = "elicitation/create";
 pub(crate) const SAMPLE: &str = "sampling/createMessage";
@@ -869,7 +871,9 @@ impl Context {
                 params: json!({"mode": "url", "message": message.into(), "url": url}),
             })
         } else {
-            Err(format!("the elicitation URL {url:?} is not an absolute URI"))
+            Err(format!(
+                "the elicitation URL {url:?} is not an absolute URI"
+            ))
         };
         Ask {
             ctx: self,
@@ -909,9 +913,8 @@ impl Context {
                         ),
                     ));
                 }
-                let sampled = SampledMessage::deserialize(answer).map_err(|e| {
-                    malformed(key, format!("not a CreateMessageResult: {e}"))
-                })?;
+                let sampled = SampledMessage::deserialize(answer)
+                    .map_err(|e| malformed(key, format!("not a CreateMessageResult: {e}")))?;
                 if !(sampled.content.is_object() || sampled.content.is_array()) {
                     return Err(malformed(
                         key,
@@ -959,8 +962,7 @@ impl Context {
                     .iter()
                     .enumerate()
                     .map(|(i, r)| {
-                        Root::deserialize(r)
-                            .map_err(|e| malformed(key, format!("/roots/{i}: {e}")))
+                        Root::deserialize(r).map_err(|e| malformed(key, format!("/roots/{i}: {e}")))
                     })
                     .collect()
             }),

@@ -70,7 +70,9 @@ fn flatten(schema: &Value) -> Result<Value, String> {
         for r in list {
             match r.as_str() {
                 Some(name) if properties.contains_key(name) => {}
-                Some(name) => return Err(format!("`required` names `{name}`, which is not a field")),
+                Some(name) => {
+                    return Err(format!("`required` names `{name}`, which is not a field"));
+                }
                 None => return Err("`required` must be an array of field names".into()),
             }
         }
@@ -288,21 +290,38 @@ mod tests {
     fn flattens_every_primitive_kind() {
         let s = elicitation_schema::<Order>().unwrap();
         let p = &s["properties"];
-        assert_eq!(p["email"], json!({"type": "string", "description": "Where to send it."}));
+        assert_eq!(
+            p["email"],
+            json!({"type": "string", "description": "Where to send it."})
+        );
         assert_eq!(p["count"], json!({"type": "integer", "minimum": 0}));
         assert_eq!(p["price"], json!({"type": "number"}));
         assert_eq!(p["gift"], json!({"type": "boolean"}));
-        assert_eq!(p["color"], json!({"type": "string", "enum": ["Red", "Green"]}));
+        assert_eq!(
+            p["color"],
+            json!({"type": "string", "enum": ["Red", "Green"]})
+        );
         assert_eq!(
             p["size"]["oneOf"],
             json!([{"const": "S", "title": "Small cup"}, {"const": "L", "title": "Large cup"}])
         );
-        assert_eq!(p["extras"], json!({"type": "array", "items": {"type": "string", "enum": ["Red", "Green"]}}));
+        assert_eq!(
+            p["extras"],
+            json!({"type": "array", "items": {"type": "string", "enum": ["Red", "Green"]}})
+        );
         assert_eq!(p["note"], json!({"type": "string"}));
-        let required: Vec<&str> = s["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let required: Vec<&str> = s["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
         let mut sorted = required.clone();
         sorted.sort_unstable();
-        assert_eq!(sorted, ["color", "count", "email", "extras", "gift", "price"]);
+        assert_eq!(
+            sorted,
+            ["color", "count", "email", "extras", "gift", "price"]
+        );
         assert!(!required.contains(&"size") && !required.contains(&"note"));
     }
 
@@ -319,12 +338,21 @@ mod tests {
             names: Vec<String>,
         }
         let e = elicitation_schema::<WithMap>().unwrap_err();
-        assert!(e.contains("field `tags`") && e.contains("not object"), "{e}");
+        assert!(
+            e.contains("field `tags`") && e.contains("not object"),
+            "{e}"
+        );
         let e = elicitation_schema::<WithList>().unwrap_err();
-        assert!(e.contains("field `names`") && e.contains("multi-select"), "{e}");
+        assert!(
+            e.contains("field `names`") && e.contains("multi-select"),
+            "{e}"
+        );
         let e = elicitation_schema::<String>().unwrap_err();
         assert!(e.contains("the root must be"), "{e}");
-        let e = check_requested_schema(&json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]})).unwrap_err();
+        let e = check_requested_schema(
+            &json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}),
+        )
+        .unwrap_err();
         assert!(e.contains("`b`"), "{e}");
     }
 }

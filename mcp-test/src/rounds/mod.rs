@@ -89,8 +89,8 @@ mod flat;
 mod testing;
 
 pub use ask::{
-    Ask, AskError, AskFuture, Capability, Elicitation, InputRequest, InputRequests,
-    SampledMessage, SamplingMessage, SamplingRequest, Root,
+    Ask, AskError, AskFuture, Capability, Elicitation, InputRequest, InputRequests, Root,
+    SampledMessage, SamplingMessage, SamplingRequest,
 };
 pub use boundary::INPUT_REQUIRED_METHODS;
 pub use flat::elicitation_schema;

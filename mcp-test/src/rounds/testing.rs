@@ -149,9 +149,8 @@ pub async fn run_tool<T: Tool>(
     arguments: Value,
 ) -> Result<RunOutcome<CallToolResult>, ToolError> {
     let schema = T::input_schema();
-    let validator = SchemaValidator::new(&schema).map_err(|e| {
-        ToolError::new(format!("Tool {} has an invalid inputSchema: {e}", T::NAME))
-    })?;
+    let validator = SchemaValidator::new(&schema)
+        .map_err(|e| ToolError::new(format!("Tool {} has an invalid inputSchema: {e}", T::NAME)))?;
     let violations = validator.violations(&arguments);
     if !violations.is_empty() {
         return Err(ToolError::new(format!(
@@ -160,7 +159,11 @@ pub async fn run_tool<T: Tool>(
             validation::describe(&violations)
         )));
     }
-    run_in_round(ctx, |ctx| async move { T::parse(arguments)?.call(&ctx).await }).await
+    run_in_round(
+        ctx,
+        |ctx| async move { T::parse(arguments)?.call(&ctx).await },
+    )
+    .await
 }
 
 /// Scripted answers, in the shape a client sends them in `inputResponses`.
@@ -205,10 +208,7 @@ pub mod answer {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let roots: Vec<Value> = uris
-            .into_iter()
-            .map(|u| json!({"uri": u.into()}))
-            .collect();
+        let roots: Vec<Value> = uris.into_iter().map(|u| json!({"uri": u.into()})).collect();
         json!({ "roots": roots })
     }
 }
