@@ -1,1 +1,144 @@
-//! Intentionally empty: this crate exists for its `tests/` directory, which uses mcp-test as a user would.
+//! Tools shared by the transport tests and the `transport_fixture` binary, written with the
+//! public API only, as a downstream crate would.
+
+use mcp_test::wire::LoggingLevel;
+use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Two calls of [`Rendezvous`] finish only if they run at the same time: each waits for the
+/// other at a barrier. A transport that serialised requests would never answer them.
+#[derive(Clone)]
+pub struct Gate(pub Arc<tokio::sync::Barrier>);
+
+/// Waits at the [`Gate`] barrier, then answers its `label`.
+pub struct Rendezvous {
+    label: String,
+}
+
+impl Tool for Rendezvous {
+    const NAME: &'static str = "rendezvous";
+    fn input_schema() -> Value {
+        json!({"type": "object", "properties": {"label": {"type": "string"}}, "required": ["label"]})
+    }
+    fn parse(args: Value) -> Result<Self, ToolError> {
+        Ok(Rendezvous {
+            label: args["label"].as_str().unwrap_or_default().to_owned(),
+        })
+    }
+    async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+        let gate = ctx
+            .state::<Gate>()
+            .ok_or_else(|| ToolError::new("no gate"))?;
+        gate.0.wait().await;
+        Ok(CallToolResult::text(self.label))
+    }
+}
+
+/// Sleeps for `ms` milliseconds (bounded), then answers "slept".
+pub struct Sleep {
+    ms: u64,
+}
+
+impl Tool for Sleep {
+    const NAME: &'static str = "sleep";
+    fn input_schema() -> Value {
+        json!({"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": 600000}}, "required": ["ms"]})
+    }
+    fn parse(args: Value) -> Result<Self, ToolError> {
+        Ok(Sleep {
+            ms: args["ms"].as_u64().unwrap_or(0),
+        })
+    }
+    async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
+        tokio::time::sleep(Duration::from_millis(self.ms)).await;
+        Ok(CallToolResult::text("slept"))
+    }
+}
+
+/// Reports `steps` progress notifications and an info log line, then answers "done".
+pub struct Progress {
+    steps: u32,
+}
+
+impl Tool for Progress {
+    const NAME: &'static str = "progress";
+    fn input_schema() -> Value {
+        json!({"type": "object", "properties": {"steps": {"type": "integer", "minimum": 1, "maximum": 100}}, "required": ["steps"]})
+    }
+    fn parse(args: Value) -> Result<Self, ToolError> {
+        Ok(Progress {
+            steps: args["steps"].as_u64().unwrap_or(1) as u32,
+        })
+    }
+    async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+        for step in 1..=self.steps {
+            ctx.progress(f64::from(step), Some(f64::from(self.steps)), None);
+            tokio::task::yield_now().await;
+        }
+        ctx.log(LoggingLevel::Info, Some("progress"), json!("finished"));
+        Ok(CallToolResult::text("done"))
+    }
+}
+
+/// Looks up weather by region; `region` is mirrored as `Mcp-Param-Region`, `days` as
+/// `Mcp-Param-Days`, `metric` as `Mcp-Param-Metric`.
+pub struct Forecast {
+    region: String,
+}
+
+impl Tool for Forecast {
+    const NAME: &'static str = "forecast";
+    fn input_schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "days": {"type": "integer", "x-mcp-header": "Days"},
+                "metric": {"type": "boolean", "x-mcp-header": "Metric"}
+            },
+            "required": ["region"]
+        })
+    }
+    fn parse(args: Value) -> Result<Self, ToolError> {
+        Ok(Forecast {
+            region: args["region"].as_str().unwrap_or_default().to_owned(),
+        })
+    }
+    async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::text(format!("sunny in {}", self.region)))
+    }
+}
+
+/// Answers who is calling: principal, tenant and scopes as JSON text.
+pub struct WhoAmI;
+
+impl Tool for WhoAmI {
+    const NAME: &'static str = "whoami";
+    fn input_schema() -> Value {
+        json!({"type": "object"})
+    }
+    fn parse(_: Value) -> Result<Self, ToolError> {
+        Ok(WhoAmI)
+    }
+    async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::text(
+            json!({"principal": ctx.principal(), "tenant": ctx.tenant(), "scopes": ctx.scopes()})
+                .to_string(),
+        ))
+    }
+}
+
+/// The server every transport test uses.
+pub fn transport_server() -> Server {
+    Server::builder("transport-fixture", "1.0.0")
+        .tool::<Rendezvous>()
+        .tool::<Sleep>()
+        .tool::<Progress>()
+        .tool::<Forecast>()
+        .tool::<WhoAmI>()
+        .state(Gate(Arc::new(tokio::sync::Barrier::new(2))))
+        .build()
+        .expect("the fixture server builds")
+}

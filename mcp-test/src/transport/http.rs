@@ -1,0 +1,759 @@
+//! The Streamable HTTP transport of MCP 2026-07-28 (spec §5), as an axum [`Router`].
+//!
+//! One POST endpoint (default `/mcp`). Every request is checked, in this order:
+//!
+//! 1. HTTP method: anything but POST gets **405** with `Allow: POST`.
+//! 2. DNS-rebinding protection: a `Host` that is not localhost (or an allowed host), or an
+//!    `Origin` that is not a localhost origin (or an allowed origin), gets **403**.
+//! 3. Authentication, when an [`Authenticator`] is configured: a rejection gets **401** with
+//!    `WWW-Authenticate`.
+//! 4. Body: over the size limit gets **413**; not UTF-8 or not JSON gets **400** / -32700.
+//! 5. Mirrored headers (§5.2): `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
+//!    `Mcp-Param-*` must be present where required, single, well-formed, and equal to the body
+//!    after Base64-sentinel decoding and trimming; integers compare numerically. Any failure
+//!    gets **400** / -32020 naming the header.
+//! 6. The server's own dispatch. Its errors map to statuses: -32700, -32600, -32020, -32021,
+//!    -32022 and envelope -32602 → 400; -32601 → 404; other handler errors follow the
+//!    configured [`ErrorStatusPolicy`].
+//!
+//! A notification gets **202** with an empty body. A request is answered with JSON, or with an
+//! SSE stream (`event: message`) when the handler sends progress or log notifications before
+//! its response; the stream ends with the response. Closing the response stream cancels the
+//! request. `Mcp-Session-Id` is never minted or echoed.
+//!
+//! ```
+//! use mcp_test::transport::http::{router, HttpConfig};
+//! # fn demo(server: mcp_test::Server) {
+//! let app: axum::Router = router(server, HttpConfig::default());
+//! # let _ = app;
+//! # }
+//! ```
+
+use crate::context::Identity;
+use crate::headers::{self, HeaderParam};
+use crate::server::{Caller, Server};
+use crate::wire::{ErrorObject, Notification, RequestId, RequestMeta, Response, error_codes};
+pub use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use futures_util::future::BoxFuture;
+use http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, HOST, ORIGIN, WWW_AUTHENTICATE};
+use http::{HeaderMap, HeaderValue, Method, StatusCode};
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How errors raised by handlers (after the envelope and header checks) map to HTTP statuses.
+///
+/// The spec fixes a status only for envelope errors (400), -32020/-32021/-32022 (400) and
+/// -32601 (404); for the rest (unknown tool, bad cursor, resource not found, internal errors)
+/// it is silent (§13.1), and the reference SDKs differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorStatusPolicy {
+    /// 200 with the error in the body, like the TypeScript SDK. The default.
+    #[default]
+    InBand,
+    /// Every -32602 gets 400 and -32603 gets 500, like the Python SDK.
+    Strict,
+}
+
+/// Why an [`Authenticator`] turned a request away: answered with 401 and this
+/// `WWW-Authenticate` challenge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuthRejection {
+    /// The `WWW-Authenticate` header value, e.g. `Bearer realm="mcp", error="invalid_token"`.
+    pub challenge: String,
+    /// A human-readable reason, sent as the body.
+    pub message: String,
+}
+
+impl AuthRejection {
+    /// A rejection with a challenge and a reason.
+    pub fn new(challenge: impl Into<String>, message: impl Into<String>) -> Self {
+        AuthRejection {
+            challenge: challenge.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Turns an HTTP request into the [`Identity`] its handlers see, or rejects it with 401.
+///
+/// Any `Fn(&http::request::Parts) -> Result<Identity, AuthRejection>` is an authenticator;
+/// implement the trait directly for asynchronous verification.
+///
+/// ```
+/// use mcp_test::Identity;
+/// use mcp_test::transport::http::{AuthRejection, HttpConfig};
+///
+/// let config = HttpConfig::default().authenticator(|parts: &http::request::Parts| {
+///     match parts.headers.get("authorization").and_then(|v| v.to_str().ok()) {
+///         Some("Bearer good") => Ok(Identity::principal("alice").with_scopes(["read"])),
+///         _ => Err(AuthRejection::new(r#"Bearer realm="mcp""#, "a valid bearer token is required")),
+///     }
+/// });
+/// # let _ = config;
+/// ```
+pub trait Authenticator: Send + Sync + 'static {
+    /// Authenticates one request from its head.
+    fn authenticate<'a>(
+        &'a self,
+        request: &'a http::request::Parts,
+    ) -> BoxFuture<'a, Result<Identity, AuthRejection>>;
+}
+
+impl<F> Authenticator for F
+where
+    F: Fn(&http::request::Parts) -> Result<Identity, AuthRejection> + Send + Sync + 'static,
+{
+    fn authenticate<'a>(
+        &'a self,
+        request: &'a http::request::Parts,
+    ) -> BoxFuture<'a, Result<Identity, AuthRejection>> {
+        let outcome = self(request);
+        Box::pin(async move { outcome })
+    }
+}
+
+/// Configuration of the HTTP transport. `Default` serves `/mcp`, accepts only localhost hosts
+/// and origins, limits bodies to 4 MiB and requests to 60 s, keeps handler errors in band, and
+/// authenticates nobody (every request is anonymous).
+#[derive(Clone)]
+pub struct HttpConfig {
+    path: String,
+    max_body_bytes: usize,
+    request_timeout: Duration,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    error_status: ErrorStatusPolicy,
+    authenticator: Option<Arc<dyn Authenticator>>,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            path: "/mcp".to_owned(),
+            max_body_bytes: 4 * 1024 * 1024,
+            request_timeout: Duration::from_secs(60),
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            error_status: ErrorStatusPolicy::InBand,
+            authenticator: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for HttpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("path", &self.path)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("request_timeout", &self.request_timeout)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("error_status", &self.error_status)
+            .field("authenticator", &self.authenticator.is_some())
+            .finish()
+    }
+}
+
+impl HttpConfig {
+    /// The endpoint path (default `/mcp`).
+    #[must_use]
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// The largest accepted body in bytes (default 4 MiB); larger bodies get 413.
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// How long one request may run (default 60 s, further capped by the server's maximum).
+    #[must_use]
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// Accepts this `Host` name (without port) besides localhost, e.g. behind a proxy.
+    #[must_use]
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.allowed_hosts.push(host.into().to_ascii_lowercase());
+        self
+    }
+
+    /// Accepts this exact `Origin` (e.g. `https://app.example.com`) besides localhost origins.
+    #[must_use]
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.allowed_origins
+            .push(origin.into().to_ascii_lowercase());
+        self
+    }
+
+    /// How handler errors map to statuses (default [`ErrorStatusPolicy::InBand`]).
+    #[must_use]
+    pub fn error_status(mut self, policy: ErrorStatusPolicy) -> Self {
+        self.error_status = policy;
+        self
+    }
+
+    /// Authenticates every request with `authenticator`.
+    #[must_use]
+    pub fn authenticator(mut self, authenticator: impl Authenticator) -> Self {
+        self.authenticator = Some(Arc::new(authenticator));
+        self
+    }
+}
+
+struct App {
+    server: Server,
+    config: HttpConfig,
+}
+
+/// The MCP endpoint as an axum router, for `axum::serve` or, in tests, `tower::ServiceExt::oneshot`.
+pub fn router(server: Server, config: HttpConfig) -> Router {
+    let path = config.path.clone();
+    Router::new()
+        .route(&path, axum::routing::any(endpoint))
+        .with_state(Arc::new(App { server, config }))
+}
+
+/// Serves `server` over HTTP on `addr` until the returned future is dropped or fails. Bind
+/// `127.0.0.1` for a local server (the spec's advice); [`bind_local`] picks a free port.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    server: Server,
+    config: HttpConfig,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(server, config)).await
+}
+
+/// Binds `127.0.0.1` on `port` (0 for any free port).
+pub async fn bind_local(port: u16) -> std::io::Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await
+}
+
+async fn endpoint(
+    State(app): State<Arc<App>>,
+    request: http::Request<Body>,
+) -> http::Response<Body> {
+    let (parts, body) = request.into_parts();
+    if parts.method != Method::POST {
+        return http::Response::builder()
+            .status(StatusCode::METHOD_NOT_ALLOWED)
+            .header(ALLOW, "POST")
+            .body(Body::from("the MCP endpoint accepts POST only"))
+            .expect("static response");
+    }
+    if let Err(reason) = check_host_and_origin(&app.config, &parts.headers) {
+        return json_error(
+            StatusCode::FORBIDDEN,
+            None,
+            ErrorObject::invalid_request(reason),
+        );
+    }
+    let identity = match &app.config.authenticator {
+        None => Identity::anonymous(),
+        Some(auth) => match auth.authenticate(&parts).await {
+            Ok(identity) => identity,
+            Err(rejection) => {
+                let challenge = HeaderValue::from_str(&rejection.challenge)
+                    .unwrap_or_else(|_| HeaderValue::from_static("Bearer"));
+                return http::Response::builder()
+                    .status(StatusCode::UNAUTHORIZED)
+                    .header(WWW_AUTHENTICATE, challenge)
+                    .body(Body::from(rejection.message))
+                    .expect("static response");
+            }
+        },
+    };
+    let bytes = match axum::body::to_bytes(body, app.config.max_body_bytes).await {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let e = e.into_inner();
+            let too_large = e.is::<http_body_util::LengthLimitError>();
+            return if too_large {
+                http::Response::builder()
+                    .status(StatusCode::PAYLOAD_TOO_LARGE)
+                    .body(Body::from(format!(
+                        "the request body exceeds the limit of {} bytes",
+                        app.config.max_body_bytes
+                    )))
+                    .expect("static response")
+            } else {
+                json_error(
+                    StatusCode::BAD_REQUEST,
+                    None,
+                    ErrorObject::parse_error(format!("could not read the body: {e}")),
+                )
+            };
+        }
+    };
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                None,
+                ErrorObject::parse_error(format!("the body is not UTF-8: {e}")),
+            );
+        }
+    };
+    let message: Value = match serde_json::from_str(text) {
+        Ok(message) => message,
+        Err(e) => {
+            return json_error(StatusCode::BAD_REQUEST, None, ErrorObject::parse_error(e));
+        }
+    };
+    let caller = Caller {
+        identity,
+        timeout: Some(app.config.request_timeout),
+        ..Caller::default()
+    };
+    let is_notification = message
+        .as_object()
+        .is_some_and(|m| !m.contains_key("id") && m.get("method").is_some_and(Value::is_string));
+    if is_notification {
+        app.server.handle_value(message, &caller).await;
+        return http::Response::builder()
+            .status(StatusCode::ACCEPTED)
+            .body(Body::empty())
+            .expect("static response");
+    }
+    let is_request = message.as_object().is_some_and(|m| {
+        m.get("id").and_then(RequestId::from_value).is_some()
+            && m.get("method").is_some_and(Value::is_string)
+            && m.get("jsonrpc") == Some(&Value::from("2.0"))
+    });
+    if is_request && let Err(error) = check_headers(&app.server, &parts.headers, &message) {
+        let id = message.get("id").and_then(RequestId::from_value);
+        return json_error(StatusCode::BAD_REQUEST, id, error);
+    }
+    dispatch(app, message, caller).await
+}
+
+/// Runs the request; answers JSON unless a notification comes before the response, in which
+/// case the answer is an SSE stream of the notifications and then the response.
+async fn dispatch(app: Arc<App>, message: Value, mut caller: Caller) -> http::Response<Body> {
+    let envelope_ok = message
+        .get("params")
+        .and_then(|p| p.as_object())
+        .is_some_and(|p| RequestMeta::parse(p.get("_meta")).is_ok());
+    let (tx, mut rx) = mpsc::unbounded_channel::<Notification>();
+    caller.notifications = Some(tx);
+    let server = app.server.clone();
+    let mut task = AbortOnDrop(tokio::spawn(async move {
+        server.handle_value(message, &caller).await
+    }));
+    let first = rx.recv().await;
+    let Some(first) = first else {
+        // No notification: the handler finished (dropping the sender) before sending any.
+        return match (&mut task.0).await {
+            Ok(Some(response)) => json_response(&app.config, envelope_ok, &response),
+            Ok(None) => http::Response::builder()
+                .status(StatusCode::ACCEPTED)
+                .body(Body::empty())
+                .expect("static response"),
+            Err(e) => json_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                None,
+                ErrorObject::internal(format!("Internal error: the request task failed: {e}")),
+            ),
+        };
+    };
+    let stream = futures_util::stream::unfold(
+        (Some(first), rx, Some(task)),
+        |(pending, mut rx, task)| async move {
+            if let Some(note) = pending {
+                return Some((
+                    Ok::<_, std::convert::Infallible>(sse_event(&note)),
+                    (None, rx, task),
+                ));
+            }
+            let mut task = task?;
+            if let Some(note) = rx.recv().await {
+                return Some((Ok(sse_event(&note)), (None, rx, Some(task))));
+            }
+            let response = (&mut task.0).await.ok().flatten()?;
+            let frame = sse_frame(&serde_json::to_string(&response).expect("responses serialize"));
+            Some((Ok(frame), (None, rx, None)))
+        },
+    );
+    http::Response::builder()
+        .status(StatusCode::OK)
+        .header(CONTENT_TYPE, "text/event-stream")
+        .header(CACHE_CONTROL, "no-cache")
+        .header("x-accel-buffering", "no")
+        .body(Body::from_stream(stream))
+        .expect("static response")
+}
+
+/// Aborts the request's task when the HTTP exchange is dropped: closing the stream cancels.
+struct AbortOnDrop(tokio::task::JoinHandle<Option<Response>>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+fn sse_event(note: &Notification) -> Bytes {
+    sse_frame(&serde_json::to_string(note).expect("notifications serialize"))
+}
+
+fn sse_frame(json: &str) -> Bytes {
+    Bytes::from(format!("event: message\ndata: {json}\n\n"))
+}
+
+fn json_response(
+    config: &HttpConfig,
+    envelope_ok: bool,
+    response: &Response,
+) -> http::Response<Body> {
+    let status = match response.error() {
+        None => StatusCode::OK,
+        Some(error) => status_for(error.code, envelope_ok, config.error_status),
+    };
+    http::Response::builder()
+        .status(status)
+        .header(CONTENT_TYPE, "application/json")
+        .body(Body::from(
+            serde_json::to_string(response).expect("responses serialize"),
+        ))
+        .expect("static response")
+}
+
+/// The HTTP status of a JSON-RPC error code.
+///
+/// ```
+/// use mcp_test::transport::http::{status_for, ErrorStatusPolicy};
+/// assert_eq!(status_for(-32601, true, ErrorStatusPolicy::InBand), 404);
+/// assert_eq!(status_for(-32602, false, ErrorStatusPolicy::InBand), 400); // envelope
+/// assert_eq!(status_for(-32602, true, ErrorStatusPolicy::InBand), 200);  // e.g. unknown tool
+/// assert_eq!(status_for(-32602, true, ErrorStatusPolicy::Strict), 400);
+/// assert_eq!(status_for(-32603, true, ErrorStatusPolicy::Strict), 500);
+/// ```
+pub fn status_for(code: i32, envelope_ok: bool, policy: ErrorStatusPolicy) -> StatusCode {
+    match code {
+        error_codes::PARSE_ERROR
+        | error_codes::INVALID_REQUEST
+        | error_codes::HEADER_MISMATCH
+        | error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY
+        | error_codes::UNSUPPORTED_PROTOCOL_VERSION => StatusCode::BAD_REQUEST,
+        error_codes::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+        error_codes::INVALID_PARAMS if !envelope_ok => StatusCode::BAD_REQUEST,
+        _ => match policy {
+            ErrorStatusPolicy::InBand => StatusCode::OK,
+            ErrorStatusPolicy::Strict if code == error_codes::INVALID_PARAMS => {
+                StatusCode::BAD_REQUEST
+            }
+            ErrorStatusPolicy::Strict if code == error_codes::INTERNAL_ERROR => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            ErrorStatusPolicy::Strict => StatusCode::OK,
+        },
+    }
+}
+
+fn json_error(
+    status: StatusCode,
+    id: Option<RequestId>,
+    error: ErrorObject,
+) -> http::Response<Body> {
+    let body = serde_json::to_string(&Response::Error { id, error }).expect("errors serialize");
+    http::Response::builder()
+        .status(status)
+        .header(CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .expect("static response")
+}
+
+/// `localhost` or a loopback address (`127.0.0.0/8`, `[::1]`).
+fn is_local_host(host: &str) -> bool {
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    host == "localhost"
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Splits `host[:port]` (IPv6 in brackets) and returns the lowercase host.
+fn host_name(authority: &str) -> String {
+    let authority = authority.trim().to_ascii_lowercase();
+    if authority.starts_with('[') {
+        return match authority.find(']') {
+            Some(end) => authority[..=end].to_owned(),
+            None => authority,
+        };
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host.to_owned(),
+        _ => authority,
+    }
+}
+
+fn check_host_and_origin(config: &HttpConfig, headers: &HeaderMap) -> Result<(), String> {
+    if let Some(host) = headers.get(HOST) {
+        let host = host
+            .to_str()
+            .map_err(|_| "the Host header is not visible ASCII".to_owned())?;
+        let name = host_name(host);
+        if !is_local_host(&name) && !config.allowed_hosts.contains(&name) {
+            return Err(format!(
+                "Host {host:?} is not allowed (DNS-rebinding protection: only localhost and configured hosts)"
+            ));
+        }
+    }
+    if let Some(origin) = headers.get(ORIGIN) {
+        let origin = origin
+            .to_str()
+            .map_err(|_| "the Origin header is not visible ASCII".to_owned())?;
+        let lower = origin.trim().to_ascii_lowercase();
+        let local = ["http://", "https://"].iter().any(|scheme| {
+            lower
+                .strip_prefix(scheme)
+                .is_some_and(|authority| is_local_host(&host_name(authority)))
+        });
+        if !local && !config.allowed_origins.contains(&lower) {
+            return Err(format!(
+                "Origin {origin:?} is not allowed (DNS-rebinding protection: only localhost and configured origins)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The single value of a header, trimmed; `Ok(None)` when absent. Duplicates and values that
+/// are not visible ASCII are -32020.
+fn single_header<'a>(
+    headers: &'a HeaderMap,
+    name: &str,
+    shown: &str,
+) -> Result<Option<&'a str>, ErrorObject> {
+    let mut values = headers.get_all(name).iter();
+    let Some(first) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(ErrorObject::header_mismatch(format!(
+            "Header mismatch: {shown} header appears more than once"
+        )));
+    }
+    let text = first.to_str().map_err(|_| {
+        ErrorObject::header_mismatch(format!(
+            "Header mismatch: {shown} header value contains invalid characters"
+        ))
+    })?;
+    Ok(Some(text.trim_matches([' ', '\t'])))
+}
+
+fn mismatch(shown: &str, header: &str, body: &str) -> ErrorObject {
+    ErrorObject::header_mismatch(format!(
+        "Header mismatch: {shown} header value '{header}' does not match body value '{body}'"
+    ))
+}
+
+fn missing(shown: &str, what: &str) -> ErrorObject {
+    ErrorObject::header_mismatch(format!(
+        "Header mismatch: missing required {shown} header (it must mirror {what})"
+    ))
+}
+
+/// Checks the mirrored headers of one request against its body (spec §5.2).
+pub(crate) fn check_headers(
+    server: &Server,
+    headers: &HeaderMap,
+    message: &Value,
+) -> Result<(), ErrorObject> {
+    let method = message["method"].as_str().unwrap_or_default();
+    let params = message.get("params");
+    let body_version = params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(crate::wire::meta_keys::PROTOCOL_VERSION))
+        .and_then(Value::as_str);
+    match single_header(headers, headers::PROTOCOL_VERSION, "MCP-Protocol-Version")? {
+        None => {
+            return Err(missing(
+                "MCP-Protocol-Version",
+                "params._meta protocolVersion",
+            ));
+        }
+        Some(header) => {
+            if let Some(body) = body_version
+                && header != body
+            {
+                return Err(mismatch("MCP-Protocol-Version", header, body));
+            }
+        }
+    }
+    match single_header(headers, headers::METHOD, "Mcp-Method")? {
+        None => return Err(missing("Mcp-Method", "the JSON-RPC method")),
+        Some(header) if header != method => return Err(mismatch("Mcp-Method", header, method)),
+        Some(_) => {}
+    }
+    let name_field = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    };
+    if let Some(field) = name_field
+        && let Some(body) = params.and_then(|p| p.get(field)).and_then(Value::as_str)
+    {
+        match single_header(headers, headers::NAME, "Mcp-Name")? {
+            None => return Err(missing("Mcp-Name", &format!("params.{field}"))),
+            Some(raw) => {
+                let decoded = headers::decode_value(raw).map_err(|e| {
+                    ErrorObject::header_mismatch(format!("Header mismatch: Mcp-Name: {e}"))
+                })?;
+                if decoded != body {
+                    return Err(mismatch("Mcp-Name", raw, body));
+                }
+            }
+        }
+    }
+    if method == "tools/call"
+        && let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str)
+        && let Some(tool) = server.tool_definitions().iter().find(|t| t.name == name)
+    {
+        let arguments = params
+            .and_then(|p| p.get("arguments"))
+            .unwrap_or(&Value::Null);
+        for param in headers::header_params(&tool.input_schema) {
+            check_param(headers, &param, arguments)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_param(
+    headers: &HeaderMap,
+    param: &HeaderParam,
+    arguments: &Value,
+) -> Result<(), ErrorObject> {
+    let shown = format!("Mcp-Param-{}", param.name);
+    let body = match param.lookup(arguments) {
+        None | Some(Value::Null) => return Ok(()),
+        Some(value) => value,
+    };
+    let Some(raw) = single_header(headers, &param.header_name(), &shown)? else {
+        return Err(missing(
+            &shown,
+            &format!("arguments/{}", param.path.join("/")),
+        ));
+    };
+    let decoded = headers::decode_value(raw)
+        .map_err(|e| ErrorObject::header_mismatch(format!("Header mismatch: {shown}: {e}")))?;
+    let matches = match body {
+        Value::String(s) => decoded == *s,
+        Value::Bool(b) => decoded == b.to_string(),
+        Value::Number(n) => match (decoded.parse::<f64>(), n.as_f64()) {
+            (Ok(h), Some(b)) => {
+                h == b
+                    && decoded
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || "+-.eE".contains(c))
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    if matches {
+        Ok(())
+    } else {
+        Err(mismatch(&shown, raw, &body.to_string()))
+    }
+}
+
+/// Sends one request through `router` in process, with no socket (`tower::ServiceExt::oneshot`),
+/// and collects the whole response body: the in-process way to test the HTTP transport.
+///
+/// ```
+/// use mcp_test::transport::http::{oneshot, router, HttpConfig};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let app = router(mcp_test::Server::builder("s", "1").build().unwrap(), HttpConfig::default());
+/// let get = http::Request::get("/mcp").body(String::new()).unwrap();
+/// let response = oneshot(&app, get).await;
+/// assert_eq!(response.status(), 405);
+/// assert_eq!(response.headers()["allow"], "POST");
+/// # }
+/// ```
+pub async fn oneshot(router: &Router, request: http::Request<String>) -> http::Response<Bytes> {
+    use tower::ServiceExt as _;
+    let response = router
+        .clone()
+        .oneshot(request.map(Body::from))
+        .await
+        .unwrap_or_else(|never| match never {});
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    http::Response::from_parts(parts, bytes)
+}
+
+/// The JSON-RPC messages of a response body: one for `application/json`, every `data:` event
+/// of an SSE stream in order (notifications, then the response).
+///
+/// ```
+/// let body = "event: message\ndata: {\"a\":1}\n\nevent: message\ndata: {\"b\":2}\n\n";
+/// let messages = mcp_test::transport::http::messages(body.as_bytes());
+/// assert_eq!(messages, [serde_json::json!({"a": 1}), serde_json::json!({"b": 2})]);
+/// ```
+pub fn messages(body: &[u8]) -> Vec<Value> {
+    let text = String::from_utf8_lossy(body);
+    if let Ok(value) = serde_json::from_str::<Value>(&text) {
+        return vec![value];
+    }
+    let mut out = Vec::new();
+    for event in text.split("\n\n") {
+        let data: Vec<&str> = event
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(|d| d.strip_prefix(' ').unwrap_or(d))
+            .collect();
+        if !data.is_empty()
+            && let Ok(value) = serde_json::from_str(&data.join("\n"))
+        {
+            out.push(value);
+        }
+    }
+    out
+}
+
+/// An HTTP response of the router is a response for every unwrapper and assertion of
+/// [`testing`](crate::testing): its JSON-RPC response is the body (JSON), or the last message of
+/// the SSE stream.
+///
+/// ```
+/// use mcp_test::testing::text_response;
+/// let body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}}\n\n";
+/// let resp = http::Response::builder().status(200).body(bytes::Bytes::from(body)).unwrap();
+/// assert_eq!(text_response(&resp), "ok");
+/// ```
+impl crate::testing::AsResponse for http::Response<Bytes> {
+    fn response_json(&self) -> Result<Value, String> {
+        let text = String::from_utf8_lossy(self.body());
+        match messages(self.body())
+            .into_iter()
+            .rev()
+            .find(|m| m.get("result").is_some() || m.get("error").is_some())
+        {
+            Some(response) => Ok(response),
+            None => Err(format!(
+                "the HTTP response (status {}) carries no JSON-RPC response; body:\n{text}",
+                self.status()
+            )),
+        }
+    }
+}

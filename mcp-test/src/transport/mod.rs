@@ -1,0 +1,5 @@
+//! Serving a [`Server`](crate::Server) over the two transports of MCP 2026-07-28:
+//! [`stdio`] (newline-delimited JSON on stdin/stdout) and [`http`] (Streamable HTTP on axum).
+
+pub mod http;
+pub mod stdio;
