@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use mcp_test::testing::TestContext;
-//! use mcp_test::{assert_rpc_error, assert_tool_error, assert_tool_text, mcp_test};
+//! use mcp_test::{assert_rpc_error, assert_tool_error, assert_tool_text};
 //! use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
 //! use serde_json::{json, Value};
 //!
@@ -50,14 +50,15 @@
 //!     Server::builder("calculator", "1.0.0").tool::<Divide>().build().unwrap()
 //! }
 //!
-//! #[mcp_test(server = calculator)]
-//! async fn divides(mcp: TestContext) {
-//!     assert_tool_text!(mcp.call_tool("divide", json!({"a": 6, "b": 3})).await, "2");
-//!     assert_tool_error!(mcp.call_tool("divide", json!({"a": 1, "b": 0})).await, "by zero");
-//!     assert_tool_error!(mcp.call_tool("divide", json!({"a": "x"})).await, "/a");
-//!     assert_rpc_error!(mcp.call_tool("multiply", json!({})).await, -32602, "Unknown tool");
-//! }
-//! # fn main() { divides() }
+//! // In a test suite: #[mcp_test(server = calculator)] async fn divides(mcp: TestContext) {..}
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let mcp = TestContext::new(calculator());
+//! assert_tool_text!(mcp.call_tool("divide", json!({"a": 6, "b": 3})).await, "2");
+//! assert_tool_error!(mcp.call_tool("divide", json!({"a": 1, "b": 0})).await, "by zero");
+//! assert_tool_error!(mcp.call_tool("divide", json!({"a": "x"})).await, "/a");
+//! assert_rpc_error!(mcp.call_tool("multiply", json!({})).await, -32602, "Unknown tool");
+//! # }
 //! ```
 
 mod assert;

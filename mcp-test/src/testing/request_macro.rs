@@ -16,13 +16,14 @@
 ///             | call <name> {arguments}        build_call_request(name, {arguments})
 ///             | action <tool> <action>         build_action_request(tool, action, null)
 ///             | action <tool> <action> {data}  build_action_request(tool, action, {data})
-/// <modifier> := id = <expr>                    replaces the id (any JSON, even a malformed one)
+/// <modifier> := id = <json>                    replaces the id (any JSON, even a malformed one)
 ///             | meta = {..}                    merges into params._meta like build_request
 /// ```
 ///
 /// The method is a string literal; `<name>`, `<tool>` and `<action>` are a string literal or a
-/// variable; `{..}` is any JSON literal (`{..}`, `[..]`, or a variable to serialize). Anything
-/// else is a compile error that shows this grammar.
+/// variable; `{..}` is any JSON literal (`{..}`, `[..]`, or a variable to serialize); an id is
+/// one token of JSON (`7`, `"a"`, `null`, a variable, or a parenthesized expression such as
+/// `(-1)`). Anything else is a compile error that shows this grammar.
 ///
 /// ```
 /// use mcp_test::mcp_request;
@@ -41,6 +42,8 @@
 ///     build_action_request("tasks", "get", json!({"id": "7"})),
 /// );
 ///
+/// assert_eq!(mcp_request!("tools/list"; id = null)["id"], Value::Null);
+/// assert_eq!(mcp_request!("tools/list"; id = (-1))["id"], -1);
 /// let body = mcp_request!(call "tasks"; id = "call-2",
 ///     meta = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}});
 /// assert_eq!(body["id"], "call-2");
@@ -111,7 +114,7 @@ macro_rules! mcp_request {
     };
     // modifiers
     (@mods ($($body:tt)*)) => { $($body)* };
-    (@mods ($($body:tt)*) id = $id:expr $(, $($rest:tt)*)?) => {
+    (@mods ($($body:tt)*) id = $id:tt $(, $($rest:tt)*)?) => {
         $crate::mcp_request!(@mods (
             $crate::testing::__with_id($($body)*, $crate::__private::serde_json::json!($id))
         ) $($($rest)*)?)
@@ -123,7 +126,7 @@ macro_rules! mcp_request {
     };
     (@mods ($($body:tt)*) $($bad:tt)+) => {
         ::core::compile_error!(
-            "mcp_request!: unknown modifier; after `;` write `id = <expr>` or `meta = {..}`, separated by commas"
+            "mcp_request!: unknown modifier; after `;` write `id = <json>` or `meta = {..}`, separated by commas"
         )
     };
     ($($bad:tt)*) => {
@@ -132,7 +135,7 @@ macro_rules! mcp_request {
             "    mcp_request!(\"method\")            mcp_request!(\"method\" {params})\n",
             "    mcp_request!(call <name>)          mcp_request!(call <name> {arguments})\n",
             "    mcp_request!(action <tool> <action>)  mcp_request!(action <tool> <action> {data})\n",
-            "optionally followed by `; id = <expr>, meta = {..}`"
+            "optionally followed by `; id = <json>, meta = {..}`"
         ))
     };
 }
