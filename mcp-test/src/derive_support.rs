@@ -22,6 +22,10 @@ pub fn input_schema<T: JsonSchema>() -> Value {
         map.remove("title");
         map.remove("description");
         map.entry("type").or_insert_with(|| Value::from("object"));
+        // An empty `properties` makes validators report each unknown property at its own
+        // pointer, rather than one error at the object.
+        map.entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
     }
     value
 }

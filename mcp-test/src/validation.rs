@@ -73,6 +73,22 @@ impl SchemaValidator {
                         });
                     }
                 }
+                // jsonschema abbreviates long enums ("or 2 other candidates"); name every
+                // allowed value so the caller can correct itself (e.g. an unknown action).
+                jsonschema::error::ValidationErrorKind::Enum { options } => {
+                    let allowed = match &**options {
+                        Value::Array(values) => values
+                            .iter()
+                            .map(Value::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        other => other.to_string(),
+                    };
+                    out.push(Violation {
+                        pointer: base,
+                        message: format!("{} is not one of: {allowed}", error.instance()),
+                    });
+                }
                 _ => out.push(Violation {
                     pointer: base,
                     message: error.to_string(),

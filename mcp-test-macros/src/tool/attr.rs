@@ -557,7 +557,12 @@ pub fn docs(attrs: &[Attribute]) -> Option<String> {
                 lit: Lit::Str(s), ..
             }) = &nv.value
         {
-            for line in s.value().lines() {
+            let value = s.value();
+            if value.trim().is_empty() {
+                lines.push(String::new());
+                continue;
+            }
+            for line in value.lines() {
                 lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
             }
         }
