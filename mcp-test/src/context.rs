@@ -172,6 +172,7 @@ pub struct Context {
     pub(crate) server: Option<Server>,
     /// Answers and questions of the current round (multi-round requests).
     pub(crate) round: crate::rounds::RoundHandle,
+    pub(crate) notifier: crate::notify::Notifier,
 }
 
 impl Context {
@@ -188,6 +189,7 @@ impl Context {
                 assigns: Extensions::new(),
                 server: None,
                 round: crate::rounds::RoundHandle::default(),
+                notifier: crate::notify::Notifier::default(),
             },
         }
     }
@@ -279,6 +281,31 @@ impl Context {
     /// The server serving this request, if any.
     pub fn server(&self) -> Option<&Server> {
         self.server.as_ref()
+    }
+
+    /// Sends `notifications/progress` for this request. Returns whether it was sent: only when
+    /// the request carried `_meta.progressToken`, the transport streams notifications, and
+    /// `progress` is greater than the last value sent (the spec requires it to increase).
+    ///
+    /// ```
+    /// let ctx = mcp_test::Context::builder().build();
+    /// assert!(!ctx.progress(1.0, Some(2.0), Some("half way")), "no progress token, no sink");
+    /// ```
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        self.notifier.progress(progress, total, message)
+    }
+
+    /// Sends `notifications/message` for this request. Returns whether it was sent: only when
+    /// the request set `_meta["io.modelcontextprotocol/logLevel"]`, at or above that level,
+    /// and the transport streams notifications.
+    ///
+    /// ```
+    /// use mcp_test::wire::LoggingLevel;
+    /// let ctx = mcp_test::Context::builder().build();
+    /// assert!(!ctx.log(LoggingLevel::Info, Some("db"), serde_json::json!("connected")));
+    /// ```
+    pub fn log(&self, level: crate::wire::LoggingLevel, logger: Option<&str>, data: Value) -> bool {
+        self.notifier.log(level, logger, data)
     }
 }
 

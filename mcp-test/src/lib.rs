@@ -63,6 +63,7 @@ pub mod schema;
 mod server;
 pub mod spec;
 pub mod string_args;
+mod subscriptions;
 pub mod testing;
 mod tool;
 pub mod transport;

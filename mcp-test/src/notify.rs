@@ -34,6 +34,11 @@ impl Notifier {
         }
     }
 
+    /// The raw sink, for `subscriptions/listen`, which writes its own notifications.
+    pub(crate) fn sink(&self) -> Option<&NotificationSink> {
+        self.sink.as_ref()
+    }
+
     pub(crate) fn progress(
         &self,
         progress: f64,

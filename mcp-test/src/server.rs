@@ -37,6 +37,12 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Servers announce list changes to `subscriptions/listen` streams (see
+/// [`Server::notify_tools_list_changed`]), so every list capability says so.
+const LIST_CHANGED: ListChangedCapability = ListChangedCapability {
+    list_changed: Some(true),
+};
+
 /// Methods 2026-07-28 removed; each is answered with -32601.
 const REMOVED_METHODS: &[&str] = &[
     "initialize",
@@ -98,6 +104,7 @@ struct Inner {
     /// Who may see and call each tool, parallel to `tools`.
     tool_access: Vec<Access>,
     catalog: crate::catalog::Catalog,
+    changes: crate::subscriptions::Hub,
 }
 
 struct RegisteredTool {
@@ -470,6 +477,7 @@ impl ServerBuilder {
                 request_state,
                 tool_access,
                 catalog,
+                changes: crate::subscriptions::Hub::default(),
             }),
         })
     }
@@ -549,17 +557,20 @@ impl Server {
     /// The capabilities `server/discover` advertises: exactly what is registered.
     pub fn capabilities(&self) -> ServerCapabilities {
         ServerCapabilities {
-            tools: (!self.inner.tools.is_empty()).then(ListChangedCapability::default),
+            tools: (!self.inner.tools.is_empty()).then_some(LIST_CHANGED),
             resources: self
                 .inner
                 .catalog
                 .has_resources()
-                .then(wire::ResourcesCapability::default),
+                .then_some(wire::ResourcesCapability {
+                    subscribe: Some(true),
+                    list_changed: Some(true),
+                }),
             prompts: self
                 .inner
                 .catalog
                 .has_prompts()
-                .then(ListChangedCapability::default),
+                .then_some(LIST_CHANGED),
             completions: self.inner.catalog.has_completions().then(Map::new),
             ..ServerCapabilities::default()
         }
@@ -568,6 +579,33 @@ impl Server {
     /// Server-wide state registered with [`ServerBuilder::state`].
     pub fn state(&self) -> &Extensions {
         &self.inner.state
+    }
+
+    /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed.
+    pub fn notify_tools_list_changed(&self) {
+        self.inner.changes.announce(crate::subscriptions::Change::Tools);
+    }
+
+    /// Tells every subscription that asked for it that the prompt list changed.
+    pub fn notify_prompts_list_changed(&self) {
+        self.inner.changes.announce(crate::subscriptions::Change::Prompts);
+    }
+
+    /// Tells every subscription that asked for it that the resource list changed.
+    pub fn notify_resources_list_changed(&self) {
+        self.inner.changes.announce(crate::subscriptions::Change::Resources);
+    }
+
+    /// Tells every subscription that listed `uri` in `resourceSubscriptions` that it changed.
+    pub fn notify_resource_updated(&self, uri: impl Into<String>) {
+        self.inner
+            .changes
+            .announce(crate::subscriptions::Change::ResourceUpdated(uri.into()));
+    }
+
+    /// Ends every open subscription with a `complete` result (for a graceful shutdown).
+    pub fn close_subscriptions(&self) {
+        self.inner.changes.announce(crate::subscriptions::Change::Close);
     }
 
     /// Handles one JSON-RPC message given as JSON text, as an anonymous caller. Returns the
@@ -601,12 +639,17 @@ impl Server {
             .map_or(self.inner.max_request_timeout, |t| {
                 t.min(self.inner.max_request_timeout)
             });
-        let outcome = match tokio::time::timeout(timeout, self.dispatch(incoming, caller)).await {
-            Ok(outcome) => outcome,
-            Err(_) => Err(ErrorObject::internal(format!(
-                "Internal error: the request did not finish within {} ms",
-                timeout.as_millis()
-            ))),
+        // A subscription lives until it is cancelled; every other request has a deadline.
+        let outcome = if incoming.method == "subscriptions/listen" {
+            self.dispatch(incoming, caller).await
+        } else {
+            match tokio::time::timeout(timeout, self.dispatch(incoming, caller)).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(ErrorObject::internal(format!(
+                    "Internal error: the request did not finish within {} ms",
+                    timeout.as_millis()
+                ))),
+            }
         };
         Some(match outcome {
             Ok(result) => Response::Result {
@@ -639,7 +682,7 @@ impl Server {
     async fn dispatch(&self, req: Incoming, caller: &Caller) -> Result<Value, ErrorObject> {
         let has_tools = !self.inner.tools.is_empty();
         match req.method.as_str() {
-            "server/discover" => {}
+            "server/discover" | "subscriptions/listen" => {}
             "tools/list" | "tools/call" if has_tools => {}
             "resources/list" | "resources/templates/list" | "resources/read"
                 if self.inner.catalog.has_resources() => {}
@@ -705,6 +748,11 @@ impl Server {
             }
             "completion/complete" => self.inner.catalog.complete(&ctx, &params).await,
             "tools/call" => self.call_tool(&ctx, &params).await,
+            "subscriptions/listen" => {
+                let capabilities = self.capabilities();
+                crate::subscriptions::listen(&self.inner.changes, &capabilities, &ctx, &params)
+                    .await
+            }
             _ => unreachable!("every method was routed above"),
         }
     }

@@ -440,7 +440,7 @@ async fn discover_reports_exactly_what_is_registered() {
         json!({"jsonrpc": "2.0", "id": "d", "result": {
             "resultType": "complete",
             "supportedVersions": ["2026-07-28"],
-            "capabilities": {"tools": {}},
+            "capabilities": {"tools": {"listChanged": true}},
             "instructions": "Use add to add.",
             "ttlMs": 3_600_000,
             "cacheScope": "public",

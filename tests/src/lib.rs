@@ -130,6 +130,24 @@ impl Tool for WhoAmI {
     }
 }
 
+/// Announces that the tool list changed (as a server whose tools depend on a flag would).
+pub struct Announce;
+
+impl Tool for Announce {
+    const NAME: &'static str = "announce";
+    fn input_schema() -> Value {
+        json!({"type": "object"})
+    }
+    fn parse(_: Value) -> Result<Self, ToolError> {
+        Ok(Announce)
+    }
+    async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+        let server = ctx.server().ok_or_else(|| ToolError::new("no server"))?;
+        server.notify_tools_list_changed();
+        Ok(CallToolResult::text("announced"))
+    }
+}
+
 /// The server every transport test uses.
 pub fn transport_server() -> Server {
     Server::builder("transport-fixture", "1.0.0")
@@ -138,6 +156,7 @@ pub fn transport_server() -> Server {
         .tool::<Progress>()
         .tool::<Forecast>()
         .tool::<WhoAmI>()
+        .tool::<Announce>()
         .state(Gate(Arc::new(tokio::sync::Barrier::new(2))))
         .build()
         .expect("the fixture server builds")

@@ -64,7 +64,7 @@ async fn discover_then_list_then_call() {
 
     let discovered = roundtrip(&server, envelope(1, "server/discover", json!({}))).await;
     assert_eq!(discovered["result"]["supportedVersions"], json!(["2026-07-28"]));
-    assert_eq!(discovered["result"]["capabilities"], json!({"tools": {}}));
+    assert_eq!(discovered["result"]["capabilities"], json!({"tools": {"listChanged": true}}));
     assert_eq!(discovered["result"]["instructions"], "Temperature tools.");
     assert_eq!(
         discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"],

@@ -757,3 +757,68 @@ impl crate::testing::AsResponse for http::Response<Bytes> {
         }
     }
 }
+
+/// Sends one request through `router` in process and returns the response head with a reader
+/// over its body, message by message, for streams that stay open (`subscriptions/listen`, long
+/// SSE answers). Dropping the reader closes the stream, which cancels the request.
+pub async fn oneshot_stream(
+    router: &Router,
+    request: http::Request<String>,
+) -> (http::response::Parts, MessageStream) {
+    use tower::ServiceExt as _;
+    let response = router
+        .clone()
+        .oneshot(request.map(Body::from))
+        .await
+        .unwrap_or_else(|never| match never {});
+    let (parts, body) = response.into_parts();
+    (
+        parts,
+        MessageStream {
+            body,
+            buffer: String::new(),
+        },
+    )
+}
+
+/// Reads JSON-RPC messages one at a time from a response body (JSON or SSE); see
+/// [`oneshot_stream`].
+pub struct MessageStream {
+    body: Body,
+    buffer: String,
+}
+
+impl std::fmt::Debug for MessageStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MessageStream")
+            .field("buffered", &self.buffer.len())
+            .finish()
+    }
+}
+
+impl MessageStream {
+    /// The next message, or `None` when the body ends.
+    pub async fn next(&mut self) -> Option<Value> {
+        use http_body_util::BodyExt as _;
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                match messages(event.as_bytes()).pop() {
+                    Some(message) => return Some(message),
+                    None => continue,
+                }
+            }
+            match self.body.frame().await {
+                Some(Ok(frame)) => {
+                    if let Some(data) = frame.data_ref() {
+                        self.buffer.push_str(&String::from_utf8_lossy(data));
+                    }
+                }
+                _ => {
+                    let rest = std::mem::take(&mut self.buffer);
+                    return messages(rest.as_bytes()).pop();
+                }
+            }
+        }
+    }
+}
