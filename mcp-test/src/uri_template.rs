@@ -15,8 +15,8 @@
 //! match that lets the rest of the template match wins.
 //!
 //! Everything else RFC 6570 defines (the `.`, `/`, `;`, `?`, `&` operators, variable lists
-//! `{a,b}`, the `:n` and `*` modifiers) and two expressions with no literal between them are
-//! refused when the template is parsed, with the reason, rather than matched unreliably.
+//! `{a,b}`, the `:n` and `*` modifiers) and two expressions with no literal between them
+//! (except before `{#var}`, whose `#` separates them) are refused when the template is parsed, with the reason, rather than matched unreliably.
 //!
 //! ```
 //! use mcp_test::uri_template::UriTemplate;
@@ -32,7 +32,7 @@
 //!
 //! let item = UriTemplate::parse("test://template/{id}/data").unwrap();
 //! assert_eq!(item.match_uri("test://template/123/data").unwrap().get("id"), Some("123"));
-//! assert!(item.match_uri("test://template/1/2/data").is_none(), "{id} never spans a /");
+//! assert!(item.match_uri("test://template/1/2/data").is_none(), "{{id}} never spans a /");
 //! ```
 
 use std::fmt;
@@ -165,7 +165,7 @@ impl UriTemplate {
                     check_var_name(name).map_err(|reason| fail(at, reason))?;
                     if !literal.is_empty() {
                         parts.push(Part::Literal(std::mem::take(&mut literal)));
-                    } else if matches!(parts.last(), Some(Part::Var { .. })) {
+                    } else if op != Op::Fragment && matches!(parts.last(), Some(Part::Var { .. })) {
                         return Err(fail(
                             at,
                             "two expressions with no literal between them cannot be matched unambiguously"
@@ -520,7 +520,7 @@ mod tests {
             ("plain", "p/q", "frag"),
             ("sp ace", "with space/ü", "x y"),
             ("50%", "100%/x", "%"),
-            ("a/b?c#d", "r?s", "t#u"),
+            ("a/b?c#d", "r?s", "t/u"),
         ] {
             let uri = t.expand([("a", a), ("b", b), ("c", c)]);
             let m = t
@@ -531,6 +531,9 @@ mod tests {
                 assert_eq!(m.get("b"), Some(b), "{uri}");
             }
         }
+        // A `#` in a reserved value before {#c} is ambiguous: the longest match wins.
+        let m = t.match_uri("x://a/r#s#t").unwrap();
+        assert_eq!((m.get("b"), m.get("c")), (Some("r#s"), Some("t")));
         // Reserved expansion keeps existing triplets, as RFC 6570 §3.2.3 says.
         assert_eq!(t.expand([("a", "x"), ("b", "a%20b")]), "x://x/a%20b");
     }
