@@ -161,3 +161,9 @@ pub fn transport_server() -> Server {
         .build()
         .expect("the fixture server builds")
 }
+
+/// The README's examples compile as this crate's doctests, so the README cannot drift from the
+/// library.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
