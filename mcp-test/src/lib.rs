@@ -49,6 +49,7 @@
 
 pub mod authorization;
 mod catalog;
+pub mod client;
 pub mod completion;
 mod context;
 mod derive_support;

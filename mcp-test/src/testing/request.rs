@@ -1,7 +1,9 @@
 //! Request helpers: one per MCP method, each building a JSON-RPC request, encoding it to JSON
 //! text, and dispatching it through [`Server::handle_json_with`], the server's full path, then
-//! decoding the complete JSON-RPC response.
+//! decoding the complete JSON-RPC response. Every helper takes any [`Target`]: an in-process
+//! [`Server`], or a [`Client`](crate::client::Client) connected to a server in another process.
 
+use crate::client::Target;
 use crate::context::{Extensions, Identity};
 use crate::server::{BuildError, Caller, Server, ServerBuilder};
 use crate::wire::{PROTOCOL_VERSION, RequestId, meta_keys};
@@ -223,8 +225,7 @@ impl RequestOptions {
     /// ```
     #[track_caller]
     pub fn client_capabilities(mut self, capabilities: impl Serialize) -> Self {
-        self.client_capabilities =
-            Value::Object(to_object("client_capabilities", capabilities));
+        self.client_capabilities = Value::Object(to_object("client_capabilities", capabilities));
         self
     }
 
@@ -372,16 +373,28 @@ impl RequestOptions {
     /// Builds the request body for `method` with `params`, checking that every option set
     /// applies to `helper`.
     #[track_caller]
-    fn body(&self, helper: &str, takes: Takes, method: &str, mut params: Map<String, Value>) -> Value {
+    fn body(
+        &self,
+        helper: &str,
+        takes: Takes,
+        method: &str,
+        mut params: Map<String, Value>,
+    ) -> Value {
         let refuse = |option: &str, applies: &str| -> ! {
             panic!("{helper}: the {option} option does not apply here; it is for {applies}")
         };
         if takes != Takes::Retry {
             if self.request_state.is_some() {
-                refuse("request_state", "call_tool, read_resource, get_prompt and request");
+                refuse(
+                    "request_state",
+                    "call_tool, read_resource, get_prompt and request",
+                );
             }
             if self.input_responses.is_some() {
-                refuse("input_responses", "call_tool, read_resource, get_prompt and request");
+                refuse(
+                    "input_responses",
+                    "call_tool, read_resource, get_prompt and request",
+                );
             }
         }
         if takes != Takes::Cursor && self.cursor.is_some() {
@@ -428,16 +441,15 @@ impl RequestOptions {
     }
 }
 
-/// Encodes `body`, dispatches it through [`Server::handle_json_with`] as `options`' caller, and
-/// decodes the reply.
-async fn dispatch(server: &Server, body: &Value, options: &RequestOptions) -> Value {
-    let text = serde_json::to_string(body).expect("a JSON value always encodes");
-    match server.handle_json_with(&text, &options.caller()).await {
-        Some(reply) => serde_json::from_str(&reply).unwrap_or_else(|e| {
-            panic!("the server answered with text that is not JSON ({e}):\n{reply}")
-        }),
-        None => Value::Null,
-    }
+/// Sends `body` to the target: for a [`Server`], encodes it, dispatches it through
+/// [`Server::handle_json_with`] as `options`' caller, and decodes the reply; for a
+/// [`Client`](crate::client::Client), sends it over the client's transport.
+async fn dispatch(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+) -> Value {
+    server.dispatch(body, options).await
 }
 
 #[track_caller]
@@ -461,7 +473,11 @@ fn object(helper: &str, what: &str, value: impl Serialize) -> Value {
 /// assert_rpc_error!(response, -32601);
 /// # }
 /// ```
-pub async fn send(server: &Server, body: &Value, options: &RequestOptions) -> Value {
+pub async fn send(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+) -> Value {
     dispatch(server, body, options).await
 }
 
@@ -493,7 +509,7 @@ pub async fn send(server: &Server, body: &Value, options: &RequestOptions) -> Va
 /// # }
 /// ```
 pub async fn call_tool(
-    server: &Server,
+    server: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     options: &RequestOptions,
@@ -519,7 +535,7 @@ pub async fn call_tool(
 /// assert_eq!(response["error"]["code"], -32601);
 /// # }
 /// ```
-pub async fn list_tools(server: &Server, options: &RequestOptions) -> Value {
+pub async fn list_tools(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
     let body = options.body("list_tools", Takes::Cursor, "tools/list", Map::new());
     dispatch(server, &body, options).await
 }
@@ -536,8 +552,13 @@ pub async fn list_tools(server: &Server, options: &RequestOptions) -> Value {
 /// assert_rpc_error!(list_resources(&server, &RequestOptions::new()).await, -32601);
 /// # }
 /// ```
-pub async fn list_resources(server: &Server, options: &RequestOptions) -> Value {
-    let body = options.body("list_resources", Takes::Cursor, "resources/list", Map::new());
+pub async fn list_resources(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+    let body = options.body(
+        "list_resources",
+        Takes::Cursor,
+        "resources/list",
+        Map::new(),
+    );
     dispatch(server, &body, options).await
 }
 
@@ -552,7 +573,10 @@ pub async fn list_resources(server: &Server, options: &RequestOptions) -> Value 
 /// assert_rpc_error!(list_resource_templates(&server, &RequestOptions::new()).await, -32601);
 /// # }
 /// ```
-pub async fn list_resource_templates(server: &Server, options: &RequestOptions) -> Value {
+pub async fn list_resource_templates(
+    server: &(impl Target + ?Sized),
+    options: &RequestOptions,
+) -> Value {
     let body = options.body(
         "list_resource_templates",
         Takes::Cursor,
@@ -574,7 +598,11 @@ pub async fn list_resource_templates(server: &Server, options: &RequestOptions) 
 /// assert_rpc_error!(response, -32601, "resources/read");
 /// # }
 /// ```
-pub async fn read_resource(server: &Server, uri: &str, options: &RequestOptions) -> Value {
+pub async fn read_resource(
+    server: &(impl Target + ?Sized),
+    uri: &str,
+    options: &RequestOptions,
+) -> Value {
     let mut params = Map::new();
     params.insert("uri".to_owned(), Value::from(uri));
     let body = options.body("read_resource", Takes::Retry, "resources/read", params);
@@ -592,7 +620,7 @@ pub async fn read_resource(server: &Server, uri: &str, options: &RequestOptions)
 /// assert_rpc_error!(list_prompts(&server, &RequestOptions::new()).await, -32601);
 /// # }
 /// ```
-pub async fn list_prompts(server: &Server, options: &RequestOptions) -> Value {
+pub async fn list_prompts(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
     let body = options.body("list_prompts", Takes::Cursor, "prompts/list", Map::new());
     dispatch(server, &body, options).await
 }
@@ -611,7 +639,7 @@ pub async fn list_prompts(server: &Server, options: &RequestOptions) -> Value {
 /// # }
 /// ```
 pub async fn get_prompt(
-    server: &Server,
+    server: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     options: &RequestOptions,
@@ -645,14 +673,17 @@ pub async fn get_prompt(
 /// # }
 /// ```
 pub async fn complete(
-    server: &Server,
+    server: &(impl Target + ?Sized),
     reference: impl Serialize,
     argument: impl Serialize,
     options: &RequestOptions,
 ) -> Value {
     let mut params = Map::new();
     params.insert("ref".to_owned(), object("complete", "reference", reference));
-    params.insert("argument".to_owned(), object("complete", "argument", argument));
+    params.insert(
+        "argument".to_owned(),
+        object("complete", "argument", argument),
+    );
     let body = options.body("complete", Takes::Completion, "completion/complete", params);
     dispatch(server, &body, options).await
 }
@@ -669,7 +700,7 @@ pub async fn complete(
 /// assert_eq!(discovered["supportedVersions"][0], "2026-07-28");
 /// # }
 /// ```
-pub async fn discover(server: &Server, options: &RequestOptions) -> Value {
+pub async fn discover(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
     let body = options.body("discover", Takes::Nothing, "server/discover", Map::new());
     dispatch(server, &body, options).await
 }
@@ -691,7 +722,7 @@ pub async fn discover(server: &Server, options: &RequestOptions) -> Value {
 /// # }
 /// ```
 pub async fn request(
-    server: &Server,
+    server: &(impl Target + ?Sized),
     method: &str,
     params: impl Serialize,
     options: &RequestOptions,

@@ -1,0 +1,350 @@
+//! The stdio side of the client: a child process, one JSON-RPC message per line.
+
+use super::{ClientError, Exchange, describe, stderr_tail};
+use serde_json::{Value, json};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::Child;
+use tokio::sync::{oneshot, watch};
+
+type Reply = Result<(Value, Vec<Value>), Failure>;
+
+enum Failure {
+    Closed,
+    NotJson { line: String, reason: String },
+}
+
+struct Pending {
+    /// The request id as JSON text (`1`, `"a"`, `null`).
+    key: String,
+    notes: Vec<Value>,
+    tx: oneshot::Sender<Reply>,
+}
+
+#[derive(Default)]
+struct State {
+    pending: Vec<Pending>,
+    violations: Vec<String>,
+    closed: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    stderr: Mutex<Vec<u8>>,
+    stderr_done: watch::Sender<bool>,
+}
+
+type Writer = Box<dyn AsyncWrite + Send + Unpin>;
+
+pub(super) struct StdioTransport {
+    program: String,
+    stdin: tokio::sync::Mutex<Option<Writer>>,
+    child: tokio::sync::Mutex<Option<Child>>,
+    shared: Arc<Shared>,
+}
+
+impl StdioTransport {
+    pub(super) fn spawn(mut command: tokio::process::Command) -> Result<Self, ClientError> {
+        let program = command
+            .as_std()
+            .get_program()
+            .to_string_lossy()
+            .into_owned();
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = command.spawn().map_err(|source| ClientError::Spawn {
+            program: program.clone(),
+            source,
+        })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        Ok(Self::start(
+            program,
+            Box::new(stdin),
+            stdout,
+            Some(stderr),
+            Some(child),
+        ))
+    }
+
+    /// Speaks over any reader (the server's output) and writer (its input).
+    pub(super) fn connect(
+        reader: impl AsyncRead + Send + Unpin + 'static,
+        writer: impl AsyncWrite + Send + Unpin + 'static,
+    ) -> Self {
+        Self::start(
+            "in-process streams".to_owned(),
+            Box::new(writer),
+            reader,
+            None::<tokio::io::Empty>,
+            None,
+        )
+    }
+
+    fn start(
+        program: String,
+        stdin: Writer,
+        stdout: impl AsyncRead + Send + Unpin + 'static,
+        stderr: Option<impl AsyncRead + Send + Unpin + 'static>,
+        child: Option<Child>,
+    ) -> Self {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            stderr: Mutex::new(Vec::new()),
+            stderr_done: watch::channel(false).0,
+        });
+        let for_stderr = shared.clone();
+        tokio::spawn(async move {
+            if let Some(mut stderr) = stderr {
+                let mut buf = [0_u8; 4096];
+                loop {
+                    match stderr.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => for_stderr
+                            .stderr
+                            .lock()
+                            .expect("stderr lock")
+                            .extend_from_slice(&buf[..n]),
+                    }
+                }
+            }
+            for_stderr.stderr_done.send_replace(true);
+        });
+        let for_stdout = shared.clone();
+        tokio::spawn(async move {
+            let mut reader = BufReader::new(stdout);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match reader.read_until(b'\n', &mut line).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => for_stdout.on_line(&line),
+                }
+            }
+            let mut state = for_stdout.state.lock().expect("state lock");
+            state.closed = true;
+            for pending in state.pending.drain(..) {
+                let _ = pending.tx.send(Err(Failure::Closed));
+            }
+        });
+        StdioTransport {
+            program,
+            stdin: tokio::sync::Mutex::new(Some(stdin)),
+            child: tokio::sync::Mutex::new(child),
+            shared,
+        }
+    }
+
+    pub(super) fn program(&self) -> &str {
+        &self.program
+    }
+
+    pub(super) fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.shared.stderr.lock().expect("stderr lock")).into_owned()
+    }
+
+    pub(super) fn violations(&self) -> Vec<String> {
+        self.shared
+            .state
+            .lock()
+            .expect("state lock")
+            .violations
+            .clone()
+    }
+
+    /// The stderr tail once the child's stderr has closed (or after a short wait).
+    async fn final_stderr(&self) -> String {
+        let mut done = self.shared.stderr_done.subscribe();
+        let _ = tokio::time::timeout(Duration::from_secs(2), done.wait_for(|d| *d)).await;
+        stderr_tail(&self.stderr())
+    }
+
+    async fn write(&self, message: &Value) -> Result<(), ClientError> {
+        let mut line = serde_json::to_string(message).expect("a JSON value always encodes");
+        line.push('\n');
+        let mut stdin = self.stdin.lock().await;
+        let Some(pipe) = stdin.as_mut() else {
+            return Err(ClientError::Io(format!(
+                "cannot send {}: the client was closed",
+                describe(message)
+            )));
+        };
+        let written = async {
+            pipe.write_all(line.as_bytes()).await?;
+            pipe.flush().await
+        }
+        .await;
+        drop(stdin);
+        written.map_err(|e| {
+            ClientError::Io(format!(
+                "could not write {} to the server's stdin: {e}{}",
+                describe(message),
+                stderr_tail(&self.stderr())
+            ))
+        })
+    }
+
+    pub(super) async fn exchange(
+        &self,
+        body: &Value,
+        timeout: Duration,
+    ) -> Result<Exchange, ClientError> {
+        let Some(id) = body.get("id") else {
+            self.write(body).await?;
+            return Ok(Exchange::default());
+        };
+        let key = id.to_string();
+        let request = describe(body);
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut state = self.shared.state.lock().expect("state lock");
+            if state.closed {
+                drop(state);
+                return Err(ClientError::Closed {
+                    request,
+                    stderr: stderr_tail(&self.stderr()),
+                });
+            }
+            if state.pending.iter().any(|p| p.key == key) {
+                return Err(ClientError::Protocol(format!(
+                    "cannot send {request}: a request with id {key} is already in flight on this connection"
+                )));
+            }
+            state.pending.push(Pending {
+                key: key.clone(),
+                notes: Vec::new(),
+                tx,
+            });
+        }
+        if let Err(e) = self.write(body).await {
+            self.forget(&key);
+            return Err(e);
+        }
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(Ok((response, notifications)))) => Ok(Exchange {
+                response: Some(response),
+                notifications,
+                status: None,
+                content_type: None,
+            }),
+            Ok(Ok(Err(Failure::NotJson { line, reason }))) => Err(ClientError::NotJson {
+                line,
+                reason,
+                stderr: stderr_tail(&self.stderr()),
+            }),
+            Ok(Ok(Err(Failure::Closed)) | Err(_)) => Err(ClientError::Closed {
+                request,
+                stderr: self.final_stderr().await,
+            }),
+            Err(_) => {
+                self.forget(&key);
+                let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                    "params": {"requestId": id, "reason": "client timeout"}});
+                let _ = self.write(&cancel).await;
+                Err(ClientError::Timeout {
+                    request,
+                    after: timeout,
+                    stderr: stderr_tail(&self.stderr()),
+                })
+            }
+        }
+    }
+
+    fn forget(&self, key: &str) {
+        let mut state = self.shared.state.lock().expect("state lock");
+        state.pending.retain(|p| p.key != key);
+    }
+
+    pub(super) async fn close(&self, timeout: Duration) -> Result<Option<ExitStatus>, ClientError> {
+        if let Some(mut pipe) = self.stdin.lock().await.take() {
+            let _ = pipe.shutdown().await;
+        }
+        let mut child = self.child.lock().await;
+        let Some(process) = child.as_mut() else {
+            return Ok(None);
+        };
+        match tokio::time::timeout(timeout, process.wait()).await {
+            Ok(Ok(status)) => Ok(Some(status)),
+            Ok(Err(e)) => Err(ClientError::Io(format!(
+                "could not wait for the server process: {e}"
+            ))),
+            Err(_) => {
+                let _ = process.kill().await;
+                drop(child);
+                Err(ClientError::NoExit {
+                    after: timeout,
+                    stderr: self.final_stderr().await,
+                })
+            }
+        }
+    }
+}
+
+impl Shared {
+    fn on_line(&self, raw: &[u8]) {
+        let text = String::from_utf8_lossy(raw);
+        let line = text.trim_end_matches(['\n', '\r']);
+        if line.trim().is_empty() {
+            return;
+        }
+        let mut state = self.state.lock().expect("state lock");
+        let message: Value = match serde_json::from_str(line) {
+            Ok(message) => message,
+            Err(e) => {
+                state
+                    .violations
+                    .push(format!("a line on stdout is not JSON ({e}): {line:?}"));
+                for pending in state.pending.drain(..) {
+                    let _ = pending.tx.send(Err(Failure::NotJson {
+                        line: line.to_owned(),
+                        reason: e.to_string(),
+                    }));
+                }
+                return;
+            }
+        };
+        let is_object = message.is_object();
+        let has = |k: &str| message.get(k).is_some();
+        if is_object && has("method") && has("id") {
+            state.violations.push(format!(
+                "the server sent a request on stdio, which a 2026-07-28 server never does: {line}"
+            ));
+        } else if is_object && has("method") {
+            for pending in &mut state.pending {
+                pending.notes.push(message.clone());
+            }
+        } else if is_object && (has("result") || has("error")) {
+            let key = message.get("id").unwrap_or(&Value::Null).to_string();
+            let index = state
+                .pending
+                .iter()
+                .position(|p| p.key == key)
+                .or_else(|| (key == "null" && !state.pending.is_empty()).then_some(0));
+            match index {
+                Some(index) => {
+                    let pending = state.pending.remove(index);
+                    let _ = pending.tx.send(Ok((message, pending.notes)));
+                }
+                None => state.violations.push(format!(
+                    "a reply to no request in flight (id {key}): {line}"
+                )),
+            }
+        } else {
+            state.violations.push(format!(
+                "a line on stdout is JSON but not a JSON-RPC message: {line}"
+            ));
+            for pending in state.pending.drain(..) {
+                let _ = pending.tx.send(Err(Failure::NotJson {
+                    line: line.to_owned(),
+                    reason: "not a JSON-RPC message".to_owned(),
+                }));
+            }
+        }
+    }
+}
