@@ -47,7 +47,12 @@
 
 #![warn(missing_docs)]
 
+// `#[derive(Tool)]` names `::mcp_test`; this lets the crate's own derived tools (the bundled
+// example server of `cases`) use it too.
+extern crate self as mcp_test;
+
 pub mod authorization;
+pub mod cases;
 mod catalog;
 pub mod client;
 pub mod completion;

@@ -1,0 +1,512 @@
+//! Test cases derived from each tool's input schema, checked against a live server.
+//!
+//! - [`derive_cases`] (one tool) and [`derive_for_tools`] (a `tools/list`) are the **rules
+//!   engine**: for every tool, and for every action of an action tool, one valid base case, then
+//!   one mutation per constraint — a required property dropped, a value outside an enum, one
+//!   character under `minLength` or over `maxLength`, a string that misses the `pattern`, a
+//!   number just past a bound, the wrong JSON type, one item too few or too many, a duplicated
+//!   item, an unknown key where `additionalProperties` is `false`, a `const` or `format`
+//!   violation — and the exact-boundary values, which must succeed. The rules recurse into
+//!   nested objects and arrays. Each [`Case`] is plain serde data.
+//! - Every case is checked against the real schema before it is returned: a case predicted to
+//!   succeed is valid, a case predicted to fail is invalid. Cases are de-duplicated.
+//! - [`verify`] dry-runs cases against a [`Target`] (the in-process [`Server`](crate::Server),
+//!   or a client for any server) and reports each disagreement: what was predicted and what
+//!   happened. [`assert_schema_cases!`](crate::assert_schema_cases) does all of it in one line
+//!   of a test.
+//! - [`check`] runs the cases plus protocol probes and reports findings by severity: the
+//!   library side of `mcp-test check`.
+//!
+//! ```
+//! use mcp_test::cases::{derive_cases, CaseOptions, Expectation};
+//! use serde_json::json;
+//!
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "city": {"type": "string", "minLength": 2, "maxLength": 40},
+//!         "days": {"type": "integer", "minimum": 1, "maximum": 7}
+//!     },
+//!     "required": ["city"],
+//!     "additionalProperties": false
+//! });
+//! let cases = derive_cases("forecast", &schema, &CaseOptions::default()).unwrap();
+//! let base = &cases[0];
+//! assert_eq!((base.source.as_str(), base.expectation), ("rule:base", Expectation::Success));
+//! let sources: Vec<&str> = cases.iter().map(|c| c.source.as_str()).collect();
+//! for rule in ["rule:required", "rule:min-length", "rule:max-length", "rule:bounds",
+//!              "rule:type", "rule:additional-properties"] {
+//!     assert!(sources.contains(&rule), "{rule} missing from {sources:?}");
+//! }
+//! let missing = cases.iter().find(|c| c.title == "rejects a missing `/city`").unwrap();
+//! assert_eq!(missing.expectation, Expectation::Error);
+//! assert!(missing.args.get("city").is_none());
+//! ```
+
+mod example_server;
+mod rules;
+mod sample;
+mod target;
+
+pub use example_server::example_server;
+pub use target::{Era, Target, TargetError};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+use std::time::Duration;
+use target::Session;
+
+/// One derived test case: call `tool` with `args`, and expect `expectation`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    /// The tool to call.
+    pub tool: String,
+    /// A human-readable title, unique per tool, e.g. "rejects a missing `/city`".
+    pub title: String,
+    /// The arguments to send.
+    pub args: Value,
+    /// What the server should do.
+    pub expectation: Expectation,
+    /// Why the case exists.
+    pub rationale: String,
+    /// Where it came from: `rule:<name>` for the rules engine, `ai:<model>` for a suggestion.
+    pub source: String,
+}
+
+/// What a case predicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expectation {
+    /// The call succeeds (or asks for input: the arguments were accepted).
+    Success,
+    /// The call fails: a tool error (`isError: true`) or a JSON-RPC error.
+    Error,
+    /// Anything but a crash: the behaviour is the server's own choice.
+    Observe,
+}
+
+impl fmt::Display for Expectation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expectation::Success => "success",
+            Expectation::Error => "error",
+            Expectation::Observe => "observe",
+        })
+    }
+}
+
+/// What to derive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseOptions {
+    /// Boundary and negative cases too; without them, one valid case per tool and action.
+    pub edge_cases: bool,
+    /// The seed of the generator for `pattern` strings: the same seed gives the same cases.
+    pub seed: u64,
+}
+
+impl Default for CaseOptions {
+    /// Edge cases on, seed `0x6d63_7074` ("mcpt").
+    fn default() -> Self {
+        CaseOptions {
+            edge_cases: true,
+            seed: 0x6d63_7074,
+        }
+    }
+}
+
+/// A tool whose cases could not be derived, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DeriveError {
+    /// The tool.
+    pub tool: String,
+    /// The action of an action tool, if the problem is with one action.
+    pub action: Option<String>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for DeriveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.action {
+            Some(a) => write!(f, "tool {:?}, action {a:?}: {}", self.tool, self.message),
+            None => write!(f, "tool {:?}: {}", self.tool, self.message),
+        }
+    }
+}
+
+impl std::error::Error for DeriveError {}
+
+/// Derives the cases of one tool from its input schema.
+///
+/// An action tool (`{action, data}` with `allOf` of `if`/`then` on the action's `const`, as
+/// [`derive(Tool)`](derive@crate::Tool) publishes it) gets the full set for every action, plus
+/// one unknown action. Fails when the schema does not compile, or when no valid arguments can
+/// be derived (e.g. a `pattern` the generator cannot satisfy together with `maxLength`).
+pub fn derive_cases(
+    tool: &str,
+    input_schema: &Value,
+    options: &CaseOptions,
+) -> Result<Vec<Case>, DeriveError> {
+    rules::derive(tool, input_schema, options)
+}
+
+/// The cases of every tool in a `tools/list` result (`[{name, inputSchema, ...}]`), and the
+/// tools whose cases could not be derived.
+///
+/// ```
+/// use mcp_test::cases::{derive_for_tools, CaseOptions};
+/// use serde_json::json;
+/// let tools = vec![json!({"name": "ping", "inputSchema": {"type": "object"}})];
+/// let (cases, problems) = derive_for_tools(&tools, &CaseOptions::default());
+/// assert!(problems.is_empty());
+/// assert_eq!(cases[0].tool, "ping");
+/// ```
+pub fn derive_for_tools(tools: &[Value], options: &CaseOptions) -> (Vec<Case>, Vec<DeriveError>) {
+    let mut cases = Vec::new();
+    let mut problems = Vec::new();
+    for tool in tools {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        let schema = tool
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or(serde_json::json!({"type": "object"}));
+        match derive_cases(name, &schema, options) {
+            Ok(c) => cases.extend(c),
+            Err(e) => problems.push(e),
+        }
+    }
+    (cases, problems)
+}
+
+/// What a server did with a case.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Happened {
+    /// A `complete` result without `isError`.
+    Success {
+        /// The first text content, if any (shortened).
+        text: String,
+    },
+    /// `input_required`: the arguments were accepted and the server asks for more.
+    InputRequired,
+    /// A result with `isError: true`.
+    ToolError {
+        /// The error text.
+        text: String,
+    },
+    /// A JSON-RPC error.
+    RpcError {
+        /// Its code.
+        code: i64,
+        /// Its message.
+        message: String,
+    },
+    /// No answer: the transport failed or the call timed out.
+    Failed {
+        /// What happened.
+        message: String,
+    },
+}
+
+impl Happened {
+    /// Classifies a JSON-RPC response to `tools/call`.
+    pub fn from_response(response: &Value) -> Happened {
+        if let Some(error) = response.get("error") {
+            return Happened::RpcError {
+                code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                message: error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+            };
+        }
+        let result = response.get("result").unwrap_or(&Value::Null);
+        if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
+            return Happened::InputRequired;
+        }
+        let text = result
+            .get("content")
+            .and_then(Value::as_array)
+            .and_then(|c| c.iter().find_map(|b| b.get("text").and_then(Value::as_str)))
+            .map(|t| shorten(t, 200))
+            .unwrap_or_default();
+        if result.get("isError") == Some(&Value::Bool(true)) {
+            Happened::ToolError { text }
+        } else {
+            Happened::Success { text }
+        }
+    }
+
+    /// Whether this bears out `expectation`.
+    pub fn agrees_with(&self, expectation: Expectation) -> bool {
+        match (expectation, self) {
+            (_, Happened::Failed { .. }) => false,
+            (Expectation::Observe, _) => true,
+            (Expectation::Success, h) => {
+                matches!(h, Happened::Success { .. } | Happened::InputRequired)
+            }
+            (Expectation::Error, h) => {
+                matches!(h, Happened::ToolError { .. } | Happened::RpcError { .. })
+            }
+        }
+    }
+}
+
+impl fmt::Display for Happened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Happened::Success { text } if text.is_empty() => f.write_str("success"),
+            Happened::Success { text } => write!(f, "success ({text:?})"),
+            Happened::InputRequired => f.write_str("input_required"),
+            Happened::ToolError { text } => write!(f, "tool error ({text:?})"),
+            Happened::RpcError { code, message } => {
+                write!(f, "JSON-RPC error {code} ({message:?})")
+            }
+            Happened::Failed { message } => write!(f, "no answer: {message}"),
+        }
+    }
+}
+
+pub(crate) fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_owned()
+    } else {
+        let mut out: String = s.chars().take(max).collect();
+        out.push('…');
+        out
+    }
+}
+
+/// One case and what the server did with it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The case.
+    pub case: Case,
+    /// What happened.
+    pub happened: Happened,
+    /// Whether the prediction held.
+    pub agrees: bool,
+    /// The full response, when there was one.
+    #[serde(skip)]
+    pub response: Option<Value>,
+}
+
+/// Every case with its outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// In the order the cases were given.
+    pub outcomes: Vec<Outcome>,
+}
+
+impl VerifyReport {
+    /// The cases whose prediction did not hold.
+    pub fn disagreements(&self) -> impl Iterator<Item = &Outcome> {
+        self.outcomes.iter().filter(|o| !o.agrees)
+    }
+
+    /// Whether every prediction held.
+    pub fn all_agree(&self) -> bool {
+        self.outcomes.iter().all(|o| o.agrees)
+    }
+}
+
+impl fmt::Display for VerifyReport {
+    /// One block per disagreeing case: tool, title, source, predicted, happened, arguments.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bad: Vec<&Outcome> = self.disagreements().collect();
+        writeln!(
+            f,
+            "{} of {} schema-derived cases disagree with the server:",
+            bad.len(),
+            self.outcomes.len()
+        )?;
+        for o in bad {
+            writeln!(f)?;
+            writeln!(
+                f,
+                "- {} › {} [{}]",
+                o.case.tool, o.case.title, o.case.source
+            )?;
+            writeln!(f, "  predicted: {}", o.case.expectation)?;
+            writeln!(f, "  happened:  {}", o.happened)?;
+            writeln!(f, "  why:       {}", o.case.rationale)?;
+            writeln!(f, "  arguments: {}", o.case.args)?;
+        }
+        Ok(())
+    }
+}
+
+/// The default per-call timeout of [`verify`] and [`check`]: 30 seconds.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs one case: `tools/call` with the case's arguments. Returns what happened and the
+/// response.
+pub async fn run_case(
+    target: &dyn Target,
+    case: &Case,
+    timeout: Duration,
+) -> (Happened, Option<Value>) {
+    let session = Session::new(target, timeout);
+    run_in(&session, case).await
+}
+
+pub(crate) async fn run_in(session: &Session<'_>, case: &Case) -> (Happened, Option<Value>) {
+    let params = serde_json::json!({"name": case.tool, "arguments": case.args});
+    match session.request("tools/call", params).await {
+        (_, Ok(response)) => (Happened::from_response(&response), Some(response)),
+        (_, Err(e)) => (Happened::Failed { message: e.message }, None),
+    }
+}
+
+/// Dry-runs every case against `target` and reports what happened to each.
+///
+/// ```
+/// use mcp_test::cases::{derive_for_tools, example_server, verify, CaseOptions};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = example_server();
+/// let tools: Vec<_> = server.tool_definitions().iter()
+///     .map(|t| serde_json::to_value(t).unwrap()).collect();
+/// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default());
+/// let report = verify(&server, &cases).await;
+/// assert!(report.all_agree(), "{report}");
+/// # }
+/// ```
+pub async fn verify(target: &dyn Target, cases: &[Case]) -> VerifyReport {
+    verify_with(target, cases, DEFAULT_TIMEOUT).await
+}
+
+/// [`verify`] with a per-call timeout.
+pub async fn verify_with(target: &dyn Target, cases: &[Case], timeout: Duration) -> VerifyReport {
+    let session = Session::new(target, timeout);
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for case in cases {
+        let (happened, response) = run_in(&session, case).await;
+        outcomes.push(Outcome {
+            agrees: happened.agrees_with(case.expectation),
+            case: case.clone(),
+            happened,
+            response,
+        });
+    }
+    VerifyReport { outcomes }
+}
+
+/// Lists every tool of `target`, following `nextCursor` (at most 1000 pages).
+pub async fn list_tools(target: &dyn Target, timeout: Duration) -> Result<Vec<Value>, String> {
+    let session = Session::new(target, timeout);
+    let mut tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..1000 {
+        let params = match &cursor {
+            Some(c) => serde_json::json!({"cursor": c}),
+            None => Value::Null,
+        };
+        let response = session
+            .request("tools/list", params)
+            .await
+            .1
+            .map_err(|e| format!("tools/list: {e}"))?;
+        if let Some(error) = response.get("error") {
+            return Err(format!("tools/list answered an error: {error}"));
+        }
+        let result = &response["result"];
+        let page = result
+            .get("tools")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("tools/list result has no `tools` array: {result}"))?;
+        tools.extend(page.iter().cloned());
+        match result.get("nextCursor").and_then(Value::as_str) {
+            Some(next) if Some(next) != cursor.as_deref() => cursor = Some(next.to_owned()),
+            Some(_) => return Err("tools/list repeats its cursor".into()),
+            None => return Ok(tools),
+        }
+    }
+    Err("tools/list did not end within 1000 pages".into())
+}
+
+/// What [`assert_schema_cases!`](crate::assert_schema_cases) runs. Not public API.
+#[doc(hidden)]
+pub async fn __assert_schema_cases(target: &dyn Target, options: CaseOptions) -> VerifyReport {
+    let tools = match list_tools(target, DEFAULT_TIMEOUT).await {
+        Ok(t) => t,
+        Err(e) => panic!(
+            "assert_schema_cases!: could not list the tools of {}: {e}",
+            target.label()
+        ),
+    };
+    let (cases, problems) = derive_for_tools(&tools, &options);
+    if !problems.is_empty() {
+        let list: Vec<String> = problems.iter().map(|p| format!("- {p}")).collect();
+        panic!(
+            "assert_schema_cases!: no cases could be derived for:\n{}",
+            list.join("\n")
+        );
+    }
+    let report = verify(target, &cases).await;
+    if !report.all_agree() {
+        panic!(
+            "assert_schema_cases! failed for {}\n{report}",
+            target.label()
+        );
+    }
+    report
+}
+
+/// Derives every tool's cases from its input schema, runs them against a server, and panics
+/// with a readable report listing each case whose prediction did not hold. Must be awaited
+/// inside an async test; evaluates to the [`VerifyReport`].
+///
+/// `assert_schema_cases!(server)` runs boundary and negative cases too;
+/// `assert_schema_cases!(server, edge_cases = false)` runs one valid case per tool and action.
+/// The server is anything that implements [`Target`]: a [`Server`](crate::Server), or a
+/// client connected to one.
+///
+/// ```
+/// use mcp_test::{assert_schema_cases, Context, Server, Tool, ToolError};
+///
+/// /// Repeats a word.
+/// #[derive(Tool)]
+/// struct Repeat {
+///     #[tool(min_length = 1, max_length = 20)]
+///     word: String,
+///     #[tool(minimum = 1, maximum = 3)]
+///     times: u8,
+/// }
+///
+/// impl Repeat {
+///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+///         Ok(self.word.repeat(self.times.into()))
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("words", "1.0.0").tool::<Repeat>().build().unwrap();
+/// let report = assert_schema_cases!(server);
+/// assert!(report.outcomes.len() > 10);
+/// # }
+/// ```
+#[macro_export]
+macro_rules! assert_schema_cases {
+    ($server:expr $(,)?) => {
+        $crate::cases::__assert_schema_cases(
+            &$server,
+            <$crate::cases::CaseOptions as ::core::default::Default>::default(),
+        )
+        .await
+    };
+    ($server:expr, edge_cases = $edge:expr $(,)?) => {
+        $crate::cases::__assert_schema_cases(
+            &$server,
+            $crate::cases::CaseOptions {
+                edge_cases: $edge,
+                ..<$crate::cases::CaseOptions as ::core::default::Default>::default()
+            },
+        )
+        .await
+    };
+}

@@ -1,0 +1,475 @@
+//! Valid sample values for a JSON Schema: the base of every derived case.
+//!
+//! Preference order for each (sub)schema: `const`, `enum` members, `examples`, `default`, then a
+//! typed sample honouring bounds, lengths, items, formats and patterns. Nothing here is trusted:
+//! the engine validates every sample against the real schema before using it.
+
+use rand::SeedableRng;
+use rand::distr::Distribution;
+use rand::rngs::Xoshiro256PlusPlus;
+use serde_json::{Map, Number, Value, json};
+
+use crate::validation::SchemaValidator;
+
+/// How deep nested objects and arrays are filled in before the sampler gives up.
+const MAX_DEPTH: usize = 12;
+
+/// A deterministic sampler: the same schema and seed give the same values.
+pub(crate) struct Sampler {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl Sampler {
+    pub(crate) fn new(seed: u64) -> Self {
+        Sampler {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+
+    /// A value for `schema`. `variant` picks a different value of the same shape (the n-th enum
+    /// member, a suffixed string, a larger number), so array items can be made distinct.
+    pub(crate) fn value(&mut self, schema: &Value, variant: usize) -> Value {
+        self.value_at(schema, variant, 0)
+    }
+
+    fn value_at(&mut self, schema: &Value, variant: usize, depth: usize) -> Value {
+        let Some(obj) = schema.as_object() else {
+            // `true` or a non-schema: anything goes.
+            return json!("sample");
+        };
+        if let Some(c) = obj.get("const") {
+            return c.clone();
+        }
+        if let Some(Value::Array(members)) = obj.get("enum")
+            && !members.is_empty()
+        {
+            let non_null: Vec<&Value> = members.iter().filter(|m| !m.is_null()).collect();
+            let pool = if non_null.is_empty() {
+                members.iter().collect()
+            } else {
+                non_null
+            };
+            return pool[variant % pool.len()].clone();
+        }
+        if variant == 0 {
+            if let Some(Value::Array(examples)) = obj.get("examples")
+                && let Some(first) = examples.iter().find(|e| fits(schema, e))
+            {
+                return first.clone();
+            }
+            if let Some(default) = obj.get("default")
+                && !default.is_null()
+                && fits(schema, default)
+            {
+                return default.clone();
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = obj.get(key) {
+                let branch = branches
+                    .iter()
+                    .find(|b| !is_null_schema(b))
+                    .or(branches.first());
+                if let Some(branch) = branch {
+                    let merged = merge_siblings(obj, branch, key);
+                    return self.value_at(&merged, variant, depth + 1);
+                }
+            }
+        }
+        match primary_type(schema).as_deref() {
+            Some("string") => Value::String(self.string(obj, variant)),
+            Some("integer") => integer(obj, variant),
+            Some("number") => number(obj, variant),
+            Some("boolean") => Value::Bool(variant % 2 == 0),
+            Some("null") => Value::Null,
+            Some("array") => self.array(obj, variant, depth),
+            Some("object") => self.object(obj, variant, depth),
+            _ => json!("sample"),
+        }
+    }
+
+    fn string(&mut self, obj: &Map<String, Value>, variant: usize) -> String {
+        let min = obj.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let max = obj
+            .get("maxLength")
+            .and_then(Value::as_u64)
+            .map(|m| m as usize);
+        let fits_len = |s: &str| {
+            let n = s.chars().count();
+            n >= min && max.is_none_or(|m| n <= m)
+        };
+        if let Some(pattern) = obj.get("pattern").and_then(Value::as_str) {
+            let check = json!({"type": "string", "pattern": pattern});
+            if let Some(s) = self.from_pattern(pattern, &check, variant, &fits_len) {
+                return s;
+            }
+        }
+        if let Some(format) = obj.get("format").and_then(Value::as_str)
+            && let Some(sample) = format_sample(format, variant)
+            && fits_len(&sample)
+        {
+            return sample;
+        }
+        let mut s = if variant == 0 {
+            "sample".to_owned()
+        } else {
+            format!("sample{variant}")
+        };
+        pad_or_cut(&mut s, min, max);
+        s
+    }
+
+    fn from_pattern(
+        &mut self,
+        pattern: &str,
+        check: &Value,
+        variant: usize,
+        fits_len: &dyn Fn(&str) -> bool,
+    ) -> Option<String> {
+        // JSON Schema patterns are unanchored; the generator wants none of `^`/`$`.
+        let mut p = pattern;
+        p = p.strip_prefix('^').unwrap_or(p);
+        if p.ends_with('$') && !p.ends_with("\\$") {
+            p = &p[..p.len() - 1];
+        }
+        let generator = rand_regex::Regex::compile(p, 6).ok()?;
+        let validator = SchemaValidator::new(check).ok()?;
+        // Skip `variant` good draws so distinct variants get distinct strings.
+        let mut skipped = 0;
+        for _ in 0..64 {
+            let s: String = generator.sample(&mut self.rng);
+            if fits_len(&s) && validator.is_valid(&Value::String(s.clone())) {
+                if skipped == variant {
+                    return Some(s);
+                }
+                skipped += 1;
+            }
+        }
+        None
+    }
+
+    fn array(&mut self, obj: &Map<String, Value>, variant: usize, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return json!([]);
+        }
+        let min = obj.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let max = obj
+            .get("maxItems")
+            .and_then(Value::as_u64)
+            .map(|m| m as usize);
+        let count = min.max(1).min(max.unwrap_or(usize::MAX));
+        self.items(obj, count, variant, depth)
+    }
+
+    /// `count` items for an array schema, distinct when `uniqueItems` asks for it.
+    pub(crate) fn items_of(&mut self, array_schema: &Value, count: usize) -> Value {
+        match array_schema.as_object() {
+            Some(obj) => self.items(obj, count, 0, 0),
+            None => json!([]),
+        }
+    }
+
+    fn items(
+        &mut self,
+        obj: &Map<String, Value>,
+        count: usize,
+        variant: usize,
+        depth: usize,
+    ) -> Value {
+        let prefix = obj.get("prefixItems").and_then(Value::as_array);
+        let item_schema = obj.get("items").cloned().unwrap_or(json!({}));
+        let mut out: Vec<Value> = Vec::with_capacity(count);
+        let mut v = variant;
+        let mut tries = 0;
+        while out.len() < count && tries < count * 8 + 8 {
+            tries += 1;
+            let schema = prefix
+                .and_then(|p| p.get(out.len()))
+                .unwrap_or(&item_schema);
+            let candidate = self.value_at(schema, v, depth + 1);
+            v += 1;
+            // Items are always made distinct: harmless without `uniqueItems`, required with it.
+            if !out.contains(&candidate) {
+                out.push(candidate);
+            }
+        }
+        Value::Array(out)
+    }
+
+    fn object(&mut self, obj: &Map<String, Value>, variant: usize, depth: usize) -> Value {
+        let mut out = Map::new();
+        if depth > MAX_DEPTH {
+            return Value::Object(out);
+        }
+        if let Some(Value::Object(props)) = obj.get("properties") {
+            for (name, schema) in props {
+                out.insert(name.clone(), self.value_at(schema, variant, depth + 1));
+            }
+        }
+        // Required keys with no declared schema still need a value.
+        if let Some(Value::Array(required)) = obj.get("required") {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !out.contains_key(name) {
+                    let schema = obj
+                        .get("additionalProperties")
+                        .cloned()
+                        .unwrap_or(json!({}));
+                    let value = if schema.is_boolean() {
+                        json!("sample")
+                    } else {
+                        self.value_at(&schema, variant, depth + 1)
+                    };
+                    out.insert(name.to_owned(), value);
+                }
+            }
+        }
+        let min = obj
+            .get("minProperties")
+            .and_then(Value::as_u64)
+            .unwrap_or(0) as usize;
+        let extra_schema = match obj.get("additionalProperties") {
+            Some(Value::Bool(false)) => None,
+            Some(s @ Value::Object(_)) => Some(s.clone()),
+            _ => Some(json!("sample")),
+        };
+        if let Some(extra) = extra_schema {
+            let mut i = 0;
+            while out.len() < min {
+                i += 1;
+                let value = if extra.is_object() {
+                    self.value_at(&extra, variant + i, depth + 1)
+                } else {
+                    extra.clone()
+                };
+                out.insert(format!("key{i}"), value);
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// Whether `value` is valid against `schema` alone (a schema that does not compile never is).
+pub(crate) fn fits(schema: &Value, value: &Value) -> bool {
+    SchemaValidator::new(schema).is_ok_and(|v| v.is_valid(value))
+}
+
+/// `{"type": "null"}` (a nullable branch of `anyOf`/`oneOf`).
+pub(crate) fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+        || schema.get("const").is_some_and(Value::is_null)
+}
+
+/// A branch of `anyOf`/`oneOf` with the parent's other keywords (description, default...) kept,
+/// minus the combinator itself.
+fn merge_siblings(parent: &Map<String, Value>, branch: &Value, key: &str) -> Value {
+    let mut merged = parent.clone();
+    merged.remove(key);
+    merged.remove("default");
+    merged.remove("examples");
+    if let Some(b) = branch.as_object() {
+        for (k, v) in b {
+            merged.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(merged)
+}
+
+/// The schema's declared types (`"type": "x"` or `"type": [...]`).
+pub(crate) fn declared_types(schema: &Value) -> Vec<String> {
+    match schema.get("type") {
+        Some(Value::String(t)) => vec![t.clone()],
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The type a sample should have: the first declared non-null type, or one inferred from the
+/// keywords present.
+pub(crate) fn primary_type(schema: &Value) -> Option<String> {
+    let declared = declared_types(schema);
+    if let Some(t) = declared.iter().find(|t| *t != "null") {
+        return Some(t.clone());
+    }
+    if let Some(t) = declared.first() {
+        return Some(t.clone());
+    }
+    let obj = schema.as_object()?;
+    if obj.contains_key("properties")
+        || obj.contains_key("required")
+        || obj.contains_key("additionalProperties")
+    {
+        return Some("object".into());
+    }
+    if obj.contains_key("items") || obj.contains_key("prefixItems") {
+        return Some("array".into());
+    }
+    if ["minLength", "maxLength", "pattern"]
+        .iter()
+        .any(|k| obj.contains_key(*k))
+    {
+        return Some("string".into());
+    }
+    if ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
+        .iter()
+        .any(|k| obj.contains_key(*k))
+    {
+        return Some("number".into());
+    }
+    None
+}
+
+fn pad_or_cut(s: &mut String, min: usize, max: Option<usize>) {
+    while s.chars().count() < min {
+        s.push('x');
+    }
+    if let Some(max) = max
+        && s.chars().count() > max
+    {
+        *s = s.chars().take(max).collect();
+    }
+}
+
+/// A valid string for the formats the validator asserts.
+pub(crate) fn format_sample(format: &str, variant: usize) -> Option<String> {
+    let n = variant;
+    Some(match format {
+        "email" | "idn-email" => format!("user{n}@example.com"),
+        "uri" | "iri" => format!("https://example.com/item/{n}"),
+        "uri-reference" | "iri-reference" => format!("/item/{n}"),
+        "hostname" | "idn-hostname" => format!("host{n}.example.com"),
+        "ipv4" => format!("192.0.2.{}", 1 + n % 250),
+        "ipv6" => format!("2001:db8::{:x}", 1 + n),
+        "date" => format!("2026-01-{:02}", 1 + n % 28),
+        "date-time" => format!("2026-01-{:02}T12:00:00Z", 1 + n % 28),
+        "time" => format!("12:{:02}:00Z", n % 60),
+        "duration" => format!("P{}D", 1 + n),
+        "uuid" => format!(
+            "123e4567-e89b-42d3-a456-{:012x}",
+            0x4266_1417_4000u64 + n as u64
+        ),
+        "regex" => "^[a-z]+$".to_owned(),
+        "json-pointer" => format!("/item/{n}"),
+        "uri-template" => "https://example.com/{id}".to_owned(),
+        _ => return None,
+    })
+}
+
+/// A string that violates a format the validator asserts.
+pub(crate) fn format_violation(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "email" | "idn-email" => "not-an-email",
+        "uri" | "iri" => "not a uri",
+        "hostname" | "idn-hostname" => "-not_a_host-",
+        "ipv4" => "999.1.1.1",
+        "ipv6" => "not:an:ipv6:::",
+        "date" => "2026-13-45",
+        "date-time" => "yesterday",
+        "time" => "25:61",
+        "duration" => "one day",
+        "uuid" => "not-a-uuid",
+        "regex" => "([unclosed",
+        "json-pointer" => "no-leading-slash",
+        _ => return None,
+    })
+}
+
+/// Bounds of an integer schema, with the exclusive forms folded in, and the `format` bounds of
+/// schemars' fixed-width integers.
+pub(crate) fn integer_bounds(obj: &Map<String, Value>) -> (Option<i64>, Option<i64>) {
+    let num = |k: &str| obj.get(k).and_then(Value::as_f64);
+    let mut lo = num("minimum").map(|m| m.ceil() as i64);
+    let mut hi = num("maximum").map(|m| m.floor() as i64);
+    if let Some(x) = num("exclusiveMinimum") {
+        let v = x.floor() as i64 + 1;
+        lo = Some(lo.map_or(v, |l| l.max(v)));
+    }
+    if let Some(x) = num("exclusiveMaximum") {
+        let v = x.ceil() as i64 - 1;
+        hi = Some(hi.map_or(v, |h| h.min(v)));
+    }
+    if let Some(f) = obj.get("format").and_then(Value::as_str)
+        && f.starts_with('u')
+        && lo.is_none_or(|l| l < 0)
+    {
+        lo = Some(0);
+    }
+    (lo, hi)
+}
+
+fn integer(obj: &Map<String, Value>, variant: usize) -> Value {
+    let (lo, hi) = integer_bounds(obj);
+    let step = obj
+        .get("multipleOf")
+        .and_then(Value::as_i64)
+        .filter(|m| *m > 0)
+        .unwrap_or(1);
+    let v = variant as i64;
+    let mut n = match (lo, hi) {
+        (Some(l), Some(h)) => (l + (h - l) / 2 + v).min(h),
+        (Some(l), None) => l.max(1) + v,
+        (None, Some(h)) => h.min(1) - v,
+        (None, None) => 1 + v,
+    };
+    if n % step != 0 {
+        n += step - n.rem_euclid(step);
+        if let Some(h) = hi
+            && n > h
+        {
+            n -= step;
+        }
+    }
+    Value::Number(n.into())
+}
+
+fn number(obj: &Map<String, Value>, variant: usize) -> Value {
+    let num = |k: &str| obj.get(k).and_then(Value::as_f64);
+    let lo = num("minimum").or(num("exclusiveMinimum"));
+    let hi = num("maximum").or(num("exclusiveMaximum"));
+    let v = variant as f64;
+    let x = match (lo, hi) {
+        (Some(l), Some(h)) => l + (h - l) / 2.0,
+        (Some(l), None) => l.max(0.0) + 1.5 + v,
+        (None, Some(h)) => h.min(1.5) - 1.0 - v,
+        (None, None) => 1.5 + v,
+    };
+    Number::from_f64(x).map_or(json!(1), Value::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_honour_constraints() {
+        let mut s = Sampler::new(7);
+        let schema = json!({"type": "string", "minLength": 10, "maxLength": 12});
+        let v = s.value(&schema, 0);
+        assert!(fits(&schema, &v), "{v}");
+        let schema = json!({"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$"});
+        let v = s.value(&schema, 0);
+        assert!(fits(&schema, &v), "{v}");
+        let schema = json!({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 3});
+        assert!(fits(&schema, &s.value(&schema, 0)));
+        let schema = json!({"type": "integer", "minimum": 10, "multipleOf": 7});
+        assert!(fits(&schema, &s.value(&schema, 0)));
+        let schema = json!({"type": "array", "items": {"enum": ["a", "b", "c"]},
+                            "minItems": 2, "uniqueItems": true});
+        let v = s.value(&schema, 0);
+        assert!(fits(&schema, &v), "{v}");
+        let schema = json!({"type": "string", "format": "email"});
+        assert!(fits(&schema, &s.value(&schema, 0)));
+    }
+
+    #[test]
+    fn same_seed_same_values() {
+        let schema = json!({"type": "string", "pattern": "[a-z]{5,9}"});
+        assert_eq!(
+            Sampler::new(1).value(&schema, 0),
+            Sampler::new(1).value(&schema, 0)
+        );
+    }
+}
