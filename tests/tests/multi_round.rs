@@ -300,10 +300,10 @@ fn call(id: u64, tool: &str, args: Value, caps: &Value, retry: Option<(&Value, &
 async fn send(server: &Server, caller: &Caller, text: &str) -> Value {
     let reply = server.handle_json_with(text, caller).await.unwrap();
     let reply: Value = serde_json::from_str(&reply).unwrap();
-    if reply.get("result").is_some() {
-        if let Err(e) = mcp_test::spec::check_response("tools/call", &reply) {
-            panic!("not a valid tools/call response: {e}\n{reply:#}");
-        }
+    if reply.get("result").is_some()
+        && let Err(e) = mcp_test::spec::check_response("tools/call", &reply)
+    {
+        panic!("not a valid tools/call response: {e}\n{reply:#}");
     }
     if reply["result"]["resultType"] == "input_required" {
         check_input_required(&reply, caps_of(text));

@@ -406,6 +406,13 @@ pub enum AskError {
         /// The question's key.
         key: String,
     },
+    /// The round ended (the call answered `input_required` or finished) while this question
+    /// was waiting; it happens to questions asked from a task the handler spawned and did not
+    /// await. The question was sent; its answer comes in the next round.
+    RoundEnded {
+        /// The question's key.
+        key: String,
+    },
 }
 
 impl fmt::Display for AskError {
@@ -424,6 +431,10 @@ impl fmt::Display for AskError {
                  run the tool with mcp_test::rounds::run_tool (or through a Server), or script \
                  an answer with ContextBuilder::answer"
             ),
+            AskError::RoundEnded { key } => write!(
+                f,
+                "the round ended while question `{key}` was waiting for its answer"
+            ),
         }
     }
 }
@@ -441,7 +452,9 @@ impl AskError {
         match self {
             AskError::NotSupported(cap) => missing_capabilities(&[*cap]),
             AskError::Malformed(e) => e.clone(),
-            AskError::InvalidQuestion(_) | AskError::NoBoundary { .. } => {
+            AskError::InvalidQuestion(_)
+            | AskError::NoBoundary { .. }
+            | AskError::RoundEnded { .. } => {
                 ErrorObject::internal(format!("Internal error: {self}"))
             }
         }
@@ -497,6 +510,10 @@ pub(crate) struct RoundState {
     pub(crate) bounded: bool,
     /// The boundary's waker, woken when a question is asked.
     waker: Option<Waker>,
+    /// Set when the boundary stopped the run: questions still waiting then fail.
+    ended: bool,
+    /// Wakers of questions waiting for an answer, woken when the run ends.
+    waiting: Vec<Waker>,
     /// The round number: 1 on the first request, +1 per retry.
     pub(crate) round: u32,
 }
@@ -530,6 +547,19 @@ impl RoundHandle {
     pub(crate) fn lock(&self) -> MutexGuard<'_, RoundState> {
         // A panicking tool cannot leave the state half-written: every update is one assignment.
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Marks the run as over and wakes every question still waiting, so that a question asked
+    /// from a spawned task fails with [`AskError::RoundEnded`] instead of pending forever.
+    pub(crate) fn end(&self) {
+        let waiting = {
+            let mut state = self.lock();
+            state.ended = true;
+            std::mem::take(&mut state.waiting)
+        };
+        for waker in waiting {
+            waker.wake();
+        }
     }
 
     /// Stores the boundary's waker unless the run must stop now; returns whether it must stop.
@@ -585,7 +615,7 @@ impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
     fn into_future(self) -> Self::IntoFuture {
         AskFuture {
             ask: Some(self),
-            waiting: false,
+            waiting: None,
         }
     }
 }
@@ -594,13 +624,14 @@ impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
 #[must_use = "a question does nothing until it is awaited"]
 pub struct AskFuture<'a, T> {
     ask: Option<Ask<'a, T>>,
-    waiting: bool,
+    /// Set once the question was sent and waits for the next round: its key and round state.
+    waiting: Option<(String, RoundHandle)>,
 }
 
 impl<T> fmt::Debug for AskFuture<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AskFuture")
-            .field("waiting", &self.waiting)
+            .field("waiting", &self.waiting.as_ref().map(|w| &w.0))
             .finish_non_exhaustive()
     }
 }
@@ -610,34 +641,37 @@ impl<T> Unpin for AskFuture<'_, T> {}
 impl<T> Future for AskFuture<'_, T> {
     type Output = Result<T, AskError>;
 
-    fn poll(mut self: Pin<&mut Self>, _cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
-        if self.waiting {
-            // Unanswered in this round: the boundary ends the run; nothing will wake this.
-            return Poll::Pending;
-        }
-        let Some(ask) = self.ask.take() else {
-            return Poll::Pending;
-        };
-        let outcome = ask_now(ask);
-        match outcome {
-            Some(result) => Poll::Ready(result),
-            None => {
-                self.waiting = true;
-                Poll::Pending
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        if let Some(ask) = self.ask.take() {
+            let handle = ask.ctx.round.clone();
+            match ask_now(ask) {
+                Ok(result) => return Poll::Ready(result),
+                Err(key) => self.waiting = Some((key, handle)),
             }
         }
+        let Some((key, handle)) = &self.waiting else {
+            return Poll::Pending;
+        };
+        // Unanswered in this round: the boundary ends the run (normally dropping this future);
+        // a question that outlives the run is woken and fails.
+        let mut state = handle.lock();
+        if state.ended {
+            return Poll::Ready(Err(AskError::RoundEnded { key: key.clone() }));
+        }
+        state.waiting.push(cx.waker().clone());
+        Poll::Pending
     }
 }
 
-/// Decides a question on its first poll: `Some(result)` if it is decided, `None` if it is
-/// waiting for the client.
-fn ask_now<T>(ask: Ask<'_, T>) -> Option<Result<T, AskError>> {
+/// Decides a question on its first poll: `Ok(result)` if it is decided, `Err(key)` if it was
+/// sent and waits for the client.
+fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
     if !ask.capability.declared_in(ask.ctx.client_capabilities()) {
-        return Some(Err(AskError::NotSupported(ask.capability)));
+        return Ok(Err(AskError::NotSupported(ask.capability)));
     }
     let request = match ask.request {
         Ok(request) => request,
-        Err(why) => return Some(Err(AskError::InvalidQuestion(why))),
+        Err(why) => return Ok(Err(AskError::InvalidQuestion(why))),
     };
     let mut state = ask.ctx.round.lock();
     let key = match ask.key {
@@ -653,10 +687,10 @@ fn ask_now<T>(ask: Ask<'_, T>) -> Option<Result<T, AskError>> {
             "Internal error: the run asked two questions under the key `{key}`; keys must be unique within a request"
         ));
         state.failure.get_or_insert(error.clone());
-        return Some(Err(AskError::InvalidQuestion(error.message)));
+        return Ok(Err(AskError::InvalidQuestion(error.message)));
     }
     if let Some(answer) = state.answers.get(&key).cloned() {
-        return Some(match (ask.parse)(&key, &answer) {
+        return Ok(match (ask.parse)(&key, &answer) {
             Ok(typed) => {
                 state.used.insert(key, answer);
                 Ok(typed)
@@ -668,13 +702,16 @@ fn ask_now<T>(ask: Ask<'_, T>) -> Option<Result<T, AskError>> {
         });
     }
     if !state.bounded {
-        return Some(Err(AskError::NoBoundary { key }));
+        return Ok(Err(AskError::NoBoundary { key }));
     }
-    state.asked.push(key, request);
+    if state.ended {
+        return Ok(Err(AskError::RoundEnded { key }));
+    }
+    state.asked.push(key.clone(), request);
     if let Some(waker) = state.waker.take() {
         waker.wake();
     }
-    None
+    Err(key)
 }
 
 fn malformed(key: &str, detail: impl fmt::Display) -> ErrorObject {

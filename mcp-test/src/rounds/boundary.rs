@@ -36,6 +36,7 @@ pub(crate) async fn run_bounded<F: Future>(handle: &RoundHandle, fut: F) -> Boun
         Poll::Pending => Poll::Pending,
     })
     .await;
+    handle.end();
     let mut state = handle.lock();
     if let Some(failure) = state.failure.take() {
         return Bounded::Failed(failure);
@@ -56,10 +57,11 @@ pub(crate) enum RoundResult<T> {
     InputRequired(Value),
 }
 
+/// A retry's `inputResponses` and `requestState`, each optional.
+type RetryParams<'a> = (Option<&'a Map<String, Value>>, Option<&'a str>);
+
 /// The request's `inputResponses` and `requestState`, checked for shape.
-fn retry_params(
-    params: &Map<String, Value>,
-) -> Result<(Option<&Map<String, Value>>, Option<&str>), ErrorObject> {
+fn retry_params(params: &Map<String, Value>) -> Result<RetryParams<'_>, ErrorObject> {
     let responses = match params.get("inputResponses") {
         None => None,
         Some(Value::Object(map)) => Some(map),
@@ -150,6 +152,149 @@ where
                 "inputRequests": questions,
                 "requestState": token,
             })))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request_state::StateConfig;
+    use crate::rounds::{AskError, RunOutcome, run_in_round};
+    use std::time::Duration;
+
+    fn schema() -> Value {
+        json!({"type": "object", "properties": {"v": {"type": "string"}}})
+    }
+
+    #[tokio::test]
+    async fn a_question_after_real_waiting_still_ends_the_round() {
+        let ctx = Context::builder().elicitation().build();
+        let outcome = run_in_round(&ctx, |ctx| async move {
+            tokio::task::yield_now().await;
+            tokio::time::sleep(Duration::from_millis(1)).await;
+            ctx.elicit("late?", schema()).await?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+        let RunOutcome::InputRequired(q) = outcome else {
+            panic!("expected input_required, got {outcome:?}")
+        };
+        assert_eq!(q.keys().collect::<Vec<_>>(), ["elicit-1"]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_question_from_a_spawned_task_ends_the_round_and_the_task() {
+        let ctx = Context::builder().elicitation().build();
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+        let outcome = run_in_round(&ctx, |ctx| async move {
+            let task = tokio::spawn(async move {
+                let r = ctx.elicit("spawned?", schema()).key("spawned").await;
+                let _ = done_tx.send(r.map(|_| ()));
+            });
+            // The handler waits on something the question never wakes.
+            let _ = task.await;
+            Ok(())
+        })
+        .await
+        .unwrap();
+        let q = outcome
+            .input_required()
+            .expect("the spawned question ends the round");
+        assert_eq!(q.keys().collect::<Vec<_>>(), ["spawned"]);
+        // The spawned task is not left pending forever.
+        let r = done_rx.await.unwrap();
+        assert_eq!(
+            r,
+            Err(AskError::RoundEnded {
+                key: "spawned".into()
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn a_swallowed_malformed_answer_still_fails_the_call() {
+        let ctx = Context::builder()
+            .elicitation()
+            .answer("elicit-1", json!("nonsense"))
+            .build();
+        let err = run_in_round(&ctx, |ctx| async move {
+            let _ignored = ctx.elicit("?", schema()).await;
+            Ok("finished anyway")
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(err.protocol_error().unwrap().code, -32602);
+    }
+
+    #[tokio::test]
+    async fn duplicate_keys_fail_the_call() {
+        let ctx = Context::builder().elicitation().build();
+        let err = run_in_round(&ctx, |ctx| async move {
+            let (a, b) = tokio::join!(
+                ctx.elicit("a", schema()).key("k"),
+                ctx.elicit("b", schema()).key("k")
+            );
+            let _ = (a, b);
+            Ok(())
+        })
+        .await
+        .unwrap_err();
+        let err = err.protocol_error().unwrap();
+        assert_eq!(err.code, -32603);
+        assert!(
+            err.message.contains("two questions under the key `k`"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[tokio::test]
+    async fn only_three_methods_may_answer_input_required() {
+        let config = StateConfig::random(Duration::from_secs(60));
+        for method in ["tools/list", "server/discover", "completion/complete"] {
+            let ctx = Context::builder().method(method).elicitation().build();
+            let err = serve_round(
+                &config,
+                &ctx,
+                "x",
+                &json!({}),
+                &Map::new(),
+                |ctx| async move {
+                    ctx.elicit("?", schema())
+                        .await
+                        .map_err(|e| e.to_error_object())
+                },
+            )
+            .await
+            .unwrap_err();
+            assert!(
+                err.message.contains("cannot answer input_required"),
+                "{}",
+                err.message
+            );
+        }
+        for method in INPUT_REQUIRED_METHODS {
+            let ctx = Context::builder().method(*method).elicitation().build();
+            let out = serve_round(
+                &config,
+                &ctx,
+                "x",
+                &json!({}),
+                &Map::new(),
+                |ctx| async move {
+                    ctx.elicit("?", schema())
+                        .await
+                        .map_err(|e| e.to_error_object())
+                },
+            )
+            .await
+            .unwrap();
+            let RoundResult::InputRequired(result) = out else {
+                panic!("{method}: expected input_required")
+            };
+            assert_eq!(result["resultType"], "input_required");
         }
     }
 }

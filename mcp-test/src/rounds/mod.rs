@@ -51,6 +51,9 @@
 //!   a handler whose questions depend on anything but the arguments and earlier answers (time,
 //!   randomness, external state) must name its keys.
 //! - A question whose future is never polled is never asked and uses no key.
+//! - Ask from the handler's own future (`join!` for concurrency). A question asked from a task
+//!   the handler spawned is sent too, but when the round ends the task's question fails with
+//!   [`AskError::RoundEnded`] rather than pending forever.
 //!
 //! # requestState
 //!
