@@ -8,6 +8,10 @@
 //!   with the envelope, error codes, cache hints and `resultType` of the spec. Its entry point
 //!   takes JSON text and returns JSON text ([`Server::handle_json`]), so every test exercises
 //!   serialization.
+//! - [`resources`] and [`prompts`] declare resources, RFC 6570 resource templates
+//!   ([`uri_template`]) and prompts with typed builders; [`completion`] completes their
+//!   arguments; [`Access`] restricts any definition to the callers allowed to see it
+//!   ([`authorization`]).
 //! - [`wire`] is the wire model: JSON-RPC envelope, `_meta`, content blocks, results, errors.
 //!
 //! ```
