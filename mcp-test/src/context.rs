@@ -385,6 +385,18 @@ impl ContextBuilder {
         self
     }
 
+    /// Makes the context a retry carrying this `requestState` (from
+    /// [`InputRequests::request_state`](crate::rounds::InputRequests::request_state)); its
+    /// scripted answers are then the retry's `inputResponses`.
+    /// [`run_tool`](crate::rounds::run_tool) checks the state against the context's
+    /// [server](ContextBuilder::server) exactly as the wire does: tampered, expired or foreign
+    /// state fails with -32602.
+    #[must_use]
+    pub fn request_state(self, state: impl Into<String>) -> Self {
+        self.ctx.round.lock().request_state = Some(state.into());
+        self
+    }
+
     /// Scripts several answers at once: an `inputResponses`-shaped object.
     #[must_use]
     pub fn answers(self, answers: Map<String, Value>) -> Self {

@@ -581,6 +581,11 @@ impl Server {
         &self.inner.state
     }
 
+    /// How this server signs and checks `requestState` (multi-round requests).
+    pub(crate) fn request_state_config(&self) -> &StateConfig {
+        &self.inner.request_state
+    }
+
     /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed.
     pub fn notify_tools_list_changed(&self) {
         self.inner.changes.announce(crate::subscriptions::Change::Tools);

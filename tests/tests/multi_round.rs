@@ -1486,3 +1486,217 @@ async fn run_outcome_is_comparable() {
     );
     assert_eq!(RunOutcome::Complete(1).complete(), Some(1));
 }
+
+// ---------------------------------------------------------------------------------------------
+// requestState through run_tool: a context with a server mints and checks state as the wire.
+// ---------------------------------------------------------------------------------------------
+
+fn accept_name(name: &str) -> Value {
+    answer::accept(json!({"name": name}))
+}
+
+#[tokio::test]
+async fn tampered_expired_and_foreign_state_through_run_tool() {
+    let clock = ManualClock::default();
+    let server = server_with(&clock);
+    let alice = Identity::principal("alice").with_tenant("acme");
+    let base = || {
+        Context::builder()
+            .server(server.clone())
+            .elicitation()
+            .identity(alice.clone())
+    };
+    let hi = json!({"greeting": "Hi"});
+    let q = run_tool::<Greet>(&base().build(), hi.clone())
+        .await
+        .unwrap()
+        .input_required()
+        .unwrap();
+    let state = q
+        .request_state()
+        .expect("a server-backed run mints a state")
+        .to_owned();
+    let retry = |builder: mcp_test::ContextBuilder, state: &str| {
+        builder
+            .request_state(state)
+            .answer("elicit-1", accept_name("Ada"))
+            .build()
+    };
+    let rejected = |result: Result<RunOutcome<CallToolResult>, ToolError>| {
+        let err = result.unwrap_err();
+        let err = err.protocol_error().expect("a protocol error").clone();
+        assert_eq!(err.code, -32602, "{}", err.message);
+        err.message
+    };
+
+    // The untouched state works, through run_tool and through the wire alike.
+    let done = run_tool::<Greet>(&retry(base(), &state), hi.clone())
+        .await
+        .unwrap();
+    assert_eq!(one_text(&done.complete().unwrap()), "Hi, Ada!");
+    let wire = send(
+        &server,
+        &Caller::new(alice.clone()),
+        &call(
+            2,
+            "greet",
+            hi.clone(),
+            &json!({"elicitation": {}}),
+            Some((&accept_ada(), &state)),
+        ),
+    )
+    .await;
+    assert_eq!(text(&wire), "Hi, Ada!");
+
+    // Tampered.
+    let mut bytes = state.clone().into_bytes();
+    bytes[7] = if bytes[7] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(bytes).unwrap();
+    let message = rejected(run_tool::<Greet>(&retry(base(), &tampered), hi.clone()).await);
+    assert!(message.contains("failed verification"), "{message}");
+
+    // Foreign: other arguments, another tool, another principal, another tenant.
+    let message =
+        rejected(run_tool::<Greet>(&retry(base(), &state), json!({"greeting": "Yo"})).await);
+    assert!(message.contains("other arguments"), "{message}");
+    let message = rejected(run_tool::<Login>(&retry(base(), &state), hi.clone()).await);
+    assert!(
+        message.contains("minted for `greet`, not `login`"),
+        "{message}"
+    );
+    let bob = base().identity(Identity::principal("bob").with_tenant("acme"));
+    let message = rejected(run_tool::<Greet>(&retry(bob, &state), hi.clone()).await);
+    assert!(message.contains("another principal"), "{message}");
+    let elsewhere = base().identity(Identity::principal("alice"));
+    let message = rejected(run_tool::<Greet>(&retry(elsewhere, &state), hi.clone()).await);
+    assert!(message.contains("another principal or tenant"), "{message}");
+
+    // Expired, by the server's clock.
+    clock.advance(60_001);
+    let message = rejected(run_tool::<Greet>(&retry(base(), &state), hi.clone()).await);
+    assert!(message.contains("expired 1 ms ago"), "{message}");
+
+    // A state without the server that minted it cannot be checked.
+    let orphan = Context::builder()
+        .elicitation()
+        .request_state(state.as_str())
+        .answer("elicit-1", accept_name("Ada"))
+        .build();
+    let message = rejected(run_tool::<Greet>(&orphan, hi).await);
+    assert!(
+        message.contains("build the context with ContextBuilder::server"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn multi_round_state_through_run_tool_carries_earlier_answers() {
+    let server = server();
+    let base = || Context::builder().server(server.clone()).elicitation();
+    let q = run_tool::<Pair>(&base().build(), json!({}))
+        .await
+        .unwrap()
+        .input_required()
+        .unwrap();
+    assert_eq!(q.keys().collect::<Vec<_>>(), ["elicit-1", "elicit-2"]);
+    // Answer only elicit-1 (plus a key nobody asked for): elicit-2 is asked again.
+    let ctx = base()
+        .request_state(q.request_state().unwrap())
+        .answer("elicit-1", answer::accept(json!({"word": "a"})))
+        .answer("nobody-asked", answer::decline())
+        .build();
+    let q = run_tool::<Pair>(&ctx, json!({}))
+        .await
+        .unwrap()
+        .input_required()
+        .unwrap();
+    assert_eq!(q.keys().collect::<Vec<_>>(), ["elicit-2"]);
+    // The last retry carries only elicit-2; elicit-1's answer travels in the state.
+    let ctx = base()
+        .request_state(q.request_state().unwrap())
+        .answer("elicit-2", answer::accept(json!({"word": "b"})))
+        .build();
+    let done = run_tool::<Pair>(&ctx, json!({}))
+        .await
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(one_text(&done), "a b");
+    // A malformed answer on a state retry is -32602 as on the wire.
+    let q = run_tool::<Pair>(&base().build(), json!({}))
+        .await
+        .unwrap()
+        .input_required()
+        .unwrap();
+    let ctx = base()
+        .request_state(q.request_state().unwrap())
+        .answer("elicit-1", json!([]))
+        .build();
+    let err = run_tool::<Pair>(&ctx, json!({})).await.unwrap_err();
+    assert!(
+        err.protocol_error().unwrap().message.contains("got array"),
+        "{err}"
+    );
+}
+
+/// A form type that cannot be flat is a clear error, never a malformed question on the wire.
+#[tokio::test]
+async fn a_type_that_cannot_be_flat_is_a_clear_error() {
+    #[derive(Deserialize, schemars::JsonSchema)]
+    struct Address {
+        #[allow(dead_code)]
+        street: String,
+    }
+    #[derive(Deserialize, schemars::JsonSchema)]
+    struct Nested {
+        #[allow(dead_code)]
+        address: Address,
+    }
+    struct AsksNested;
+    impl Tool for AsksNested {
+        const NAME: &'static str = "asks_nested";
+        fn input_schema() -> Value {
+            json!({"type": "object"})
+        }
+        fn parse(_: Value) -> Result<Self, ToolError> {
+            Ok(AsksNested)
+        }
+        async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+            ctx.elicit_as::<Nested>("Where?").await?;
+            Ok(CallToolResult::text("unreachable"))
+        }
+    }
+    let ctx = Context::builder().elicitation().build();
+    let err = run_tool::<AsksNested>(&ctx, json!({})).await.unwrap_err();
+    let err = err.protocol_error().unwrap();
+    assert_eq!(err.code, -32603);
+    assert!(
+        err.message
+            .contains("Nested cannot be an elicitation form: field `address`"),
+        "{}",
+        err.message
+    );
+    let server = Server::builder("s", "1")
+        .tool::<AsksNested>()
+        .build()
+        .unwrap();
+    let reply = send(
+        &server,
+        &Caller::default(),
+        &call(
+            1,
+            "asks_nested",
+            json!({}),
+            &json!({"elicitation": {}}),
+            None,
+        ),
+    )
+    .await;
+    assert_eq!(reply["error"]["code"], -32603);
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("field `address`")
+    );
+}

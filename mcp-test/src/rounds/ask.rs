@@ -68,10 +68,13 @@ impl InputRequest {
 
 /// The questions of one `input_required` result, by key, in the order the run asked them.
 ///
-/// Serializes as the wire's `inputRequests` object.
+/// Serializes as the wire's `inputRequests` object. When the run was checked against a server
+/// (a context built with [`ContextBuilder::server`](crate::ContextBuilder::server)), it also
+/// carries the `requestState` the server minted for the retry.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct InputRequests {
     entries: Vec<(String, InputRequest)>,
+    request_state: Option<String>,
 }
 
 impl InputRequests {
@@ -98,6 +101,15 @@ impl InputRequests {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// The `requestState` minted for the retry, when the run had a server to sign it.
+    pub fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+
+    pub(crate) fn set_request_state(&mut self, state: String) {
+        self.request_state = Some(state);
     }
 
     /// The wire `inputRequests` object.
@@ -516,6 +528,8 @@ pub(crate) struct RoundState {
     waiting: Vec<Waker>,
     /// The round number: 1 on the first request, +1 per retry.
     pub(crate) round: u32,
+    /// A `requestState` to retry with (test contexts only; the server reads it from params).
+    pub(crate) request_state: Option<String>,
 }
 
 /// A shared handle to a [`RoundState`]; clones of a [`Context`] share it.
@@ -524,7 +538,10 @@ pub(crate) struct RoundHandle(Arc<Mutex<RoundState>>);
 
 impl fmt::Debug for RoundHandle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let state = self.lock();
+        // `try_lock`: formatting a context must never wait on (or deadlock with) a running ask.
+        let Ok(state) = self.0.try_lock() else {
+            return f.write_str("RoundHandle { <in use> }");
+        };
         f.debug_struct("RoundHandle")
             .field("round", &state.round)
             .field("answers", &state.answers.keys().collect::<Vec<_>>())

@@ -2,11 +2,13 @@
 //! ([`answer`]) and the [`Driver`].
 
 use super::ask::{InputRequest, InputRequests, RoundHandle};
-use super::boundary::{Bounded, run_bounded};
+use super::boundary::{Bounded, RoundResult, run_bounded, serve_round};
 use crate::context::Context;
+use crate::request_state::{self, Binding};
 use crate::tool::{Tool, ToolError};
 use crate::validation::{self, SchemaValidator};
 use crate::wire::CallToolResult;
+use crate::wire::ErrorObject;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
@@ -95,7 +97,13 @@ where
 /// JSON pointer, as on the wire), parsed, and called with `ctx`.
 ///
 /// Returns the tool's own result, or [`RunOutcome::InputRequired`] with the questions keyed as
-/// the client will see them. Questions are answered from `ctx`'s scripted answers. Without a
+/// the client will see them. Questions are answered from `ctx`'s scripted answers.
+///
+/// With a server in the context ([`ContextBuilder::server`](crate::ContextBuilder::server)),
+/// the questions also carry the `requestState` that server mints
+/// ([`InputRequests::request_state`]); a context built with
+/// [`ContextBuilder::request_state`](crate::ContextBuilder::request_state) is a retry, checked
+/// exactly as on the wire (its scripted answers are the retry's `inputResponses`). Without a
 /// declared capability, asking answers [`AskError::NotSupported`](super::AskError), so a
 /// tool's fallback path is testable.
 ///
@@ -159,11 +167,77 @@ pub async fn run_tool<T: Tool>(
             validation::describe(&violations)
         )));
     }
-    run_in_round(
-        ctx,
-        |ctx| async move { T::parse(arguments)?.call(&ctx).await },
-    )
-    .await
+    let (request_state, answers, round) = {
+        let state = ctx.round.lock();
+        (
+            state.request_state.clone(),
+            state.answers.clone(),
+            state.round.max(1),
+        )
+    };
+    let Some(server) = ctx.server() else {
+        if request_state.is_some() {
+            return Err(ToolError::protocol(ErrorObject::invalid_params(
+                "Invalid params: a requestState can only be checked by the server that minted it: build the context with ContextBuilder::server",
+            )));
+        }
+        return run_in_round(
+            ctx,
+            |ctx| async move { T::parse(arguments)?.call(&ctx).await },
+        )
+        .await;
+    };
+    let config = server.request_state_config();
+    if let Some(token) = request_state {
+        // A retry: exactly the wire's boundary, state checks included.
+        let mut params = Map::new();
+        params.insert("inputResponses".into(), Value::Object(answers));
+        params.insert("requestState".into(), Value::from(token));
+        let args = arguments.clone();
+        let outcome = serve_round(
+            config,
+            ctx,
+            T::NAME,
+            &arguments,
+            &params,
+            |ctx| async move { Ok(async { T::parse(args)?.call(&ctx).await }.await) },
+        )
+        .await
+        .map_err(ToolError::protocol)?;
+        return match outcome {
+            RoundResult::Complete(result) => result.map(RunOutcome::Complete),
+            RoundResult::InputRequired(wire) => {
+                let mut questions: InputRequests =
+                    serde_json::from_value(wire["inputRequests"].clone())
+                        .expect("the boundary's questions decode");
+                if let Some(state) = wire["requestState"].as_str() {
+                    questions.set_request_state(state.to_owned());
+                }
+                Ok(RunOutcome::InputRequired(questions))
+            }
+        };
+    }
+    // A first request with scripted answers: mint the state the wire would, so a test can go
+    // on with ContextBuilder::request_state.
+    let args = arguments.clone();
+    let outcome = run_in_round(ctx, |ctx| async move { T::parse(args)?.call(&ctx).await }).await?;
+    Ok(match outcome {
+        RunOutcome::InputRequired(mut questions) => {
+            let binding = Binding::new(
+                ctx.method(),
+                T::NAME,
+                &arguments,
+                ctx.principal(),
+                ctx.tenant(),
+            );
+            let pending = questions.keys().map(str::to_owned).collect();
+            questions.set_request_state(request_state::mint(
+                config, &binding, round, pending, answers,
+            ));
+            RunOutcome::InputRequired(questions)
+        }
+        complete => complete,
+    })
 }
 
 /// Scripted answers, in the shape a client sends them in `inputResponses`.
