@@ -59,7 +59,9 @@ impl SchemaValidator {
             let base = error.instance_path().as_str().to_owned();
             match error.kind() {
                 jsonschema::error::ValidationErrorKind::Required { property } => {
-                    let name = property.as_str().map_or_else(|| property.to_string(), str::to_owned);
+                    let name = property
+                        .as_str()
+                        .map_or_else(|| property.to_string(), str::to_owned);
                     out.push(Violation {
                         pointer: join_pointer(&base, &name),
                         message: "missing required property".to_owned(),
@@ -91,7 +93,7 @@ impl SchemaValidator {
                 }
                 _ => out.push(Violation {
                     pointer: base,
-                    message: error.to_string(),
+                    message: elide(&error.to_string()),
                 }),
             }
         }
@@ -127,6 +129,32 @@ impl fmt::Display for Violation {
     }
 }
 
+/// The longest violation message kept whole. Messages quote the offending value, which may be
+/// a hostile megabyte string: past this, the middle is elided so errors stay readable and
+/// small.
+const MAX_MESSAGE: usize = 300;
+
+fn elide(message: &str) -> String {
+    if message.len() <= MAX_MESSAGE {
+        return message.to_owned();
+    }
+    let head_end = floor_char_boundary(message, 200);
+    let tail_start = floor_char_boundary(message, message.len() - 80);
+    format!(
+        "{} [... {} bytes elided ...] {}",
+        &message[..head_end],
+        tail_start - head_end,
+        &message[tail_start..]
+    )
+}
+
+fn floor_char_boundary(s: &str, mut at: usize) -> usize {
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 /// Renders violations one per line, each prefixed by `- `.
 pub fn describe(violations: &[Violation]) -> String {
     violations
@@ -143,4 +171,24 @@ pub fn describe(violations: &[Violation]) -> String {
 /// ```
 pub fn join_pointer(base: &str, token: &str) -> String {
     format!("{base}/{}", token.replace('~', "~0").replace('/', "~1"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_values_are_elided_in_messages() {
+        let v =
+            SchemaValidator::new(&serde_json::json!({"type": "string", "maxLength": 3})).unwrap();
+        let errors = v.violations(&Value::from("é".repeat(10_000)));
+        assert_eq!(errors.len(), 1);
+        let message = &errors[0].message;
+        assert!(message.len() < MAX_MESSAGE + 100, "{} bytes", message.len());
+        assert!(message.contains("bytes elided"));
+        assert!(
+            message.ends_with("is longer than 3 characters"),
+            "{message}"
+        );
+    }
 }
