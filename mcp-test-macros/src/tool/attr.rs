@@ -79,6 +79,8 @@ pub struct Number {
     pub tokens: TokenStream,
     /// Its value, for consistency checks.
     pub value: f64,
+    /// The expression as the user wrote it, for error spans.
+    pub source: TokenStream,
 }
 
 /// `#[tool(...)]` on the struct or enum.
@@ -513,6 +515,7 @@ fn number(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Optio
     Ok(Some(Number {
         tokens,
         value: if negative { -value } else { value },
+        source: expr.to_token_stream(),
     }))
 }
 

@@ -152,7 +152,7 @@ fn check_field(
                 && s.value.value < 0.0
             {
                 cx.error_spanned_by(
-                    &s.value.tokens,
+                    &s.value.source,
                     format!("`{key}` is negative, but field `{field_name}` is unsigned"),
                 );
             }
@@ -176,7 +176,13 @@ fn check_field(
     if let (Some(lo), Some(hi)) = (&attrs.minimum, &attrs.maximum)
         && lo.value.value > hi.value.value
     {
-        cx.error_spanned_by(&lo.value.tokens, "`minimum` is greater than `maximum`");
+        cx.error_spanned_by(
+            &lo.value.source,
+            format!(
+                "`minimum` ({}) is greater than `maximum` ({})",
+                lo.value.value, hi.value.value
+            ),
+        );
     }
 
     if let Some(header) = &attrs.header {

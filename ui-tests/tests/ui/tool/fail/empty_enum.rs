@@ -1,0 +1,6 @@
+use mcp_test::Tool;
+
+#[derive(Tool)]
+enum Nothing {}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_test::Tool;
+
+#[derive(Tool)]
+struct Wrap<T> {
+    value: T,
+}
+
+fn main() {}
