@@ -148,6 +148,33 @@ impl Tool for Announce {
     }
 }
 
+/// Misbehaves on purpose: `panic` panics, `hang` never finishes, `spin` loops (yielding)
+/// forever.
+pub struct Misbehave {
+    mode: String,
+}
+
+impl Tool for Misbehave {
+    const NAME: &'static str = "misbehave";
+    fn input_schema() -> Value {
+        json!({"type": "object", "properties": {"mode": {"enum": ["panic", "hang", "spin"]}}, "required": ["mode"]})
+    }
+    fn parse(args: Value) -> Result<Self, ToolError> {
+        Ok(Misbehave {
+            mode: args["mode"].as_str().unwrap_or_default().to_owned(),
+        })
+    }
+    async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
+        match self.mode.as_str() {
+            "panic" => panic!("misbehave: asked to panic"),
+            "hang" => std::future::pending().await,
+            _ => loop {
+                tokio::task::yield_now().await;
+            },
+        }
+    }
+}
+
 /// The server every transport test uses.
 pub fn transport_server() -> Server {
     Server::builder("transport-fixture", "1.0.0")
@@ -157,6 +184,7 @@ pub fn transport_server() -> Server {
         .tool::<Forecast>()
         .tool::<WhoAmI>()
         .tool::<Announce>()
+        .tool::<Misbehave>()
         .state(Gate(Arc::new(tokio::sync::Barrier::new(2))))
         .build()
         .expect("the fixture server builds")
