@@ -151,7 +151,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             let error = error.into_compile_error();
             quote! {
                 #error
-                #[allow(dead_code)]
+                #[allow(dead_code, unused_variables)]
                 #function
             }
         }

@@ -66,6 +66,7 @@ mod build;
 mod request;
 mod request_macro;
 mod response;
+mod rounds;
 mod snapshot;
 
 pub use assert::__assert;
@@ -83,4 +84,11 @@ pub use response::{
     AsResponse, audio_response, error_text, image_response, input_required, json_response,
     result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
 };
+pub use rounds::{MAX_ROUNDS, drive_tool};
 pub use snapshot::normalize;
+
+/// The in-process side of multi-round testing, from [`crate::rounds`]: run a tool inside the
+/// round boundary with scripted answers ([`run_tool`], [`Driver`]), and build those answers
+/// ([`answer`]). A [`RunOutcome`]`<CallToolResult>` is an [`AsResponse`], so the `assert_*`
+/// macros take it too.
+pub use crate::rounds::{DriveError, Driver, RunOutcome, Transcript, answer, run_in_round, run_tool};

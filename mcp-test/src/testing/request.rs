@@ -61,7 +61,7 @@ pub const DEFAULT_PRINCIPAL: &str = "test-principal";
 pub struct RequestOptions {
     identity: Identity,
     assigns: Extensions,
-    request_id: Option<RequestId>,
+    pub(super) request_id: Option<RequestId>,
     protocol_version: String,
     client_capabilities: Value,
     meta: Map<String, Value>,
