@@ -43,13 +43,29 @@
 //! assert!(missing.args.get("city").is_none());
 //! ```
 
+pub mod ai;
+mod check_impl;
 mod example_server;
+mod generate_impl;
 mod rules;
 mod sample;
 mod target;
 
 pub use example_server::example_server;
-pub use target::{Era, Target, TargetError};
+pub use target::{Connected, Era, Target, TargetError};
+
+/// Protocol probes and the findings report behind `mcp-test check`.
+pub mod check {
+    pub use super::check_impl::{
+        CheckOptions, CheckReport, Finding, Probe, Severity, check, check_with_progress,
+    };
+}
+pub use check_impl::{CheckOptions, CheckReport, Finding, Severity, check};
+
+/// Rust test files from derived cases: what `mcp-test generate` writes.
+pub mod generate {
+    pub use super::generate_impl::{GenerateOptions, ServerSource, render};
+}
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -426,6 +442,30 @@ pub async fn list_tools(target: &dyn Target, timeout: Duration) -> Result<Vec<Va
         }
     }
     Err("tools/list did not end within 1000 pages".into())
+}
+
+/// Asserts that a `tools/call` response bears out `expectation`; panics naming the case's
+/// `title`, what was predicted, what happened and the whole response. Generated tests call it.
+///
+/// ```
+/// use mcp_test::cases::{expect_outcome, Expectation};
+/// use serde_json::json;
+/// let ok = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete",
+///     "content": [{"type": "text", "text": "hi"}]}});
+/// expect_outcome(&ok, Expectation::Success, "says hi");
+/// let rejected = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad"}});
+/// expect_outcome(&rejected, Expectation::Error, "rejects bad input");
+/// let caught = std::panic::catch_unwind(|| expect_outcome(&ok, Expectation::Error, "rejects"));
+/// assert!(caught.is_err());
+/// ```
+#[track_caller]
+pub fn expect_outcome(response: &Value, expectation: Expectation, title: &str) {
+    let happened = Happened::from_response(response);
+    if !happened.agrees_with(expectation) {
+        panic!(
+            "case {title:?}: predicted {expectation}, happened {happened}\nresponse: {response}"
+        );
+    }
 }
 
 /// What [`assert_schema_cases!`](crate::assert_schema_cases) runs. Not public API.

@@ -40,6 +40,12 @@ pub trait Target: Send + Sync {
     fn era(&self) -> Era {
         Era::Current
     }
+
+    /// What the server did that its transport forbids, so far: lines on stdout that are not
+    /// JSON-RPC, replies to no request, requests from the server. Empty by default.
+    fn transport_violations(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The protocol era a target was found to speak.
@@ -114,6 +120,9 @@ impl<T: Target + ?Sized> Target for &T {
     fn era(&self) -> Era {
         (**self).era()
     }
+    fn transport_violations(&self) -> Vec<String> {
+        (**self).transport_violations()
+    }
 }
 
 impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
@@ -126,6 +135,9 @@ impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
     fn era(&self) -> Era {
         (**self).era()
     }
+    fn transport_violations(&self) -> Vec<String> {
+        (**self).transport_violations()
+    }
 }
 
 impl<T: Target + ?Sized> Target for Box<T> {
@@ -137,6 +149,85 @@ impl<T: Target + ?Sized> Target for Box<T> {
     }
     fn era(&self) -> Era {
         (**self).era()
+    }
+    fn transport_violations(&self) -> Vec<String> {
+        (**self).transport_violations()
+    }
+}
+
+impl Target for crate::client::Client {
+    fn label(&self) -> String {
+        format!("{self:?}")
+    }
+
+    fn send(&self, message: Value) -> BoxFuture<'_, Result<Option<Value>, TargetError>> {
+        Box::pin(async move {
+            self.exchange(&message)
+                .await
+                .map(|exchange| exchange.response)
+                .map_err(|e| TargetError::new(e.to_string()))
+        })
+    }
+
+    fn transport_violations(&self) -> Vec<String> {
+        self.violations()
+    }
+}
+
+/// A connected client with what was learnt when connecting: a label for reports and the era.
+///
+/// ```no_run
+/// use mcp_test::cases::{Connected, Target};
+/// use mcp_test::client::Client;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let client = Client::spawn(tokio::process::Command::new("./my-server")).await.unwrap();
+/// let target = Connected::probe(client, "./my-server").await.unwrap();
+/// println!("{} speaks {}", target.label(), target.era());
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Connected {
+    /// The client.
+    pub client: crate::client::Client,
+    /// The label for reports.
+    pub label: String,
+    /// The era found.
+    pub era: Era,
+}
+
+impl Connected {
+    /// Asks the server which era it speaks ([`Client::era`](crate::client::Client::era): a
+    /// `server/discover`, else the 2025-11-25 `initialize` handshake).
+    pub async fn probe(
+        client: crate::client::Client,
+        label: impl Into<String>,
+    ) -> Result<Connected, TargetError> {
+        let era = match client.era().await {
+            Ok(crate::client::Era::Modern { .. }) => Era::Current,
+            Ok(_) => Era::Legacy,
+            Err(e) => return Err(TargetError::new(e.to_string())),
+        };
+        Ok(Connected {
+            client,
+            label: label.into(),
+            era,
+        })
+    }
+}
+
+impl Target for Connected {
+    fn label(&self) -> String {
+        self.label.clone()
+    }
+    fn send(&self, message: Value) -> BoxFuture<'_, Result<Option<Value>, TargetError>> {
+        Target::send(&self.client, message)
+    }
+    fn era(&self) -> Era {
+        self.era
+    }
+    fn transport_violations(&self) -> Vec<String> {
+        self.client.violations()
     }
 }
 
