@@ -592,3 +592,41 @@ async fn serves_over_a_real_socket() {
     let reply: Value = serde_json::from_str(&raw[json_start..]).unwrap();
     assert_eq!(reply["result"]["supportedVersions"], json!(["2026-07-28"]));
 }
+
+/// The test surface works on HTTP responses unchanged: the unwrappers and assertions take the
+/// router's `http::Response`, and `TestRouter` adds every mirrored header, `Mcp-Param-*` too.
+#[tokio::test]
+async fn the_test_surface_reads_http_responses() {
+    use mcp_test::testing::{build_call_request, build_request, error_text, rpc_error};
+    use mcp_test::transport::http::TestRouter;
+    use mcp_test::{assert_rpc_error, assert_tool_text};
+
+    let http = TestRouter::new(transport_server(), HttpConfig::default());
+    let ok = http
+        .post(&build_call_request(
+            "forecast",
+            json!({"region": "Zürich", "days": 2}),
+        ))
+        .await;
+    assert_eq!(ok.status(), 200);
+    assert_tool_text!(ok, "sunny in Zürich");
+
+    let sse = http
+        .post(&build_request(
+            "tools/call",
+            json!({"name": "progress", "arguments": {"steps": 2}, "_meta": {"progressToken": 1}}),
+        ))
+        .await;
+    assert_eq!(sse.headers()["content-type"], "text/event-stream");
+    assert_tool_text!(sse, "done");
+
+    let invalid = http
+        .post(&build_call_request("forecast", json!({"days": 2})))
+        .await;
+    assert!(error_text(&invalid).contains("/region"));
+
+    let removed = http.post(&build_request("ping", Value::Null)).await;
+    assert_eq!(removed.status(), 404);
+    assert_rpc_error!(removed, -32601);
+    assert_eq!(rpc_error(&removed).code, -32601);
+}

@@ -822,3 +822,60 @@ impl MessageStream {
         }
     }
 }
+
+/// The HTTP transport of a server, for tests: posts JSON-RPC bodies through the router in
+/// process (no socket), with every mirrored header a correct client sends
+/// ([`put_mirrored_headers_for`](crate::testing::put_mirrored_headers_for), including the
+/// `Mcp-Param-*` headers of the server's `x-mcp-header` arguments). Every unwrapper and
+/// assertion of [`testing`](crate::testing) accepts the responses.
+///
+/// ```
+/// use mcp_test::testing::{build_request, rpc_error};
+/// use mcp_test::transport::http::{HttpConfig, TestRouter};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = mcp_test::Server::builder("s", "1").build().unwrap();
+/// let http = TestRouter::new(server, HttpConfig::default());
+/// let resp = http.post(&build_request("ping", serde_json::Value::Null)).await;
+/// assert_eq!(resp.status(), 404);
+/// assert_eq!(rpc_error(&resp).code, -32601);
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct TestRouter {
+    router: Router,
+    tools: Vec<crate::wire::ToolDefinition>,
+}
+
+impl TestRouter {
+    /// The router of `server` under `config`.
+    pub fn new(server: Server, config: HttpConfig) -> Self {
+        let tools = server.tool_definitions().to_vec();
+        TestRouter {
+            router: router(server, config),
+            tools,
+        }
+    }
+
+    /// The underlying router.
+    pub fn router(&self) -> &Router {
+        &self.router
+    }
+
+    /// Posts `body` with its mirrored headers and a localhost `Host`.
+    pub async fn post(&self, body: &Value) -> http::Response<Bytes> {
+        let mut request = http::Request::post("/mcp")
+            .header(HOST, "localhost")
+            .header(CONTENT_TYPE, "application/json")
+            .header(http::header::ACCEPT, "application/json, text/event-stream")
+            .body(body.to_string())
+            .expect("a valid request");
+        crate::testing::put_mirrored_headers_for(&mut request, body, &self.tools);
+        self.send(request).await
+    }
+
+    /// Sends a request exactly as built (for header tests).
+    pub async fn send(&self, request: http::Request<String>) -> http::Response<Bytes> {
+        oneshot(&self.router, request).await
+    }
+}
