@@ -505,8 +505,9 @@ fn prompt_with_arguments(args: BTreeMap<String, String>) -> String {
     )
 }
 
-/// The fixture server.
-fn conformance_server() -> Server {
+/// The fixture server. (`pub` so tests can include this file as a module and serve it in
+/// process.)
+pub fn conformance_server() -> Server {
     Server::builder("mcp-test-conformance-fixture", env!("CARGO_PKG_VERSION"))
         .tool::<SimpleText>()
         .tool::<ImageContent>()
