@@ -1,0 +1,184 @@
+//! `mcp_test::client::Client` against real processes: the transport fixture binary, and
+//! deliberately broken servers (small `sh` scripts and a raw TCP responder). Every failure is
+//! a `ClientError` naming what happened, with the server's stderr; nothing hangs.
+
+#![cfg(unix)]
+
+use mcp_test::client::{Client, ClientError, Era};
+use mcp_test::testing::{RequestOptions, call_tool, list_tools, result};
+use mcp_test::{assert_rpc_error, assert_tool_text};
+use serde_json::json;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::process::Command;
+
+fn sh(script: &str) -> Command {
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(script);
+    command
+}
+
+async fn client_for(script: &str, timeout: Duration) -> Client {
+    Client::spawn(sh(script))
+        .await
+        .unwrap()
+        .with_timeout(timeout)
+}
+
+#[tokio::test]
+async fn a_real_server_process_over_stdio() {
+    let client = Client::spawn(Command::new(env!("CARGO_BIN_EXE_transport_fixture")))
+        .await
+        .unwrap();
+    let opts = RequestOptions::new();
+    let tools = result(list_tools(&client, &opts).await);
+    assert!(tools["tools"].as_array().is_some_and(|t| !t.is_empty()));
+    assert_tool_text!(
+        call_tool(&client, "forecast", json!({"region": "Oslo"}), &opts).await,
+        "sunny in Oslo"
+    );
+    assert_rpc_error!(call_tool(&client, "nope", json!({}), &opts).await, -32602);
+    assert!(client.violations().is_empty(), "{:?}", client.violations());
+    // Closing stdin ends the server: it exits by itself, successfully.
+    let status = client.close().await.unwrap().expect("a child process");
+    assert!(status.success(), "{status:?}");
+    // A closed client sends nothing more.
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(err.to_string().contains("closed"), "{err}");
+}
+
+#[tokio::test]
+async fn non_json_on_stdout_is_an_error_quoting_the_line() {
+    let client = client_for(
+        "read line; echo 'Server starting...'; cat >/dev/null",
+        Duration::from_secs(30),
+    )
+    .await;
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    match &err {
+        ClientError::NotJson { line, .. } => assert_eq!(line, "Server starting..."),
+        other => panic!("expected NotJson, got {other:?}"),
+    }
+    assert!(client.violations()[0].contains("Server starting..."));
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_server_that_exits_is_reported_with_its_stderr() {
+    let client = client_for(
+        "read line; echo 'panic: out of cheese' >&2; exit 3",
+        Duration::from_secs(30),
+    )
+    .await;
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(matches!(err, ClientError::Closed { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(message.contains("closed its stdout"), "{message}");
+    assert!(message.contains("out of cheese"), "{message}");
+    let status = client.close().await.unwrap().unwrap();
+    assert_eq!(status.code(), Some(3));
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out() {
+    let client = client_for("cat >/dev/null", Duration::from_millis(300)).await;
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(matches!(err, ClientError::Timeout { .. }), "{err:?}");
+    assert!(err.to_string().contains("tools/list"), "{err}");
+    // `cat` ends at end of input, so closing stdin ends it.
+    assert!(client.close().await.unwrap().unwrap().success());
+}
+
+#[tokio::test]
+async fn a_reply_with_the_wrong_id_is_a_violation() {
+    let client = client_for(
+        r#"read line; echo '{"jsonrpc":"2.0","id":999,"result":{}}'; cat >/dev/null"#,
+        Duration::from_millis(500),
+    )
+    .await;
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(matches!(err, ClientError::Timeout { .. }), "{err:?}");
+    let violations = client.violations();
+    assert!(violations[0].contains("id 999"), "{violations:?}");
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_server_that_ignores_the_end_of_its_input_is_killed() {
+    let client = client_for("exec sleep 60", Duration::from_millis(300)).await;
+    let err = client.close().await.unwrap_err();
+    assert!(matches!(err, ClientError::NoExit { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_program_that_does_not_exist_is_a_spawn_error() {
+    let err = Client::spawn(Command::new("/nonexistent/mcp-server"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("/nonexistent/mcp-server"), "{err}");
+}
+
+#[tokio::test]
+async fn the_era_probe_falls_back_to_initialize_for_a_2025_server() {
+    // A 2025-11-25 server: -32601 for server/discover, then the initialize handshake.
+    let script = r#"
+        read discover
+        echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'
+        read initialize
+        echo "$initialize" >&2
+        echo '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}}'
+        read initialized
+        echo "$initialized" >&2
+        cat >/dev/null
+    "#;
+    let client = client_for(script, Duration::from_secs(30)).await;
+    match client.era().await.unwrap() {
+        Era::Legacy {
+            protocol_version,
+            initialize,
+        } => {
+            assert_eq!(protocol_version, "2025-11-25");
+            assert_eq!(initialize["serverInfo"]["name"], "old");
+        }
+        other => panic!("expected a legacy server, got {other:?}"),
+    }
+    client.close().await.unwrap();
+    let stderr = client.stderr();
+    assert!(stderr.contains(r#""method":"initialize""#), "{stderr}");
+    assert!(stderr.contains("notifications/initialized"), "{stderr}");
+}
+
+#[tokio::test]
+async fn an_http_reply_that_is_not_json_rpc_is_an_error_with_status_and_body() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut buf = vec![0_u8; 8192];
+        let _ = socket.read(&mut buf).await;
+        let _ = socket
+            .write_all(
+                b"HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\ncontent-length: 11\r\nconnection: close\r\n\r\nupstream???",
+            )
+            .await;
+    });
+    let client = Client::http(&url).unwrap();
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    match &err {
+        ClientError::Http { status, body, .. } => {
+            assert_eq!(*status, 502);
+            assert_eq!(body, "upstream???");
+        }
+        other => panic!("expected an HTTP error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn nobody_listening_is_an_http_error_naming_the_url() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    let client = Client::http(&url).unwrap();
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(err.to_string().contains(&url), "{err}");
+}
