@@ -514,7 +514,10 @@ impl Checker<'_> {
         let bare = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {}});
         match self.session.raw(bare).await {
             Ok(r) => {
-                if r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602) {
+                // Over HTTP the missing version is first a missing MCP-Protocol-Version
+                // header (-32020).
+                let code = r.pointer("/error/code").and_then(Value::as_i64);
+                if !matches!(code, Some(-32602 | -32020)) {
                     out.push((
                         Severity::Defect,
                         format!(

@@ -1,0 +1,270 @@
+//! `mcp-test check` as a user runs it: the real binary, against the bundled example server (in
+//! process, and over HTTP), and against deliberately broken servers started by each test on
+//! 127.0.0.1 (a missing validation, a missing `resultType`, a looping cursor, a crash on input).
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use mcp_test::Server;
+use mcp_test::cases::example_server;
+use mcp_test::transport::http::{HttpConfig, bind_local, serve};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-test");
+
+struct Run {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+async fn mcp_test(args: &[&str]) -> Run {
+    let output = tokio::process::Command::new(BIN)
+        .args(args)
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("the mcp-test binary runs");
+    Run {
+        status: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[tokio::test]
+async fn check_without_a_target_checks_the_bundled_server_with_zero_findings() {
+    let run = mcp_test(&["check"]).await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("No findings."), "{}", run.stdout);
+    assert!(run.stdout.contains("defect          0"), "{}", run.stdout);
+    // Progress goes to stderr while it works.
+    assert!(
+        run.stderr.contains("checking the bundled example server"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("schema-derived cases"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[tokio::test]
+async fn json_and_junit_reports() {
+    let run = mcp_test(&["check", "--quiet", "--format", "json"]).await;
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "--quiet: {}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON report");
+    assert_eq!(
+        report["summary"],
+        json!({"defect": 0, "warning": 0, "info": 0})
+    );
+    assert_eq!(report["era"], "2026-07-28");
+    let cases = report["cases"].as_array().unwrap();
+    assert!(cases.len() > 50, "{}", cases.len());
+    assert!(cases.iter().all(|c| c["agrees"] == true));
+
+    let run = mcp_test(&["check", "--quiet", "--format", "junit"]).await;
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("<?xml"), "{}", run.stdout);
+    assert!(run.stdout.contains("failures=\"0\""), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("<testcase classname=\"probes\" name=\"discovery/fields\">")
+    );
+}
+
+#[tokio::test]
+async fn check_over_http_finds_nothing_wrong_with_the_example_server() {
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(serve(listener, example_server(), HttpConfig::default()));
+    let run = mcp_test(&["check", "--url", &url]).await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("No findings."), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("protocol era: 2026-07-28"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A hand-written JSON-RPC endpoint: the example server's answer to each message, then
+/// `break_it` spoils it the way a buggy server would.
+type Breaker = fn(&Value, Value) -> Option<Value>;
+
+#[derive(Clone)]
+struct Broken {
+    server: Server,
+    break_it: Breaker,
+}
+
+/// The cursor the looping server hands out; the example server itself does not know it.
+const LOOP_CURSOR: &str = "page-2";
+
+async fn endpoint(State(app): State<Arc<Broken>>, body: Bytes) -> Response {
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(v) => v,
+        Err(_) => return StatusCode::BAD_REQUEST.into_response(),
+    };
+    let mut forwarded = request.clone();
+    if forwarded["params"]["cursor"] == LOOP_CURSOR {
+        forwarded["params"]
+            .as_object_mut()
+            .unwrap()
+            .remove("cursor");
+    }
+    let Some(reply) = app.server.handle_json(&forwarded.to_string()).await else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let reply: Value = serde_json::from_str(&reply).unwrap();
+    match (app.break_it)(&request, reply) {
+        Some(reply) => (
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            reply.to_string(),
+        )
+            .into_response(),
+        None => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+async fn broken_server(break_it: Breaker) -> String {
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let app = Router::new()
+        .route("/mcp", axum::routing::post(endpoint))
+        .with_state(Arc::new(Broken {
+            server: example_server(),
+            break_it,
+        }));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+fn method(request: &Value) -> &str {
+    request["method"].as_str().unwrap_or("")
+}
+
+async fn check_broken(break_it: Breaker) -> Run {
+    let url = broken_server(break_it).await;
+    mcp_test(&["check", "--url", &url, "--timeout", "20"]).await
+}
+
+#[tokio::test]
+async fn a_missing_validation_is_a_defect() {
+    // `search_notes` forgets to validate `limit`: anything with a bad limit "succeeds".
+    let run = check_broken(|request, reply| {
+        let args = &request["params"]["arguments"];
+        let bad_limit = args
+            .get("limit")
+            .is_some_and(|l| !l.as_i64().is_some_and(|n| (1..=50).contains(&n)));
+        if method(request) == "tools/call"
+            && request["params"]["name"] == "search_notes"
+            && bad_limit
+        {
+            return Some(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
+                "resultType": "complete", "content": [{"type": "text", "text": "[]"}],
+                "structuredContent": []}}));
+        }
+        Some(reply)
+    })
+    .await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("[defect] tools/schema-cases: search_notes › rejects `/limit` just over maximum 50 [rule:bounds]: accepted invalid arguments (a missing validation)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("rejects `/limit` of the wrong type"),
+        "{}",
+        run.stdout
+    );
+    // Nothing else is wrong with it.
+    assert!(!run.stdout.contains("results/"), "{}", run.stdout);
+}
+
+#[tokio::test]
+async fn a_missing_result_type_is_a_defect() {
+    let run = check_broken(|_, mut reply| {
+        if let Some(result) = reply.get_mut("result").and_then(Value::as_object_mut) {
+            result.remove("resultType");
+        }
+        Some(reply)
+    })
+    .await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "[defect] results/shape-and-cache-hints: the tools/list result has no resultType"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("the tools/call result has no resultType"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[tokio::test]
+async fn a_looping_cursor_is_a_defect() {
+    // tools/list always says there is another page, at the same cursor.
+    let run = check_broken(|request, mut reply| {
+        if method(request) == "tools/list"
+            && let Some(result) = reply.get_mut("result")
+        {
+            result["nextCursor"] = json!(LOOP_CURSOR);
+        }
+        Some(reply)
+    })
+    .await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("[defect] lists/tools/list: tools/list pagination loops: nextCursor \"page-2\" was already returned"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[tokio::test]
+async fn a_crash_on_input_is_a_defect() {
+    // The handler panics on an empty query: the connection drops without an answer.
+    let run = check_broken(|request, reply| {
+        if method(request) == "tools/call" && request["params"]["arguments"]["query"] == "" {
+            panic!("index out of range (on purpose)");
+        }
+        Some(reply)
+    })
+    .await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("[defect] tools/schema-cases: search_notes › rejects `/query` one character under minLength 1 [rule:min-length]: the server gave no answer"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("[defect] transport/hygiene: the server stopped answering"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_server_fails_with_a_clear_message() {
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    let run = mcp_test(&["check", "--url", &url, "--timeout", "5"]).await;
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot connect"), "{}", run.stderr);
+    assert!(run.stderr.contains(&url), "{}", run.stderr);
+}

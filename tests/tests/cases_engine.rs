@@ -1,0 +1,343 @@
+//! The rules engine, `verify` and `assert_schema_cases!`, used as a downstream crate would.
+
+use futures_util::future::BoxFuture;
+use mcp_test::cases::{
+    Case, CaseOptions, Expectation, Target, TargetError, derive_cases, derive_for_tools,
+    example_server, verify,
+};
+use mcp_test::{Context, Server, Tool, ToolError, assert_schema_cases};
+use serde_json::{Value, json};
+use std::collections::HashSet;
+
+fn tools_of(server: &Server) -> Vec<Value> {
+    server
+        .tool_definitions()
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect()
+}
+
+/// Checks every case against the schema with `jsonschema` directly, not through the engine.
+fn assert_predictions_match_schema(schema: &Value, cases: &[Case]) {
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .unwrap();
+    for case in cases {
+        let valid = validator.is_valid(&case.args);
+        match case.expectation {
+            Expectation::Success => assert!(valid, "success case is invalid: {case:#?}"),
+            Expectation::Error => assert!(!valid, "error case is valid: {case:#?}"),
+            Expectation::Observe => {}
+        }
+    }
+}
+
+fn every_keyword() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 2, "maxLength": 8},
+            "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{2}$"},
+            "kind": {"enum": ["a", "b"]},
+            "version": {"const": 2},
+            "email": {"type": "string", "format": "email"},
+            "count": {"type": "integer", "minimum": 1, "maximum": 9},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+            "tags": {"type": "array", "items": {"type": "string"},
+                     "minItems": 1, "maxItems": 3, "uniqueItems": true},
+            "owner": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer", "minimum": 0},
+                    "roles": {"type": "array", "items": {
+                        "type": "object",
+                        "properties": {"role": {"type": "string", "enum": ["admin", "user"]}},
+                        "required": ["role"],
+                        "additionalProperties": false
+                    }}
+                },
+                "required": ["id"],
+                "additionalProperties": false
+            }
+        },
+        "required": ["name", "code", "count"],
+        "additionalProperties": false
+    })
+}
+
+#[test]
+fn every_rule_of_the_table_fires_and_every_prediction_matches_the_schema() {
+    let schema = every_keyword();
+    let cases = derive_cases("everything", &schema, &CaseOptions::default()).unwrap();
+    let sources: HashSet<&str> = cases.iter().map(|c| c.source.as_str()).collect();
+    for rule in [
+        "rule:base",
+        "rule:required",
+        "rule:enum",
+        "rule:min-length",
+        "rule:max-length",
+        "rule:pattern",
+        "rule:bounds",
+        "rule:type",
+        "rule:min-items",
+        "rule:max-items",
+        "rule:unique-items",
+        "rule:additional-properties",
+        "rule:const",
+        "rule:format",
+    ] {
+        assert!(sources.contains(rule), "{rule} missing from {sources:?}");
+    }
+    assert_predictions_match_schema(&schema, &cases);
+    // Exact boundaries succeed.
+    let titles: Vec<&str> = cases.iter().map(|c| c.title.as_str()).collect();
+    for t in [
+        "accepts `/name` of exactly minLength 2",
+        "accepts `/name` of exactly maxLength 8",
+        "accepts `/count` at exactly minimum 1",
+        "accepts `/count` at exactly maximum 9",
+        "accepts `/tags` with exactly maxItems 3",
+    ] {
+        let case = cases
+            .iter()
+            .find(|c| c.title == t)
+            .unwrap_or_else(|| panic!("{t} in {titles:#?}"));
+        assert_eq!(case.expectation, Expectation::Success);
+    }
+    let just_over = cases
+        .iter()
+        .find(|c| c.title == "rejects `/count` just over maximum 9")
+        .unwrap();
+    assert_eq!(just_over.args["count"], 10);
+    let exclusive = cases
+        .iter()
+        .find(|c| c.title == "rejects `/ratio` equal to exclusiveMinimum 0")
+        .unwrap();
+    assert_eq!(exclusive.args["ratio"].as_f64(), Some(0.0));
+}
+
+#[test]
+fn the_rules_recurse_into_nested_objects_and_arrays() {
+    let cases = derive_cases("everything", &every_keyword(), &CaseOptions::default()).unwrap();
+    let find = |title: &str| {
+        cases
+            .iter()
+            .find(|c| c.title == title)
+            .unwrap_or_else(|| panic!("no case {title:?}"))
+    };
+    let missing = find("rejects a missing `/owner/roles/0/role`");
+    assert_eq!(missing.expectation, Expectation::Error);
+    assert_eq!(missing.args["owner"]["roles"][0], json!({}));
+    let outside = find("rejects `/owner/roles/0/role` outside its enum");
+    assert_eq!(outside.args["owner"]["roles"][0]["role"], "not_a_member");
+    find("rejects an unknown property `/owner/unexpected_property`");
+    find("rejects `/owner/id` just under minimum 0");
+    find("rejects `/tags/0` of the wrong type");
+}
+
+#[test]
+fn cases_are_unique_deterministic_and_plain_data() {
+    let schema = every_keyword();
+    let a = derive_cases("t", &schema, &CaseOptions::default()).unwrap();
+    let b = derive_cases("t", &schema, &CaseOptions::default()).unwrap();
+    assert_eq!(a, b);
+    let mut seen = HashSet::new();
+    for c in &a {
+        assert!(
+            seen.insert((c.args.to_string(), c.expectation)),
+            "duplicate {c:#?}"
+        );
+    }
+    let titles: HashSet<&str> = a.iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(titles.len(), a.len(), "titles are unique per tool");
+    // Serde round trip, with the documented field names.
+    let json = serde_json::to_value(&a[0]).unwrap();
+    assert_eq!(json["expectation"], "success");
+    assert_eq!(json["source"], "rule:base");
+    let back: Case = serde_json::from_value(json).unwrap();
+    assert_eq!(back, a[0]);
+    // Without edge cases: the base case only.
+    let only_base = derive_cases(
+        "t",
+        &schema,
+        &CaseOptions {
+            edge_cases: false,
+            ..CaseOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(only_base.len(), 1);
+    assert_eq!(only_base[0].expectation, Expectation::Success);
+}
+
+#[test]
+fn a_pattern_sample_matches_and_a_violation_misses() {
+    let schema = json!({"type": "object", "properties": {
+        "sku": {"type": "string", "pattern": "^[a-f0-9]{8}-(x|y)$"}}, "required": ["sku"]});
+    let cases = derive_cases("p", &schema, &CaseOptions::default()).unwrap();
+    let re = regex_lite_match("^[a-f0-9]{8}-(x|y)$");
+    assert!(
+        re(cases[0].args["sku"].as_str().unwrap()),
+        "{:?}",
+        cases[0].args
+    );
+    let bad = cases.iter().find(|c| c.source == "rule:pattern").unwrap();
+    assert!(!re(bad.args["sku"].as_str().unwrap()), "{:?}", bad.args);
+}
+
+/// A pattern matcher through jsonschema (the dialect the server uses).
+fn regex_lite_match(pattern: &str) -> impl Fn(&str) -> bool {
+    let v = jsonschema::validator_for(&json!({"pattern": pattern})).unwrap();
+    move |s| v.is_valid(&json!(s))
+}
+
+/// Manages tickets.
+#[derive(Tool)]
+#[tool(name = "tickets")]
+enum Tickets {
+    /// Opens a ticket.
+    Open {
+        #[tool(min_length = 3, max_length = 60)]
+        title: String,
+        #[tool(minimum = 1, maximum = 5)]
+        priority: u8,
+    },
+    /// Closes a ticket.
+    Close {
+        #[tool(pattern = "^T-[0-9]{1,5}$")]
+        id: String,
+    },
+    /// Counts tickets.
+    Count,
+}
+
+impl Tickets {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        Ok(match self {
+            Tickets::Open { title, priority } => format!("opened {title} at {priority}"),
+            Tickets::Close { id } => format!("closed {id}"),
+            Tickets::Count => "0".into(),
+        })
+    }
+}
+
+#[tokio::test]
+async fn every_action_of_an_action_tool_gets_its_cases() {
+    let server = Server::builder("tickets", "1.0.0")
+        .tool::<Tickets>()
+        .build()
+        .unwrap();
+    let tools = tools_of(&server);
+    let (cases, problems) = derive_for_tools(&tools, &CaseOptions::default());
+    assert!(problems.is_empty(), "{problems:?}");
+    for action in ["open", "close", "count"] {
+        let base = cases
+            .iter()
+            .find(|c| c.title == format!("{action}: accepts valid arguments"))
+            .unwrap_or_else(|| panic!("no base case for {action}"));
+        assert_eq!(base.args["action"], action);
+    }
+    let titles: Vec<&str> = cases.iter().map(|c| c.title.as_str()).collect();
+    for t in [
+        "open: rejects `/data/priority` just over maximum 5",
+        "open: rejects `/data/title` one character under minLength 3",
+        "close: rejects `/data/id` not matching its pattern",
+        "rejects an unknown action",
+    ] {
+        assert!(titles.contains(&t), "{t} missing from {titles:#?}");
+    }
+    assert_predictions_match_schema(&tools[0]["inputSchema"], &cases);
+    let report = assert_schema_cases!(server);
+    assert_eq!(report.outcomes.len(), cases.len());
+}
+
+#[tokio::test]
+async fn the_bundled_example_server_passes_every_case() {
+    let server = example_server();
+    let report = assert_schema_cases!(server);
+    assert!(report.outcomes.len() > 50, "{}", report.outcomes.len());
+    let quick = assert_schema_cases!(example_server(), edge_cases = false);
+    assert_eq!(quick.outcomes.len(), 4, "one per plain tool and per action");
+}
+
+/// A server that forgot all validation: it answers every call with success.
+struct Permissive(Server);
+
+impl Target for Permissive {
+    fn label(&self) -> String {
+        "permissive".into()
+    }
+    fn send(&self, message: Value) -> BoxFuture<'_, Result<Option<Value>, TargetError>> {
+        Box::pin(async move {
+            if message["method"] == "tools/call" {
+                return Ok(Some(
+                    json!({"jsonrpc": "2.0", "id": message["id"], "result": {
+                    "resultType": "complete", "content": [{"type": "text", "text": "ok"}]}}),
+                ));
+            }
+            Target::send(&self.0, message).await
+        })
+    }
+}
+
+#[tokio::test]
+async fn verify_reports_predicted_and_happened_for_each_disagreement() {
+    let server = Server::builder("tickets", "1.0.0")
+        .tool::<Tickets>()
+        .build()
+        .unwrap();
+    let (cases, _) = derive_for_tools(&tools_of(&server), &CaseOptions::default());
+    let report = verify(&Permissive(server), &cases).await;
+    let bad: Vec<_> = report.disagreements().collect();
+    let errors = cases
+        .iter()
+        .filter(|c| c.expectation == Expectation::Error)
+        .count();
+    assert_eq!(bad.len(), errors, "every error case disagrees");
+    let text = report.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "{errors} of {} schema-derived cases disagree",
+            cases.len()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("- tickets › open: rejects `/data/priority` just over maximum 5 [rule:bounds]\n  predicted: error\n  happened:  success (\"ok\")"), "{text}");
+}
+
+#[tokio::test]
+#[should_panic(expected = "assert_schema_cases! failed for permissive")]
+async fn assert_schema_cases_fails_with_the_report() {
+    let server = Server::builder("tickets", "1.0.0")
+        .tool::<Tickets>()
+        .build()
+        .unwrap();
+    assert_schema_cases!(Permissive(server));
+}
+
+#[test]
+fn an_unsatisfiable_schema_is_a_clear_problem() {
+    let tools = vec![
+        json!({"name": "ok", "inputSchema": {"type": "object"}}),
+        json!({"name": "impossible", "inputSchema": {"type": "object",
+            "properties": {"x": {"type": "string", "minLength": 5, "maxLength": 2}},
+            "required": ["x"]}}),
+        json!({"name": "broken", "inputSchema": {"type": "object", "properties": {"x": {"type": 7}}}}),
+    ];
+    let (cases, problems) = derive_for_tools(&tools, &CaseOptions::default());
+    assert!(cases.iter().all(|c| c.tool == "ok"));
+    let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(problems.len(), 2, "{text:#?}");
+    assert!(
+        text[0].starts_with("tool \"impossible\": no valid arguments could be derived"),
+        "{}",
+        text[0]
+    );
+    assert!(text[0].contains("/x"), "{}", text[0]);
+    assert!(
+        text[1].starts_with("tool \"broken\": the input schema does not compile"),
+        "{}",
+        text[1]
+    );
+}
