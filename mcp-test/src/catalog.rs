@@ -488,6 +488,18 @@ async fn run_handler<T>(
 }
 
 impl Catalog {
+    pub(crate) fn resource_definitions(&self) -> &[ResourceDefinition] {
+        &self.resource_definitions
+    }
+
+    pub(crate) fn template_definitions(&self) -> &[ResourceTemplateDefinition] {
+        &self.template_definitions
+    }
+
+    pub(crate) fn prompt_definitions(&self) -> &[PromptDefinition] {
+        &self.prompt_definitions
+    }
+
     /// Whether any resource or template is registered (the `resources` capability).
     pub(crate) fn has_resources(&self) -> bool {
         !self.resources.is_empty() || !self.templates.is_empty()

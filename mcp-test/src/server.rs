@@ -299,6 +299,37 @@ impl ServerBuilder {
 
     /// Registers a tool that only callers `access` allows may see and call; to anyone else it
     /// does not exist (see [`authorization`](crate::authorization)).
+    ///
+    /// ```
+    /// use mcp_test::{Access, CallToolResult, Caller, Context, Identity, Server, Tool, ToolError};
+    /// use serde_json::{json, Value};
+    ///
+    /// struct Purge;
+    /// impl Tool for Purge {
+    ///     const NAME: &'static str = "purge";
+    ///     fn input_schema() -> Value { json!({"type": "object"}) }
+    ///     fn parse(_: Value) -> Result<Self, ToolError> { Ok(Purge) }
+    ///     async fn call(self, _: &Context) -> Result<CallToolResult, ToolError> {
+    ///         Ok(CallToolResult::text("purged"))
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = Server::builder("ops", "1.0.0")
+    ///     .tool_with_access::<Purge>(Access::scopes(["ops.admin"]))
+    ///     .build()
+    ///     .unwrap();
+    /// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{
+    ///     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities":{}},"name":"purge"}}"#;
+    /// let admin = Caller::new(Identity::principal("root").with_scopes(["ops.admin"]));
+    /// let ok: Value = serde_json::from_str(&server.handle_json_with(call, &admin).await.unwrap()).unwrap();
+    /// assert_eq!(ok["result"]["content"][0]["text"], "purged");
+    /// let denied: Value = serde_json::from_str(&server.handle_json(call).await.unwrap()).unwrap();
+    /// assert_eq!(denied["error"]["message"], "Unknown tool: purge");
+    /// # }
+    /// ```
     pub fn tool_with_access<T: Tool>(mut self, access: Access) -> Self {
         self.tool_access.insert(T::NAME.to_owned(), access);
         self.tool::<T>()
@@ -552,6 +583,23 @@ impl Server {
     /// The registered tools, in `tools/list` order (sorted by name).
     pub fn tool_definitions(&self) -> &[ToolDefinition] {
         &self.inner.tool_definitions
+    }
+
+    /// Every registered resource, in `resources/list` order (sorted by URI), whoever may see
+    /// it.
+    pub fn resource_definitions(&self) -> &[crate::resources::ResourceDefinition] {
+        self.inner.catalog.resource_definitions()
+    }
+
+    /// Every registered resource template, in `resources/templates/list` order (sorted by
+    /// template), whoever may see it.
+    pub fn resource_template_definitions(&self) -> &[crate::resources::ResourceTemplateDefinition] {
+        self.inner.catalog.template_definitions()
+    }
+
+    /// Every registered prompt, in `prompts/list` order (sorted by name), whoever may see it.
+    pub fn prompt_definitions(&self) -> &[crate::prompts::PromptDefinition] {
+        self.inner.catalog.prompt_definitions()
     }
 
     /// The capabilities `server/discover` advertises: exactly what is registered.
