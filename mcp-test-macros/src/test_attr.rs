@@ -69,7 +69,11 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
-fn parse_option(meta: ParseNestedMeta, options: &mut Options, errors: &mut Errors) -> syn::Result<()> {
+fn parse_option(
+    meta: ParseNestedMeta,
+    options: &mut Options,
+    errors: &mut Errors,
+) -> syn::Result<()> {
     let span = meta.path.span();
     let name = meta
         .path
@@ -77,12 +81,48 @@ fn parse_option(meta: ParseNestedMeta, options: &mut Options, errors: &mut Error
         .map(ToString::to_string)
         .unwrap_or_else(|| meta.path.to_token_stream().to_string().replace(' ', ""));
     match name.as_str() {
-        "server" => set(&mut options.server, meta.value()?.parse()?, "server", span, errors),
-        "principal" => set(&mut options.principal, meta.value()?.parse()?, "principal", span, errors),
-        "tenant" => set(&mut options.tenant, meta.value()?.parse()?, "tenant", span, errors),
-        "scopes" => set(&mut options.scopes, meta.value()?.parse()?, "scopes", span, errors),
-        "protocol" => set(&mut options.protocol, meta.value()?.parse()?, "protocol", span, errors),
-        "timeout" => set(&mut options.timeout, meta.value()?.parse()?, "timeout", span, errors),
+        "server" => set(
+            &mut options.server,
+            meta.value()?.parse()?,
+            "server",
+            span,
+            errors,
+        ),
+        "principal" => set(
+            &mut options.principal,
+            meta.value()?.parse()?,
+            "principal",
+            span,
+            errors,
+        ),
+        "tenant" => set(
+            &mut options.tenant,
+            meta.value()?.parse()?,
+            "tenant",
+            span,
+            errors,
+        ),
+        "scopes" => set(
+            &mut options.scopes,
+            meta.value()?.parse()?,
+            "scopes",
+            span,
+            errors,
+        ),
+        "protocol" => set(
+            &mut options.protocol,
+            meta.value()?.parse()?,
+            "protocol",
+            span,
+            errors,
+        ),
+        "timeout" => set(
+            &mut options.timeout,
+            meta.value()?.parse()?,
+            "timeout",
+            span,
+            errors,
+        ),
         "flavor" => {
             let flavor: LitStr = meta.value()?.parse()?;
             if !matches!(flavor.value().as_str(), "current_thread" | "multi_thread") {
@@ -118,7 +158,13 @@ fn parse_option(meta: ParseNestedMeta, options: &mut Options, errors: &mut Error
                 }
                 Ok(())
             })?;
-            set(&mut options.capabilities, list, "capabilities", span, errors);
+            set(
+                &mut options.capabilities,
+                list,
+                "capabilities",
+                span,
+                errors,
+            );
         }
         _ => {
             errors.push(syn::Error::new(
@@ -286,11 +332,11 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
 /// and an imported `TestContext` both count).
 fn is_test_context(ty: &Type) -> bool {
     match ty {
-        Type::Path(path) => path
-            .path
-            .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "TestContext" && segment.arguments.is_none()),
+        Type::Path(path) => {
+            path.path.segments.last().is_some_and(|segment| {
+                segment.ident == "TestContext" && segment.arguments.is_none()
+            })
+        }
         _ => false,
     }
 }
@@ -327,7 +373,10 @@ mod tests {
             quote! { server = s, capabilities(elicitation, sampling) },
             quote! { async fn t(mcp: mcp_test::testing::TestContext) {} },
         );
-        assert!(out.contains("async fn __mcp_test_body (mcp : mcp_test :: testing :: TestContext)"), "{out}");
+        assert!(
+            out.contains("async fn __mcp_test_body (mcp : mcp_test :: testing :: TestContext)"),
+            "{out}"
+        );
         assert!(out.contains("\"elicitation\" : { }"), "{out}");
         assert!(!out.contains("compile_error"), "{out}");
     }

@@ -32,11 +32,12 @@ const SENTINEL_END: &str = "?=";
 /// Whether `value` can be sent as a header value as it is: non-empty printable ASCII without
 /// leading or trailing whitespace, and not already shaped like the sentinel.
 fn is_plain(value: &str) -> bool {
+    let looks_like_sentinel = value.starts_with(SENTINEL_START) && value.ends_with(SENTINEL_END);
     !value.is_empty()
         && value.bytes().all(|b| (0x20..0x7f).contains(&b))
         && !value.starts_with(' ')
         && !value.ends_with(' ')
-        && !(value.starts_with(SENTINEL_START) && value.ends_with(SENTINEL_END))
+        && !looks_like_sentinel
 }
 
 /// Encodes a string for an `Mcp-Name` or `Mcp-Param-*` header (spec §5.3): printable ASCII goes

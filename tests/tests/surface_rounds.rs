@@ -51,9 +51,9 @@ impl Tool for DeleteBranch {
                 Ok(CallToolResult::text(format!("deleted {branch}")))
             }
             Elicitation::Accept(_) => Ok(CallToolResult::text("kept it")),
-            Elicitation::Decline | Elicitation::Cancel => {
-                Err(ToolError::new(format!("deleting {branch} was not confirmed")))
-            }
+            Elicitation::Decline | Elicitation::Cancel => Err(ToolError::new(format!(
+                "deleting {branch} was not confirmed"
+            ))),
         }
     }
 }
@@ -67,7 +67,9 @@ fn repo() -> Server {
 
 #[mcp_test(server = repo, capabilities(elicitation))]
 async fn asks_then_completes_on_retry(mcp: TestContext) {
-    let first = mcp.call_tool("delete_branch", json!({"branch": "main"})).await;
+    let first = mcp
+        .call_tool("delete_branch", json!({"branch": "main"}))
+        .await;
     let asked = assert_input_required!(first, "confirm");
     assert_eq!(
         asked["inputRequests"]["confirm"]["params"]["message"],
@@ -81,7 +83,9 @@ async fn asks_then_completes_on_retry(mcp: TestContext) {
             .request_state(state)
             .input_responses(json!({"confirm": answer::accept(json!({"sure": true}))}))
     });
-    let done = retry.call_tool("delete_branch", json!({"branch": "main"})).await;
+    let done = retry
+        .call_tool("delete_branch", json!({"branch": "main"}))
+        .await;
     assert_eq!(done["id"], 2);
     assert_tool_text!(done, "deleted main");
 }
@@ -116,7 +120,8 @@ async fn scripted_answers_drive_every_round(mcp: TestContext) {
 #[mcp_test(server = repo)]
 async fn a_client_without_elicitation_is_told_what_is_missing(mcp: TestContext) {
     let error = assert_rpc_error!(
-        mcp.call_tool("delete_branch", json!({"branch": "main"})).await,
+        mcp.call_tool("delete_branch", json!({"branch": "main"}))
+            .await,
         -32021
     );
     assert_eq!(
@@ -132,13 +137,17 @@ async fn a_tampered_state_is_refused(mcp: TestContext) {
             .input_responses(json!({"confirm": answer::accept(json!({"sure": true}))}))
     });
     assert_rpc_error!(
-        tampered.call_tool("delete_branch", json!({"branch": "main"})).await,
+        tampered
+            .call_tool("delete_branch", json!({"branch": "main"}))
+            .await,
         -32602
     );
 }
 
 #[mcp_test(server = repo, capabilities(elicitation))]
-#[should_panic(expected = "drive_tool: round 1: no scripted answer for question \"confirm\":\n{\n  \"method\": \"elicitation/create\"")]
+#[should_panic(
+    expected = "drive_tool: round 1: no scripted answer for question \"confirm\":\n{\n  \"method\": \"elicitation/create\""
+)]
 async fn a_question_without_a_scripted_answer_shows_the_question(mcp: TestContext) {
     mcp.drive_tool("delete_branch", json!({"branch": "main"}), json!({}))
         .await;

@@ -97,11 +97,15 @@ impl Tool for Tasks {
             )),
             "get" => {
                 let (id, title) = find(&self.id)?;
-                Ok(CallToolResult::structured(json!({"id": id, "title": title})))
+                Ok(CallToolResult::structured(
+                    json!({"id": id, "title": title}),
+                ))
             }
             "delete" => {
                 if !ctx.has_scope("tasks.write") {
-                    return Err(ToolError::new("forbidden: deleting needs scope tasks.write"));
+                    return Err(ToolError::new(
+                        "forbidden: deleting needs scope tasks.write",
+                    ));
                 }
                 let (id, _) = find(&self.id)?;
                 Ok(CallToolResult::text(format!("deleted {id}")))
@@ -255,7 +259,9 @@ async fn the_action_tool_dispatches_on_its_action(mcp: TestContext) {
         {"id": "7", "title": "Write the report"}
     );
     // The same calls, built with mcp_request! and sent through the same path.
-    let got = mcp.send(&mcp_request!(action "tasks" "get" {"id": "8"})).await;
+    let got = mcp
+        .send(&mcp_request!(action "tasks" "get" {"id": "8"}))
+        .await;
     assert_eq!(json_response(&got)["title"], "Review the patch");
     let listed = mcp.send(&mcp_request!(action "tasks" "list")).await;
     assert!(text_response(listed).starts_with("7: "));
@@ -314,7 +320,10 @@ async fn request_options_reach_the_handler_and_never_the_body(mcp: TestContext) 
 #[mcp_test(server = tracker)]
 async fn images_and_audio_are_single_items(mcp: TestContext) {
     let image = image_response(mcp.call_tool("media", json!({"kind": "image"})).await);
-    assert_eq!(image, json!({"type": "image", "data": "iVBORw==", "mimeType": "image/png"}));
+    assert_eq!(
+        image,
+        json!({"type": "image", "data": "iVBORw==", "mimeType": "image/png"})
+    );
     let audio = audio_response(mcp.call_tool("media", json!({"kind": "audio"})).await);
     assert_eq!(audio["mimeType"], "audio/wav");
     // The typed result works with the content unwrappers too.
@@ -372,10 +381,20 @@ async fn protocol_errors_are_json_rpc_errors(mcp: TestContext) {
         -32602,
         "faulty by request"
     );
-    let error = assert_rpc_error!(mcp.call_tool("faulty", json!({"how": "panic"})).await, -32603);
-    assert_eq!(error.data.unwrap()["panic"], "the faulty tool panicked on purpose");
+    let error = assert_rpc_error!(
+        mcp.call_tool("faulty", json!({"how": "panic"})).await,
+        -32603
+    );
+    assert_eq!(
+        error.data.unwrap()["panic"],
+        "the faulty tool panicked on purpose"
+    );
     // Arguments that are not an object are the server's to refuse, not the helper's.
-    assert_rpc_error!(mcp.call_tool("add", json!([1, 2])).await, -32602, "arguments must be an object");
+    assert_rpc_error!(
+        mcp.call_tool("add", json!([1, 2])).await,
+        -32602,
+        "arguments must be an object"
+    );
 }
 
 #[mcp_test(server = tracker, timeout = 50)]
@@ -410,7 +429,8 @@ async fn methods_without_a_capability_are_not_found(mcp: TestContext) {
     assert_rpc_error!(mcp.read_resource("file:///docs/item-7").await, -32601);
     assert_rpc_error!(mcp.list_prompts().await, -32601);
     assert_rpc_error!(
-        mcp.get_prompt("summarize", json!({"topic": "release"})).await,
+        mcp.get_prompt("summarize", json!({"topic": "release"}))
+            .await,
         -32601
     );
     assert_rpc_error!(
@@ -476,7 +496,9 @@ async fn discovers_the_server(mcp: TestContext) {
 #[mcp_test(server = tracker)]
 async fn returning_result_lets_tests_use_the_question_mark() -> Result<(), serde_json::Error> {
     let mcp = TestContext::current();
-    let response = mcp.call_tool("tasks", json!({"action": "get", "data": {"id": "7"}})).await;
+    let response = mcp
+        .call_tool("tasks", json!({"action": "get", "data": {"id": "7"}}))
+        .await;
     let task: serde_json::Map<String, Value> = serde_json::from_str(&text_response(response))?;
     assert_eq!(task["id"], "7");
     Ok(())
@@ -496,7 +518,10 @@ fn mirrored_headers_come_from_the_body() {
             ("mcp-protocol-version".to_owned(), "2026-07-28".to_owned()),
             ("mcp-method".to_owned(), "tools/call".to_owned()),
             ("mcp-name".to_owned(), "forecast".to_owned()),
-            ("mcp-param-city".to_owned(), "=?base64?WsO8cmljaA==?=".to_owned()),
+            (
+                "mcp-param-city".to_owned(),
+                "=?base64?WsO8cmljaA==?=".to_owned()
+            ),
         ]
     );
     // A wrong-typed field is omitted, not sent.
@@ -517,25 +542,36 @@ fn mirrored_headers_come_from_the_body() {
 // ---------------------------------------------------------------------------------------------
 
 #[mcp_test(server = tracker)]
-#[should_panic(expected = "expected: \"6\"\n      got: \"5\"\nreceived:\n{\n  \"id\": 1,\n  \"jsonrpc\": \"2.0\",\n  \"result\": {\n    \"_meta\": {\n      \"io.modelcontextprotocol/serverInfo\": {\n        \"name\": \"task-tracker\",\n        \"version\": \"2.0.0\"\n      }\n    },\n    \"content\": [\n      {\n        \"text\": \"5\",\n        \"type\": \"text\"\n      }\n    ],\n    \"resultType\": \"complete\"\n  }\n}")]
+#[should_panic(
+    expected = "expected: \"6\"\n      got: \"5\"\nreceived:\n{\n  \"id\": 1,\n  \"jsonrpc\": \"2.0\",\n  \"result\": {\n    \"_meta\": {\n      \"io.modelcontextprotocol/serverInfo\": {\n        \"name\": \"task-tracker\",\n        \"version\": \"2.0.0\"\n      }\n    },\n    \"content\": [\n      {\n        \"text\": \"5\",\n        \"type\": \"text\"\n      }\n    ],\n    \"resultType\": \"complete\"\n  }\n}"
+)]
 async fn a_wrong_text_shows_the_whole_response(mcp: TestContext) {
     assert_tool_text!(mcp.call_tool("add", json!({"a": 2, "b": 3})).await, "6");
 }
 
 #[mcp_test(server = tracker)]
-#[should_panic(expected = "expected a successful tool result, got a tool execution error (isError: true)\nreceived:")]
+#[should_panic(
+    expected = "expected a successful tool result, got a tool execution error (isError: true)\nreceived:"
+)]
 async fn text_of_an_error_result_names_the_branch(mcp: TestContext) {
-    text_response(mcp.call_tool("tasks", json!({"action": "get", "data": {"id": "99"}})).await);
+    text_response(
+        mcp.call_tool("tasks", json!({"action": "get", "data": {"id": "99"}}))
+            .await,
+    );
 }
 
 #[mcp_test(server = tracker)]
-#[should_panic(expected = "got a JSON-RPC error -32602 (Unknown tool: nope)\nreceived:\n{\n  \"error\": {\n    \"code\": -32602,\n    \"message\": \"Unknown tool: nope\"\n  },\n  \"id\": 1,\n  \"jsonrpc\": \"2.0\"\n}")]
+#[should_panic(
+    expected = "got a JSON-RPC error -32602 (Unknown tool: nope)\nreceived:\n{\n  \"error\": {\n    \"code\": -32602,\n    \"message\": \"Unknown tool: nope\"\n  },\n  \"id\": 1,\n  \"jsonrpc\": \"2.0\"\n}"
+)]
 async fn text_of_a_protocol_error_shows_the_error(mcp: TestContext) {
     assert_tool_text!(mcp.call_tool("nope", json!({})).await, "anything");
 }
 
 #[mcp_test(server = tracker)]
-#[should_panic(expected = "expected a tool execution error (isError: true), got a successful result")]
+#[should_panic(
+    expected = "expected a tool execution error (isError: true), got a successful result"
+)]
 async fn error_text_of_a_success_panics(mcp: TestContext) {
     error_text(mcp.call_tool("add", json!({"a": 1, "b": 1})).await);
 }
@@ -565,7 +601,9 @@ async fn an_input_required_assertion_on_a_result_names_it(mcp: TestContext) {
 }
 
 #[test]
-#[should_panic(expected = "expected exactly one content item, got 2:\n[\n  {\n    \"text\": \"a\",")]
+#[should_panic(
+    expected = "expected exactly one content item, got 2:\n[\n  {\n    \"text\": \"a\","
+)]
 fn unwrap_single_shows_the_full_content() {
     unwrap_single(&json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]));
 }
@@ -575,7 +613,9 @@ fn unwrap_single_shows_the_full_content() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-#[should_panic(expected = "RequestOptions::meta: \"io.modelcontextprotocol/clientCapabilities\" is a protocol field")]
+#[should_panic(
+    expected = "RequestOptions::meta: \"io.modelcontextprotocol/clientCapabilities\" is a protocol field"
+)]
 fn protocol_keys_in_meta_are_refused() {
     let _ = RequestOptions::new().meta(json!({"io.modelcontextprotocol/clientCapabilities": {}}));
 }
@@ -595,7 +635,9 @@ fn values_that_are_not_json_are_refused() {
 }
 
 #[mcp_test(server = tracker, protocol = "2025-11-25")]
-#[should_panic(expected = "request_state and input_responses are multi-round retry fields of 2026-07-28")]
+#[should_panic(
+    expected = "request_state and input_responses are multi-round retry fields of 2026-07-28"
+)]
 async fn retry_fields_on_an_old_version_are_refused(mcp: TestContext) {
     mcp.with(|o| o.request_state("s"))
         .call_tool("add", json!({}))
@@ -605,11 +647,15 @@ async fn retry_fields_on_an_old_version_are_refused(mcp: TestContext) {
 #[mcp_test(server = tracker)]
 #[should_panic(expected = "call_tool: the cursor option does not apply here")]
 async fn options_a_helper_does_not_take_are_refused(mcp: TestContext) {
-    mcp.with(|o| o.cursor("c")).call_tool("add", json!({})).await;
+    mcp.with(|o| o.cursor("c"))
+        .call_tool("add", json!({}))
+        .await;
 }
 
 #[mcp_test(server = tracker)]
-#[should_panic(expected = "request: params must not hold \"_meta\"; set it with RequestOptions::meta")]
+#[should_panic(
+    expected = "request: params must not hold \"_meta\"; set it with RequestOptions::meta"
+)]
 async fn request_params_cannot_carry_meta(mcp: TestContext) {
     mcp.request("tools/list", json!({"_meta": {}})).await;
 }

@@ -2,8 +2,7 @@
 //! everything received; each returns what it checked, for further assertions.
 
 use super::response::{
-    AsResponse, error_text, input_required, json_response, received, rpc_error, show,
-    text_response,
+    AsResponse, error_text, input_required, json_response, received, rpc_error, show, text_response,
 };
 use crate::wire::ErrorObject;
 use serde_json::Value;

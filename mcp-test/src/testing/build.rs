@@ -298,7 +298,9 @@ fn put<B>(request: &mut http::Request<B>, pairs: Vec<(String, String)>) {
         let header = http::HeaderName::from_bytes(name.as_bytes())
             .unwrap_or_else(|e| panic!("`{name}` is not a valid HTTP header name: {e}"));
         let value = http::HeaderValue::from_str(&value).unwrap_or_else(|e| {
-            panic!("the body's value for header `{name}`, {value:?}, is not a valid header value: {e}")
+            panic!(
+                "the body's value for header `{name}`, {value:?}, is not a valid header value: {e}"
+            )
         });
         request.headers_mut().insert(header, value);
     }

@@ -11,7 +11,7 @@
 //!   validation, handler, output validation, round boundary — and return the complete JSON-RPC
 //!   response. [`RequestOptions`] says who is asking and what the request carries;
 //!   [`TestContext`] bundles a server with options, and is what
-//!   [`#[mcp_test]`](crate::mcp_test) hands a test.
+//!   [`#[mcp_test]`](macro@crate::mcp_test) hands a test.
 //! - **Unwrappers** ([`text_response`], [`json_response`], [`error_text`], [`image_response`],
 //!   [`unwrap_text`], ...) and the **assertions** ([`assert_tool_text!`](crate::assert_tool_text),
 //!   [`assert_tool_json!`](crate::assert_tool_json), [`assert_tool_error!`](crate::assert_tool_error),
@@ -71,7 +71,7 @@ mod snapshot;
 
 pub use assert::__assert;
 pub use build::{
-    REQUEST_ID, __with_id, __with_meta, build_action_request, build_call_request, build_request,
+    __with_id, __with_meta, REQUEST_ID, build_action_request, build_call_request, build_request,
     mirrored_headers, mirrored_headers_for, protocol_fields, put_mirrored_headers,
     put_mirrored_headers_for,
 };
@@ -81,8 +81,8 @@ pub use request::{
     request, send,
 };
 pub use response::{
-    AsResponse, audio_response, error_text, image_response, input_required, json_response,
-    result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
+    AsResponse, audio_response, error_text, image_response, input_required, json_response, result,
+    rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
 pub use snapshot::normalize;
@@ -91,4 +91,6 @@ pub use snapshot::normalize;
 /// round boundary with scripted answers ([`run_tool`], [`Driver`]), and build those answers
 /// ([`answer`]). A [`RunOutcome`]`<CallToolResult>` is an [`AsResponse`], so the `assert_*`
 /// macros take it too.
-pub use crate::rounds::{DriveError, Driver, RunOutcome, Transcript, answer, run_in_round, run_tool};
+pub use crate::rounds::{
+    DriveError, Driver, RunOutcome, Transcript, answer, run_in_round, run_tool,
+};

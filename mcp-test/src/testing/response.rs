@@ -111,13 +111,16 @@ impl Branch<'_> {
         let Some(object) = whole.as_object() else {
             return Branch::Malformed("not a JSON object");
         };
-        let is_rpc =
-            object.contains_key("jsonrpc") || object.contains_key("result") || object.contains_key("error");
+        let is_rpc = object.contains_key("jsonrpc")
+            || object.contains_key("result")
+            || object.contains_key("error");
         let result = if is_rpc {
             match (object.get("result"), object.get("error")) {
                 (_, Some(error)) => return Branch::RpcError(error),
                 (Some(result), None) => result,
-                (None, None) => return Branch::Malformed("a JSON-RPC message with neither result nor error"),
+                (None, None) => {
+                    return Branch::Malformed("a JSON-RPC message with neither result nor error");
+                }
             }
         } else {
             whole
@@ -125,7 +128,9 @@ impl Branch<'_> {
         match result.get("resultType") {
             None => {}
             Some(Value::String(kind)) if kind == "complete" => {}
-            Some(Value::String(kind)) if kind == "input_required" => return Branch::InputRequired(result),
+            Some(Value::String(kind)) if kind == "input_required" => {
+                return Branch::InputRequired(result);
+            }
             Some(other) => return Branch::Other(result, other.to_string()),
         }
         if result.get("isError") == Some(&Value::Bool(true)) {
@@ -140,8 +145,13 @@ impl Branch<'_> {
         match self {
             Branch::RpcError(error) => format!(
                 "a JSON-RPC error {} ({})",
-                error.get("code").map_or_else(|| "without a code".to_owned(), Value::to_string),
-                error.get("message").and_then(Value::as_str).unwrap_or("no message"),
+                error
+                    .get("code")
+                    .map_or_else(|| "without a code".to_owned(), Value::to_string),
+                error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no message"),
             ),
             Branch::InputRequired(_) => "an input_required result".to_owned(),
             Branch::ToolError(_) => "a tool execution error (isError: true)".to_owned(),
@@ -365,7 +375,9 @@ fn media(response: &dyn AsResponse, kind: &str) -> Value {
             match content.as_array().map(Vec::as_slice) {
                 Some([item]) => format!(
                     "one {} item",
-                    item.get("type").and_then(Value::as_str).unwrap_or("untyped")
+                    item.get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("untyped")
                 ),
                 Some(items) => format!("{} items", items.len()),
                 None => "no content array".to_owned(),
@@ -418,9 +430,10 @@ pub fn result(response: impl AsResponse) -> Value {
     let whole = received(&response);
     match Branch::of(&whole) {
         Branch::RpcError(_) | Branch::Malformed(_) => wrong_branch("a result", &whole),
-        Branch::InputRequired(r) | Branch::ToolError(r) | Branch::Complete(r) | Branch::Other(r, _) => {
-            r.clone()
-        }
+        Branch::InputRequired(r)
+        | Branch::ToolError(r)
+        | Branch::Complete(r)
+        | Branch::Other(r, _) => r.clone(),
     }
 }
 

@@ -100,7 +100,9 @@ pub async fn drive_tool(
     let mut rounds: Vec<Value> = Vec::new();
     let mut retry: Option<(Option<String>, Map<String, Value>)> = None;
     loop {
-        let mut this = options.clone().request_id(round_id(base_id.as_ref(), rounds.len() + 1));
+        let mut this = options
+            .clone()
+            .request_id(round_id(base_id.as_ref(), rounds.len() + 1));
         if let Some((state, responses)) = retry.take() {
             if let Some(state) = state {
                 this = this.request_state(state);
@@ -156,4 +158,3 @@ impl TestContext {
         drive_tool(self.server(), name, arguments, answers, self.options()).await
     }
 }
-

@@ -74,6 +74,9 @@ macro_rules! assert_response_snapshot {
         $crate::__private::insta::assert_json_snapshot!($crate::testing::normalize(&$response))
     };
     ($name:expr, $response:expr $(,)?) => {
-        $crate::__private::insta::assert_json_snapshot!($name, $crate::testing::normalize(&$response))
+        $crate::__private::insta::assert_json_snapshot!(
+            $name,
+            $crate::testing::normalize(&$response)
+        )
     };
 }

@@ -1,5 +1,5 @@
 use mcp_test::testing::TestContext;
-use mcp_test::{mcp_test, Server};
+use mcp_test::{Server, mcp_test};
 
 fn server() -> Server {
     Server::builder("demo", "1.0.0").build().unwrap()

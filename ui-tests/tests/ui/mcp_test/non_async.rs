@@ -1,4 +1,4 @@
-use mcp_test::{mcp_test, Server};
+use mcp_test::{Server, mcp_test};
 
 fn server() -> Server {
     Server::builder("demo", "1.0.0").build().unwrap()
