@@ -175,6 +175,35 @@ impl Tool for Misbehave {
     }
 }
 
+/// Asks the client for a name (one elicitation round), then answers
+/// `"{nonce}: hi {name}"`: a load test can check no answer leaks into another call.
+pub struct AskName {
+    nonce: String,
+}
+
+impl Tool for AskName {
+    const NAME: &'static str = "ask_name";
+    fn input_schema() -> Value {
+        json!({"type": "object", "properties": {"nonce": {"type": "string"}}, "required": ["nonce"]})
+    }
+    fn parse(args: Value) -> Result<Self, ToolError> {
+        Ok(AskName {
+            nonce: args["nonce"].as_str().unwrap_or_default().to_owned(),
+        })
+    }
+    async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+        let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+        let answer = ctx.elicit("What is your name?", schema).await?;
+        let name = match answer {
+            mcp_test::rounds::Elicitation::Accept(form) => {
+                form["name"].as_str().unwrap_or("?").to_owned()
+            }
+            _ => "nobody".to_owned(),
+        };
+        Ok(CallToolResult::text(format!("{}: hi {name}", self.nonce)))
+    }
+}
+
 /// The server every transport test uses.
 pub fn transport_server() -> Server {
     Server::builder("transport-fixture", "1.0.0")
@@ -185,6 +214,7 @@ pub fn transport_server() -> Server {
         .tool::<WhoAmI>()
         .tool::<Announce>()
         .tool::<Misbehave>()
+        .tool::<AskName>()
         .state(Gate(Arc::new(tokio::sync::Barrier::new(2))))
         .build()
         .expect("the fixture server builds")
