@@ -212,7 +212,9 @@ pub enum BuildError {
     #[error("the requestState key must be at least 32 bytes long, is {0}")]
     ShortRequestStateKey(usize),
     /// Two resources share a URI, two resource templates a template, or two prompts a name.
-    #[error("two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique")]
+    #[error(
+        "two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique"
+    )]
     DuplicateDefinition {
         /// `resource`, `resource template` or `prompt`.
         kind: &'static str,
@@ -614,11 +616,7 @@ impl Server {
                     subscribe: Some(true),
                     list_changed: Some(true),
                 }),
-            prompts: self
-                .inner
-                .catalog
-                .has_prompts()
-                .then_some(LIST_CHANGED),
+            prompts: self.inner.catalog.has_prompts().then_some(LIST_CHANGED),
             completions: self.inner.catalog.has_completions().then(Map::new),
             ..ServerCapabilities::default()
         }
@@ -786,15 +784,24 @@ impl Server {
         match ctx.method.as_str() {
             "server/discover" => Ok(self.discover()),
             "tools/list" => self.list_tools(&ctx, &params),
-            "resources/list" => self.inner.catalog.list_resources(&ctx, &params, self.inner.page_size),
+            "resources/list" => {
+                self.inner
+                    .catalog
+                    .list_resources(&ctx, &params, self.inner.page_size)
+            }
             "resources/templates/list" => {
-                self.inner.catalog.list_templates(&ctx, &params, self.inner.page_size)
+                self.inner
+                    .catalog
+                    .list_templates(&ctx, &params, self.inner.page_size)
             }
             "resources/read" => {
                 let state = &self.inner.request_state;
                 self.inner.catalog.read_resource(state, &ctx, &params).await
             }
-            "prompts/list" => self.inner.catalog.list_prompts(&ctx, &params, self.inner.page_size),
+            "prompts/list" => self
+                .inner
+                .catalog
+                .list_prompts(&ctx, &params, self.inner.page_size),
             "prompts/get" => {
                 let state = &self.inner.request_state;
                 self.inner.catalog.get_prompt(state, &ctx, &params).await
