@@ -630,3 +630,21 @@ async fn the_test_surface_reads_http_responses() {
     assert_rpc_error!(removed, -32601);
     assert_eq!(rpc_error(&removed).code, -32601);
 }
+
+#[tokio::test]
+async fn invalid_utf8_is_a_parse_error() {
+    let raw = http::Request::post("/mcp")
+        .header("host", "localhost")
+        .body(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}".to_vec())
+        .unwrap();
+    let resp = oneshot(&app(), raw).await;
+    assert_eq!(resp.status(), 400);
+    let reply = messages(resp.body()).pop().unwrap();
+    assert_eq!(reply["error"]["code"], -32700);
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not UTF-8")
+    );
+}

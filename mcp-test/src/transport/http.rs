@@ -688,11 +688,14 @@ fn check_param(
 /// assert_eq!(response.headers()["allow"], "POST");
 /// # }
 /// ```
-pub async fn oneshot(router: &Router, request: http::Request<String>) -> http::Response<Bytes> {
+pub async fn oneshot<B: Into<Body>>(
+    router: &Router,
+    request: http::Request<B>,
+) -> http::Response<Bytes> {
     use tower::ServiceExt as _;
     let response = router
         .clone()
-        .oneshot(request.map(Body::from))
+        .oneshot(request.map(Into::into))
         .await
         .unwrap_or_else(|never| match never {});
     let (parts, body) = response.into_parts();
