@@ -250,12 +250,13 @@ async fn a_crash_on_input_is_a_defect() {
         "{}",
         run.stdout
     );
+    // The process lives on (only that connection died), so every other case still ran.
     assert!(
-        run.stdout
-            .contains("[defect] transport/hygiene: the server stopped answering"),
+        run.stdout.contains("schema cases agreeing: 72/73"),
         "{}",
         run.stdout
     );
+    assert!(!run.stdout.contains("stopped answering"), "{}", run.stdout);
 }
 
 #[tokio::test]

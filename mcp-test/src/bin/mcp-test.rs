@@ -161,7 +161,8 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, String> {
         note(&format!("connecting to {url}"));
         let client = Client::http(url)
             .map_err(|e| e.to_string())?
-            .with_timeout(timeout);
+            .with_timeout(timeout)
+            .with_capabilities(serde_json::json!({}));
         let connected = Connected::probe(client.clone(), url.clone())
             .await
             .map_err(|e| format!("{url}: {e}"))?;
@@ -177,10 +178,13 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, String> {
         note(&format!("starting `{label}`"));
         let mut command = tokio::process::Command::new(program);
         command.args(rest);
+        // The checker declares no client capabilities: a server must then never ask for
+        // elicitation, sampling or roots (the multi-round probe relies on it).
         let client = Client::spawn(command)
             .await
             .map_err(|e| e.to_string())?
-            .with_timeout(timeout);
+            .with_timeout(timeout)
+            .with_capabilities(serde_json::json!({}));
         let connected = Connected::probe(client.clone(), label.clone())
             .await
             .map_err(|e| format!("`{label}`: {e}"))?;
