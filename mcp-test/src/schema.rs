@@ -93,13 +93,15 @@ fn inline(value: Value, defs: &Map<String, Value>, stack: &mut Vec<String>) -> V
     match value {
         Value::Object(mut map) => {
             if let Some(Value::String(reference)) = map.get("$ref") {
-                let name = reference
-                    .strip_prefix("#/$defs/")
-                    .or_else(|| reference.strip_prefix("#/definitions/"))
+                // `#` is the root itself: a recursive root type.
+                let name = (reference == "#")
+                    .then(|| "#".to_owned())
+                    .or_else(|| reference.strip_prefix("#/$defs/").map(str::to_owned))
+                    .or_else(|| reference.strip_prefix("#/definitions/").map(str::to_owned))
                     .map(|n| n.replace("~1", "/").replace("~0", "~"));
                 if let Some(name) = name {
                     map.remove("$ref");
-                    let target = if stack.contains(&name) {
+                    let target = if name == "#" || stack.contains(&name) {
                         Value::Object(Map::new())
                     } else if let Some(def) = defs.get(&name) {
                         stack.push(name);
@@ -200,5 +202,77 @@ fn find_forbidden(value: &Value, at: &str) -> Result<(), String> {
             Ok(())
         }
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A recursive type cannot be inlined finitely: schemars emits `$ref`s even with inlining on.
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Tree {
+        label: String,
+        children: Vec<Tree>,
+    }
+
+    #[test]
+    fn recursive_types_are_inlined_with_the_innermost_reference_unconstrained() {
+        let raw = schema_for::<Tree>();
+        assert!(
+            raw.to_string().contains("$ref"),
+            "schemars refers to itself: {raw}"
+        );
+        let published = publish(raw);
+        check_published(&published).unwrap();
+        assert_eq!(published["properties"]["label"]["type"], "string");
+        // The root's self-reference becomes unconstrained; parsing still checks it.
+        assert_eq!(published["properties"]["children"]["items"], json!({}));
+
+        // Recursion below the root: the definition is inlined once where schemars referred
+        // to it, then the reference is cut.
+        #[derive(schemars::JsonSchema)]
+        #[allow(dead_code)]
+        struct Forest {
+            trees: Vec<Tree>,
+        }
+        let published = publish(schema_for::<Forest>());
+        check_published(&published).unwrap();
+        let tree = &published["properties"]["trees"]["items"];
+        assert_eq!(tree["properties"]["label"]["type"], "string");
+        let child = &tree["properties"]["children"]["items"];
+        assert_eq!(child["properties"]["label"]["type"], "string");
+        assert_eq!(child["properties"]["children"]["items"], json!({}));
+    }
+
+    #[test]
+    fn publish_sorts_keys_and_drops_meta_keywords() {
+        let published = publish(json!({
+            "type": "object",
+            "$schema": "x",
+            "properties": {"b": {"type": "string"}, "a": {"$ref": "#/$defs/A", "description": "d"}},
+            "$defs": {"A": {"type": "integer", "description": "from def"}}
+        }));
+        assert_eq!(
+            published.to_string(),
+            r#"{"properties":{"a":{"description":"d","type":"integer"},"b":{"type":"string"}},"type":"object"}"#
+        );
+    }
+
+    #[test]
+    fn check_published_names_the_place() {
+        assert_eq!(
+            check_published(&json!({"type": "string"})).unwrap_err(),
+            "the root must have \"type\": \"object\""
+        );
+        assert_eq!(
+            check_published(&json!({"type": "object", "$defs": {}})).unwrap_err(),
+            "(root): `$defs` is not allowed in a published schema"
+        );
+        let e = check_published(&json!({"type": "object", "properties": {"a": {"type": 5}}}))
+            .unwrap_err();
+        assert!(e.starts_with("/properties/a/type: not valid"), "{e}");
     }
 }
