@@ -70,13 +70,12 @@ fn redact_result(result: &mut Value) {
 #[cfg(feature = "insta")]
 #[macro_export]
 macro_rules! assert_response_snapshot {
-    ($response:expr $(,)?) => {
-        $crate::__private::insta::assert_json_snapshot!($crate::testing::normalize(&$response))
-    };
-    ($name:expr, $response:expr $(,)?) => {
-        $crate::__private::insta::assert_json_snapshot!(
-            $name,
-            $crate::testing::normalize(&$response)
-        )
-    };
+    ($response:expr $(,)?) => {{
+        let normalized_response = $crate::testing::normalize(&$response);
+        $crate::__private::insta::assert_json_snapshot!(normalized_response)
+    }};
+    ($name:expr, $response:expr $(,)?) => {{
+        let normalized_response = $crate::testing::normalize(&$response);
+        $crate::__private::insta::assert_json_snapshot!($name, normalized_response)
+    }};
 }
