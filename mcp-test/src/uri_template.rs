@@ -252,12 +252,16 @@ impl UriTemplate {
 
     /// Matches a URI against the template; `None` when it does not match.
     pub fn match_uri(&self, uri: &str) -> Option<Variables> {
-        let mut spans = Vec::new();
-        if !match_from(&self.parts, uri, 0, &mut spans) {
+        let mut matcher = Matcher {
+            spans: Vec::new(),
+            failed: std::collections::HashSet::new(),
+            budget: MATCH_BUDGET,
+        };
+        if !matcher.match_from(&self.parts, uri, 0) {
             return None;
         }
-        let mut pairs = Vec::with_capacity(spans.len());
-        for (name, start, end) in spans {
+        let mut pairs = Vec::with_capacity(matcher.spans.len());
+        for (name, start, end) in matcher.spans {
             pairs.push((name.to_owned(), decode(&uri[start..end])?));
         }
         Some(Variables { pairs })
@@ -389,45 +393,72 @@ fn run_end(uri: &str, start: usize, op: Op) -> usize {
     i
 }
 
-fn match_from<'p>(
-    parts: &'p [Part],
-    uri: &str,
-    at: usize,
-    spans: &mut Vec<(&'p str, usize, usize)>,
-) -> bool {
-    let Some((first, rest)) = parts.split_first() else {
-        return at == uri.len();
-    };
-    match first {
-        Part::Literal(l) => {
-            uri[at..].starts_with(l.as_str()) && match_from(rest, uri, at + l.len(), spans)
+/// The most steps one match may take. Backtracking over several `{+var}` can be quadratic or
+/// worse in the URI's length; a URI that needs more steps than this matches nothing, so a
+/// hostile URI cannot stall the server.
+const MATCH_BUDGET: usize = 1_000_000;
+
+/// Matching state: the spans found so far, the `(parts left, offset)` pairs known not to
+/// match, and the steps left.
+struct Matcher<'p> {
+    spans: Vec<(&'p str, usize, usize)>,
+    failed: std::collections::HashSet<(usize, usize)>,
+    budget: usize,
+}
+
+impl<'p> Matcher<'p> {
+    fn match_from(&mut self, parts: &'p [Part], uri: &str, at: usize) -> bool {
+        let Some((first, rest)) = parts.split_first() else {
+            return at == uri.len();
+        };
+        if self.budget == 0 || self.failed.contains(&(parts.len(), at)) {
+            return false;
         }
-        Part::Var { name, op } => {
-            let mut start = at;
-            if *op == Op::Fragment {
-                if !uri[at..].starts_with('#') {
-                    return false;
-                }
-                start += 1;
+        self.budget -= 1;
+        let matched = match first {
+            Part::Literal(l) => {
+                uri[at..].starts_with(l.as_str()) && self.match_from(rest, uri, at + l.len())
             }
-            let max = run_end(uri, start, *op);
-            let mut end = max;
-            while end > start {
-                // Only end on a character boundary and never inside a %XX triplet.
-                let splits_triplet = uri[start..end]
-                    .rfind('%')
-                    .is_some_and(|p| start + p + 3 > end);
-                if uri.is_char_boundary(end) && !splits_triplet {
-                    spans.push((name, start, end));
-                    if match_from(rest, uri, end, spans) {
-                        return true;
-                    }
-                    spans.pop();
-                }
-                end -= 1;
-            }
-            false
+            Part::Var { name, op } => self.match_var(name, *op, rest, uri, at),
+        };
+        if !matched {
+            self.failed.insert((parts.len(), at));
         }
+        matched
+    }
+
+    fn match_var(&mut self, name: &'p str, op: Op, rest: &'p [Part], uri: &str, at: usize) -> bool {
+        let mut start = at;
+        if op == Op::Fragment {
+            if !uri[at..].starts_with('#') {
+                return false;
+            }
+            start += 1;
+        }
+        // Every place the value may end: after a whole character or %XX triplet.
+        let max = run_end(uri, start, op);
+        let mut ends = Vec::new();
+        let mut i = start;
+        while i < max {
+            i += if uri.as_bytes()[i] == b'%' {
+                3
+            } else {
+                uri[i..].chars().next().map_or(1, char::len_utf8)
+            };
+            ends.push(i.min(max));
+        }
+        for &end in ends.iter().rev() {
+            if self.budget == 0 {
+                return false;
+            }
+            self.budget -= 1;
+            self.spans.push((name, start, end));
+            if self.match_from(rest, uri, end) {
+                return true;
+            }
+            self.spans.pop();
+        }
+        false
     }
 }
 
@@ -562,6 +593,18 @@ mod tests {
             assert!(e.reason.contains(needle), "{template}: {e}");
             assert!(e.to_string().contains(template), "{e}");
         }
+    }
+
+    #[test]
+    fn hostile_uris_cannot_stall_matching() {
+        let t = UriTemplate::parse("x://{+a}/{+b}/{+c}/{+d}/z").unwrap();
+        let uri = format!("x://{}y", "/".repeat(20_000));
+        assert!(t.match_uri(&uri).is_none());
+        let ok = format!("x://a{}b/c/d/z", "/".repeat(5_000));
+        let m = t
+            .match_uri(&ok)
+            .expect("a long URI that matches still matches");
+        assert_eq!(m.get("d"), Some("d"));
     }
 
     #[test]
