@@ -14,9 +14,13 @@
 //! `test://items/{id}/data`. When a reserved variable could end at several places, the longest
 //! match that lets the rest of the template match wins.
 //!
+//! Matching is memoized and bounded: a URI that would need more than a million steps
+//! (only possible with several `{+var}` and a hostile URI) matches nothing.
+//!
 //! Everything else RFC 6570 defines (the `.`, `/`, `;`, `?`, `&` operators, variable lists
 //! `{a,b}`, the `:n` and `*` modifiers) and two expressions with no literal between them
-//! (except before `{#var}`, whose `#` separates them) are refused when the template is parsed, with the reason, rather than matched unreliably.
+//! (except before `{#var}`, whose `#` separates them) are refused when the template is
+//! parsed, with the reason, rather than matched unreliably.
 //!
 //! ```
 //! use mcp_test::uri_template::UriTemplate;
