@@ -1700,3 +1700,45 @@ async fn a_type_that_cannot_be_flat_is_a_clear_error() {
             .contains("field `address`")
     );
 }
+
+#[tokio::test]
+async fn url_mode_consent_over_the_wire_and_through_run_tool() {
+    let server = server();
+    let caps = json!({"elicitation": {"url": {}}});
+    let (rounds, done) = drive_wire(
+        &server,
+        &Caller::default(),
+        "login",
+        json!({}),
+        &caps,
+        |_, _| answer::consent(),
+    )
+    .await;
+    assert_eq!(
+        rounds[0]["elicit-1"],
+        json!({"method": "elicitation/create", "params": {
+            "mode": "url", "message": "Sign in to continue", "url": "https://example.com/login"}})
+    );
+    assert_eq!(text(&done), "signed in");
+
+    let ctx = Context::builder()
+        .elicitation_url()
+        .answer("elicit-1", answer::decline())
+        .build();
+    let done = run_tool::<Login>(&ctx, json!({}))
+        .await
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(one_text(&done), "sign-in refused");
+    let ctx = Context::builder()
+        .elicitation_url()
+        .answer("elicit-1", answer::consent())
+        .build();
+    let done = run_tool::<Login>(&ctx, json!({}))
+        .await
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(one_text(&done), "signed in");
+}

@@ -692,6 +692,11 @@ fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
     };
     let mut state = ask.ctx.round.lock();
     let key = match ask.key {
+        Some(key) if key.is_empty() => {
+            return Ok(Err(AskError::InvalidQuestion(
+                "a question's key must not be empty".to_owned(),
+            )));
+        }
         Some(key) => key,
         None => {
             let counter = &mut state.counters[ask.kind.index()];

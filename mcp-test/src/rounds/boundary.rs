@@ -114,11 +114,13 @@ where
             "Internal error: {method} cannot answer input_required (only tools/call, prompts/get and resources/read can)"
         )));
     }
-    let binding = Binding::new(&method, target, arguments, ctx.principal(), ctx.tenant());
+    // Digesting the arguments (canonical JSON + SHA-256) is only needed to open or mint a
+    // state, so a call that neither retries nor asks does not pay for it.
+    let binding = || Binding::new(&method, target, arguments, ctx.principal(), ctx.tenant());
     let (responses, state) = retry_params(params)?;
     let (mut answers, round) = match state {
         Some(token) => {
-            let payload = request_state::open(config, &binding, token)?;
+            let payload = request_state::open(config, &binding(), token)?;
             let mut answers = payload.s;
             if let Some(responses) = responses {
                 for key in &payload.k {
@@ -146,7 +148,7 @@ where
             // Keep every answer known so far: the next round replays from the start.
             answers.extend(handle.lock().used.clone());
             let pending: Vec<String> = questions.keys().map(str::to_owned).collect();
-            let token = request_state::mint(config, &binding, round, pending, answers);
+            let token = request_state::mint(config, &binding(), round, pending, answers);
             Ok(RoundResult::InputRequired(json!({
                 "resultType": "input_required",
                 "inputRequests": questions,
