@@ -47,6 +47,9 @@ struct TargetArgs {
     /// Per-call timeout in seconds: a call that takes longer is reported, not waited on.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
+    /// Seconds to wait for the first answer (a `npx -y ...` server installs itself first).
+    #[arg(long, default_value_t = 300)]
+    connect_timeout: u64,
     /// A stdio server: the program and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD ARGS")]
     command: Vec<String>,
@@ -151,7 +154,9 @@ struct Opened {
 }
 
 async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, String> {
-    let timeout = Duration::from_secs(args.timeout.max(1));
+    // The client waits up to the connect timeout; each call of the check is bounded by
+    // `--timeout` on top of that.
+    let timeout = Duration::from_secs(args.connect_timeout.max(args.timeout).max(1));
     let note = |s: &str| {
         if progress {
             eprintln!("mcp-test: {s}");
