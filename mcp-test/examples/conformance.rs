@@ -627,8 +627,10 @@ pub fn conformance_server() -> Server {
         .expect("the conformance fixture server builds")
 }
 
+/// Serves stdio, or HTTP with `--http ADDR`. (`pub` so the tests crate can build this file into a
+/// binary of its own.)
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+pub async fn main() -> std::io::Result<()> {
     let server = conformance_server();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
