@@ -870,9 +870,10 @@ impl Server {
             return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
         };
         let tool = &self.inner.tools[index];
+        let no_arguments = Value::Object(Map::new());
         let arguments = match params.get("arguments") {
-            None => Value::Object(Map::new()),
-            Some(args @ Value::Object(_)) => args.clone(),
+            None => &no_arguments,
+            Some(args @ Value::Object(_)) => args,
             Some(other) => {
                 return Err(ErrorObject::invalid_params(format!(
                     "Invalid params: arguments must be an object, got {}",
@@ -880,7 +881,7 @@ impl Server {
                 )));
             }
         };
-        let violations = tool.input.violations(&arguments);
+        let violations = tool.input.violations(arguments);
         if !violations.is_empty() {
             return Ok(to_value(CallToolResult::error_text(format!(
                 "Invalid arguments for tool {name}:\n{}",
@@ -893,7 +894,7 @@ impl Server {
             &self.inner.request_state,
             ctx,
             name,
-            &arguments,
+            arguments,
             params,
             |ctx| async move {
                 let run = AssertUnwindSafe(tool.handler.call(&ctx, args)).catch_unwind();
