@@ -632,6 +632,15 @@ impl Server {
         &self.inner.request_state
     }
 
+    /// The tool named `name` as `identity` may see it: `None` when it is unknown or denied,
+    /// exactly alike, so a transport's checks reveal no more than `tools/list` does.
+    pub(crate) fn visible_tool(&self, name: &str, identity: &Identity) -> Option<&ToolDefinition> {
+        let &index = self.inner.tool_index.get(name)?;
+        self.inner.tool_access[index]
+            .allows(identity)
+            .then(|| &self.inner.tool_definitions[index])
+    }
+
     /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed.
     pub fn notify_tools_list_changed(&self) {
         self.inner.changes.announce(crate::subscriptions::Change::Tools);

@@ -648,3 +648,53 @@ async fn invalid_utf8_is_a_parse_error() {
             .contains("not UTF-8")
     );
 }
+
+/// A tool the caller may not see is checked like an unknown one: its `x-mcp-header` arguments
+/// are not demanded, so the answer reveals no more than `tools/list` does.
+#[tokio::test]
+async fn header_checks_do_not_reveal_denied_tools() {
+    use mcp_test::{Access, Server};
+    use mcp_test_downstream::Forecast;
+    let server = Server::builder("restricted", "1")
+        .tool_with_access::<Forecast>(Access::scopes(["weather"]))
+        .build()
+        .unwrap();
+    let config = HttpConfig::default().authenticator(|parts: &http::request::Parts| {
+        let scopes: Vec<&str> = parts
+            .headers
+            .get("x-scopes")
+            .and_then(|v| v.to_str().ok())
+            .map(|s| s.split(',').collect())
+            .unwrap_or_default();
+        Ok(Identity::principal("p").with_scopes(scopes))
+    });
+    let app = router(server, config);
+    let request = |scopes: &str, tool: &str| {
+        post(
+            &body(
+                1,
+                "tools/call",
+                json!({"name": tool, "arguments": {"region": "eu"}}),
+            ),
+            &call_headers(tool, &[("x-scopes", scopes)]),
+        )
+    };
+    let (status, denied) = send(&app, request("", "forecast")).await;
+    let (_, unknown) = send(&app, request("", "no_such_tool")).await;
+    assert_eq!(status, 200);
+    assert_eq!(denied["error"]["code"], -32602, "{denied}");
+    assert_eq!(
+        denied["error"]["message"]
+            .as_str()
+            .unwrap()
+            .replace("forecast", "X"),
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap()
+            .replace("no_such_tool", "X")
+    );
+    // Granted, the same request must mirror its header.
+    let (status, granted) = send(&app, request("weather", "forecast")).await;
+    assert_eq!(status, 400);
+    assert_eq!(granted["error"]["code"], -32020);
+}

@@ -332,7 +332,9 @@ async fn endpoint(
             && m.get("method").is_some_and(Value::is_string)
             && m.get("jsonrpc") == Some(&Value::from("2.0"))
     });
-    if is_request && let Err(error) = check_headers(&app.server, &parts.headers, &message) {
+    if is_request
+        && let Err(error) = check_headers(&app.server, &caller.identity, &parts.headers, &message)
+    {
         let id = message.get("id").and_then(RequestId::from_value);
         return json_error(StatusCode::BAD_REQUEST, id, error);
     }
@@ -572,6 +574,7 @@ fn missing(shown: &str, what: &str) -> ErrorObject {
 /// Checks the mirrored headers of one request against its body (spec §5.2).
 pub(crate) fn check_headers(
     server: &Server,
+    identity: &Identity,
     headers: &HeaderMap,
     message: &Value,
 ) -> Result<(), ErrorObject> {
@@ -623,7 +626,7 @@ pub(crate) fn check_headers(
     }
     if method == "tools/call"
         && let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str)
-        && let Some(tool) = server.tool_definitions().iter().find(|t| t.name == name)
+        && let Some(tool) = server.visible_tool(name, identity)
     {
         let arguments = params
             .and_then(|p| p.get("arguments"))
