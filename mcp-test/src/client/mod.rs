@@ -511,13 +511,20 @@ impl Client {
     }
 
     /// Tells a 2026-07-28 server from a 2025-era one: sends `server/discover`; on -32601
-    /// performs the 2025-11-25 `initialize` handshake (then `notifications/initialized`).
+    /// performs the 2025-11-25 `initialize` handshake (then `notifications/initialized`). A
+    /// -32022 (unsupported version) whose `data.supported` lists 2026-07-28 is retried once.
     /// Any other error, or a discover result without `supportedVersions`, is
     /// [`ClientError::Protocol`].
     pub async fn era(&self) -> Result<Era, ClientError> {
-        let response = self
-            .send(&self.request_body("server/discover", json!({})))
-            .await?;
+        let discover = || self.send_built("server/discover");
+        let mut response = discover().await?;
+        // -32022 names the versions the server supports: retry once if 2026-07-28 is one.
+        let unsupported = response["error"]["code"].as_i64()
+            == Some(i64::from(error_codes::UNSUPPORTED_PROTOCOL_VERSION));
+        let supported = response["error"]["data"]["supported"].as_array();
+        if unsupported && supported.is_some_and(|s| s.iter().any(|v| v == PROTOCOL_VERSION)) {
+            response = discover().await?;
+        }
         if let Some(result) = response.get("result") {
             if !result.get("supportedVersions").is_some_and(Value::is_array) {
                 return Err(ClientError::Protocol(format!(
@@ -561,6 +568,10 @@ impl Client {
             initialize: result,
             protocol_version,
         })
+    }
+
+    async fn send_built(&self, method: &str) -> Result<Value, ClientError> {
+        self.send(&self.request_body(method, json!({}))).await
     }
 
     /// Drives a multi-round request (`tools/call`, `prompts/get`, `resources/read`) to its
