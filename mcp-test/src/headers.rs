@@ -17,6 +17,13 @@ use std::fmt;
 
 /// Name of the header mirroring `params._meta["io.modelcontextprotocol/protocolVersion"]`, in
 /// the lowercase form `http::HeaderName` uses (header names are case-insensitive).
+///
+/// ```
+/// use mcp_test::headers::{METHOD, NAME, PROTOCOL_VERSION};
+/// let body = mcp_test::mcp_request!(call "tasks");
+/// let names: Vec<String> = mcp_test::testing::mirrored_headers(&body).into_iter().map(|(n, _)| n).collect();
+/// assert_eq!(names, [PROTOCOL_VERSION, METHOD, NAME]);
+/// ```
 pub const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 /// Name of the header mirroring the JSON-RPC `method`.
 pub const METHOD: &str = "mcp-method";
@@ -24,6 +31,12 @@ pub const METHOD: &str = "mcp-method";
 /// (`resources/read`).
 pub const NAME: &str = "mcp-name";
 /// Prefix of the headers mirroring `x-mcp-header` arguments: `mcp-param-{name}`.
+///
+/// ```
+/// use mcp_test::headers::{HeaderParam, PARAM_PREFIX};
+/// let param = HeaderParam { name: "Region".into(), path: vec!["region".into()] };
+/// assert!(param.header_name().starts_with(PARAM_PREFIX));
+/// ```
 pub const PARAM_PREFIX: &str = "mcp-param-";
 
 const SENTINEL_START: &str = "=?base64?";
@@ -60,6 +73,13 @@ pub fn encode_value(value: &str) -> String {
 }
 
 /// Why a header value could not be decoded.
+///
+/// ```
+/// use mcp_test::headers::{decode_value, HeaderValueError};
+/// let err = decode_value("=?base64?SGVsbG8?=").unwrap_err();
+/// assert!(matches!(err, HeaderValueError::InvalidBase64 { .. }));
+/// assert!(err.to_string().contains("not valid padded Base64"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HeaderValueError {
@@ -170,7 +190,7 @@ pub fn param_value(value: &Value) -> Option<String> {
     }
 }
 
-/// One argument a tool's input schema marks with `x-mcp-header`.
+/// One argument a tool's input schema marks with `x-mcp-header`; see [`header_params`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeaderParam {
     /// The `{Name}` of `Mcp-Param-{Name}`, as the schema spells it.

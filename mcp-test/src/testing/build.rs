@@ -6,6 +6,11 @@ use crate::wire::{PROTOCOL_VERSION, ToolDefinition, meta_keys};
 use serde_json::{Map, Value, json};
 
 /// The request id every builder uses.
+///
+/// ```
+/// use mcp_test::testing::{build_request, REQUEST_ID};
+/// assert_eq!(build_request("tools/list", serde_json::Value::Null)["id"], REQUEST_ID);
+/// ```
 pub const REQUEST_ID: i64 = 1;
 
 /// The per-request protocol fields the builders put under `params._meta`: the protocol version

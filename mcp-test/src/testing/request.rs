@@ -14,6 +14,11 @@ use std::future::Future;
 use std::time::Duration;
 
 /// The principal every helper request carries unless told otherwise.
+///
+/// ```
+/// use mcp_test::testing::{RequestOptions, DEFAULT_PRINCIPAL};
+/// assert_eq!(RequestOptions::new().identity().principal.as_deref(), Some(DEFAULT_PRINCIPAL));
+/// ```
 pub const DEFAULT_PRINCIPAL: &str = "test-principal";
 
 /// The options of every request helper: who is asking (an already authenticated request) and
@@ -846,11 +851,23 @@ impl TestContext {
     }
 
     /// The server.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// assert!(mcp.server().tool_definitions().is_empty());
+    /// ```
     pub fn server(&self) -> &Server {
         &self.server
     }
 
     /// The options every call uses.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// assert_eq!(mcp.options().identity().principal.as_deref(), Some("test-principal"));
+    /// ```
     pub fn options(&self) -> &RequestOptions {
         &self.options
     }
@@ -895,62 +912,162 @@ impl TestContext {
         })
     }
 
-    /// Runs `future` with this context as [`TestContext::current`].
+    /// Runs `future` with this context as [`TestContext::current`]; `#[mcp_test]` runs the
+    /// test body this way. See [`TestContext::current`] for an example.
     pub async fn scope<F: Future>(self, future: F) -> F::Output {
         CURRENT.scope(self, future).await
     }
 
-    /// [`call_tool`] with this context.
+    /// [`call_tool`] with this context; see the example on [`TestContext`].
     pub async fn call_tool(&self, name: &str, arguments: impl Serialize) -> Value {
         call_tool(&self.server, name, arguments, &self.options).await
     }
 
     /// [`list_tools`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_tools().await, -32601);
+    /// # }
+    /// ```
     pub async fn list_tools(&self) -> Value {
         list_tools(&self.server, &self.options).await
     }
 
     /// [`list_resources`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_resources().await, -32601);
+    /// # }
+    /// ```
     pub async fn list_resources(&self) -> Value {
         list_resources(&self.server, &self.options).await
     }
 
     /// [`list_resource_templates`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_resource_templates().await, -32601);
+    /// # }
+    /// ```
     pub async fn list_resource_templates(&self) -> Value {
         list_resource_templates(&self.server, &self.options).await
     }
 
     /// [`read_resource`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.read_resource("file:///a").await, -32601);
+    /// # }
+    /// ```
     pub async fn read_resource(&self, uri: &str) -> Value {
         read_resource(&self.server, uri, &self.options).await
     }
 
     /// [`list_prompts`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_prompts().await, -32601);
+    /// # }
+    /// ```
     pub async fn list_prompts(&self) -> Value {
         list_prompts(&self.server, &self.options).await
     }
 
     /// [`get_prompt`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.get_prompt("p", serde_json::json!({})).await, -32601);
+    /// # }
+    /// ```
     pub async fn get_prompt(&self, name: &str, arguments: impl Serialize) -> Value {
         get_prompt(&self.server, name, arguments, &self.options).await
     }
 
     /// [`complete`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.complete(serde_json::json!({"type": "ref/prompt", "name": "p"}), serde_json::json!({"name": "a", "value": ""})).await, -32601);
+    /// # }
+    /// ```
     pub async fn complete(&self, reference: impl Serialize, argument: impl Serialize) -> Value {
         complete(&self.server, reference, argument, &self.options).await
     }
 
     /// [`discover`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::{result, TestContext};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// assert_eq!(result(mcp.discover().await)["supportedVersions"][0], "2026-07-28");
+    /// # }
+    /// ```
     pub async fn discover(&self) -> Value {
         discover(&self.server, &self.options).await
     }
 
     /// [`request`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.request("ping", serde_json::Value::Null).await, -32601);
+    /// # }
+    /// ```
     pub async fn request(&self, method: &str, params: impl Serialize) -> Value {
         request(&self.server, method, params, &self.options).await
     }
 
     /// [`send`] with this context: a prebuilt body, as this context's caller.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// let reply = mcp.send(&mcp_test::mcp_request!("server/discover"; id = "d-1")).await;
+    /// assert_eq!(reply["id"], "d-1");
+    /// # }
+    /// ```
     pub async fn send(&self, body: &Value) -> Value {
         send(&self.server, body, &self.options).await
     }

@@ -9,7 +9,12 @@ use crate::wire::{CallToolResult, RequestId};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-/// The most rounds [`drive_tool`] runs before it gives up.
+/// The most rounds [`drive_tool`] runs before it gives up: a tool still asking after this many
+/// rounds fails the test rather than looping.
+///
+/// ```
+/// assert_eq!(mcp_test::testing::MAX_ROUNDS, 10);
+/// ```
 pub const MAX_ROUNDS: usize = 10;
 
 impl AsResponse for RunOutcome<CallToolResult> {
@@ -148,7 +153,7 @@ fn options_id(options: &RequestOptions) -> Option<RequestId> {
 }
 
 impl TestContext {
-    /// [`drive_tool`] with this context.
+    /// [`drive_tool`] with this context; see the example there.
     pub async fn drive_tool(
         &self,
         name: &str,
