@@ -2,6 +2,15 @@
 //! re-exports them; generated code reaches the runtime through `mcp_test::__private`.
 
 mod test_attr;
+mod tool;
+
+/// Derives `mcp_test::Tool` for a struct (a plain tool) or an enum (an action tool). Documented,
+/// with examples, on its re-export `mcp_test::Tool`.
+#[proc_macro_derive(Tool, attributes(tool, serde, schemars))]
+pub fn derive_tool(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    tool::derive(&input).into()
+}
 
 /// Turns an `async fn` into a test with a prebuilt server and `TestContext`. Documented, with
 /// examples, on its re-export `mcp_test::mcp_test` (also exported as `mcp_test::test`).
@@ -11,14 +20,4 @@ pub fn mcp_test(
     item: proc_macro::TokenStream,
 ) -> proc_macro::TokenStream {
     test_attr::expand(args.into(), item.into()).into()
-}
-
-mod tool;
-
-/// Derives `mcp_test::Tool` for a struct (a plain tool) or an enum (an action tool). Documented,
-/// with examples, on its re-export `mcp_test::Tool`.
-#[proc_macro_derive(Tool, attributes(tool, serde, schemars))]
-pub fn derive_tool(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    tool::derive(&input).into()
 }
