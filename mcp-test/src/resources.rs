@@ -64,36 +64,9 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-/// A resource as `resources/list` publishes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ResourceDefinition {
-    /// The resource's URI.
-    pub uri: String,
-    /// Programmatic name.
-    pub name: String,
-    /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// What the resource is, for the model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// MIME type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    /// Size of the raw content in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<u64>,
-    /// Icons.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub icons: Option<Vec<Value>>,
-    /// Annotations for the client.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
-    /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Map<String, Value>>,
-}
+/// A resource as `resources/list` publishes it: the wire's `Resource`, which is also the body
+/// of a `resource_link` content block.
+pub type ResourceDefinition = crate::wire::Resource;
 
 /// A resource template as `resources/templates/list` publishes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -754,10 +754,11 @@ impl MediaContent {
     }
 }
 
-/// A link to a resource: `{"type":"resource_link","uri":..,"name":..}` plus any `Resource` field.
+/// A resource as `resources/list` publishes it; as a content block it is a `resource_link`
+/// (`{"type":"resource_link","uri":..,"name":..}`), which the spec defines as a `Resource`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ResourceLink {
+pub struct Resource {
     /// The resource URI.
     pub uri: String,
     /// Programmatic name.
@@ -785,8 +786,11 @@ pub struct ResourceLink {
     pub meta: Option<Map<String, Value>>,
 }
 
-impl ResourceLink {
-    /// A link with a URI and a name.
+/// A link to a resource: the `resource_link` content block's body, a [`Resource`].
+pub type ResourceLink = Resource;
+
+impl Resource {
+    /// A resource (or link) with a URI and a name.
     pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
         ResourceLink {
             uri: uri.into(),

@@ -96,6 +96,7 @@ fn call_tool_results_round_trip() {
 #[test]
 fn tools_and_capabilities_round_trip() {
     round_trip::<ToolDefinition>("Tool", &[]);
+    round_trip::<mcp_test::wire::Resource>("Resource", &[]);
     round_trip::<ServerCapabilities>("ServerCapabilities", &[]);
     round_trip::<ClientCapabilities>("ClientCapabilities", &[]);
 }
