@@ -93,7 +93,10 @@ impl SchemaValidator {
                     };
                     out.push(Violation {
                         pointer: base,
-                        message: format!("{} is not one of: {allowed}", error.instance()),
+                        message: format!(
+                            "{} is not one of: {allowed}",
+                            elide(&error.instance().to_string())
+                        ),
                     });
                 }
                 _ => out.push(Violation {

@@ -567,6 +567,16 @@ async fn an_unknown_action_is_an_error_naming_the_valid_actions() {
             "{action} missing from: {text}"
         );
     }
+
+    // A hostile action name is elided, and the valid actions are still all named.
+    let huge = "x".repeat(100_000);
+    let result = call(&server, "contacts", json!({"action": huge})).await;
+    let text = error_text(&result);
+    assert!(text.len() < 1_000, "{} bytes", text.len());
+    assert!(
+        text.ends_with(r#"is not one of: "get", "create", "ls", "purge""#),
+        "{text}"
+    );
 }
 
 #[test]
