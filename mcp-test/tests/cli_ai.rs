@@ -109,7 +109,7 @@ async fn suggestions_are_validated_and_the_dropped_are_counted() {
     assert!(got.cases.iter().all(|c| c.source == "ai:test-model"));
     assert_eq!(got.cases[1].expectation, Expectation::Error);
     // Strict JSON mode, the system prompt asking for data only, and no key for localhost.
-    let request = &model.requests.lock().unwrap()[0];
+    let request = model.requests.lock().unwrap()[0].clone();
     assert_eq!(request["response_format"], json!({"type": "json_object"}));
     assert_eq!(request["model"], "test-model");
     assert!(

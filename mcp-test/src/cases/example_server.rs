@@ -234,7 +234,7 @@ struct SummarizeArgs {
 /// # async fn main() {
 /// let server = mcp_test::cases::example_server();
 /// let names: Vec<_> = server.tool_definitions().iter().map(|t| t.name.as_str()).collect();
-/// assert_eq!(names, ["search_notes", "notes"]);
+/// assert_eq!(names, ["notes", "search_notes"]);
 /// mcp_test::assert_schema_cases!(server);
 /// # }
 /// ```

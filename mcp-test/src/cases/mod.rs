@@ -14,7 +14,7 @@
 //!   or a client for any server) and reports each disagreement: what was predicted and what
 //!   happened. [`assert_schema_cases!`](crate::assert_schema_cases) does all of it in one line
 //!   of a test.
-//! - [`check`] runs the cases plus protocol probes and reports findings by severity: the
+//! - [`check()`] runs the cases plus protocol probes and reports findings by severity: the
 //!   library side of `mcp-test check`.
 //!
 //! ```
@@ -354,7 +354,7 @@ impl fmt::Display for VerifyReport {
     }
 }
 
-/// The default per-call timeout of [`verify`] and [`check`]: 30 seconds.
+/// The default per-call timeout of [`verify`] and [`check()`]: 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs one case: `tools/call` with the case's arguments. Returns what happened and the

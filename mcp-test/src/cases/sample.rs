@@ -80,7 +80,7 @@ impl Sampler {
             Some("string") => Value::String(self.string(obj, variant)),
             Some("integer") => integer(obj, variant),
             Some("number") => number(obj, variant),
-            Some("boolean") => Value::Bool(variant % 2 == 0),
+            Some("boolean") => Value::Bool(variant.is_multiple_of(2)),
             Some("null") => Value::Null,
             Some("array") => self.array(obj, variant, depth),
             Some("object") => self.object(obj, variant, depth),
@@ -100,7 +100,7 @@ impl Sampler {
         };
         if let Some(pattern) = obj.get("pattern").and_then(Value::as_str) {
             let check = json!({"type": "string", "pattern": pattern});
-            if let Some(s) = self.from_pattern(pattern, &check, variant, &fits_len) {
+            if let Some(s) = self.matching_pattern(pattern, &check, variant, &fits_len) {
                 return s;
             }
         }
@@ -119,7 +119,7 @@ impl Sampler {
         s
     }
 
-    fn from_pattern(
+    fn matching_pattern(
         &mut self,
         pattern: &str,
         check: &Value,
