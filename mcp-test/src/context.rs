@@ -413,7 +413,8 @@ impl ContextBuilder {
     /// Declares form- and URL-mode elicitation (`elicitation: {form: {}, url: {}}`).
     #[must_use]
     pub fn elicitation_url(self) -> Self {
-        self.declare("elicitation", Some("form")).declare("elicitation", Some("url"))
+        self.declare("elicitation", Some("form"))
+            .declare("elicitation", Some("url"))
     }
 
     /// Declares `sampling: {}` in the client capabilities.
@@ -429,8 +430,8 @@ impl ContextBuilder {
     }
 
     fn declare(self, capability: &str, sub: Option<&str>) -> Self {
-        let mut caps = serde_json::to_value(self.ctx.client_capabilities())
-            .expect("capabilities serialize");
+        let mut caps =
+            serde_json::to_value(self.ctx.client_capabilities()).expect("capabilities serialize");
         let entry = caps
             .as_object_mut()
             .expect("capabilities are an object")

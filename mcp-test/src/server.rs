@@ -255,7 +255,10 @@ impl fmt::Debug for ServerBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ServerBuilder")
             .field("info", &self.info)
-            .field("tools", &self.tools.iter().map(|t| &t.0.name).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self.tools.iter().map(|t| &t.0.name).collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -491,9 +494,8 @@ impl ServerBuilder {
             )?;
         }
         let catalog = self.catalog.build()?;
-        let tools_fingerprint = pagination::fingerprint(
-            tool_definitions.iter().map(|t| t.name.as_str()),
-        );
+        let tools_fingerprint =
+            pagination::fingerprint(tool_definitions.iter().map(|t| t.name.as_str()));
         Ok(Server {
             inner: Arc::new(Inner {
                 info: self.info,
@@ -518,7 +520,10 @@ impl ServerBuilder {
 
 fn check_tool_name(name: &str) -> Result<(), BuildError> {
     let reason = if name.is_empty() || name.len() > 128 {
-        Some(format!("must be 1 to 128 characters long, is {}", name.len()))
+        Some(format!(
+            "must be 1 to 128 characters long, is {}",
+            name.len()
+        ))
     } else {
         name.chars()
             .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
@@ -643,17 +648,23 @@ impl Server {
 
     /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed.
     pub fn notify_tools_list_changed(&self) {
-        self.inner.changes.announce(crate::subscriptions::Change::Tools);
+        self.inner
+            .changes
+            .announce(crate::subscriptions::Change::Tools);
     }
 
     /// Tells every subscription that asked for it that the prompt list changed.
     pub fn notify_prompts_list_changed(&self) {
-        self.inner.changes.announce(crate::subscriptions::Change::Prompts);
+        self.inner
+            .changes
+            .announce(crate::subscriptions::Change::Prompts);
     }
 
     /// Tells every subscription that asked for it that the resource list changed.
     pub fn notify_resources_list_changed(&self) {
-        self.inner.changes.announce(crate::subscriptions::Change::Resources);
+        self.inner
+            .changes
+            .announce(crate::subscriptions::Change::Resources);
     }
 
     /// Tells every subscription that listed `uri` in `resourceSubscriptions` that it changed.
@@ -665,7 +676,9 @@ impl Server {
 
     /// Ends every open subscription with a `complete` result (for a graceful shutdown).
     pub fn close_subscriptions(&self) {
-        self.inner.changes.announce(crate::subscriptions::Change::Close);
+        self.inner
+            .changes
+            .announce(crate::subscriptions::Change::Close);
     }
 
     /// Handles one JSON-RPC message given as JSON text, as an anonymous caller. Returns the
@@ -694,11 +707,9 @@ impl Server {
             Err(response) => return Some(response),
         };
         let id = incoming.id.clone();
-        let timeout = caller
-            .timeout
-            .map_or(self.inner.max_request_timeout, |t| {
-                t.min(self.inner.max_request_timeout)
-            });
+        let timeout = caller.timeout.map_or(self.inner.max_request_timeout, |t| {
+            t.min(self.inner.max_request_timeout)
+        });
         // A subscription lives until it is cancelled; every other request has a deadline.
         let outcome = if incoming.method == "subscriptions/listen" {
             self.dispatch(incoming, caller).await
@@ -923,10 +934,10 @@ impl Server {
                             .map(|s| (*s).to_owned())
                             .or_else(|| panic.downcast_ref::<String>().cloned())
                             .unwrap_or_else(|| "a non-string panic payload".to_owned());
-                        Err(ErrorObject::internal(format!(
-                            "Internal error: tool {name} panicked"
-                        ))
-                        .with_data(json!({ "tool": name, "panic": message })))
+                        Err(
+                            ErrorObject::internal(format!("Internal error: tool {name} panicked"))
+                                .with_data(json!({ "tool": name, "panic": message })),
+                        )
                     }
                 }
             },
@@ -1028,7 +1039,10 @@ fn classify(message: Value) -> Result<Option<Incoming>, Response> {
         other => {
             return Err(invalid(
                 None,
-                format!("expected a JSON-RPC request object, got {}", json_type(&other)),
+                format!(
+                    "expected a JSON-RPC request object, got {}",
+                    json_type(&other)
+                ),
             ));
         }
     };
@@ -1036,10 +1050,7 @@ fn classify(message: Value) -> Result<Option<Incoming>, Response> {
     match object.get("jsonrpc") {
         Some(Value::String(v)) if v == wire::JSONRPC_VERSION => {}
         Some(other) => {
-            return Err(invalid(
-                id,
-                format!("jsonrpc must be \"2.0\", got {other}"),
-            ));
+            return Err(invalid(id, format!("jsonrpc must be \"2.0\", got {other}")));
         }
         None => return Err(invalid(id, "missing jsonrpc: \"2.0\"".into())),
     }

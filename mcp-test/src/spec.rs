@@ -44,7 +44,11 @@ fn validator(definition: &str) -> Result<Arc<SchemaValidator>, SpecError> {
     // is safe to share between tests.
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<SchemaValidator>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(v) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(definition) {
+    if let Some(v) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(definition)
+    {
         return Ok(v.clone());
     }
     if schema()["$defs"].get(definition).is_none() {
@@ -106,7 +110,10 @@ pub fn result_definitions(method: &str) -> Option<(&'static str, &'static str)> 
         ),
         "resources/read" => ("ReadResourceResultResponse", "ReadResourceResult"),
         "completion/complete" => ("CompleteResultResponse", "CompleteResult"),
-        "subscriptions/listen" => ("SubscriptionsListenResultResponse", "SubscriptionsListenResult"),
+        "subscriptions/listen" => (
+            "SubscriptionsListenResultResponse",
+            "SubscriptionsListenResult",
+        ),
         _ => return None,
     })
 }

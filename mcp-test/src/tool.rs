@@ -87,10 +87,7 @@ pub trait Tool: Sized + Send + 'static {
     fn parse(arguments: Value) -> Result<Self, ToolError>;
 
     /// Runs the tool.
-    fn call(
-        self,
-        ctx: &Context,
-    ) -> impl Future<Output = Result<CallToolResult, ToolError>> + Send;
+    fn call(self, ctx: &Context) -> impl Future<Output = Result<CallToolResult, ToolError>> + Send;
 
     /// The tool as `tools/list` publishes it.
     fn definition() -> ToolDefinition {
@@ -206,7 +203,8 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
     fn from(error: E) -> Self {
         // A question the client cannot answer (or answered wrongly) is a protocol error:
         // -32021 for a missing capability, -32602 for a malformed answer.
-        if let Some(ask) = (&error as &dyn std::any::Any).downcast_ref::<crate::rounds::AskError>() {
+        if let Some(ask) = (&error as &dyn std::any::Any).downcast_ref::<crate::rounds::AskError>()
+        {
             return ToolError::protocol(ask.to_error_object());
         }
         let mut message = error.to_string();

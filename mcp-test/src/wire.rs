@@ -449,7 +449,6 @@ impl fmt::Display for ErrorObject {
     }
 }
 
-
 /// Name and version of an MCP implementation (`serverInfo`, `clientInfo`).
 ///
 /// ```
@@ -840,11 +839,7 @@ pub enum ResourceContents {
 
 impl ResourceContents {
     /// Text contents.
-    pub fn text(
-        uri: impl Into<String>,
-        mime_type: Option<&str>,
-        text: impl Into<String>,
-    ) -> Self {
+    pub fn text(uri: impl Into<String>, mime_type: Option<&str>, text: impl Into<String>) -> Self {
         ResourceContents::Text {
             uri: uri.into(),
             mime_type: mime_type.map(str::to_owned),
@@ -1187,7 +1182,9 @@ impl RequestMeta {
                     meta_keys::CLIENT_CAPABILITIES
                 )));
             }
-            Some(v @ Value::Object(_)) => field::<ClientCapabilities>(v, meta_keys::CLIENT_CAPABILITIES)?,
+            Some(v @ Value::Object(_)) => {
+                field::<ClientCapabilities>(v, meta_keys::CLIENT_CAPABILITIES)?
+            }
             Some(other) => {
                 return Err(ErrorObject::invalid_params(format!(
                     "Invalid params: params._meta[\"{}\"] must be an object, got {}",

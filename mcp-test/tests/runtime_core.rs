@@ -233,7 +233,12 @@ async fn batches_and_non_objects_are_invalid_requests() {
     let batch = json!([request(json!(1), "tools/list", json!({}))]).to_string();
     let reply = send_text(&s, "tools/list", &batch).await;
     assert_eq!(reply["error"]["code"], -32600);
-    assert!(reply["error"]["message"].as_str().unwrap().contains("batch"));
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("batch")
+    );
     for text in ["1", "\"x\"", "null", "true"] {
         let reply = send_text(&s, "tools/list", text).await;
         assert_eq!(reply["error"]["code"], -32600, "{text}");
@@ -243,13 +248,24 @@ async fn batches_and_non_objects_are_invalid_requests() {
 #[tokio::test]
 async fn bad_ids_are_invalid_requests() {
     let s = server();
-    for id in [json!(null), json!(1.5), json!(true), json!({"a": 1}), json!([1])] {
+    for id in [
+        json!(null),
+        json!(1.5),
+        json!(true),
+        json!({"a": 1}),
+        json!([1]),
+    ] {
         let mut msg = request(json!(0), "tools/list", json!({}));
         msg["id"] = id.clone();
         let reply = send(&s, msg).await;
         assert_eq!(reply["error"]["code"], -32600, "id {id}");
         assert!(reply.get("id").is_none());
-        assert!(reply["error"]["message"].as_str().unwrap().contains("id must be"));
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("id must be")
+        );
     }
 }
 
@@ -266,16 +282,27 @@ async fn bad_jsonrpc_field_or_method_is_invalid_request_with_echoed_id() {
 
     let mut msg = request(json!(3), "tools/list", json!({}));
     msg["method"] = json!(7);
-    assert_error(&send(&s, msg).await, json!(3), -32600, "method must be a string");
+    assert_error(
+        &send(&s, msg).await,
+        json!(3),
+        -32600,
+        "method must be a string",
+    );
 
     let posted_response = json!({"jsonrpc": "2.0", "id": 4, "result": {}});
-    assert_error(&send(&s, posted_response).await, json!(4), -32600, "not responses");
+    assert_error(
+        &send(&s, posted_response).await,
+        json!(4),
+        -32600,
+        "not responses",
+    );
 }
 
 #[tokio::test]
 async fn notifications_get_no_response() {
     let s = server();
-    let note = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}});
+    let note =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}});
     assert_eq!(s.handle_json(&note.to_string()).await, None);
     let unknown = json!({"jsonrpc": "2.0", "method": "tools/call"});
     assert_eq!(s.handle_json(&unknown.to_string()).await, None);
@@ -510,7 +537,11 @@ async fn tools_list_paginates_with_opaque_cursors_and_one_scope() {
     let first = send(&s, request(json!(1), "tools/list", json!({}))).await;
     assert_eq!(first["result"]["tools"].as_array().unwrap().len(), 3);
     let cursor = first["result"]["nextCursor"].as_str().unwrap().to_owned();
-    let second = send(&s, request(json!(2), "tools/list", json!({"cursor": cursor}))).await;
+    let second = send(
+        &s,
+        request(json!(2), "tools/list", json!({"cursor": cursor})),
+    )
+    .await;
     assert_eq!(second["result"]["tools"][0]["name"], "weather");
     assert!(second["result"].get("nextCursor").is_none());
     for page in [&first, &second] {
@@ -526,7 +557,11 @@ async fn tools_list_paginates_with_opaque_cursors_and_one_scope() {
 async fn bad_cursors_are_invalid_params() {
     let s = server();
     for cursor in [json!("nonsense"), json!(""), json!("dG9vbHMvbGlzdHwyfDA")] {
-        let reply = send(&s, request(json!(1), "tools/list", json!({"cursor": cursor}))).await;
+        let reply = send(
+            &s,
+            request(json!(1), "tools/list", json!({"cursor": cursor})),
+        )
+        .await;
         assert_error(&reply, json!(1), -32602, "invalid cursor");
         assert_eq!(reply["error"]["data"]["cursor"], cursor);
     }
@@ -537,7 +572,11 @@ async fn bad_cursors_are_invalid_params() {
 // ---- tools/call ----------------------------------------------------------------------------
 
 fn call(id: i64, name: &str, arguments: Value) -> Value {
-    request(json!(id), "tools/call", json!({"name": name, "arguments": arguments}))
+    request(
+        json!(id),
+        "tools/call",
+        json!({"name": name, "arguments": arguments}),
+    )
 }
 
 #[tokio::test]
@@ -556,7 +595,10 @@ async fn missing_arguments_mean_an_empty_object() {
     let s = server();
     let msg = request(json!(1), "tools/call", json!({"name": "weather"}));
     let reply = send(&s, msg).await;
-    assert_eq!(reply["result"]["structuredContent"], json!({"celsius": 3.5}));
+    assert_eq!(
+        reply["result"]["structuredContent"],
+        json!({"celsius": 3.5})
+    );
 }
 
 #[tokio::test]
@@ -575,7 +617,12 @@ async fn malformed_call_params_are_invalid_params() {
     let no_name = request(json!(1), "tools/call", json!({"arguments": {}}));
     assert_error(&send(&s, no_name).await, json!(1), -32602, "missing name");
     let number_name = request(json!(1), "tools/call", json!({"name": 5}));
-    assert_error(&send(&s, number_name).await, json!(1), -32602, "name must be a string");
+    assert_error(
+        &send(&s, number_name).await,
+        json!(1),
+        -32602,
+        "name must be a string",
+    );
     for args in [json!([1]), json!("x"), json!(null)] {
         let reply = send(&s, call(1, "add", args)).await;
         assert_error(&reply, json!(1), -32602, "arguments must be an object");
@@ -611,7 +658,10 @@ async fn handler_errors_are_error_results() {
     let s = server();
     let reply = send(&s, call(1, "misbehave", json!({"mode": "fail"}))).await;
     assert_eq!(reply["result"]["isError"], true);
-    assert_eq!(reply["result"]["content"][0]["text"], "the weather service is down");
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        "the weather service is down"
+    );
     let reply = send(&s, call(1, "misbehave", json!({"mode": "io-error"}))).await;
     assert_eq!(reply["result"]["content"][0]["text"], "connection reset");
 }
@@ -663,7 +713,10 @@ async fn output_schema_is_enforced() {
     );
     // A tool execution error is passed through even with an outputSchema.
     let failed = send(&s, call(4, "misbehave", json!({"mode": "fail"}))).await;
-    assert_eq!(failed["result"]["content"][0]["text"], "the weather service is down");
+    assert_eq!(
+        failed["result"]["content"][0]["text"],
+        "the weather service is down"
+    );
 }
 
 #[tokio::test]
@@ -676,7 +729,10 @@ async fn every_content_kind_goes_out_schema_valid() {
         .iter()
         .map(|c| c["type"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["text", "image", "audio", "resource_link", "resource"]);
+    assert_eq!(
+        kinds,
+        ["text", "image", "audio", "resource_link", "resource"]
+    );
 }
 
 #[tokio::test]
@@ -788,7 +844,10 @@ fn misconfigured_servers_do_not_build() {
         .build()
         .unwrap_err();
     assert_eq!(err, BuildError::DuplicateTool("add".into()));
-    let err = Server::builder("s", "1").tool::<BadName>().build().unwrap_err();
+    let err = Server::builder("s", "1")
+        .tool::<BadName>()
+        .build()
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "invalid tool name `bad name!`: ' ' is not one of [A-Za-z0-9_.-]"
@@ -802,7 +861,11 @@ fn misconfigured_servers_do_not_build() {
         .tool::<BrokenSchema>()
         .build()
         .unwrap_err();
-    assert!(err.to_string().starts_with("tool `broken_schema` has an invalid inputSchema"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("tool `broken_schema` has an invalid inputSchema"),
+        "{err}"
+    );
     let err = Server::builder("s", "1").page_size(0).build().unwrap_err();
     assert_eq!(err, BuildError::ZeroPageSize);
 }

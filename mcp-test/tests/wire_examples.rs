@@ -2,8 +2,8 @@
 //! models, and re-encodes it to exactly the same JSON: nothing is lost or renamed.
 
 use mcp_test::wire::{
-    CallToolResult, ClientCapabilities, Content, ErrorObject, Response,
-    ResourceContents, ServerCapabilities, ToolDefinition,
+    CallToolResult, ClientCapabilities, Content, ErrorObject, ResourceContents, Response,
+    ServerCapabilities, ToolDefinition,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -69,7 +69,10 @@ fn each_content_block_kind_round_trips() {
 #[test]
 fn content_blocks_decode_to_the_right_variant() {
     let (_, text) = examples("TextContent").remove(0);
-    assert!(matches!(serde_json::from_value(text).unwrap(), Content::Text(_)));
+    assert!(matches!(
+        serde_json::from_value(text).unwrap(),
+        Content::Text(_)
+    ));
     let (_, image) = examples("ImageContent").remove(0);
     let Content::Image(image) = serde_json::from_value(image).unwrap() else {
         panic!("not an image")
@@ -90,7 +93,10 @@ fn resource_contents_round_trip() {
 
 #[test]
 fn call_tool_results_round_trip() {
-    assert_eq!(round_trip::<CallToolResult>("CallToolResult", &["resultType"]), 4);
+    assert_eq!(
+        round_trip::<CallToolResult>("CallToolResult", &["resultType"]),
+        4
+    );
 }
 
 #[test]

@@ -50,7 +50,10 @@ fn envelope(id: u32, method: &str, params: Value) -> String {
 }
 
 async fn roundtrip(server: &Server, text: String) -> Value {
-    let reply = server.handle_json(&text).await.expect("a request is answered");
+    let reply = server
+        .handle_json(&text)
+        .await
+        .expect("a request is answered");
     serde_json::from_str(&reply).expect("the answer is JSON")
 }
 
@@ -63,8 +66,14 @@ async fn discover_then_list_then_call() {
         .expect("the server builds");
 
     let discovered = roundtrip(&server, envelope(1, "server/discover", json!({}))).await;
-    assert_eq!(discovered["result"]["supportedVersions"], json!(["2026-07-28"]));
-    assert_eq!(discovered["result"]["capabilities"], json!({"tools": {"listChanged": true}}));
+    assert_eq!(
+        discovered["result"]["supportedVersions"],
+        json!(["2026-07-28"])
+    );
+    assert_eq!(
+        discovered["result"]["capabilities"],
+        json!({"tools": {"listChanged": true}})
+    );
     assert_eq!(discovered["result"]["instructions"], "Temperature tools.");
     assert_eq!(
         discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"],
@@ -79,15 +88,26 @@ async fn discover_then_list_then_call() {
 
     let called = roundtrip(
         &server,
-        envelope(3, "tools/call", json!({"name": "to_fahrenheit", "arguments": {"celsius": 100}})),
+        envelope(
+            3,
+            "tools/call",
+            json!({"name": "to_fahrenheit", "arguments": {"celsius": 100}}),
+        ),
     )
     .await;
     assert_eq!(called["id"], 3);
-    assert_eq!(called["result"]["content"], json!([{"type": "text", "text": "212.0"}]));
+    assert_eq!(
+        called["result"]["content"],
+        json!([{"type": "text", "text": "212.0"}])
+    );
 
     let rejected = roundtrip(
         &server,
-        envelope(4, "tools/call", json!({"name": "to_fahrenheit", "arguments": {"celsius": -300}})),
+        envelope(
+            4,
+            "tools/call",
+            json!({"name": "to_fahrenheit", "arguments": {"celsius": -300}}),
+        ),
     )
     .await;
     assert_eq!(rejected["result"]["isError"], true);
