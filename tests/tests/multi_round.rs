@@ -985,12 +985,19 @@ async fn state_shape_errors_are_invalid_params() {
         .as_object_mut()
         .unwrap()
         .remove("requestState");
+    // Without a state (a first round) the answers are offered to that round's questions: a key
+    // it asks is answered; a key it does not ask is ignored, and the question is asked (spec §8:
+    // re-request, not an error; conformance input-required-result-missing-input-response).
     request["params"]["inputResponses"] = accept_ada();
     let reply = send(&server, &caller, &request.to_string()).await;
+    assert_eq!(text(&reply), "Hello, Ada!");
+    request["params"]["inputResponses"] =
+        json!({"wrong_key": {"action": "accept", "content": {"name": "Eve"}}});
+    let reply = send(&server, &caller, &request.to_string()).await;
+    assert_eq!(reply["result"]["resultType"], "input_required", "{reply:#}");
     assert!(
-        error(&reply)
-            .1
-            .contains("inputResponses without requestState")
+        reply["result"]["inputRequests"].get("elicit-1").is_some(),
+        "{reply:#}"
     );
 }
 

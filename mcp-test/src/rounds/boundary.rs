@@ -118,6 +118,10 @@ where
     // state, so a call that neither retries nor asks does not pay for it.
     let binding = || Binding::new(&method, target, arguments, ctx.principal(), ctx.tenant());
     let (responses, state) = retry_params(params)?;
+    // Without a state this is a first round: answers sent anyway (under keys this run may or
+    // may not ask) are offered to its questions only, keys it does not ask are ignored, and a
+    // question they leave unanswered is asked — a new input_required, not an error (spec §8).
+    let mut offered = None;
     let (mut answers, round) = match state {
         Some(token) => {
             let payload = request_state::open(config, &binding(), token)?;
@@ -131,14 +135,12 @@ where
             }
             (answers, payload.r.saturating_add(1))
         }
-        None if responses.is_some_and(|r| !r.is_empty()) => {
-            return Err(ErrorObject::invalid_params(
-                "Invalid params: inputResponses without requestState: a retry must echo the requestState of the input_required result it answers",
-            ));
+        None => {
+            offered = responses.cloned();
+            (Map::new(), 1)
         }
-        None => (Map::new(), 1),
     };
-    let handle = RoundHandle::new(answers.clone(), round, true);
+    let handle = RoundHandle::new(offered.unwrap_or_else(|| answers.clone()), round, true);
     let mut bounded_ctx = ctx.clone();
     bounded_ctx.round = handle.clone();
     match run_bounded(&handle, run(bounded_ctx)).await {

@@ -74,7 +74,8 @@
 //!   that does not match the requested schema — fails the call with -32602 naming the key and,
 //!   for content, the JSON pointer. It is not re-asked: a client that sent a malformed answer
 //!   once would likely send it again.
-//! - `inputResponses` without a `requestState` is -32602.
+//! - `inputResponses` without a `requestState` (a first round) are offered to that round's
+//!   questions: keys it asks are answered (and validated), others ignored, the rest asked.
 //!
 //! `input_required` is only ever the answer to `tools/call`, `prompts/get` and `resources/read`
 //! ([`INPUT_REQUIRED_METHODS`]).
