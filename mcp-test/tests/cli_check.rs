@@ -269,3 +269,16 @@ async fn an_unreachable_server_fails_with_a_clear_message() {
     assert!(run.stderr.contains("cannot connect"), "{}", run.stderr);
     assert!(run.stderr.contains(&url), "{}", run.stderr);
 }
+
+#[tokio::test]
+async fn ignoring_the_mirrored_headers_is_a_defect() {
+    // The hand-written endpoint never looks at the headers: a Mcp-Method header that
+    // disagrees with the body goes through.
+    let run = check_broken(|_, reply| Some(reply)).await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("[defect] http/header-mirroring: a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) must be HTTP 400 with -32020; got HTTP 200"),
+        "{}",
+        run.stdout
+    );
+}

@@ -295,6 +295,13 @@ pub async fn check_with_progress(
         progress("prompts: list, unknown prompt, missing arguments");
         c.prompts().await;
     }
+    if let Some(url) = target.http_url()
+        && era == Era::Current
+    {
+        progress("HTTP: mirrored headers");
+        let findings = header_mirroring(&url, options.timeout).await;
+        c.push_probe("http/header-mirroring", findings);
+    }
     progress("results and errors: every response received");
     c.results_and_errors();
     c.transport(target);
@@ -1048,4 +1055,76 @@ impl Probe {
     pub fn area(&self) -> &str {
         self.name.split('/').next().unwrap_or("")
     }
+}
+
+/// Sends `tools/list` whose `Mcp-Method` header says `tools/call`: the server must answer
+/// HTTP 400 with -32020 (HeaderMismatch).
+async fn header_mirroring(url: &str, timeout: Duration) -> Out {
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client as HyperClient;
+    use hyper_util::rt::TokioExecutor;
+    let mut out = Vec::new();
+    let client: HyperClient<_, Full<bytes::Bytes>> =
+        HyperClient::builder(TokioExecutor::new()).build_http();
+    let body = crate::testing::build_request("tools/list", json!({}));
+    let request = http::Request::post(url)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(http::header::ACCEPT, "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", crate::wire::PROTOCOL_VERSION)
+        .header("Mcp-Method", "tools/call")
+        .body(Full::new(bytes::Bytes::from(body.to_string())));
+    let Ok(request) = request else {
+        out.push((Severity::Defect, format!("{url} is not a usable URL")));
+        return out;
+    };
+    let exchange = async {
+        let response = client.request(request).await.map_err(|e| e.to_string())?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| e.to_string())?
+            .to_bytes();
+        Ok::<_, String>((status, String::from_utf8_lossy(&bytes).into_owned()))
+    };
+    let (status, text) = match tokio::time::timeout(timeout, exchange).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(e)) => {
+            out.push((
+                Severity::Defect,
+                format!("no answer to a request with a mismatched Mcp-Method header: {e}"),
+            ));
+            return out;
+        }
+        Err(_) => {
+            out.push((
+                Severity::Defect,
+                format!(
+                    "no answer within {timeout:?} to a request with a mismatched Mcp-Method header"
+                ),
+            ));
+            return out;
+        }
+    };
+    // A JSON body, or the first SSE `data:` line.
+    let reply: Option<Value> = serde_json::from_str(&text).ok().or_else(|| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("data:"))
+            .and_then(|d| serde_json::from_str(d.trim()).ok())
+    });
+    let code = reply
+        .as_ref()
+        .and_then(|r| r.pointer("/error/code"))
+        .and_then(Value::as_i64);
+    if code != Some(-32020) || status != 400 {
+        out.push((
+            Severity::Defect,
+            format!(
+                "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) must be HTTP 400 with -32020; got HTTP {status}: {}",
+                shorten(&text, 200)
+            ),
+        ));
+    }
+    out
 }

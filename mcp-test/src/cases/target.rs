@@ -46,6 +46,12 @@ pub trait Target: Send + Sync {
     fn transport_violations(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// The server's Streamable HTTP endpoint, when it is reached over HTTP: `check` then
+    /// also sends raw requests whose mirrored headers disagree with the body.
+    fn http_url(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The protocol era a target was found to speak.
@@ -123,6 +129,9 @@ impl<T: Target + ?Sized> Target for &T {
     fn transport_violations(&self) -> Vec<String> {
         (**self).transport_violations()
     }
+    fn http_url(&self) -> Option<String> {
+        (**self).http_url()
+    }
 }
 
 impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
@@ -138,6 +147,9 @@ impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
     fn transport_violations(&self) -> Vec<String> {
         (**self).transport_violations()
     }
+    fn http_url(&self) -> Option<String> {
+        (**self).http_url()
+    }
 }
 
 impl<T: Target + ?Sized> Target for Box<T> {
@@ -152,6 +164,9 @@ impl<T: Target + ?Sized> Target for Box<T> {
     }
     fn transport_violations(&self) -> Vec<String> {
         (**self).transport_violations()
+    }
+    fn http_url(&self) -> Option<String> {
+        (**self).http_url()
     }
 }
 
@@ -228,6 +243,12 @@ impl Target for Connected {
     }
     fn transport_violations(&self) -> Vec<String> {
         self.client.violations()
+    }
+    /// The label, when it is an `http://` URL.
+    fn http_url(&self) -> Option<String> {
+        self.label
+            .starts_with("http://")
+            .then(|| self.label.clone())
     }
 }
 
