@@ -286,18 +286,30 @@ struct RawResponse {
     error: Option<ErrorObject>,
 }
 
+/// [`RawResponse`] borrowing from a [`Response`], so serializing a response clones nothing.
+#[derive(Serialize)]
+struct RawResponseRef<'a> {
+    jsonrpc: JsonRpcVersion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a RequestId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a ErrorObject>,
+}
+
 impl Serialize for Response {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let raw = match self.clone() {
-            Response::Result { id, result } => RawResponse {
+        let raw = match self {
+            Response::Result { id, result } => RawResponseRef {
                 jsonrpc: JsonRpcVersion,
                 id: Some(id),
                 result: Some(result),
                 error: None,
             },
-            Response::Error { id, error } => RawResponse {
+            Response::Error { id, error } => RawResponseRef {
                 jsonrpc: JsonRpcVersion,
-                id,
+                id: id.as_ref(),
                 result: None,
                 error: Some(error),
             },
