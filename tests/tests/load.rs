@@ -12,7 +12,7 @@ const CALLS: usize = 1_000;
 
 async fn one_call(client: Client, i: usize) -> Result<(), String> {
     let nonce = format!("n{i}");
-    if i % 5 == 0 {
+    if i.is_multiple_of(5) {
         // Two rounds: the question, then the retry with the answer and the signed state.
         let first = client.tool_call_body("ask_name", json!({"nonce": nonce}));
         let reply = client.send(&first).await.map_err(|e| e.to_string())?;

@@ -86,7 +86,7 @@ async fn stdio_subscription_sees_a_tool_list_change_and_ends_on_cancel() {
     );
 
     io.send(&announce(2)).await;
-    let mut got = vec![io.next().await, io.next().await];
+    let mut got = [io.next().await, io.next().await];
     got.sort_by_key(|m| m.get("id").is_some());
     assert_eq!(got[0]["method"], "notifications/tools/list_changed");
     assert_eq!(

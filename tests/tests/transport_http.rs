@@ -21,6 +21,9 @@ fn body(id: i64, method: &str, mut params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
+/// Header name and value pairs.
+type Headers<'a> = Vec<(&'a str, &'a str)>;
+
 /// A POST with exactly the headers given (no automatic mirroring).
 fn post(body: &Value, headers: &[(&str, &str)]) -> http::Request<String> {
     let mut req = http::Request::post("/mcp")
@@ -119,7 +122,7 @@ async fn every_header_rule_rejects_with_400_and_header_mismatch() {
     let app = app();
     let args = json!({"region": "eu-west", "days": 3});
     let ok_params = [("mcp-param-region", "eu-west"), ("mcp-param-days", "3")];
-    let cases: Vec<(&str, Vec<(&str, &str)>, &str)> = vec![
+    let cases: Vec<(&str, Headers, &str)> = vec![
         (
             "missing version",
             vec![
