@@ -101,12 +101,12 @@ pub use mcp_test_macros::Tool;
 /// this crate's exact version, so this module may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "insta")]
+    pub use insta;
     pub use schemars;
     pub use serde;
     pub use serde_json;
     pub use tokio;
-    #[cfg(feature = "insta")]
-    pub use insta;
     // #[derive(Tool)]
     pub use crate::derive_support::*;
     pub use crate::tool::IntoToolResult;

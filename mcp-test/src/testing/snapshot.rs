@@ -14,7 +14,7 @@ use serde_json::Value;
 /// | `result.requestState` (opaque, usually signed) | `"[requestState]"` |
 ///
 /// Everything else is kept as received. With the `insta` feature,
-/// [`assert_response_snapshot!`](crate::assert_response_snapshot) snapshots this.
+/// `assert_response_snapshot!` snapshots this.
 ///
 /// ```
 /// use mcp_test::testing::normalize;
