@@ -110,8 +110,11 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
     };
 
     // One reference to the user's `run`, spanned at the type so a missing `run` is reported
-    // once, under the type's name.
-    let run_call = quote_spanned!(ident.span()=> <#ident #ty_generics>::run(self, ctx));
+    // once, under the type's name. Only the path takes that span: `self` and `ctx` keep the
+    // derive's own, so a type named inside a `macro_rules!` (another hygiene context) still
+    // reaches the generated method's parameters.
+    let run_path = quote_spanned!(ident.span()=> <#ident #ty_generics>::run);
+    let run_call = quote!(#run_path(self, ctx));
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
