@@ -14,12 +14,12 @@
 //!
 //! Exits 1, printing the reason to stderr, if any step fails.
 
-use mcp_test::client::{Answers, Client, ClientError};
-use mcp_test::rounds::answer;
+use mcp_test::client::{Answers, Client};
+use mcp_test::testing::answer;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 
-async fn call(client: &Client, name: &str, arguments: Value) -> Result<Value, ClientError> {
+async fn call(client: &Client, name: &str, arguments: Value) -> Result<Value, Box<dyn std::error::Error>> {
     let answers = Answers::new().method(
         "elicitation/create",
         answer::accept(json!({"confirmed": true})),
@@ -32,7 +32,7 @@ async fn call(client: &Client, name: &str, arguments: Value) -> Result<Value, Cl
     Ok(last)
 }
 
-async fn run(url: &str, scenario: &str) -> Result<(), ClientError> {
+async fn run(url: &str, scenario: &str) -> Result<(), Box<dyn std::error::Error>> {
     let client = Client::http(url)?;
     let era = client.era().await?;
     println!("era: {era:?}");

@@ -377,7 +377,7 @@ impl ContextBuilder {
     }
 
     /// Scripts the client's answer to the question under `key`, in the shape the client sends
-    /// in `inputResponses` (see [`rounds::answer`](crate::rounds::answer)). A question with a
+    /// in `inputResponses` (see [`testing::answer`](crate::testing::answer)). A question with a
     /// scripted answer returns it immediately, as on a retry.
     #[must_use]
     pub fn answer(self, key: impl Into<String>, answer: Value) -> Self {
@@ -388,7 +388,7 @@ impl ContextBuilder {
     /// Makes the context a retry carrying this `requestState` (from
     /// [`InputRequests::request_state`](crate::rounds::InputRequests::request_state)); its
     /// scripted answers are then the retry's `inputResponses`.
-    /// [`run_tool`](crate::rounds::run_tool) checks the state against the context's
+    /// [`run_tool`](crate::testing::run_tool) checks the state against the context's
     /// [server](ContextBuilder::server) exactly as the wire does: tampered, expired or foreign
     /// state fails with -32602.
     #[must_use]

@@ -74,6 +74,7 @@ mod server;
 pub mod spec;
 pub mod string_args;
 mod subscriptions;
+pub mod target;
 pub mod testing;
 mod tool;
 pub mod transport;

@@ -1,11 +1,11 @@
 //! The rules engine, `verify` and `assert_schema_cases!`, used as a downstream crate would.
 
-use futures_util::future::BoxFuture;
 use mcp_test::cases::{
-    Case, CaseOptions, Expectation, Target, TargetError, derive_cases, derive_for_tools,
+    Case, CaseOptions, Expectation, derive_cases, derive_for_tools,
     example_server, verify,
 };
-use mcp_test::{Context, Server, Tool, ToolError, assert_schema_cases};
+use mcp_test::target::{Exchange, Target, TargetFuture};
+use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -268,16 +268,18 @@ impl Target for Permissive {
     fn label(&self) -> String {
         "permissive".into()
     }
-    fn send(&self, message: Value) -> BoxFuture<'_, Result<Option<Value>, TargetError>> {
-        Box::pin(async move {
-            if message["method"] == "tools/call" {
-                return Ok(Some(
-                    json!({"jsonrpc": "2.0", "id": message["id"], "result": {
-                    "resultType": "complete", "content": [{"type": "text", "text": "ok"}]}}),
-                ));
-            }
-            Target::send(&self.0, message).await
-        })
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        if message["method"] == "tools/call" {
+            let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": {
+                "resultType": "complete", "content": [{"type": "text", "text": "ok"}]}});
+            return Box::pin(async move {
+                Ok(Exchange {
+                    response: Some(reply),
+                    ..Exchange::default()
+                })
+            });
+        }
+        self.0.send(message, caller)
     }
 }
 

@@ -4,7 +4,8 @@
 
 #![cfg(unix)]
 
-use mcp_test::client::{Client, ClientError, Era};
+use mcp_test::client::{Client, ClientError};
+use mcp_test::wire::Era;
 use mcp_test::testing::{RequestOptions, call_tool, list_tools, result};
 use mcp_test::{assert_rpc_error, assert_tool_text};
 use serde_json::json;
@@ -132,16 +133,10 @@ async fn the_era_probe_falls_back_to_initialize_for_a_2025_server() {
         cat >/dev/null
     "#;
     let client = client_for(script, Duration::from_secs(30)).await;
-    match client.era().await.unwrap() {
-        Era::Legacy {
-            protocol_version,
-            initialize,
-        } => {
-            assert_eq!(protocol_version, "2025-11-25");
-            assert_eq!(initialize["serverInfo"]["name"], "old");
-        }
-        other => panic!("expected a legacy server, got {other:?}"),
-    }
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Legacy, "{handshake:?}");
+    assert_eq!(handshake.protocol_version, "2025-11-25");
+    assert_eq!(handshake.result["serverInfo"]["name"], "old");
     client.close().await.unwrap();
     let stderr = client.stderr();
     assert!(stderr.contains(r#""method":"initialize""#), "{stderr}");

@@ -5,8 +5,10 @@
 #[path = "../../mcp-test/examples/conformance.rs"]
 mod conformance;
 
-use mcp_test::client::{Answers, Client, Era, Target};
-use mcp_test::rounds::answer;
+use mcp_test::client::{Answers, Client};
+use mcp_test::target::Target;
+use mcp_test::wire::Era;
+use mcp_test::testing::answer;
 use mcp_test::testing::{
     RequestOptions, call_tool, discover, get_prompt, list_tools, read_resource, result,
 };
@@ -256,15 +258,12 @@ async fn http_error_statuses_are_reported_with_the_response() {
 #[tokio::test]
 async fn the_era_probe_finds_a_modern_server() {
     for (transport, client) in both().await {
-        match client.era().await.unwrap() {
-            Era::Modern { discover } => {
-                assert_eq!(
-                    discover["supportedVersions"][0], "2026-07-28",
-                    "{transport}"
-                )
-            }
-            other => panic!("{transport}: expected a modern server, got {other:?}"),
-        }
+        let handshake = client.era().await.unwrap();
+        assert_eq!(handshake.era, Era::Current, "{transport}: {handshake:?}");
+        assert_eq!(
+            handshake.result["supportedVersions"][0], "2026-07-28",
+            "{transport}"
+        );
     }
 }
 

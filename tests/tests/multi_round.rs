@@ -2,10 +2,8 @@
 //! (JSON text in, JSON text out via `Server::handle_json_with`) and through `run_tool` / the
 //! `Driver`. Every `input_required` result is checked against the official schema.
 
-use mcp_test::rounds::{
-    Capability, DriveError, Driver, Elicitation, InputRequests, RunOutcome, SamplingMessage,
-    SamplingRequest, answer, run_tool,
-};
+use mcp_test::rounds::{Capability, Elicitation, InputRequests, SamplingMessage, SamplingRequest};
+use mcp_test::testing::{DriveError, Driver, RunOutcome, answer, run_tool};
 use mcp_test::wire::ClientCapabilities;
 use mcp_test::{CallToolResult, Caller, Context, Identity, Server, Tool, ToolError};
 use serde::Deserialize;

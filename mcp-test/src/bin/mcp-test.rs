@@ -7,11 +7,12 @@
 //!
 //! Without a target, both work on the bundled example server, in process.
 
+use mcp_test::target::Target;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::cases::ai::{self, AiOptions};
 use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
 use mcp_test::cases::{
-    CaseOptions, CheckOptions, Connected, Target, check::check_with_progress, derive_for_tools,
+    CaseOptions, CheckOptions, Connected, check::check_with_progress, derive_for_tools,
     example_server, list_tools, verify_with,
 };
 use mcp_test::client::Client;

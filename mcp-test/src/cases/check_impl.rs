@@ -256,7 +256,7 @@ pub async fn check_with_progress(
     options: &CheckOptions,
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> CheckReport {
-    let era = target.era();
+    let era = target.era().unwrap_or(Era::Current);
     let mut c = Checker {
         session: Session::new(target, options.timeout),
         era,
@@ -378,7 +378,7 @@ impl Checker<'_> {
                     Severity::Defect,
                     format!("no answer to {method} (id {id}): {e}"),
                 ));
-                self.after_failure(e.message).await;
+                self.after_failure(e.to_string()).await;
                 None
             }
         }
@@ -1066,7 +1066,7 @@ async fn header_mirroring(url: &str, timeout: Duration) -> Out {
     let mut out = Vec::new();
     let client: HyperClient<_, Full<bytes::Bytes>> =
         HyperClient::builder(TokioExecutor::new()).build_http();
-    let body = crate::testing::build_request("tools/list", json!({}));
+    let body = crate::wire::build::build_request("tools/list", json!({}));
     let request = http::Request::post(url)
         .header(http::header::CONTENT_TYPE, "application/json")
         .header(http::header::ACCEPT, "application/json, text/event-stream")

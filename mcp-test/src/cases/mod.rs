@@ -52,7 +52,9 @@ mod sample;
 mod target;
 
 pub use example_server::example_server;
-pub use target::{Connected, Era, Target, TargetError};
+use crate::target::Target;
+pub use crate::wire::Era;
+pub use target::Connected;
 
 /// Protocol probes and the findings report behind `mcp-test check`.
 pub mod check {
@@ -372,7 +374,12 @@ pub(crate) async fn run_in(session: &Session<'_>, case: &Case) -> (Happened, Opt
     let params = serde_json::json!({"name": case.tool, "arguments": case.args});
     match session.request("tools/call", params).await {
         (_, Ok(response)) => (Happened::from_response(&response), Some(response)),
-        (_, Err(e)) => (Happened::Failed { message: e.message }, None),
+        (_, Err(e)) => (
+            Happened::Failed {
+                message: e.to_string(),
+            },
+            None,
+        ),
     }
 }
 

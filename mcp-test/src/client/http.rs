@@ -5,7 +5,7 @@
 //! talks to local servers.
 
 use super::{ClientError, Exchange, describe};
-use crate::testing::mirrored_headers_for;
+use crate::wire::build::mirrored_headers_for;
 use crate::wire::ToolDefinition;
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};

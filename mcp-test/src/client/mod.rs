@@ -24,13 +24,13 @@
 //!
 //! ```no_run
 //! use mcp_test::client::{Answers, Client};
-//! use mcp_test::rounds::answer;
+//! use mcp_test::testing::answer;
 //! use mcp_test::testing::{call_tool, list_tools, result, RequestOptions};
 //! use mcp_test::assert_tool_text;
 //! use serde_json::json;
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_test::client::ClientError> {
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = Client::spawn(tokio::process::Command::new("./my-server")).await?;
 //! let tools = result(list_tools(&client, &RequestOptions::new()).await);
 //! assert!(!tools["tools"].as_array().unwrap().is_empty());
@@ -50,16 +50,14 @@
 //! ```
 
 mod http;
-mod rounds;
 mod stdio;
 
-pub use rounds::{Answers, Rounds};
+pub use crate::target::{Answers, Exchange, Rounds};
 
-use crate::server::Server;
-use crate::testing::RequestOptions;
-use crate::wire::{PROTOCOL_VERSION, ToolDefinition, error_codes, meta_keys};
+use crate::server::Caller;
+use crate::target::{DriveError, Target, TargetError, TargetFuture, describe};
+use crate::wire::{Era, PROTOCOL_VERSION, ToolDefinition, error_codes, meta_keys};
 use serde_json::{Map, Value, json};
-use std::future::Future;
 use std::process::ExitStatus;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -70,64 +68,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The 2025-era revision [`Client::era`] offers in `initialize`.
 pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
-
-/// Something the request helpers of [`testing`](crate::testing) can send a request to: an
-/// in-process [`Server`] or a [`Client`] connected to any server.
-///
-/// `dispatch` sends one JSON-RPC message as `options`' caller and returns the decoded reply,
-/// or `null` for a notification. An in-process server honours every option (identity, assigns,
-/// timeout); a remote one only sees the body, and the client applies the timeout.
-///
-/// ```
-/// use mcp_test::client::Target;
-/// use mcp_test::testing::{build_request, RequestOptions};
-/// use mcp_test::Server;
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// let server = Server::builder("demo", "1.0.0").build().unwrap();
-/// let reply = server.dispatch(&build_request("server/discover", serde_json::json!({})), &RequestOptions::new()).await;
-/// assert_eq!(reply["result"]["supportedVersions"][0], "2026-07-28");
-/// # }
-/// ```
-pub trait Target {
-    /// Sends `body` and returns the JSON-RPC reply (`null` when there is none). A reply that
-    /// cannot be had at all (a dead process, a timeout, text that is not JSON) panics with
-    /// the reason: it is a failed test, not an answer to assert on.
-    fn dispatch(
-        &self,
-        body: &Value,
-        options: &RequestOptions,
-    ) -> impl Future<Output = Value> + Send;
-}
-
-impl Target for Server {
-    async fn dispatch(&self, body: &Value, options: &RequestOptions) -> Value {
-        let text = serde_json::to_string(body).expect("a JSON value always encodes");
-        match self.handle_json_with(&text, &options.caller()).await {
-            Some(reply) => serde_json::from_str(&reply).unwrap_or_else(|e| {
-                panic!("the server answered with text that is not JSON ({e}):\n{reply}")
-            }),
-            None => Value::Null,
-        }
-    }
-}
-
-impl Target for Client {
-    async fn dispatch(&self, body: &Value, options: &RequestOptions) -> Value {
-        let timeout = options.caller().timeout.unwrap_or(self.inner.timeout);
-        match self.exchange_within(body, timeout).await {
-            Ok(exchange) => exchange.response.unwrap_or(Value::Null),
-            Err(e) => panic!("the MCP client got no reply to {}: {e}", describe(body)),
-        }
-    }
-}
-
-fn describe(body: &Value) -> String {
-    match body.get("method").and_then(Value::as_str) {
-        Some(method) => format!("{method} (id {})", body.get("id").unwrap_or(&Value::Null)),
-        None => "the message".to_owned(),
-    }
-}
 
 /// Why a [`Client`] call failed. Each message names what happened and, for a child process,
 /// ends with the tail of its stderr.
@@ -210,38 +150,17 @@ pub enum ClientError {
     },
 }
 
-/// One exchange as seen on the wire: the reply, the notifications that came with it, and for
-/// HTTP the status and content type.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Exchange {
-    /// The JSON-RPC response; `None` for a notification (HTTP 202, or nothing on stdio).
-    pub response: Option<Value>,
-    /// The notifications that came before the response: on HTTP the SSE events of this reply;
-    /// on stdio every notification the server wrote while this request was in flight.
-    pub notifications: Vec<Value>,
-    /// The HTTP status (`None` on stdio).
-    pub status: Option<u16>,
-    /// The HTTP `Content-Type` (`None` on stdio or when absent).
-    pub content_type: Option<String>,
-}
-
-/// What [`Client::era`] found the server to speak.
+/// What [`Client::era`] found: the era, and the result that showed it.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub enum Era {
-    /// A 2026-07-28 server: the `server/discover` result.
-    Modern {
-        /// The `DiscoverResult`.
-        discover: Value,
-    },
-    /// A 2025-era server: `server/discover` was -32601, and the `initialize` handshake
-    /// succeeded (`notifications/initialized` has been sent).
-    Legacy {
-        /// The `InitializeResult`.
-        initialize: Value,
-        /// The revision the server chose.
-        protocol_version: String,
-    },
+pub struct Handshake {
+    /// The era the server speaks.
+    pub era: Era,
+    /// The `DiscoverResult` of a 2026-07-28 server, or the `InitializeResult` of a 2025-era
+    /// server (after which `notifications/initialized` has been sent).
+    pub result: Value,
+    /// The revision in use: 2026-07-28, or the one the 2025-era server chose.
+    pub protocol_version: String,
 }
 
 enum Transport {
@@ -300,6 +219,11 @@ impl Client {
     /// # }
     /// ```
     pub async fn spawn(command: tokio::process::Command) -> Result<Client, ClientError> {
+        Client::spawn_now(command)
+    }
+
+    /// [`Client::spawn`] without the `async`: it must still run inside a tokio runtime.
+    pub(crate) fn spawn_now(command: tokio::process::Command) -> Result<Client, ClientError> {
         Ok(Client::new(Transport::Stdio(stdio::StdioTransport::spawn(
             command,
         )?)))
@@ -429,7 +353,7 @@ impl Client {
         self.exchange_within(body, self.inner.timeout).await
     }
 
-    async fn exchange_within(
+    pub(crate) async fn exchange_within(
         &self,
         body: &Value,
         timeout: Duration,
@@ -515,7 +439,7 @@ impl Client {
     /// -32022 (unsupported version) whose `data.supported` lists 2026-07-28 is retried once.
     /// Any other error, or a discover result without `supportedVersions`, is
     /// [`ClientError::Protocol`].
-    pub async fn era(&self) -> Result<Era, ClientError> {
+    pub async fn era(&self) -> Result<Handshake, ClientError> {
         let discover = || self.send_built("server/discover");
         let mut response = discover().await?;
         // -32022 names the versions the server supports: retry once if 2026-07-28 is one.
@@ -531,8 +455,10 @@ impl Client {
                     "server/discover: the result has no supportedVersions array: {result}"
                 )));
             }
-            return Ok(Era::Modern {
-                discover: result.clone(),
+            return Ok(Handshake {
+                era: Era::Current,
+                result: result.clone(),
+                protocol_version: PROTOCOL_VERSION.to_owned(),
             });
         }
         let code = response["error"]["code"].as_i64();
@@ -564,8 +490,9 @@ impl Client {
         }
         self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await?;
-        Ok(Era::Legacy {
-            initialize: result,
+        Ok(Handshake {
+            era: Era::Legacy,
+            result,
             protocol_version,
         })
     }
@@ -578,12 +505,11 @@ impl Client {
     /// final response: after each `input_required` result it answers every input request
     /// from `answers`, echoes `requestState` (or leaves it out when the server sent none),
     /// and retries with a fresh id. A JSON-RPC error ends the run; it is the last response.
-    pub async fn call_rounds(
-        &self,
-        body: &Value,
-        answers: &Answers,
-    ) -> Result<Rounds, ClientError> {
-        rounds::drive(self, body, answers).await
+    /// Retries take fresh ids from this client ([`Client::next_id`]); see
+    /// [`target::drive`](crate::target::drive), which this calls.
+    pub async fn call_rounds(&self, body: &Value, answers: &Answers) -> Result<Rounds, DriveError> {
+        let next_id = || Value::from(self.next_id());
+        crate::target::drive(self, body, answers, &Caller::default(), Some(&next_id)).await
     }
 
     /// Everything the child has written to stderr so far (empty over HTTP).
@@ -648,4 +574,38 @@ fn stderr_tail(stderr: &str) -> String {
         start += 1;
     }
     format!("\n--- server stderr ---\n{}", &stderr[start..])
+}
+
+impl Target for Client {
+    fn label(&self) -> String {
+        match &self.inner.transport {
+            Transport::Stdio(t) => t.program().to_owned(),
+            Transport::Http(t) => t.url().to_owned(),
+        }
+    }
+
+    /// The caller's timeout applies when it has one, else the client's.
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            let timeout = caller.timeout.unwrap_or(self.inner.timeout);
+            let exchange = self.exchange_within(message, timeout).await?;
+            if message.get("id").is_some() && exchange.response.is_none() {
+                return Err(TargetError::NoResponse {
+                    request: describe(message),
+                });
+            }
+            Ok(exchange)
+        })
+    }
+
+    fn transport_violations(&self) -> Vec<String> {
+        self.violations()
+    }
+
+    fn http_url(&self) -> Option<String> {
+        match &self.inner.transport {
+            Transport::Http(t) => Some(t.url().to_owned()),
+            Transport::Stdio(_) => None,
+        }
+    }
 }

@@ -440,7 +440,7 @@ impl fmt::Display for AskError {
             AskError::NoBoundary { key } => write!(
                 f,
                 "question `{key}` has no answer and the run is not inside a round boundary: \
-                 run the tool with mcp_test::rounds::run_tool (or through a Server), or script \
+                 run the tool with mcp_test::testing::run_tool (or through a Server), or script \
                  an answer with ContextBuilder::answer"
             ),
             AskError::RoundEnded { key } => write!(

@@ -164,7 +164,8 @@ where
 mod tests {
     use super::*;
     use crate::request_state::StateConfig;
-    use crate::rounds::{AskError, RunOutcome, run_in_round};
+    use crate::rounds::AskError;
+    use crate::testing::{RunOutcome, run_in_round};
     use std::time::Duration;
 
     fn schema() -> Value {

@@ -82,15 +82,14 @@
 //!
 //! # Testing
 //!
-//! [`run_tool`] runs a tool inside the same boundary; a context built with
-//! [`ContextBuilder::answer`](crate::ContextBuilder::answer) carries scripted answers keyed like
-//! the client's retry; [`Driver`] runs a call to completion round by round and records every
-//! intermediate question.
+//! [`testing::run_tool`](crate::testing::run_tool) runs a tool inside the same boundary; a
+//! context built with [`ContextBuilder::answer`](crate::ContextBuilder::answer) carries scripted
+//! answers keyed like the client's retry; [`testing::Driver`](crate::testing::Driver) runs a
+//! call to completion round by round and records every intermediate question.
 
 mod ask;
 mod boundary;
 mod flat;
-mod testing;
 
 pub use ask::{
     Ask, AskError, AskFuture, Capability, Elicitation, InputRequest, InputRequests, Root,
@@ -98,7 +97,6 @@ pub use ask::{
 };
 pub use boundary::INPUT_REQUIRED_METHODS;
 pub use flat::elicitation_schema;
-pub use testing::{DriveError, Driver, RunOutcome, Transcript, answer, run_in_round, run_tool};
 
 pub(crate) use ask::RoundHandle;
-pub(crate) use boundary::{RoundResult, serve_round};
+pub(crate) use boundary::{Bounded, RoundResult, run_bounded, serve_round};

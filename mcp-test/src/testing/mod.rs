@@ -62,7 +62,7 @@
 //! ```
 
 mod assert;
-mod build;
+mod in_process;
 mod request;
 mod request_macro;
 mod response;
@@ -70,15 +70,17 @@ mod rounds;
 mod snapshot;
 
 pub use assert::__assert;
-pub use build::{
+pub use crate::wire::build::{
     __with_id, __with_meta, REQUEST_ID, build_action_request, build_call_request, build_request,
     mirrored_headers, mirrored_headers_for, protocol_fields, put_mirrored_headers,
     put_mirrored_headers_for,
 };
+#[cfg(feature = "client")]
+pub use request::IntoCommand;
 pub use request::{
     DEFAULT_PRINCIPAL, IntoTestServer, RequestOptions, TestContext, call_tool, complete, discover,
-    get_prompt, list_prompts, list_resource_templates, list_resources, list_tools, read_resource,
-    request, send,
+    exchange, get_prompt, list_prompts, list_resource_templates, list_resources, list_tools,
+    read_resource, request, send,
 };
 pub use response::{
     AsResponse, audio_response, error_text, image_response, input_required, json_response, result,
@@ -87,10 +89,8 @@ pub use response::{
 pub use rounds::{MAX_ROUNDS, drive_tool};
 pub use snapshot::normalize;
 
-/// The in-process side of multi-round testing, from [`crate::rounds`]: run a tool inside the
-/// round boundary with scripted answers ([`run_tool`], [`Driver`]), and build those answers
+/// The in-process side of multi-round testing: run a tool inside the round boundary of
+/// [`crate::rounds`] with scripted answers ([`run_tool`], [`Driver`]), and build those answers
 /// ([`answer`]). A [`RunOutcome`]`<CallToolResult>` is an [`AsResponse`], so the `assert_*`
 /// macros take it too.
-pub use crate::rounds::{
-    DriveError, Driver, RunOutcome, Transcript, answer, run_in_round, run_tool,
-};
+pub use in_process::{DriveError, Driver, RunOutcome, Transcript, answer, run_in_round, run_tool};

@@ -3,7 +3,7 @@
 //! decoding the complete JSON-RPC response. Every helper takes any [`Target`]: an in-process
 //! [`Server`], or a [`Client`](crate::client::Client) connected to a server in another process.
 
-use crate::client::Target;
+use crate::target::{Exchange, Target, describe};
 use crate::context::{Extensions, Identity};
 use crate::server::{BuildError, Caller, Server, ServerBuilder};
 use crate::wire::{PROTOCOL_VERSION, RequestId, meta_keys};
@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::fmt;
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The principal every helper request carries unless told otherwise.
@@ -441,7 +442,7 @@ impl RequestOptions {
         let id = self
             .request_id
             .as_ref()
-            .map_or(Value::from(super::build::REQUEST_ID), RequestId::to_value);
+            .map_or(Value::from(crate::wire::build::REQUEST_ID), RequestId::to_value);
         json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
     }
 }
@@ -449,12 +450,41 @@ impl RequestOptions {
 /// Sends `body` to the target: for a [`Server`], encodes it, dispatches it through
 /// [`Server::handle_json_with`] as `options`' caller, and decodes the reply; for a
 /// [`Client`](crate::client::Client), sends it over the client's transport.
-async fn dispatch(
+async fn dispatch(server: &(impl Target + ?Sized), body: &Value, options: &RequestOptions) -> Value {
+    exchange(server, body, options)
+        .await
+        .response
+        .unwrap_or(Value::Null)
+}
+
+/// Sends `body` and returns the whole [`Exchange`]: the response and the notifications the
+/// request caused (progress, log messages), in process as over the wire. Panics, naming the
+/// target and the transport error, when no reply can be had.
+///
+/// ```
+/// use mcp_test::testing::{exchange, build_request, RequestOptions};
+/// use mcp_test::Server;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").build().unwrap();
+/// let exchange = exchange(&server, &build_request("server/discover", serde_json::json!({})), &RequestOptions::new()).await;
+/// assert!(exchange.notifications.is_empty());
+/// assert_eq!(exchange.response.unwrap()["result"]["supportedVersions"][0], "2026-07-28");
+/// # }
+/// ```
+pub async fn exchange(
     server: &(impl Target + ?Sized),
     body: &Value,
     options: &RequestOptions,
-) -> Value {
-    server.dispatch(body, options).await
+) -> Exchange {
+    match server.send(body, &options.caller()).await {
+        Ok(exchange) => exchange,
+        Err(e) => panic!(
+            "{} gave no reply to {}: {e}",
+            server.label(),
+            describe(body)
+        ),
+    }
 }
 
 #[track_caller]
@@ -519,12 +549,20 @@ pub async fn call_tool(
     arguments: impl Serialize,
     options: &RequestOptions,
 ) -> Value {
-    let arguments = object("call_tool", "arguments", arguments);
-    let mut params = Map::new();
-    params.insert("name".to_owned(), Value::from(name));
-    params.insert("arguments".to_owned(), arguments);
-    let body = options.body("call_tool", Takes::Retry, "tools/call", params);
+    let body = options.tool_call_body("call_tool", name, arguments);
     dispatch(server, &body, options).await
+}
+
+impl RequestOptions {
+    /// The `tools/call` body `call_tool` sends, for `helper`.
+    #[track_caller]
+    pub(super) fn tool_call_body(&self, helper: &str, name: &str, arguments: impl Serialize) -> Value {
+        let arguments = object(helper, "arguments", arguments);
+        let mut params = Map::new();
+        params.insert("name".to_owned(), Value::from(name));
+        params.insert("arguments".to_owned(), arguments);
+        self.body(helper, Takes::Retry, "tools/call", params)
+    }
 }
 
 /// Lists one page of tools; pass the `cursor` option for a continuation.
@@ -792,8 +830,15 @@ tokio::task_local! {
     static CURRENT: TestContext;
 }
 
-/// A server plus the request options every call through it uses: what `#[mcp_test]` gives a
-/// test. Each method is the request helper of the same name with this server and these options.
+/// A target plus the request options every call through it uses: what `#[mcp_test]` gives a
+/// test. Each method is the request helper of the same name with this target and these
+/// options.
+///
+/// The target is an in-process [`Server`] ([`TestContext::new`]), a child process over stdio
+/// ([`TestContext::stdio`], feature `client`) or a URL over Streamable HTTP
+/// ([`TestContext::http`], feature `http`): every helper and assertion works the same on all
+/// three. Identity options (principal, tenant, scopes, assigns) reach an in-process server
+/// only; a remote server authenticates its callers itself.
 ///
 /// ```
 /// use mcp_test::testing::{TestContext, RequestOptions};
@@ -820,10 +865,20 @@ tokio::task_local! {
 /// assert_rpc_error!(mcp.call_tool("nope", json!({})).await, -32602, "Unknown tool");
 /// # }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct TestContext {
-    server: Server,
+    target: Arc<dyn Target>,
+    server: Option<Server>,
     options: RequestOptions,
+}
+
+impl fmt::Debug for TestContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TestContext")
+            .field("target", &self.target.label())
+            .field("options", &self.options)
+            .finish()
+    }
 }
 
 impl TestContext {
@@ -847,7 +902,86 @@ impl TestContext {
     /// assert_eq!(mcp.options().identity().tenant.as_deref(), Some("acme"));
     /// ```
     pub fn with_options(server: Server, options: RequestOptions) -> Self {
-        TestContext { server, options }
+        TestContext {
+            target: Arc::new(server.clone()),
+            server: Some(server),
+            options,
+        }
+    }
+
+    /// A context over any [`Target`], with the default options.
+    ///
+    /// ```
+    /// use mcp_test::testing::TestContext;
+    /// let server = mcp_test::Server::builder("demo", "1.0.0").build().unwrap();
+    /// let mcp = TestContext::for_target(server);
+    /// assert!(mcp.label().contains("demo"));
+    /// ```
+    pub fn for_target(target: impl Target + 'static) -> Self {
+        TestContext {
+            target: Arc::new(target),
+            server: None,
+            options: RequestOptions::new(),
+        }
+    }
+
+    /// A context over a server in a child process, spoken to over stdio: `command` is what
+    /// [`IntoCommand`] accepts (a program path, a `[program, args..]` array, or a built
+    /// `Command`). The child is killed when the last clone of the context is dropped.
+    ///
+    /// Panics, naming the program and the error, when it cannot be started.
+    ///
+    /// ```no_run
+    /// use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::stdio(["python3", "server.py"]);
+    /// let tools = mcp.list_tools().await;
+    /// # }
+    /// ```
+    #[cfg(feature = "client")]
+    #[track_caller]
+    pub fn stdio(command: impl IntoCommand) -> Self {
+        let command = command.into_command();
+        let program = format!("{:?}", command.as_std().get_program());
+        match crate::client::Client::spawn_now(command) {
+            Ok(client) => TestContext::for_target(client),
+            Err(e) => panic!("TestContext::stdio: could not start {program}: {e}"),
+        }
+    }
+
+    /// A context over a server at `url` (`http://HOST:PORT/PATH`), spoken to over Streamable
+    /// HTTP. Nothing is sent until the first call.
+    ///
+    /// Panics, naming the URL and what is wrong with it.
+    ///
+    /// ```
+    /// use mcp_test::testing::TestContext;
+    /// let mcp = TestContext::http("http://127.0.0.1:9/mcp");
+    /// assert_eq!(mcp.label(), "http://127.0.0.1:9/mcp");
+    /// ```
+    #[cfg(feature = "http")]
+    #[track_caller]
+    pub fn http(url: impl AsRef<str>) -> Self {
+        match crate::client::Client::http(url.as_ref()) {
+            Ok(client) => TestContext::for_target(client),
+            Err(e) => panic!("TestContext::http: {e}"),
+        }
+    }
+
+    /// The target every call goes to.
+    pub fn target(&self) -> &dyn Target {
+        &*self.target
+    }
+
+    /// The target's label: the server's name in process, the program, or the URL.
+    pub fn label(&self) -> String {
+        self.target.label()
+    }
+
+    /// The in-process server, when the context has one ([`TestContext::new`]).
+    pub fn try_server(&self) -> Option<&Server> {
+        self.server.as_ref()
     }
 
     /// The server.
@@ -857,8 +991,14 @@ impl TestContext {
     /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
     /// assert!(mcp.server().tool_definitions().is_empty());
     /// ```
+    #[track_caller]
     pub fn server(&self) -> &Server {
-        &self.server
+        self.server.as_ref().unwrap_or_else(|| {
+            panic!(
+                "TestContext::server: this context talks to {} in another process; only an in-process context (TestContext::new) has a Server",
+                self.target.label()
+            )
+        })
     }
 
     /// The options every call uses.
@@ -883,6 +1023,7 @@ impl TestContext {
     /// ```
     pub fn with(&self, f: impl FnOnce(RequestOptions) -> RequestOptions) -> TestContext {
         TestContext {
+            target: self.target.clone(),
             server: self.server.clone(),
             options: f(self.options.clone()),
         }
@@ -920,7 +1061,7 @@ impl TestContext {
 
     /// [`call_tool`] with this context; see the example on [`TestContext`].
     pub async fn call_tool(&self, name: &str, arguments: impl Serialize) -> Value {
-        call_tool(&self.server, name, arguments, &self.options).await
+        call_tool(&*self.target, name, arguments, &self.options).await
     }
 
     /// [`list_tools`] with this context.
@@ -935,7 +1076,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn list_tools(&self) -> Value {
-        list_tools(&self.server, &self.options).await
+        list_tools(&*self.target, &self.options).await
     }
 
     /// [`list_resources`] with this context.
@@ -950,7 +1091,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn list_resources(&self) -> Value {
-        list_resources(&self.server, &self.options).await
+        list_resources(&*self.target, &self.options).await
     }
 
     /// [`list_resource_templates`] with this context.
@@ -965,7 +1106,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn list_resource_templates(&self) -> Value {
-        list_resource_templates(&self.server, &self.options).await
+        list_resource_templates(&*self.target, &self.options).await
     }
 
     /// [`read_resource`] with this context.
@@ -980,7 +1121,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn read_resource(&self, uri: &str) -> Value {
-        read_resource(&self.server, uri, &self.options).await
+        read_resource(&*self.target, uri, &self.options).await
     }
 
     /// [`list_prompts`] with this context.
@@ -995,7 +1136,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn list_prompts(&self) -> Value {
-        list_prompts(&self.server, &self.options).await
+        list_prompts(&*self.target, &self.options).await
     }
 
     /// [`get_prompt`] with this context.
@@ -1010,7 +1151,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn get_prompt(&self, name: &str, arguments: impl Serialize) -> Value {
-        get_prompt(&self.server, name, arguments, &self.options).await
+        get_prompt(&*self.target, name, arguments, &self.options).await
     }
 
     /// [`complete`] with this context.
@@ -1025,7 +1166,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn complete(&self, reference: impl Serialize, argument: impl Serialize) -> Value {
-        complete(&self.server, reference, argument, &self.options).await
+        complete(&*self.target, reference, argument, &self.options).await
     }
 
     /// [`discover`] with this context.
@@ -1039,7 +1180,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn discover(&self) -> Value {
-        discover(&self.server, &self.options).await
+        discover(&*self.target, &self.options).await
     }
 
     /// [`request`] with this context.
@@ -1054,7 +1195,7 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn request(&self, method: &str, params: impl Serialize) -> Value {
-        request(&self.server, method, params, &self.options).await
+        request(&*self.target, method, params, &self.options).await
     }
 
     /// [`send`] with this context: a prebuilt body, as this context's caller.
@@ -1069,6 +1210,126 @@ impl TestContext {
     /// # }
     /// ```
     pub async fn send(&self, body: &Value) -> Value {
-        send(&self.server, body, &self.options).await
+        send(&*self.target, body, &self.options).await
+    }
+
+    /// [`exchange`]: the response and the notifications `body` caused.
+    pub async fn exchange(&self, body: &Value) -> Exchange {
+        exchange(&*self.target, body, &self.options).await
+    }
+
+    /// Calls tool `name` and returns the whole [`Exchange`]: the response and the progress and
+    /// log notifications the call caused, in process as over the wire.
+    ///
+    /// ```
+    /// use mcp_test::testing::{RequestOptions, TestContext};
+    /// use mcp_test::{Context, Server, Tool, ToolError};
+    ///
+    /// /// Reports progress.
+    /// #[derive(Tool)]
+    /// #[tool(name = "work")]
+    /// struct Work {}
+    ///
+    /// impl Work {
+    ///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+    ///         ctx.progress(1.0, Some(2.0), Some("half"));
+    ///         ctx.progress(2.0, Some(2.0), None);
+    ///         Ok("done".to_owned())
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = Server::builder("demo", "1.0.0").tool::<Work>().build().unwrap();
+    /// let mcp = TestContext::with_options(server, RequestOptions::new().meta(serde_json::json!({"progressToken": "p1"})));
+    /// let exchange = mcp.call_tool_exchange("work", serde_json::json!({})).await;
+    /// let progress: Vec<_> = exchange.notifications_of("notifications/progress").collect();
+    /// assert_eq!(progress.len(), 2);
+    /// assert_eq!(progress[0]["params"]["message"], "half");
+    /// # }
+    /// ```
+    pub async fn call_tool_exchange(&self, name: &str, arguments: impl Serialize) -> Exchange {
+        let body = self
+            .options
+            .tool_call_body("call_tool_exchange", name, arguments);
+        exchange(&*self.target, &body, &self.options).await
+    }
+}
+
+/// What [`TestContext::stdio`] and `#[mcp_test(stdio = ..)]` accept as the server to start: a
+/// program path (`&str`, `String`, `&Path`, `PathBuf`), a `[program, args..]` array or
+/// `Vec`, or a built `tokio::process::Command` or `std::process::Command`.
+///
+/// ```
+/// use mcp_test::testing::IntoCommand;
+/// let command = ["python3", "-m", "my_server"].into_command();
+/// assert_eq!(command.as_std().get_program(), "python3");
+/// assert_eq!(command.as_std().get_args().count(), 2);
+/// ```
+#[cfg(feature = "client")]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a command to start a server with",
+    label = "expected a program path, a [program, args..] array, or a Command",
+    note = "`#[mcp_test(stdio = ..)]` and `TestContext::stdio` take a path, an array such as `[\"python3\", \"server.py\"]`, or a `tokio::process::Command`"
+)]
+pub trait IntoCommand {
+    /// The command.
+    fn into_command(self) -> tokio::process::Command;
+}
+
+#[cfg(feature = "client")]
+mod into_command {
+    use super::IntoCommand;
+    use std::ffi::OsStr;
+    use std::path::{Path, PathBuf};
+
+    fn from_parts<S: AsRef<OsStr>>(parts: &[S]) -> tokio::process::Command {
+        let (program, args) = parts
+            .split_first()
+            .unwrap_or_else(|| panic!("IntoCommand: the command array is empty; give at least the program"));
+        let mut command = tokio::process::Command::new(program);
+        command.args(args);
+        command
+    }
+
+    impl IntoCommand for tokio::process::Command {
+        fn into_command(self) -> tokio::process::Command {
+            self
+        }
+    }
+    impl IntoCommand for std::process::Command {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::from(self)
+        }
+    }
+    impl IntoCommand for &str {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl IntoCommand for String {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl IntoCommand for &Path {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl IntoCommand for PathBuf {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl<S: AsRef<OsStr>, const N: usize> IntoCommand for [S; N] {
+        fn into_command(self) -> tokio::process::Command {
+            from_parts(&self)
+        }
+    }
+    impl<S: AsRef<OsStr>> IntoCommand for Vec<S> {
+        fn into_command(self) -> tokio::process::Command {
+            from_parts(&self)
+        }
     }
 }

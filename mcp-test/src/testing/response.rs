@@ -480,3 +480,25 @@ pub fn input_required(response: impl AsResponse) -> Value {
         _ => wrong_branch("an input_required result", &whole),
     }
 }
+
+/// A multi-round run is its last response for every unwrapper and assertion.
+impl AsResponse for crate::target::Rounds {
+    fn response_json(&self) -> Result<Value, String> {
+        self.exchanges
+            .last()
+            .and_then(|e| e.response.clone())
+            .ok_or_else(|| "the run has no response".to_owned())
+    }
+}
+
+/// An exchange is its JSON-RPC response for every unwrapper and assertion.
+impl AsResponse for crate::target::Exchange {
+    fn response_json(&self) -> Result<Value, String> {
+        self.response.clone().ok_or_else(|| {
+            format!(
+                "the exchange has no JSON-RPC response (HTTP status {:?})",
+                self.status
+            )
+        })
+    }
+}

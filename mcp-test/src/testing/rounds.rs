@@ -1,21 +1,22 @@
 //! Multi-round calls through the wire: answer each `input_required` from a script and retry the
 //! way a client must (spec §8), until the call completes.
 
-use super::request::{RequestOptions, TestContext, call_tool};
-use super::response::{AsResponse, Branch, show};
-use crate::rounds::RunOutcome;
-use crate::server::Server;
-use crate::wire::{CallToolResult, RequestId};
+use super::request::{RequestOptions, TestContext};
+use super::response::{AsResponse, show};
+use super::in_process::RunOutcome;
+use crate::target::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, Target, drive};
+use crate::wire::CallToolResult;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// The most rounds [`drive_tool`] runs before it gives up: a tool still asking after this many
-/// rounds fails the test rather than looping.
+/// rounds fails the test rather than looping. It is [`DEFAULT_MAX_ROUNDS`], the round driver's
+/// default ([`Answers::max_rounds`] changes it for [`TestContext::call_tool_rounds`]).
 ///
 /// ```
 /// assert_eq!(mcp_test::testing::MAX_ROUNDS, 10);
 /// ```
-pub const MAX_ROUNDS: usize = 10;
+pub const MAX_ROUNDS: usize = DEFAULT_MAX_ROUNDS;
 
 impl AsResponse for RunOutcome<CallToolResult> {
     /// A finished run is its tool result; a run that stopped on questions is the
@@ -32,21 +33,9 @@ impl AsResponse for RunOutcome<CallToolResult> {
     }
 }
 
-/// The id of retry `round` (1-based): the base id for the first request, then a fresh one per
-/// retry, as spec §8 requires.
-fn round_id(base: Option<&RequestId>, round: usize) -> RequestId {
-    let offset = i64::try_from(round).unwrap_or(i64::MAX) - 1;
-    match base {
-        None => RequestId::Number(1 + offset),
-        Some(RequestId::Number(n)) => RequestId::Number(n.saturating_add(offset)),
-        Some(RequestId::String(s)) if round == 1 => RequestId::String(s.clone()),
-        Some(RequestId::String(s)) => RequestId::String(format!("{s}-retry-{offset}")),
-    }
-}
-
 /// Calls tool `name` and drives its rounds through the server's full path, as a client would:
 /// each `input_required` is answered from `answers` (an object keyed like `inputRequests`, each
-/// value the client's result, e.g. from [`answer`](crate::rounds::answer)), and the call is
+/// value the client's result, e.g. from [`answer`](crate::testing::answer)), and the call is
 /// retried with the same arguments, the `requestState` echoed byte for byte, the answers asked
 /// for as `inputResponses`, and a fresh request id. Returns the final response — a result or a
 /// JSON-RPC error — with every `input_required` response before it.
@@ -55,7 +44,7 @@ fn round_id(base: Option<&RequestId>, round: usize) -> RequestId {
 /// answer, or after [`MAX_ROUNDS`] rounds.
 ///
 /// ```
-/// use mcp_test::rounds::answer;
+/// use mcp_test::testing::answer;
 /// use mcp_test::testing::{drive_tool, RequestOptions};
 /// use mcp_test::{assert_tool_text, CallToolResult, Context, Server, Tool, ToolError};
 /// use serde_json::{json, Value};
@@ -86,14 +75,12 @@ fn round_id(base: Option<&RequestId>, round: usize) -> RequestId {
 /// # }
 /// ```
 pub async fn drive_tool(
-    server: &Server,
+    target: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     answers: impl Serialize,
     options: &RequestOptions,
 ) -> (Value, Vec<Value>) {
-    let arguments = serde_json::to_value(arguments)
-        .unwrap_or_else(|e| panic!("drive_tool: the arguments are not JSON: {e}"));
     let answers = match serde_json::to_value(answers) {
         Ok(Value::Object(answers)) => answers,
         Ok(other) => panic!(
@@ -101,55 +88,57 @@ pub async fn drive_tool(
         ),
         Err(e) => panic!("drive_tool: the answers are not JSON: {e}"),
     };
-    let base_id = options_id(options);
-    let mut rounds: Vec<Value> = Vec::new();
-    let mut retry: Option<(Option<String>, Map<String, Value>)> = None;
-    loop {
-        let mut this = options
-            .clone()
-            .request_id(round_id(base_id.as_ref(), rounds.len() + 1));
-        if let Some((state, responses)) = retry.take() {
-            if let Some(state) = state {
-                this = this.request_state(state);
-            }
-            this = this.input_responses(Value::Object(responses));
-        }
-        let response = call_tool(server, name, &arguments, &this).await;
-        let Branch::InputRequired(result) = Branch::of(&response) else {
-            return (response, rounds);
-        };
-        if rounds.len() + 1 >= MAX_ROUNDS {
-            panic!(
-                "drive_tool: tool {name} still asked for input after {MAX_ROUNDS} rounds\nreceived:\n{}",
-                show(&response)
-            );
-        }
-        let mut responses = Map::new();
-        if let Some(questions) = result.get("inputRequests").and_then(Value::as_object) {
-            for (key, question) in questions {
-                let Some(answer) = answers.get(key) else {
-                    panic!(
-                        "drive_tool: round {}: no scripted answer for question {key:?}:\n{}\nreceived:\n{}",
-                        rounds.len() + 1,
-                        show(question),
-                        show(&response)
-                    );
-                };
-                responses.insert(key.clone(), answer.clone());
-            }
-        }
-        // Echoed exactly; a result without one gets a retry without one.
-        let state = result
-            .get("requestState")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        rounds.push(response.clone());
-        retry = Some((state, responses));
-    }
+    let answers = answers
+        .into_iter()
+        .fold(Answers::new(), |answers, (key, answer)| answers.answer(key, answer));
+    let body = options.tool_call_body("drive_tool", name, arguments);
+    let mut rounds = rounds_or_panic("drive_tool", target, &body, &answers, options).await;
+    let last = rounds
+        .exchanges
+        .pop()
+        .and_then(|e| e.response)
+        .unwrap_or(Value::Null);
+    let asked = rounds
+        .exchanges
+        .into_iter()
+        .filter_map(|e| e.response)
+        .collect();
+    (last, asked)
 }
 
-fn options_id(options: &RequestOptions) -> Option<RequestId> {
-    options.request_id.clone()
+/// Runs [`drive`] and panics, with everything received, when it stops short of a final response.
+pub(super) async fn rounds_or_panic(
+    helper: &str,
+    target: &(impl Target + ?Sized),
+    body: &Value,
+    answers: &Answers,
+    options: &RequestOptions,
+) -> Rounds {
+    match drive(target, body, answers, &options.caller(), None).await {
+        Ok(rounds) => rounds,
+        Err(DriveError::Unanswered {
+            round,
+            key,
+            request,
+            rounds,
+            ..
+        }) => panic!(
+            "{helper}: round {round}: no scripted answer for question {key:?}:\n{}\nreceived:\n{}",
+            show(&request),
+            show(rounds.last())
+        ),
+        Err(e) => {
+            let received: Vec<String> = e
+                .rounds()
+                .map(|r| r.exchanges.iter().filter_map(|x| x.response.as_ref()).map(show).collect())
+                .unwrap_or_default();
+            panic!(
+                "{helper}: {e} (target: {})\nreceived:\n{}",
+                target.label(),
+                received.join("\n")
+            )
+        }
+    }
 }
 
 impl TestContext {
@@ -160,6 +149,57 @@ impl TestContext {
         arguments: impl Serialize,
         answers: impl Serialize,
     ) -> (Value, Vec<Value>) {
-        drive_tool(self.server(), name, arguments, answers, self.options()).await
+        drive_tool(self.target(), name, arguments, answers, self.options()).await
+    }
+
+    /// Calls tool `name` and drives its rounds with `answers` (by key, in order, by method,
+    /// or synthesized from each question: see [`Answers`]), on any target. Returns every
+    /// round; as an [`AsResponse`] the [`Rounds`] are the final response.
+    ///
+    /// Panics, naming the unanswered question or the transport error and showing everything
+    /// received, when the run stops short of a final response.
+    ///
+    /// ```
+    /// use mcp_test::testing::{answer, RequestOptions, TestContext};
+    /// use mcp_test::target::Answers;
+    /// use mcp_test::{assert_tool_text, Context, Server, Tool, ToolError};
+    ///
+    /// /// Asks to confirm.
+    /// #[derive(Tool)]
+    /// #[tool(name = "confirm")]
+    /// struct Confirm {}
+    ///
+    /// impl Confirm {
+    ///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+    ///         let schema = serde_json::json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
+    ///         let form = ctx.elicit("Sure?", schema).await?;
+    ///         Ok(if form.is_accepted() { "done" } else { "stopped" }.to_owned())
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = Server::builder("shop", "1.0.0").tool::<Confirm>().build().unwrap();
+    /// let mcp = TestContext::with_options(
+    ///     server,
+    ///     RequestOptions::new().client_capabilities(serde_json::json!({"elicitation": {}})),
+    /// );
+    /// let rounds = mcp.call_tool_rounds("confirm", serde_json::json!({}), &Answers::new().then(answer::decline())).await;
+    /// assert_tool_text!(rounds, "stopped");
+    /// let rounds = mcp.call_tool_rounds("confirm", serde_json::json!({}), &Answers::synthesized()).await;
+    /// assert_tool_text!(rounds, "done");
+    /// assert_eq!(rounds.len(), 2);
+    /// # }
+    /// ```
+    pub async fn call_tool_rounds(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+        answers: &Answers,
+    ) -> Rounds {
+        let body = self
+            .options()
+            .tool_call_body("call_tool_rounds", name, arguments);
+        rounds_or_panic("call_tool_rounds", self.target(), &body, answers, self.options()).await
     }
 }

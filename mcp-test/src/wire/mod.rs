@@ -18,6 +18,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 
+pub mod build;
+
 /// The protocol revision this crate speaks.
 pub const PROTOCOL_VERSION: &str = "2026-07-28";
 
@@ -1257,5 +1259,45 @@ pub fn json_type(value: &Value) -> &'static str {
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
+    }
+}
+
+/// The protocol era a server speaks: the one type for it across the client, the cases and the
+/// checker.
+///
+/// ```
+/// use mcp_test::wire::Era;
+/// assert_eq!(Era::Current.to_string(), "2026-07-28");
+/// assert_eq!(Era::Legacy.to_string(), "2025-11-25 (initialize handshake)");
+/// assert_eq!(Era::Legacy.revision(), "2025-11-25");
+/// assert_eq!(serde_json::to_value(Era::Legacy).unwrap(), "2025-11-25");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Era {
+    /// MCP 2026-07-28: per-request `_meta`, `server/discover`, `resultType`.
+    #[serde(rename = "2026-07-28")]
+    Current,
+    /// A pre-2026 server, reached through the 2025-11-25 `initialize` handshake.
+    #[serde(rename = "2025-11-25")]
+    Legacy,
+}
+
+impl Era {
+    /// The revision string of the era.
+    pub fn revision(self) -> &'static str {
+        match self {
+            Era::Current => PROTOCOL_VERSION,
+            Era::Legacy => "2025-11-25",
+        }
+    }
+}
+
+/// The revision, and for the legacy era how it was reached.
+impl fmt::Display for Era {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Era::Current => f.write_str(PROTOCOL_VERSION),
+            Era::Legacy => f.write_str("2025-11-25 (initialize handshake)"),
+        }
     }
 }

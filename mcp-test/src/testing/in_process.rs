@@ -1,9 +1,12 @@
 //! The test side of multi-round requests: [`run_tool`], [`run_in_round`], scripted answers
 //! ([`answer`]) and the [`Driver`].
 
-use super::ask::{InputRequest, InputRequests, RoundHandle};
-use super::boundary::{Bounded, RoundResult, run_bounded, serve_round};
 use crate::context::Context;
+use crate::rounds::{
+    Bounded, InputRequest, InputRequests, RoundHandle, RoundResult, run_bounded, serve_round,
+};
+use crate::server::Caller;
+use crate::target::{Answers, Exchange, Target, TargetError, TargetFuture};
 use crate::request_state::{self, Binding};
 use crate::tool::{Tool, ToolError};
 use crate::validation::{self, SchemaValidator};
@@ -13,6 +16,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
+use std::sync::Mutex;
 
 /// How one run inside a round boundary ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,7 +66,7 @@ fn fresh_handle(ctx: &Context) -> (Context, RoundHandle) {
 /// the error itself. Use it for prompts and resources; [`run_tool`] is the tool shorthand.
 ///
 /// ```
-/// use mcp_test::rounds::{run_in_round, RunOutcome};
+/// use mcp_test::testing::{run_in_round, RunOutcome};
 /// use mcp_test::Context;
 /// use serde_json::json;
 ///
@@ -108,7 +112,7 @@ where
 /// tool's fallback path is testable.
 ///
 /// ```
-/// use mcp_test::rounds::{answer, run_tool, RunOutcome};
+/// use mcp_test::testing::{answer, run_tool, RunOutcome};
 /// use mcp_test::{CallToolResult, Context, Tool, ToolError};
 /// use serde_json::{json, Value};
 ///
@@ -294,7 +298,7 @@ type Responder = Box<dyn FnMut(&str, &InputRequest) -> Option<Value> + Send>;
 /// or [`Driver::respond`]) and runs again. The default limit is 10 rounds.
 ///
 /// ```
-/// use mcp_test::rounds::{answer, Driver};
+/// use mcp_test::testing::{answer, Driver};
 /// use mcp_test::{CallToolResult, Context, Tool, ToolError};
 /// use serde_json::{json, Value};
 ///
@@ -433,59 +437,129 @@ impl<T: Tool> Driver<T> {
         self
     }
 
-    /// Runs the call to completion.
-    pub async fn run(mut self) -> Result<Transcript, DriveError> {
-        let mut rounds: Vec<InputRequests> = Vec::new();
-        let mut answers: Map<String, Value> = Map::new();
-        loop {
+    /// Runs the call to completion, through the crate's one round driver
+    /// ([`target::drive`](crate::target::drive)): each round runs the tool in process with
+    /// every answer given so far.
+    pub async fn run(self) -> Result<Transcript, DriveError> {
+        let Driver {
+            ctx,
+            arguments,
+            script,
+            responder,
+            max_rounds,
+            tool: _,
+        } = self;
+        let responder = responder.map(Mutex::new);
+        let mut answers = script
+            .into_iter()
+            .fold(Answers::new(), |a, (key, answer)| a.answer(key, answer))
+            .max_rounds(max_rounds);
+        if let Some(responder) = responder {
+            answers = answers.respond(move |key, request| {
+                let request: InputRequest = serde_json::from_value(request.clone()).ok()?;
+                let mut responder = responder
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                responder(key, &request)
+            });
+        }
+        let target = InProcess::<T> {
+            ctx,
+            arguments,
+            run: Mutex::new(Run::default()),
+            tool: PhantomData,
+        };
+        let message = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": T::NAME}});
+        let driven = crate::target::drive(&target, &message, &answers, &Caller::default(), None).await;
+        let run = target
+            .run
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match driven {
+            Ok(_) => Ok(Transcript {
+                rounds: run.rounds,
+                result: run
+                    .result
+                    .unwrap_or_else(|| Err(ToolError::new("the run ended without a result"))),
+            }),
+            Err(crate::target::DriveError::Unanswered { key, request, .. }) => {
+                Err(DriveError::Unanswered {
+                    round: run.rounds.len(),
+                    request: serde_json::from_value(request)
+                        .expect("the question was encoded by this driver"),
+                    key,
+                    rounds: run.rounds,
+                })
+            }
+            Err(crate::target::DriveError::TooManyRounds { limit, .. }) => {
+                Err(DriveError::TooManyRounds {
+                    limit,
+                    rounds: run.rounds,
+                })
+            }
+            Err(other) => unreachable!("the in-process driver's target cannot fail: {other}"),
+        }
+    }
+}
+
+/// What the in-process target has seen so far.
+#[derive(Default)]
+struct Run {
+    /// Every answer given in any round: there is no requestState in process, so the target
+    /// carries them from round to round itself.
+    answers: Map<String, Value>,
+    rounds: Vec<InputRequests>,
+    result: Option<Result<CallToolResult, ToolError>>,
+}
+
+/// Tool `T` under a context, as a [`Target`] the round driver can drive: each `tools/call`
+/// runs the tool once with the answers so far and answers `input_required` or the result.
+struct InProcess<T> {
+    ctx: Context,
+    arguments: Value,
+    run: Mutex<Run>,
+    tool: PhantomData<fn() -> T>,
+}
+
+impl<T: Tool> Target for InProcess<T> {
+    fn label(&self) -> String {
+        format!("tool {} in process", T::NAME)
+    }
+
+    fn send<'a>(&'a self, message: &'a Value, _caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            let (answers, round) = {
+                let mut run = self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if let Some(given) = message["params"]["inputResponses"].as_object() {
+                    run.answers.extend(given.clone());
+                }
+                (run.answers.clone(), run.rounds.len() + 1)
+            };
             let mut ctx = self.ctx.clone();
-            ctx.round = RoundHandle::new(
-                answers.clone(),
-                u32::try_from(rounds.len() + 1).unwrap_or(u32::MAX),
-                false,
-            );
+            ctx.round = RoundHandle::new(answers, u32::try_from(round).unwrap_or(u32::MAX), false);
             let outcome = run_tool::<T>(&ctx, self.arguments.clone()).await;
-            let questions = match outcome {
+            let mut run = self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let result = match outcome {
+                Ok(RunOutcome::InputRequired(questions)) => {
+                    let wire = serde_json::json!({"resultType": "input_required",
+                        "inputRequests": questions.to_value(), "requestState": round.to_string()});
+                    run.rounds.push(questions);
+                    wire
+                }
                 Ok(RunOutcome::Complete(result)) => {
-                    return Ok(Transcript {
-                        rounds,
-                        result: Ok(result),
-                    });
+                    run.result = Some(Ok(result));
+                    serde_json::json!({"resultType": "complete"})
                 }
                 Err(error) => {
-                    return Ok(Transcript {
-                        rounds,
-                        result: Err(error),
-                    });
+                    run.result = Some(Err(error));
+                    serde_json::json!({"resultType": "complete"})
                 }
-                Ok(RunOutcome::InputRequired(questions)) => questions,
             };
-            rounds.push(questions.clone());
-            if rounds.len() >= self.max_rounds {
-                return Err(DriveError::TooManyRounds {
-                    limit: self.max_rounds,
-                    rounds,
-                });
-            }
-            for (key, request) in questions.iter() {
-                let answer = match self.script.get(key) {
-                    Some(a) => Some(a.clone()),
-                    None => self.responder.as_mut().and_then(|r| r(key, request)),
-                };
-                match answer {
-                    Some(a) => {
-                        answers.insert(key.to_owned(), a);
-                    }
-                    None => {
-                        return Err(DriveError::Unanswered {
-                            round: rounds.len(),
-                            key: key.to_owned(),
-                            request: request.clone(),
-                            rounds,
-                        });
-                    }
-                }
-            }
-        }
+            Ok::<_, TargetError>(Exchange {
+                response: Some(serde_json::json!({"jsonrpc": "2.0", "id": message["id"], "result": result})),
+                ..Exchange::default()
+            })
+        })
     }
 }

@@ -1,0 +1,264 @@
+//! [`Target`]: anything that answers JSON-RPC. One trait under the test surface, the client,
+//! the schema cases and the checker.
+//!
+//! - The in-process [`Server`] is a target: every message goes through
+//!   [`Server::handle_json_with`] as text, with the [`Caller`]'s identity, assigns and timeout,
+//!   and the progress and log notifications the request caused come back in the [`Exchange`].
+//! - A [`Client`](crate::client::Client) connected to a server over stdio or Streamable HTTP
+//!   is a target (features `client` and `http`).
+//! - [`drive`] runs a multi-round (`input_required`) request against any target with one
+//!   [`Answers`] script, and returns every round ([`Rounds`]). It is the only round-driving
+//!   loop of the crate: the test helpers, the client, the checker and the in-process
+//!   [`Driver`](crate::testing::Driver) all call it.
+//!
+//! The trait is fallible and object-safe (`&dyn Target`): a transport failure is a
+//! [`TargetError`], never a panic. The test helpers of [`testing`](crate::testing) are the
+//! panicking layer on top.
+//!
+//! ```
+//! use mcp_test::target::{Target, TargetError};
+//! use mcp_test::{Caller, Server};
+//! use serde_json::json;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), TargetError> {
+//! let server = Server::builder("demo", "1.0.0").build().unwrap();
+//! let target: &dyn Target = &server;
+//! let message = json!({"jsonrpc": "2.0", "id": 7, "method": "nope"});
+//! let exchange = target.send(&message, &Caller::default()).await?;
+//! assert_eq!(exchange.response.unwrap()["error"]["code"], -32601);
+//! # Ok(())
+//! # }
+//! ```
+
+mod drive;
+mod synthesize;
+
+pub use drive::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, drive};
+pub use synthesize::synthesize_answer;
+
+use crate::server::{Caller, Server};
+use crate::wire::Era;
+use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+/// The future a [`Target`] returns: boxed, so the trait stays object-safe, and named here so
+/// an implementation needs no crate beyond `mcp_test`.
+pub type TargetFuture<'a> = Pin<Box<dyn Future<Output = Result<Exchange, TargetError>> + Send + 'a>>;
+
+/// Something that answers JSON-RPC: send one message, get its reply and the notifications it
+/// caused. See the [module docs](self).
+///
+/// Implementing it for another transport takes one method:
+///
+/// ```
+/// use mcp_test::target::{Exchange, Target, TargetFuture};
+/// use mcp_test::{Caller, Server};
+/// use serde_json::Value;
+///
+/// /// A target that logs every message before the in-process server answers it.
+/// struct Logged(Server);
+///
+/// impl Target for Logged {
+///     fn label(&self) -> String {
+///         "logged".to_owned()
+///     }
+///     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+///         eprintln!("-> {message}");
+///         self.0.send(message, caller)
+///     }
+/// }
+/// ```
+pub trait Target: Send + Sync {
+    /// A short name for reports and failure messages: the server's command line, URL, or
+    /// name and version in process.
+    fn label(&self) -> String;
+
+    /// Sends one JSON-RPC message (a request or a notification) and returns the exchange:
+    /// the reply (`None` for a notification) and the notifications that came before it.
+    ///
+    /// `caller` is who is asking. An in-process server honours all of it (identity, assigns,
+    /// timeout); a remote one sees only the message, and the client applies the timeout.
+    ///
+    /// An error means the transport failed: the process exited, the connection dropped, the
+    /// reply did not come in time, or it was not JSON-RPC. A JSON-RPC error is a successful
+    /// exchange.
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a>;
+
+    /// The protocol era the target speaks, when it is known (found when connecting). `None`
+    /// means "not probed"; the in-process server is [`Era::Current`].
+    fn era(&self) -> Option<Era> {
+        None
+    }
+
+    /// What the server did that its transport forbids, so far: lines on stdout that are not
+    /// JSON-RPC, replies to no request, requests from the server. Empty by default.
+    fn transport_violations(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The server's Streamable HTTP endpoint, when it is reached over HTTP: the checker then
+    /// also sends raw requests whose mirrored headers disagree with the body.
+    fn http_url(&self) -> Option<String> {
+        None
+    }
+}
+
+/// One exchange as seen on the wire: the reply, the notifications that came with it, and for
+/// HTTP the status and content type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Exchange {
+    /// The JSON-RPC response; `None` for a notification (HTTP 202, or nothing on stdio).
+    pub response: Option<Value>,
+    /// The notifications that came before the response: in process, every notification the
+    /// request sent; on HTTP the SSE events of this reply; on stdio every notification the
+    /// server wrote while this request was in flight.
+    pub notifications: Vec<Value>,
+    /// The HTTP status (`None` in process and on stdio).
+    pub status: Option<u16>,
+    /// The HTTP `Content-Type` (`None` in process, on stdio, or when absent).
+    pub content_type: Option<String>,
+}
+
+impl Exchange {
+    /// The notifications of `method` (e.g. `notifications/progress`), in order.
+    ///
+    /// ```
+    /// use mcp_test::target::Exchange;
+    /// use serde_json::json;
+    /// let exchange = Exchange {
+    ///     notifications: vec![json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}})],
+    ///     ..Exchange::default()
+    /// };
+    /// assert_eq!(exchange.notifications_of("notifications/progress").count(), 1);
+    /// assert_eq!(exchange.notifications_of("notifications/message").count(), 0);
+    /// ```
+    pub fn notifications_of<'a>(&'a self, method: &'a str) -> impl Iterator<Item = &'a Value> {
+        self.notifications
+            .iter()
+            .filter(move |n| n.get("method").and_then(Value::as_str) == Some(method))
+    }
+}
+
+/// Why a [`Target`] could not deliver a reply.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TargetError {
+    /// The client failed: the process, the pipe or the HTTP exchange (the source says which).
+    #[cfg(any(feature = "client", feature = "http"))]
+    #[error(transparent)]
+    Client(#[from] crate::client::ClientError),
+    /// The target answered with text that is not JSON.
+    #[error("the server answered with text that is not JSON ({source}): {text}")]
+    InvalidJson {
+        /// The text received.
+        text: String,
+        /// The parse error.
+        source: serde_json::Error,
+    },
+    /// No reply within the caller's deadline.
+    #[error("no answer to {request} within {after:?}")]
+    Timeout {
+        /// The request: method and id.
+        request: String,
+        /// The deadline.
+        after: Duration,
+    },
+    /// A request got no reply at all (the target treated it as a notification).
+    #[error("no response to the request {request}")]
+    NoResponse {
+        /// The request: method and id.
+        request: String,
+    },
+}
+
+/// "METHOD (id ID)" for failure messages.
+pub(crate) fn describe(message: &Value) -> String {
+    match message.get("method").and_then(Value::as_str) {
+        Some(method) => format!("{method} (id {})", message.get("id").unwrap_or(&Value::Null)),
+        None => "the message".to_owned(),
+    }
+}
+
+impl Target for Server {
+    fn label(&self) -> String {
+        format!("{} {} (in process)", self.info().name, self.info().version)
+    }
+
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            let (sink, mut received) = tokio::sync::mpsc::unbounded_channel();
+            let mut caller = caller.clone();
+            caller.notifications = Some(sink);
+            let text = serde_json::to_string(message).expect("a JSON value always encodes");
+            let reply = self.handle_json_with(&text, &caller).await;
+            drop(caller);
+            let mut notifications = Vec::new();
+            while let Ok(notification) = received.try_recv() {
+                notifications.push(
+                    serde_json::to_value(&notification).expect("a notification always encodes"),
+                );
+            }
+            let response = match reply {
+                None => None,
+                Some(text) => match serde_json::from_str(&text) {
+                    Ok(value) => Some(value),
+                    Err(source) => return Err(TargetError::InvalidJson { text, source }),
+                },
+            };
+            Ok(Exchange {
+                response,
+                notifications,
+                status: None,
+                content_type: None,
+            })
+        })
+    }
+
+    fn era(&self) -> Option<Era> {
+        Some(Era::Current)
+    }
+}
+
+macro_rules! forward {
+    ($($ty:ty),*) => {$(
+        impl<T: Target + ?Sized> Target for $ty {
+            fn label(&self) -> String {
+                (**self).label()
+            }
+            fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+                (**self).send(message, caller)
+            }
+            fn era(&self) -> Option<Era> {
+                (**self).era()
+            }
+            fn transport_violations(&self) -> Vec<String> {
+                (**self).transport_violations()
+            }
+            fn http_url(&self) -> Option<String> {
+                (**self).http_url()
+            }
+        }
+    )*};
+}
+
+forward!(&T, std::sync::Arc<T>, Box<T>);
+
+/// Sends `message` and waits at most `timeout` for the exchange: the one place a deadline is
+/// put around a target that may not apply one itself.
+pub async fn send_within(
+    target: &(impl Target + ?Sized),
+    message: &Value,
+    caller: &Caller,
+    timeout: Duration,
+) -> Result<Exchange, TargetError> {
+    match tokio::time::timeout(timeout, target.send(message, caller)).await {
+        Ok(result) => result,
+        Err(_) => Err(TargetError::Timeout {
+            request: describe(message),
+            after: timeout,
+        }),
+    }
+}
