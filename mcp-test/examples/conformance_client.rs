@@ -19,7 +19,11 @@ use mcp_test::testing::answer;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 
-async fn call(client: &Client, name: &str, arguments: Value) -> Result<Value, Box<dyn std::error::Error>> {
+async fn call(
+    client: &Client,
+    name: &str,
+    arguments: Value,
+) -> Result<Value, Box<dyn std::error::Error>> {
     let answers = Answers::new().method(
         "elicitation/create",
         answer::accept(json!({"confirmed": true})),

@@ -56,8 +56,12 @@
 extern crate self as mcp_test;
 
 pub mod authorization;
+#[cfg(feature = "cases")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cases")))]
 pub mod cases;
 mod catalog;
+#[cfg(any(feature = "client", feature = "http"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "client", feature = "http"))))]
 pub mod client;
 pub mod completion;
 mod context;

@@ -639,6 +639,7 @@ impl Server {
 
     /// The tool named `name` as `identity` may see it: `None` when it is unknown or denied,
     /// exactly alike, so a transport's checks reveal no more than `tools/list` does.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn visible_tool(&self, name: &str, identity: &Identity) -> Option<&ToolDefinition> {
         let &index = self.inner.tool_index.get(name)?;
         self.inner.tool_access[index]

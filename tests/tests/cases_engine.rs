@@ -1,8 +1,7 @@
 //! The rules engine, `verify` and `assert_schema_cases!`, used as a downstream crate would.
 
 use mcp_test::cases::{
-    Case, CaseOptions, Expectation, derive_cases, derive_for_tools,
-    example_server, verify,
+    Case, CaseOptions, Expectation, derive_cases, derive_for_tools, example_server, verify,
 };
 use mcp_test::target::{Exchange, Target, TargetFuture};
 use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};

@@ -5,8 +5,8 @@
 #![cfg(unix)]
 
 use mcp_test::client::{Client, ClientError};
-use mcp_test::wire::Era;
 use mcp_test::testing::{RequestOptions, call_tool, list_tools, result};
+use mcp_test::wire::Era;
 use mcp_test::{assert_rpc_error, assert_tool_text};
 use serde_json::json;
 use std::time::Duration;

@@ -7,12 +7,12 @@ mod conformance;
 
 use mcp_test::client::{Answers, Client};
 use mcp_test::target::Target;
-use mcp_test::wire::Era;
 use mcp_test::testing::answer;
 use mcp_test::testing::{
     RequestOptions, call_tool, discover, get_prompt, list_tools, read_resource, result,
 };
 use mcp_test::transport::{http, stdio};
+use mcp_test::wire::Era;
 use mcp_test::{assert_input_required, assert_rpc_error, assert_tool_error, assert_tool_text};
 use serde_json::{Value, json};
 

@@ -7,7 +7,6 @@
 //!
 //! Without a target, both work on the bundled example server, in process.
 
-use mcp_test::target::Target;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::cases::ai::{self, AiOptions};
 use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
@@ -16,6 +15,7 @@ use mcp_test::cases::{
     example_server, list_tools, verify_with,
 };
 use mcp_test::client::Client;
+use mcp_test::target::Target;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Duration;

@@ -295,6 +295,8 @@ pub async fn check_with_progress(
         progress("prompts: list, unknown prompt, missing arguments");
         c.prompts().await;
     }
+    // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
+    #[cfg(feature = "http")]
     if let Some(url) = target.http_url()
         && era == Era::Current
     {
@@ -1059,6 +1061,7 @@ impl Probe {
 
 /// Sends `tools/list` whose `Mcp-Method` header says `tools/call`: the server must answer
 /// HTTP 400 with -32020 (HeaderMismatch).
+#[cfg(feature = "http")]
 async fn header_mirroring(url: &str, timeout: Duration) -> Out {
     use http_body_util::{BodyExt, Full};
     use hyper_util::client::legacy::Client as HyperClient;

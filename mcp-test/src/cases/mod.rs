@@ -43,18 +43,23 @@
 //! assert!(missing.args.get("city").is_none());
 //! ```
 
+#[cfg(feature = "ai")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ai")))]
 pub mod ai;
 mod check_impl;
+#[cfg(any(feature = "client", feature = "http"))]
+mod connected;
 mod example_server;
 mod generate_impl;
 mod rules;
 mod sample;
 mod target;
 
-pub use example_server::example_server;
 use crate::target::Target;
 pub use crate::wire::Era;
-pub use target::Connected;
+#[cfg(any(feature = "client", feature = "http"))]
+pub use connected::Connected;
+pub use example_server::example_server;
 
 /// Protocol probes and the findings report behind `mcp-test check`.
 pub mod check {

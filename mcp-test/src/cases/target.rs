@@ -1,70 +1,11 @@
-//! [`Connected`]: a client with what was learnt when connecting, and the session the cases
-//! and the checker send through.
+//! The session the cases and the checker send through.
 
 use crate::server::Caller;
-use crate::target::{Target, TargetError, TargetFuture, send_within};
-use crate::wire::Era;
+use crate::target::{Target, TargetError, send_within};
 use crate::wire::build::build_request;
 use serde_json::Value;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
-
-/// A connected client with what was learnt when connecting: a label for reports and the era.
-///
-/// ```no_run
-/// use mcp_test::cases::Connected;
-/// use mcp_test::target::Target;
-/// use mcp_test::client::Client;
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// let client = Client::spawn(tokio::process::Command::new("./my-server")).await.unwrap();
-/// let target = Connected::probe(client, "./my-server").await.unwrap();
-/// println!("{} speaks {}", target.label(), target.era);
-/// # }
-/// ```
-#[derive(Debug)]
-pub struct Connected {
-    /// The client.
-    pub client: crate::client::Client,
-    /// The label for reports.
-    pub label: String,
-    /// The era found.
-    pub era: Era,
-}
-
-impl Connected {
-    /// Asks the server which era it speaks ([`Client::era`](crate::client::Client::era): a
-    /// `server/discover`, else the 2025-11-25 `initialize` handshake).
-    pub async fn probe(
-        client: crate::client::Client,
-        label: impl Into<String>,
-    ) -> Result<Connected, TargetError> {
-        let era = client.era().await?.era;
-        Ok(Connected {
-            client,
-            label: label.into(),
-            era,
-        })
-    }
-}
-
-impl Target for Connected {
-    fn label(&self) -> String {
-        self.label.clone()
-    }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        Target::send(&self.client, message, caller)
-    }
-    fn era(&self) -> Option<Era> {
-        Some(self.era)
-    }
-    fn transport_violations(&self) -> Vec<String> {
-        self.client.violations()
-    }
-    fn http_url(&self) -> Option<String> {
-        self.client.http_url()
-    }
-}
 
 /// Sends requests with fresh ids and a per-call timeout.
 pub(crate) struct Session<'a> {

@@ -5,8 +5,8 @@
 //! talks to local servers.
 
 use super::{ClientError, Exchange, describe};
-use crate::wire::build::mirrored_headers_for;
 use crate::wire::ToolDefinition;
+use crate::wire::build::mirrored_headers_for;
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderName, HeaderValue};

@@ -49,14 +49,18 @@
 //! # }
 //! ```
 
+#[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "client")]
 mod stdio;
 
 pub use crate::target::{Answers, Exchange, Rounds};
 
 use crate::server::Caller;
 use crate::target::{DriveError, Target, TargetError, TargetFuture, describe};
-use crate::wire::{Era, PROTOCOL_VERSION, ToolDefinition, error_codes, meta_keys};
+#[cfg(feature = "http")]
+use crate::wire::ToolDefinition;
+use crate::wire::{Era, PROTOCOL_VERSION, error_codes, meta_keys};
 use serde_json::{Map, Value, json};
 use std::process::ExitStatus;
 use std::sync::Arc;
@@ -164,7 +168,9 @@ pub struct Handshake {
 }
 
 enum Transport {
+    #[cfg(feature = "client")]
     Stdio(stdio::StdioTransport),
+    #[cfg(feature = "http")]
     Http(http::HttpTransport),
 }
 
@@ -173,6 +179,7 @@ struct Inner {
     timeout: Duration,
     capabilities: Value,
     next_id: AtomicI64,
+    #[cfg(feature = "http")]
     tools: tokio::sync::Mutex<Option<Vec<ToolDefinition>>>,
 }
 
@@ -187,7 +194,9 @@ pub struct Client {
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kind = match &self.inner.transport {
+            #[cfg(feature = "client")]
             Transport::Stdio(t) => format!("stdio `{}`", t.program()),
+            #[cfg(feature = "http")]
             Transport::Http(t) => format!("http {}", t.url()),
         };
         f.debug_struct("Client").field("transport", &kind).finish()
@@ -202,11 +211,13 @@ impl Client {
                 timeout: DEFAULT_TIMEOUT,
                 capabilities: json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
                 next_id: AtomicI64::new(1),
+                #[cfg(feature = "http")]
                 tools: tokio::sync::Mutex::new(None),
             }),
         }
     }
 
+    #[cfg(feature = "client")]
     /// Starts `command` with piped stdin, stdout and stderr and speaks MCP over them.
     ///
     /// ```
@@ -222,6 +233,7 @@ impl Client {
         Client::spawn_now(command)
     }
 
+    #[cfg(feature = "client")]
     /// [`Client::spawn`] without the `async`: it must still run inside a tokio runtime.
     pub(crate) fn spawn_now(command: tokio::process::Command) -> Result<Client, ClientError> {
         Ok(Client::new(Transport::Stdio(stdio::StdioTransport::spawn(
@@ -229,6 +241,7 @@ impl Client {
         )?)))
     }
 
+    #[cfg(feature = "client")]
     /// Speaks MCP over a pair of streams the way it would over a child's pipes: `reader` is
     /// the server's output, `writer` its input (for example the halves of a
     /// `tokio::io::duplex` served by [`transport::stdio::serve`](crate::transport::stdio::serve)).
@@ -258,6 +271,7 @@ impl Client {
         )))
     }
 
+    #[cfg(feature = "http")]
     /// Speaks MCP over Streamable HTTP to `url` (`http://HOST:PORT/PATH`; no TLS). Nothing is
     /// sent until the first call.
     ///
@@ -359,7 +373,9 @@ impl Client {
         timeout: Duration,
     ) -> Result<Exchange, ClientError> {
         match &self.inner.transport {
+            #[cfg(feature = "client")]
             Transport::Stdio(t) => t.exchange(body, timeout).await,
+            #[cfg(feature = "http")]
             Transport::Http(t) => {
                 let tools = self.tools_for(body, timeout).await;
                 let exchange = t.exchange(body, &tools, timeout).await?;
@@ -383,6 +399,8 @@ impl Client {
 
     /// The tool definitions an HTTP `tools/call` needs for its `Mcp-Param-*` headers: learnt
     /// from `tools/list` (every page), fetched once when the client has not seen it yet.
+    #[cfg(feature = "http")]
+    #[allow(irrefutable_let_patterns)]
     async fn tools_for(&self, body: &Value, timeout: Duration) -> Vec<ToolDefinition> {
         if body.get("method").and_then(Value::as_str) != Some("tools/call") {
             return Vec::new();
@@ -419,6 +437,7 @@ impl Client {
         cache.clone().unwrap_or_default()
     }
 
+    #[cfg(feature = "http")]
     async fn learn_tools(&self, body: &Value, exchange: &Exchange) {
         if body.get("method").and_then(Value::as_str) != Some("tools/list") {
             return;
@@ -439,6 +458,7 @@ impl Client {
     /// -32022 (unsupported version) whose `data.supported` lists 2026-07-28 is retried once.
     /// Any other error, or a discover result without `supportedVersions`, is
     /// [`ClientError::Protocol`].
+    #[allow(irrefutable_let_patterns)]
     pub async fn era(&self) -> Result<Handshake, ClientError> {
         let discover = || self.send_built("server/discover");
         let mut response = discover().await?;
@@ -485,6 +505,7 @@ impl Client {
                 ))
             })?
             .to_owned();
+        #[cfg(feature = "http")]
         if let Transport::Http(t) = &self.inner.transport {
             t.set_protocol_version(&protocol_version);
         }
@@ -515,7 +536,9 @@ impl Client {
     /// Everything the child has written to stderr so far (empty over HTTP).
     pub fn stderr(&self) -> String {
         match &self.inner.transport {
+            #[cfg(feature = "client")]
             Transport::Stdio(t) => t.stderr(),
+            #[cfg(feature = "http")]
             Transport::Http(_) => String::new(),
         }
     }
@@ -524,7 +547,9 @@ impl Client {
     /// not JSON-RPC messages, replies to no request in flight, requests from the server.
     pub fn violations(&self) -> Vec<String> {
         match &self.inner.transport {
+            #[cfg(feature = "client")]
             Transport::Stdio(t) => t.violations(),
+            #[cfg(feature = "http")]
             Transport::Http(_) => Vec::new(),
         }
     }
@@ -535,12 +560,15 @@ impl Client {
     /// Other clones of this client can no longer send.
     pub async fn close(&self) -> Result<Option<ExitStatus>, ClientError> {
         match &self.inner.transport {
+            #[cfg(feature = "client")]
             Transport::Stdio(t) => t.close(self.inner.timeout).await,
+            #[cfg(feature = "http")]
             Transport::Http(_) => Ok(None),
         }
     }
 }
 
+#[cfg(feature = "http")]
 fn parse_tools(result: &Value) -> Vec<ToolDefinition> {
     result
         .get("tools")
@@ -564,6 +592,7 @@ fn result_of(method: &str, response: Value) -> Result<Value, ClientError> {
 }
 
 /// The last 4 KiB of a child's stderr, as a suffix for error messages.
+#[cfg(feature = "client")]
 fn stderr_tail(stderr: &str) -> String {
     let stderr = stderr.trim_end();
     if stderr.is_empty() {
@@ -579,7 +608,9 @@ fn stderr_tail(stderr: &str) -> String {
 impl Target for Client {
     fn label(&self) -> String {
         match &self.inner.transport {
+            #[cfg(feature = "client")]
             Transport::Stdio(t) => t.program().to_owned(),
+            #[cfg(feature = "http")]
             Transport::Http(t) => t.url().to_owned(),
         }
     }
@@ -604,7 +635,9 @@ impl Target for Client {
 
     fn http_url(&self) -> Option<String> {
         match &self.inner.transport {
+            #[cfg(feature = "http")]
             Transport::Http(t) => Some(t.url().to_owned()),
+            #[cfg(feature = "client")]
             Transport::Stdio(_) => None,
         }
     }

@@ -46,7 +46,8 @@ use std::time::Duration;
 
 /// The future a [`Target`] returns: boxed, so the trait stays object-safe, and named here so
 /// an implementation needs no crate beyond `mcp_test`.
-pub type TargetFuture<'a> = Pin<Box<dyn Future<Output = Result<Exchange, TargetError>> + Send + 'a>>;
+pub type TargetFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<Exchange, TargetError>> + Send + 'a>>;
 
 /// Something that answers JSON-RPC: send one message, get its reply and the notifications it
 /// caused. See the [module docs](self).
@@ -177,7 +178,10 @@ pub enum TargetError {
 /// "METHOD (id ID)" for failure messages.
 pub(crate) fn describe(message: &Value) -> String {
     match message.get("method").and_then(Value::as_str) {
-        Some(method) => format!("{method} (id {})", message.get("id").unwrap_or(&Value::Null)),
+        Some(method) => format!(
+            "{method} (id {})",
+            message.get("id").unwrap_or(&Value::Null)
+        ),
         None => "the message".to_owned(),
     }
 }

@@ -77,7 +77,11 @@ fn primitive(schema: &Value) -> Value {
     if let Some(first) = schema.get("const") {
         return first.clone();
     }
-    if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
         return first.clone();
     }
     for key in ["oneOf", "anyOf"] {

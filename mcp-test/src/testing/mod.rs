@@ -69,12 +69,12 @@ mod response;
 mod rounds;
 mod snapshot;
 
-pub use assert::__assert;
 pub use crate::wire::build::{
     __with_id, __with_meta, REQUEST_ID, build_action_request, build_call_request, build_request,
     mirrored_headers, mirrored_headers_for, protocol_fields, put_mirrored_headers,
     put_mirrored_headers_for,
 };
+pub use assert::__assert;
 #[cfg(feature = "client")]
 pub use request::IntoCommand;
 pub use request::{

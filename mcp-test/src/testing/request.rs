@@ -3,9 +3,9 @@
 //! decoding the complete JSON-RPC response. Every helper takes any [`Target`]: an in-process
 //! [`Server`], or a [`Client`](crate::client::Client) connected to a server in another process.
 
-use crate::target::{Exchange, Target, describe};
 use crate::context::{Extensions, Identity};
 use crate::server::{BuildError, Caller, Server, ServerBuilder};
+use crate::target::{Exchange, Target, describe};
 use crate::wire::{PROTOCOL_VERSION, RequestId, meta_keys};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -439,10 +439,10 @@ impl RequestOptions {
         if let Some(context) = &self.completion_context {
             params.insert("context".to_owned(), context.clone());
         }
-        let id = self
-            .request_id
-            .as_ref()
-            .map_or(Value::from(crate::wire::build::REQUEST_ID), RequestId::to_value);
+        let id = self.request_id.as_ref().map_or(
+            Value::from(crate::wire::build::REQUEST_ID),
+            RequestId::to_value,
+        );
         json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
     }
 }
@@ -450,7 +450,11 @@ impl RequestOptions {
 /// Sends `body` to the target: for a [`Server`], encodes it, dispatches it through
 /// [`Server::handle_json_with`] as `options`' caller, and decodes the reply; for a
 /// [`Client`](crate::client::Client), sends it over the client's transport.
-async fn dispatch(server: &(impl Target + ?Sized), body: &Value, options: &RequestOptions) -> Value {
+async fn dispatch(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+) -> Value {
     exchange(server, body, options)
         .await
         .response
@@ -556,7 +560,12 @@ pub async fn call_tool(
 impl RequestOptions {
     /// The `tools/call` body `call_tool` sends, for `helper`.
     #[track_caller]
-    pub(super) fn tool_call_body(&self, helper: &str, name: &str, arguments: impl Serialize) -> Value {
+    pub(super) fn tool_call_body(
+        &self,
+        helper: &str,
+        name: &str,
+        arguments: impl Serialize,
+    ) -> Value {
         let arguments = object(helper, "arguments", arguments);
         let mut params = Map::new();
         params.insert("name".to_owned(), Value::from(name));
@@ -1284,9 +1293,9 @@ mod into_command {
     use std::path::{Path, PathBuf};
 
     fn from_parts<S: AsRef<OsStr>>(parts: &[S]) -> tokio::process::Command {
-        let (program, args) = parts
-            .split_first()
-            .unwrap_or_else(|| panic!("IntoCommand: the command array is empty; give at least the program"));
+        let (program, args) = parts.split_first().unwrap_or_else(|| {
+            panic!("IntoCommand: the command array is empty; give at least the program")
+        });
         let mut command = tokio::process::Command::new(program);
         command.args(args);
         command

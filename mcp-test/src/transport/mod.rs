@@ -1,5 +1,8 @@
 //! Serving a [`Server`](crate::Server) over the two transports of MCP 2026-07-28:
-//! [`stdio`] (newline-delimited JSON on stdin/stdout) and [`http`] (Streamable HTTP on axum).
+//! [`stdio`] (newline-delimited JSON on stdin/stdout) and `http` (Streamable HTTP on axum,
+//! feature `http`).
 
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 pub mod stdio;
