@@ -69,12 +69,12 @@ mod response;
 mod rounds;
 mod snapshot;
 
-pub use assert::__assert;
 pub use crate::wire::build::{
     __with_id, __with_meta, REQUEST_ID, build_action_request, build_call_request, build_request,
     mirrored_headers, mirrored_headers_for, protocol_fields, put_mirrored_headers,
     put_mirrored_headers_for,
 };
+pub use assert::__assert;
 #[cfg(feature = "client")]
 pub use request::IntoCommand;
 pub use request::{
@@ -83,8 +83,8 @@ pub use request::{
     read_resource, request, send,
 };
 pub use response::{
-    AsResponse, audio_response, error_text, image_response, input_required, json_response, result,
-    rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
+    AsResponse, ResponseError, audio_response, error_text, image_response, input_required,
+    json_response, result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
 pub use snapshot::normalize;

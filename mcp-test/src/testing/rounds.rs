@@ -1,9 +1,9 @@
 //! Multi-round calls through the wire: answer each `input_required` from a script and retry the
 //! way a client must (spec §8), until the call completes.
 
-use super::request::{RequestOptions, TestContext};
-use super::response::{AsResponse, show};
 use super::in_process::RunOutcome;
+use super::request::{RequestOptions, TestContext};
+use super::response::{AsResponse, ResponseError, show};
 use crate::target::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, Target, drive};
 use crate::wire::CallToolResult;
 use serde::Serialize;
@@ -22,7 +22,7 @@ impl AsResponse for RunOutcome<CallToolResult> {
     /// A finished run is its tool result; a run that stopped on questions is the
     /// `input_required` result the wire would carry (without `requestState`, which only the
     /// server mints).
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         match self {
             RunOutcome::Complete(result) => result.response_json(),
             RunOutcome::InputRequired(questions) => Ok(json!({
@@ -90,7 +90,9 @@ pub async fn drive_tool(
     };
     let answers = answers
         .into_iter()
-        .fold(Answers::new(), |answers, (key, answer)| answers.answer(key, answer));
+        .fold(Answers::new(), |answers, (key, answer)| {
+            answers.answer(key, answer)
+        });
     let body = options.tool_call_body("drive_tool", name, arguments);
     let mut rounds = rounds_or_panic("drive_tool", target, &body, &answers, options).await;
     let last = rounds
@@ -130,7 +132,13 @@ pub(super) async fn rounds_or_panic(
         Err(e) => {
             let received: Vec<String> = e
                 .rounds()
-                .map(|r| r.exchanges.iter().filter_map(|x| x.response.as_ref()).map(show).collect())
+                .map(|r| {
+                    r.exchanges
+                        .iter()
+                        .filter_map(|x| x.response.as_ref())
+                        .map(show)
+                        .collect()
+                })
                 .unwrap_or_default();
             panic!(
                 "{helper}: {e} (target: {})\nreceived:\n{}",
@@ -200,6 +208,13 @@ impl TestContext {
         let body = self
             .options()
             .tool_call_body("call_tool_rounds", name, arguments);
-        rounds_or_panic("call_tool_rounds", self.target(), &body, answers, self.options()).await
+        rounds_or_panic(
+            "call_tool_rounds",
+            self.target(),
+            &body,
+            answers,
+            self.options(),
+        )
+        .await
     }
 }
