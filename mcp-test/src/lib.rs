@@ -3,7 +3,8 @@
 //! Declarative tests, and a spec-exact runtime, for MCP (Model Context Protocol) servers on
 //! revision **2026-07-28**.
 //!
-//! - [`Tool`] is an MCP tool: a Rust type whose values are the tool's arguments.
+//! - [`Tool`] is an MCP tool: a Rust type whose values are the tool's arguments;
+//!   [`#[derive(Tool)]`](derive@Tool) generates its input schema, parsing and validation.
 //! - [`Server`] serves tools on the real wire: `server/discover`, `tools/list`, `tools/call`,
 //!   with the envelope, error codes, cache hints and `resultType` of the spec. Its entry point
 //!   takes JSON text and returns JSON text ([`Server::handle_json`]), so every test exercises
@@ -13,39 +14,40 @@
 //!   arguments; [`Access`] restricts any definition to the callers allowed to see it
 //!   ([`authorization`]).
 //! - [`wire`] is the wire model: JSON-RPC envelope, `_meta`, content blocks, results, errors.
+//! - [`testing`] is the test surface: [`#[mcp_test]`](macro@mcp_test),
+//!   [`TestContext`](testing::TestContext) (in process, over stdio or over HTTP), the request
+//!   helpers and the `assert_*` macros. `use mcp_test::prelude::*;` ([`prelude`]) imports what
+//!   a test file needs.
 //!
 //! ```
-//! use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
-//! use serde_json::{json, Value};
+//! use mcp_test::prelude::*;
 //!
 //! /// Adds two integers.
-//! struct Add { a: i64, b: i64 }
+//! #[derive(Tool)]
+//! struct Add {
+//!     /// The first addend
+//!     a: i64,
+//!     /// The second addend
+//!     b: i64,
+//! }
 //!
-//! impl Tool for Add {
-//!     const NAME: &'static str = "add";
-//!     fn input_schema() -> Value {
-//!         json!({"type": "object",
-//!                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-//!                "required": ["a", "b"], "additionalProperties": false})
-//!     }
-//!     fn parse(args: Value) -> Result<Self, ToolError> {
-//!         Ok(Add { a: args["a"].as_i64().unwrap_or(0), b: args["b"].as_i64().unwrap_or(0) })
-//!     }
-//!     async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
-//!         Ok(CallToolResult::text((self.a + self.b).to_string()))
+//! impl Add {
+//!     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+//!         Ok((self.a + self.b).to_string())
 //!     }
 //! }
 //!
+//! fn calculator() -> Server {
+//!     Server::builder("calculator", "1.0.0").tool::<Add>().build().unwrap()
+//! }
+//!
+//! // In a test file: #[mcp_test(server = calculator)] async fn adds(mcp: TestContext) { .. }
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
-//! let server = Server::builder("calculator", "1.0.0").tool::<Add>().build().unwrap();
-//! let request = mcp_test::wire::Request::new(1, "tools/call", json!({
-//!     "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-//!               "io.modelcontextprotocol/clientCapabilities": {}},
-//!     "name": "add", "arguments": {"a": 2, "b": 3}
-//! }));
-//! let response = server.request(&request).await;
-//! assert_eq!(response.result().unwrap()["content"][0]["text"], "5");
+//! let mcp = TestContext::new(calculator());
+//! assert_tool_text!(mcp.call_tool("add", json!({"a": 2, "b": 3})).await, "5");
+//! // The input schema comes from the type: arguments that break it never reach `run`.
+//! assert_tool_error!(mcp.call_tool("add", json!({"a": 2, "b": "three"})).await, "/b");
 //! # }
 //! ```
 
