@@ -5,6 +5,7 @@
 //! ```text
 //! cargo run -p mcp-test --example conformance                          # stdio
 //! cargo run -p mcp-test --example conformance -- --http 127.0.0.1:0    # HTTP, /mcp
+//! cargo run -p mcp-test --example conformance -- --page-size 5         # lists in pages of 5
 //! ```
 //!
 //! With `--http`, the bound address is printed to stderr as `listening on 127.0.0.1:PORT`
@@ -15,7 +16,7 @@ use mcp_test::resources::{Resource, ResourceTemplate};
 use mcp_test::rounds::{AskError, Capability, SamplingMessage, SamplingRequest};
 use mcp_test::transport::{http, stdio};
 use mcp_test::wire::{LoggingLevel, ResourceContents};
-use mcp_test::{CallToolResult, Content, Context, Server, Tool, ToolError};
+use mcp_test::{CallToolResult, Content, Context, Server, ServerBuilder, Tool, ToolError};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -508,6 +509,14 @@ fn prompt_with_arguments(args: BTreeMap<String, String>) -> String {
 /// The fixture server. (`pub` so tests can include this file as a module and serve it in
 /// process.)
 pub fn conformance_server() -> Server {
+    conformance_builder()
+        .build()
+        .expect("the conformance fixture server builds")
+}
+
+/// The fixture server's builder, for a test that changes a setting (such as the page size)
+/// of the same server.
+pub fn conformance_builder() -> ServerBuilder {
     Server::builder("mcp-test-conformance-fixture", env!("CARGO_PKG_VERSION"))
         .tool::<SimpleText>()
         .tool::<ImageContent>()
@@ -623,26 +632,40 @@ pub fn conformance_server() -> Server {
                     Ok(format!("Prompt built with context: {context}"))
                 }),
         )
-        .build()
-        .expect("the conformance fixture server builds")
 }
 
-/// Serves stdio, or HTTP with `--http ADDR`. (`pub` so the tests crate can build this file into a
-/// binary of its own.)
+/// Serves stdio, or HTTP with `--http ADDR`; `--page-size N` (before or after) sets how many
+/// items a page of a list holds (default 100), so a client can page through them. (`pub` so
+/// the tests crate can build this file into a binary of its own.)
 #[tokio::main]
 pub async fn main() -> std::io::Result<()> {
-    let server = conformance_server();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => stdio::serve_stdio(server).await,
-        [flag, addr] if flag == "--http" => {
+    let mut builder = conformance_builder();
+    let mut http_addr = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        match (flag.as_str(), args.next()) {
+            ("--http", Some(addr)) if http_addr.is_none() => http_addr = Some(addr),
+            ("--page-size", Some(size)) => match size.parse() {
+                Ok(size) if size > 0 => builder = builder.page_size(size),
+                _ => usage(),
+            },
+            _ => usage(),
+        }
+    }
+    let server = builder
+        .build()
+        .expect("the conformance fixture server builds");
+    match http_addr {
+        None => stdio::serve_stdio(server).await,
+        Some(addr) => {
             let listener = tokio::net::TcpListener::bind(addr.as_str()).await?;
             eprintln!("listening on {}", listener.local_addr()?);
             http::serve(listener, server, http::HttpConfig::default()).await
         }
-        _ => {
-            eprintln!("usage: conformance [--http 127.0.0.1:PORT]");
-            std::process::exit(2)
-        }
     }
+}
+
+fn usage() -> ! {
+    eprintln!("usage: conformance [--http 127.0.0.1:PORT] [--page-size N]");
+    std::process::exit(2)
 }

@@ -3,7 +3,8 @@
 //! Declarative tests, and a spec-exact runtime, for MCP (Model Context Protocol) servers on
 //! revision **2026-07-28**.
 //!
-//! - [`Tool`] is an MCP tool: a Rust type whose values are the tool's arguments.
+//! - [`Tool`] is an MCP tool: a Rust type whose values are the tool's arguments;
+//!   [`#[derive(Tool)]`](derive@Tool) generates its input schema, parsing and validation.
 //! - [`Server`] serves tools on the real wire: `server/discover`, `tools/list`, `tools/call`,
 //!   with the envelope, error codes, cache hints and `resultType` of the spec. Its entry point
 //!   takes JSON text and returns JSON text ([`Server::handle_json`]), so every test exercises
@@ -13,39 +14,40 @@
 //!   arguments; [`Access`] restricts any definition to the callers allowed to see it
 //!   ([`authorization`]).
 //! - [`wire`] is the wire model: JSON-RPC envelope, `_meta`, content blocks, results, errors.
+//! - [`testing`] is the test surface: [`#[mcp_test]`](macro@mcp_test),
+//!   [`TestContext`](testing::TestContext) (in process, over stdio or over HTTP), the request
+//!   helpers and the `assert_*` macros. `use mcp_test::prelude::*;` ([`prelude`]) imports what
+//!   a test file needs.
 //!
 //! ```
-//! use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
-//! use serde_json::{json, Value};
+//! use mcp_test::prelude::*;
 //!
 //! /// Adds two integers.
-//! struct Add { a: i64, b: i64 }
+//! #[derive(Tool)]
+//! struct Add {
+//!     /// The first addend
+//!     a: i64,
+//!     /// The second addend
+//!     b: i64,
+//! }
 //!
-//! impl Tool for Add {
-//!     const NAME: &'static str = "add";
-//!     fn input_schema() -> Value {
-//!         json!({"type": "object",
-//!                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-//!                "required": ["a", "b"], "additionalProperties": false})
-//!     }
-//!     fn parse(args: Value) -> Result<Self, ToolError> {
-//!         Ok(Add { a: args["a"].as_i64().unwrap_or(0), b: args["b"].as_i64().unwrap_or(0) })
-//!     }
-//!     async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
-//!         Ok(CallToolResult::text((self.a + self.b).to_string()))
+//! impl Add {
+//!     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+//!         Ok((self.a + self.b).to_string())
 //!     }
 //! }
 //!
+//! fn calculator() -> Server {
+//!     Server::builder("calculator", "1.0.0").tool::<Add>().build().unwrap()
+//! }
+//!
+//! // In a test file: #[mcp_test(server = calculator)] async fn adds(mcp: TestContext) { .. }
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
-//! let server = Server::builder("calculator", "1.0.0").tool::<Add>().build().unwrap();
-//! let request = mcp_test::wire::Request::new(1, "tools/call", json!({
-//!     "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-//!               "io.modelcontextprotocol/clientCapabilities": {}},
-//!     "name": "add", "arguments": {"a": 2, "b": 3}
-//! }));
-//! let response = server.request(&request).await;
-//! assert_eq!(response.result().unwrap()["content"][0]["text"], "5");
+//! let mcp = TestContext::new(calculator());
+//! assert_tool_text!(mcp.call_tool("add", json!({"a": 2, "b": 3})).await, "5");
+//! // The input schema comes from the type: arguments that break it never reach `run`.
+//! assert_tool_error!(mcp.call_tool("add", json!({"a": 2, "b": "three"})).await, "/b");
 //! # }
 //! ```
 
@@ -101,6 +103,61 @@ pub use mcp_test_macros::mcp_test as test;
 
 #[doc = include_str!("derive_tool.md")]
 pub use mcp_test_macros::Tool;
+
+/// Everything a test file needs, in one import: `use mcp_test::prelude::*;`.
+///
+/// - to write a server: [`Tool`] (the trait and `#[derive(Tool)]`), [`Context`],
+///   [`ToolError`], [`Server`], [`Json`], [`CallToolResult`], [`Content`];
+/// - to test it: [`#[mcp_test]`](macro@crate::mcp_test), [`TestContext`](crate::testing::TestContext),
+///   [`RequestOptions`](crate::testing::RequestOptions), the `assert_*` macros and
+///   [`mcp_request!`](crate::mcp_request);
+/// - for multi-round tools: [`Answers`](crate::target::Answers), [`answer`](crate::testing::answer),
+///   and what the helpers return, [`Rounds`](crate::target::Rounds) and
+///   [`Exchange`](crate::target::Exchange);
+/// - `serde_json`'s [`json!`](serde_json::json), for the arguments every helper takes.
+///
+/// ```
+/// use mcp_test::prelude::*;
+///
+/// /// Says hello.
+/// #[derive(Tool)]
+/// struct Hello {}
+///
+/// impl Hello {
+///     async fn run(self, _ctx: &Context) -> Result<&'static str, ToolError> {
+///         Ok("hello")
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let mcp = TestContext::new(Server::builder("demo", "1.0.0").tool::<Hello>().build().unwrap());
+/// assert_tool_text!(mcp.call_tool("hello", json!({})).await, "hello");
+/// # }
+/// ```
+pub mod prelude {
+    #[cfg(feature = "insta")]
+    #[doc(no_inline)]
+    pub use crate::assert_response_snapshot;
+    #[cfg(feature = "cases")]
+    #[doc(no_inline)]
+    pub use crate::assert_schema_cases;
+    #[doc(no_inline)]
+    pub use crate::target::{Answers, Exchange, Rounds};
+    #[doc(no_inline)]
+    pub use crate::testing::{RequestOptions, TestContext, answer};
+    #[doc(no_inline)]
+    pub use crate::{CallToolResult, Content, Context, Json, Server, Tool, ToolError};
+    #[doc(no_inline)]
+    pub use crate::{
+        assert_input_required, assert_rpc_error, assert_tool_error, assert_tool_json,
+        assert_tool_text, mcp_request,
+    };
+    #[doc(no_inline)]
+    pub use mcp_test_macros::mcp_test;
+    #[doc(no_inline)]
+    pub use serde_json::json;
+}
 
 /// Not public API: what code generated by `mcp-test-macros` calls. The macros crate is pinned to
 /// this crate's exact version, so this module may change in any release.

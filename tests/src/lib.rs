@@ -220,6 +220,13 @@ pub fn transport_server() -> Server {
         .expect("the fixture server builds")
 }
 
+/// The conformance fixture server (`mcp-test/examples/conformance.rs`), one definition for
+/// the `conformance_fixture` binary and the tests that serve it in process:
+/// [`conformance::conformance_server`], or [`conformance::conformance_builder`] to change a
+/// setting first.
+#[path = "../../mcp-test/examples/conformance.rs"]
+pub mod conformance;
+
 /// The README's examples compile as this crate's doctests, so the README cannot drift from the
 /// library.
 #[cfg(doctest)]

@@ -21,28 +21,23 @@
 //!   received.
 //!
 //! ```
-//! use mcp_test::testing::TestContext;
-//! use mcp_test::{assert_rpc_error, assert_tool_error, assert_tool_text};
-//! use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
-//! use serde_json::{json, Value};
+//! use mcp_test::prelude::*;
 //!
 //! /// Divides two integers.
-//! struct Divide { a: i64, b: i64 }
+//! #[derive(Tool)]
+//! struct Divide {
+//!     /// The dividend
+//!     a: i64,
+//!     /// The divisor
+//!     b: i64,
+//! }
 //!
-//! impl Tool for Divide {
-//!     const NAME: &'static str = "divide";
-//!     fn input_schema() -> Value {
-//!         json!({"type": "object", "required": ["a", "b"], "additionalProperties": false,
-//!                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}})
-//!     }
-//!     fn parse(args: Value) -> Result<Self, ToolError> {
-//!         Ok(Divide { a: args["a"].as_i64().unwrap_or(0), b: args["b"].as_i64().unwrap_or(0) })
-//!     }
-//!     async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
+//! impl Divide {
+//!     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
 //!         if self.b == 0 {
 //!             return Err(ToolError::new("division by zero"));
 //!         }
-//!         Ok(CallToolResult::text((self.a / self.b).to_string()))
+//!         Ok((self.a / self.b).to_string())
 //!     }
 //! }
 //!
@@ -56,7 +51,7 @@
 //! let mcp = TestContext::new(calculator());
 //! assert_tool_text!(mcp.call_tool("divide", json!({"a": 6, "b": 3})).await, "2");
 //! assert_tool_error!(mcp.call_tool("divide", json!({"a": 1, "b": 0})).await, "by zero");
-//! assert_tool_error!(mcp.call_tool("divide", json!({"a": "x"})).await, "/a");
+//! assert_tool_error!(mcp.call_tool("divide", json!({"a": "x", "b": 1})).await, "/a");
 //! assert_rpc_error!(mcp.call_tool("multiply", json!({})).await, -32602, "Unknown tool");
 //! # }
 //! ```
@@ -83,8 +78,8 @@ pub use request::{
     read_resource, request, send,
 };
 pub use response::{
-    AsResponse, audio_response, error_text, image_response, input_required, json_response, result,
-    rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
+    AsResponse, ResponseError, audio_response, error_text, image_response, input_required,
+    json_response, result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
 pub use snapshot::normalize;

@@ -27,55 +27,111 @@ use serde_json::Value;
 pub trait AsResponse {
     /// The response as JSON: a JSON-RPC response object (with `result` or `error`), or a bare
     /// result object. `Err` says why there is none (text that is not JSON, a notification's
-    /// missing reply).
-    fn response_json(&self) -> Result<Value, String>;
+    /// missing reply); its text is what the unwrappers and `assert_*` macros panic with.
+    fn response_json(&self) -> Result<Value, ResponseError>;
+}
+
+/// Why a value a test holds has no JSON-RPC response in it: the error of
+/// [`AsResponse::response_json`]. Its text is the panic message of every unwrapper and
+/// `assert_*` macro given such a value.
+///
+/// An implementation of [`AsResponse`] outside this crate says why in its own words with
+/// [`ResponseError::Other`] (or `.into()` on a `String`).
+///
+/// ```
+/// use mcp_test::testing::{AsResponse, ResponseError};
+///
+/// let err = "not json".response_json().unwrap_err();
+/// assert!(matches!(err, ResponseError::NotJson { .. }));
+/// assert!(err.to_string().starts_with("the response is not JSON"));
+///
+/// let none: Option<serde_json::Value> = None;
+/// assert!(matches!(none.response_json(), Err(ResponseError::Missing)));
+///
+/// let custom = ResponseError::from("the socket closed".to_owned());
+/// assert_eq!(custom.to_string(), "the socket closed");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResponseError {
+    /// Text that is not JSON.
+    #[error("the response is not JSON ({source}); received text:\n{text}")]
+    NotJson {
+        /// The text received.
+        text: String,
+        /// The parse error.
+        source: serde_json::Error,
+    },
+    /// A tool result that does not serialize to JSON.
+    #[error("the tool result does not serialize: {0}")]
+    Unserializable(#[source] serde_json::Error),
+    /// No response at all (`None`): the server answered nothing, as it does for a notification.
+    #[error("there is no response: the server answered nothing, as it does for a notification")]
+    Missing,
+    /// A multi-round run without a response in its last round.
+    #[error("the run has no response")]
+    EmptyRun,
+    /// An exchange without a JSON-RPC response (an HTTP 202, or a notification).
+    #[error("the exchange has no JSON-RPC response (HTTP status {status:?})")]
+    NoReply {
+        /// The HTTP status, if the exchange was over HTTP.
+        status: Option<u16>,
+    },
+    /// Any other reason, in the words of the [`AsResponse`] implementation.
+    #[error("{0}")]
+    Other(String),
+}
+
+impl From<String> for ResponseError {
+    fn from(reason: String) -> Self {
+        ResponseError::Other(reason)
+    }
 }
 
 impl AsResponse for Value {
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         Ok(self.clone())
     }
 }
 
 impl AsResponse for str {
-    fn response_json(&self) -> Result<Value, String> {
-        serde_json::from_str(self)
-            .map_err(|e| format!("the response is not JSON ({e}); received text:\n{self}"))
+    fn response_json(&self) -> Result<Value, ResponseError> {
+        serde_json::from_str(self).map_err(|source| ResponseError::NotJson {
+            text: self.to_owned(),
+            source,
+        })
     }
 }
 
 impl AsResponse for String {
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         self.as_str().response_json()
     }
 }
 
 impl AsResponse for wire::Response {
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         Ok(self.to_value())
     }
 }
 
 impl AsResponse for CallToolResult {
-    fn response_json(&self) -> Result<Value, String> {
-        serde_json::to_value(self).map_err(|e| format!("the tool result does not serialize: {e}"))
+    fn response_json(&self) -> Result<Value, ResponseError> {
+        serde_json::to_value(self).map_err(ResponseError::Unserializable)
     }
 }
 
 impl<T: AsResponse> AsResponse for Option<T> {
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         match self {
             Some(response) => response.response_json(),
-            None => Err(
-                "there is no response: the server answered nothing, as it does for a notification"
-                    .to_owned(),
-            ),
+            None => Err(ResponseError::Missing),
         }
     }
 }
 
 impl<T: AsResponse + ?Sized> AsResponse for &T {
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         (**self).response_json()
     }
 }
@@ -483,22 +539,19 @@ pub fn input_required(response: impl AsResponse) -> Value {
 
 /// A multi-round run is its last response for every unwrapper and assertion.
 impl AsResponse for crate::target::Rounds {
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         self.exchanges
             .last()
             .and_then(|e| e.response.clone())
-            .ok_or_else(|| "the run has no response".to_owned())
+            .ok_or(ResponseError::EmptyRun)
     }
 }
 
 /// An exchange is its JSON-RPC response for every unwrapper and assertion.
 impl AsResponse for crate::target::Exchange {
-    fn response_json(&self) -> Result<Value, String> {
-        self.response.clone().ok_or_else(|| {
-            format!(
-                "the exchange has no JSON-RPC response (HTTP status {:?})",
-                self.status
-            )
+    fn response_json(&self) -> Result<Value, ResponseError> {
+        self.response.clone().ok_or(ResponseError::NoReply {
+            status: self.status,
         })
     }
 }

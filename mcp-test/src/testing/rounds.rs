@@ -3,7 +3,7 @@
 
 use super::in_process::RunOutcome;
 use super::request::{RequestOptions, TestContext};
-use super::response::{AsResponse, show};
+use super::response::{AsResponse, ResponseError, show};
 use crate::target::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, Target, drive};
 use crate::wire::CallToolResult;
 use serde::Serialize;
@@ -22,7 +22,7 @@ impl AsResponse for RunOutcome<CallToolResult> {
     /// A finished run is its tool result; a run that stopped on questions is the
     /// `input_required` result the wire would carry (without `requestState`, which only the
     /// server mints).
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, ResponseError> {
         match self {
             RunOutcome::Complete(result) => result.response_json(),
             RunOutcome::InputRequired(questions) => Ok(json!({

@@ -748,7 +748,7 @@ pub fn messages(body: &[u8]) -> Vec<Value> {
 /// assert_eq!(text_response(&resp), "ok");
 /// ```
 impl crate::testing::AsResponse for http::Response<Bytes> {
-    fn response_json(&self) -> Result<Value, String> {
+    fn response_json(&self) -> Result<Value, crate::testing::ResponseError> {
         let text = String::from_utf8_lossy(self.body());
         match messages(self.body())
             .into_iter()
@@ -759,7 +759,8 @@ impl crate::testing::AsResponse for http::Response<Bytes> {
             None => Err(format!(
                 "the HTTP response (status {}) carries no JSON-RPC response; body:\n{text}",
                 self.status()
-            )),
+            )
+            .into()),
         }
     }
 }
