@@ -108,7 +108,7 @@ where
 /// ([`InputRequests::request_state`]); a context built with
 /// [`ContextBuilder::request_state`](crate::ContextBuilder::request_state) is a retry, checked
 /// exactly as on the wire (its scripted answers are the retry's `inputResponses`). Without a
-/// declared capability, asking answers [`AskError::NotSupported`](super::AskError), so a
+/// declared capability, asking answers [`AskError::NotSupported`](crate::rounds::AskError), so a
 /// tool's fallback path is testable.
 ///
 /// ```
