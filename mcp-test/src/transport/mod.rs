@@ -1,5 +1,7 @@
 //! Serving a [`Server`](crate::Server) over the two transports of MCP 2026-07-28:
-//! [`stdio`] (newline-delimited JSON on stdin/stdout) and [`http`] (Streamable HTTP on axum).
+//! [`stdio`] (newline-delimited JSON on stdin/stdout) and [`http`] (Streamable HTTP on axum),
+//! and the one SSE parser ([`sse`]) every reader of a Streamable HTTP body uses.
 
 pub mod http;
+pub mod sse;
 pub mod stdio;
