@@ -44,31 +44,19 @@
 //! ```
 
 pub mod ai;
-mod check_impl;
+pub mod check;
 mod example_server;
-mod generate_impl;
+pub mod generate;
 mod rules;
 mod sample;
 mod target;
 
-pub use example_server::example_server;
-use crate::target::Target;
 pub use crate::wire::Era;
+pub use check::{CheckOptions, CheckReport, Finding, Severity, check};
+pub use example_server::example_server;
 pub use target::Connected;
 
-/// Protocol probes and the findings report behind `mcp-test check`.
-pub mod check {
-    pub use super::check_impl::{
-        CheckOptions, CheckReport, Finding, Probe, Severity, check, check_with_progress,
-    };
-}
-pub use check_impl::{CheckOptions, CheckReport, Finding, Severity, check};
-
-/// Rust test files from derived cases: what `mcp-test generate` writes.
-pub mod generate {
-    pub use super::generate_impl::{GenerateOptions, ServerSource, render};
-}
-
+use crate::target::Target;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;

@@ -86,15 +86,22 @@ impl<'a> Session<'a> {
         self.next_id.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// A request body for `method` with the protocol fields (a `_meta` in `params` merges
+    /// over them) and a fresh id. Returns (id, body).
+    pub(crate) fn body(&self, method: &str, params: Value) -> (i64, Value) {
+        let id = self.next_id();
+        let mut body = build_request(method, params);
+        body["id"] = Value::from(id);
+        (id, body)
+    }
+
     /// A request for `method` with the protocol fields, and a fresh id. Returns (id, response).
     pub(crate) async fn request(
         &self,
         method: &str,
         params: Value,
     ) -> (i64, Result<Value, TargetError>) {
-        let id = self.next_id();
-        let mut body = build_request(method, params);
-        body["id"] = Value::from(id);
+        let (id, body) = self.body(method, params);
         (id, self.raw(body).await)
     }
 
