@@ -56,9 +56,9 @@ pub use check::{CheckOptions, CheckReport, Finding, Severity, check};
 pub use example_server::example_server;
 pub use target::Connected;
 
-use crate::target::Target;
+use crate::target::{Target, TargetError};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fmt;
 use std::time::Duration;
 use target::Session;
@@ -406,37 +406,77 @@ pub async fn verify_with(target: &dyn Target, cases: &[Case], timeout: Duration)
     VerifyReport { outcomes }
 }
 
+/// Why [`list_tools`] could not list the tools.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ListToolsError {
+    /// The target failed (no answer, a transport error).
+    #[error("tools/list: {0}")]
+    Target(#[from] TargetError),
+    /// `tools/list` answered a JSON-RPC error.
+    #[error("tools/list answered an error: {error}")]
+    Rpc {
+        /// The error object.
+        error: Value,
+    },
+    /// The result has no `tools` array.
+    #[error("tools/list result has no `tools` array: {result}")]
+    NoTools {
+        /// The result.
+        result: Value,
+    },
+    /// A page handed out the cursor it was asked with.
+    #[error("tools/list repeats its cursor")]
+    RepeatedCursor {
+        /// The cursor.
+        cursor: String,
+    },
+    /// The list did not end.
+    #[error("tools/list did not end within {pages} pages")]
+    TooManyPages {
+        /// The page limit.
+        pages: usize,
+    },
+}
+
 /// Lists every tool of `target`, following `nextCursor` (at most 1000 pages).
-pub async fn list_tools(target: &dyn Target, timeout: Duration) -> Result<Vec<Value>, String> {
+pub async fn list_tools(
+    target: &dyn Target,
+    timeout: Duration,
+) -> Result<Vec<Value>, ListToolsError> {
+    const PAGES: usize = 1000;
     let session = Session::new(target, timeout);
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
-    for _ in 0..1000 {
+    for _ in 0..PAGES {
         let params = match &cursor {
-            Some(c) => serde_json::json!({"cursor": c}),
+            Some(c) => json!({"cursor": c}),
             None => Value::Null,
         };
-        let response = session
-            .request("tools/list", params)
-            .await
-            .1
-            .map_err(|e| format!("tools/list: {e}"))?;
+        let response = session.request("tools/list", params).await.1?;
         if let Some(error) = response.get("error") {
-            return Err(format!("tools/list answered an error: {error}"));
+            return Err(ListToolsError::Rpc {
+                error: error.clone(),
+            });
         }
         let result = &response["result"];
-        let page = result
-            .get("tools")
-            .and_then(Value::as_array)
-            .ok_or_else(|| format!("tools/list result has no `tools` array: {result}"))?;
+        let Some(page) = result.get("tools").and_then(Value::as_array) else {
+            return Err(ListToolsError::NoTools {
+                result: result.clone(),
+            });
+        };
         tools.extend(page.iter().cloned());
         match result.get("nextCursor").and_then(Value::as_str) {
             Some(next) if Some(next) != cursor.as_deref() => cursor = Some(next.to_owned()),
-            Some(_) => return Err("tools/list repeats its cursor".into()),
+            Some(next) => {
+                return Err(ListToolsError::RepeatedCursor {
+                    cursor: next.to_owned(),
+                });
+            }
             None => return Ok(tools),
         }
     }
-    Err("tools/list did not end within 1000 pages".into())
+    Err(ListToolsError::TooManyPages { pages: PAGES })
 }
 
 /// Asserts that a `tools/call` response bears out `expectation`; panics naming the case's
