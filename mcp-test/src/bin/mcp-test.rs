@@ -219,8 +219,8 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
         note(&format!("starting `{label}`"));
         let mut command = tokio::process::Command::new(program);
         command.args(rest);
-        // The checker declares no client capabilities: a server must then never ask for
-        // elicitation, sampling or roots (the multi-round probe relies on it).
+        // The handshake declares no client capabilities, and the checker's requests declare
+        // their own: none for the schema cases, every one when it drives a tool that asks.
         let client = Client::spawn(command)
             .await?
             .with_timeout(timeout)

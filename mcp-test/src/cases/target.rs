@@ -2,7 +2,9 @@
 //! and the checker send through.
 
 use crate::server::Caller;
-use crate::target::{Target, TargetError, TargetFuture, send_within};
+use crate::target::{
+    Answers, DriveError, Rounds, Target, TargetError, TargetFuture, drive, send_within,
+};
 use crate::wire::Era;
 use crate::wire::build::build_request;
 use serde_json::Value;
@@ -66,7 +68,8 @@ impl Target for Connected {
     }
 }
 
-/// Sends requests with fresh ids and a per-call timeout.
+/// Sends requests with fresh ids and a per-call timeout. As a [`Target`] it is the target
+/// with the timeout put around every message, so [`drive`] gets it on every round.
 pub(crate) struct Session<'a> {
     pub(crate) target: &'a dyn Target,
     pub(crate) timeout: Duration,
@@ -105,11 +108,40 @@ impl<'a> Session<'a> {
         (id, self.raw(body).await)
     }
 
+    /// Drives `body` to its final response with `answers` ([`drive`]); retries take fresh
+    /// ids from this session, and every round has the timeout.
+    pub(crate) async fn drive(
+        &self,
+        body: &Value,
+        answers: &Answers,
+    ) -> Result<Rounds, DriveError> {
+        let next_id = || Value::from(self.next_id());
+        drive(self, body, answers, &Caller::default(), Some(&next_id)).await
+    }
+
     /// Sends a message as written and waits at most the timeout for its response.
     pub(crate) async fn raw(&self, body: Value) -> Result<Value, TargetError> {
         let exchange = send_within(self.target, &body, &Caller::default(), self.timeout).await?;
         exchange.response.ok_or_else(|| TargetError::NoResponse {
             request: crate::target::describe(&body),
         })
+    }
+}
+
+impl Target for Session<'_> {
+    fn label(&self) -> String {
+        self.target.label()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(send_within(self.target, message, caller, self.timeout))
+    }
+    fn era(&self) -> Option<Era> {
+        self.target.era()
+    }
+    fn transport_violations(&self) -> Vec<String> {
+        self.target.transport_violations()
+    }
+    fn http_url(&self) -> Option<String> {
+        self.target.http_url()
     }
 }

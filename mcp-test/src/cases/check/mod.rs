@@ -5,8 +5,11 @@
 //! - the protocol probes run over any [`Target`]: discovery, methods, lists, tool
 //!   definitions, the schema cases, resources and prompts, result shapes and error codes,
 //!   transport hygiene;
-//! - the multi-round probe: the cases declare no client capabilities, so a server must not ask
-//!   for input, and a tampered `requestState` must be refused;
+//! - the multi-round probes: without client capabilities a tool that asks the user must answer
+//!   -32021; with every capability declared, each tool whose base case asks is driven to its
+//!   final response with synthesized answers ([`target::drive`](crate::target::drive)), every
+//!   round checked against the official schema, and a tampered `requestState` must be
+//!   refused;
 //! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body.
 
 mod probes;
@@ -25,7 +28,10 @@ use std::time::Duration;
 /// What `check` runs.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Which cases to derive (edge cases are on by default).
+    /// Which cases to derive (edge cases are on by default). The cases always run without
+    /// client capabilities, whatever [`CaseOptions::client_capabilities`](CaseOptions) says: a
+    /// tool that needs one must answer -32021, and the multi-round probe then drives it with
+    /// every capability declared.
     pub cases: CaseOptions,
     /// The per-call timeout (a server that hangs is reported, not waited on).
     pub timeout: Duration,
@@ -80,8 +86,10 @@ pub async fn check_with_progress(
     });
     progress(&format!("cases: {} schema-derived cases", cases.len()));
     let report = c.run_cases(&tools, &cases, progress).await;
-    progress("multi-round: input_required results");
-    c.multi_round(&report).await;
+    progress("multi-round: input_required results, -32021 without capabilities");
+    c.multi_round_discipline(&report).await;
+    progress("multi-round: tools that ask, driven with every client capability");
+    c.multi_round_driven(&report).await;
     let capabilities = discover
         .as_ref()
         .and_then(|d| d.get("capabilities"))

@@ -448,7 +448,9 @@ impl<'a> Checker<'a> {
             if i % 25 == 0 && i > 0 {
                 progress(&format!("cases: {i}/{}", cases.len()));
             }
-            let (happened, response) = run_in(&self.session, case).await;
+            // Without client capabilities: a tool that asks must answer -32021, which the
+            // multi-round probes look at.
+            let (happened, response) = run_in(&self.session, case, None).await;
             if let Some(r) = &response {
                 self.log_response("tools/call", r["id"].as_i64().unwrap_or(-1), r.clone());
             }
@@ -465,6 +467,9 @@ impl<'a> Checker<'a> {
                     ));
                     self.after_failure(message.clone()).await;
                 }
+                // -32021 naming the capabilities the tool needs: neither an acceptance nor a
+                // rejection of the arguments.
+                (Happened::NeedsCapabilities { .. }, _) => {}
                 (Happened::Success { .. } | Happened::InputRequired, Expectation::Error) => {
                     out.push((
                         Severity::Defect,
