@@ -1,12 +1,14 @@
 //! The rules engine, `verify` and `assert_schema_cases!`, used as a downstream crate would.
 
 use mcp_test::cases::{
-    Case, CaseOptions, Expectation, derive_cases, derive_for_tools, example_server, verify,
+    Case, CaseOptions, CheckOptions, CheckReport, Expectation, Happened, Severity, check,
+    derive_cases, derive_for_tools, every_client_capability, example_server, verify,
 };
 use mcp_test::target::{Exchange, Target, TargetFuture};
 use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};
 use serde_json::{Value, json};
 use std::collections::HashSet;
+use std::sync::Mutex;
 
 fn tools_of(server: &Server) -> Vec<Value> {
     server
@@ -340,5 +342,226 @@ fn an_unsatisfiable_schema_is_a_clear_problem() {
         text[1].starts_with("tool \"broken\": the input schema does not compile"),
         "{}",
         text[1]
+    );
+}
+
+/// Books a table, asking who for through a form.
+#[derive(Tool)]
+#[tool(name = "book_table")]
+struct BookTable {
+    #[tool(minimum = 1, maximum = 12)]
+    seats: u8,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Guest {
+    /// The guest's name.
+    name: String,
+}
+
+impl BookTable {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        let form = ctx
+            .elicit_as::<Guest>("Who is the table for?")
+            .key("guest")
+            .await?;
+        let name = form.accepted().map_or("nobody".to_owned(), |g| g.name);
+        Ok(format!("{} seats for {name:?}", self.seats))
+    }
+}
+
+fn booking_server() -> Server {
+    Server::builder("bookings", "1.0.0")
+        .tool::<BookTable>()
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_tool_that_asks_passes_its_cases_with_and_without_client_capabilities() {
+    // Without capabilities every valid case is -32021 naming elicitation: never a
+    // disagreement.
+    let report = assert_schema_cases!(booking_server());
+    let needs = report
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o.happened, Happened::NeedsCapabilities { .. }))
+        .count();
+    let valid = report
+        .outcomes
+        .iter()
+        .filter(|o| o.case.expectation == Expectation::Success)
+        .count();
+    assert_eq!(needs, valid, "{:#?}", report.outcomes);
+    let base = &report.outcomes[0];
+    assert_eq!(
+        base.happened,
+        Happened::NeedsCapabilities {
+            required: json!({"elicitation": {}})
+        }
+    );
+
+    // With them, every round is answered with a synthesized form until the call completes.
+    let report = assert_schema_cases!(
+        booking_server(),
+        client_capabilities = every_client_capability(),
+    );
+    for o in report
+        .outcomes
+        .iter()
+        .filter(|o| o.case.expectation == Expectation::Success)
+    {
+        match &o.happened {
+            Happened::Success { text } => assert!(text.contains("seats for"), "{text}"),
+            other => panic!("{}: {other}", o.case.title),
+        }
+    }
+}
+
+/// The in-process server, recording every message sent to it.
+struct Recorded {
+    server: Server,
+    sent: Mutex<Vec<Value>>,
+}
+
+impl Target for Recorded {
+    fn label(&self) -> String {
+        self.server.label()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        self.sent.lock().unwrap().push(message.clone());
+        self.server.send(message, caller)
+    }
+}
+
+fn probe<'a>(report: &'a CheckReport, name: &str) -> &'a mcp_test::cases::check::Probe {
+    report
+        .probes
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no probe {name}: {}", report.to_text()))
+}
+
+#[tokio::test]
+async fn check_drives_a_tool_that_asks_and_finds_nothing_wrong() {
+    let target = Recorded {
+        server: booking_server(),
+        sent: Mutex::new(Vec::new()),
+    };
+    let report = check(&target, &CheckOptions::default()).await;
+    assert_eq!(report.findings().count(), 0, "{}", report.to_text());
+    assert!(probe(&report, "multi-round/discipline").passed());
+    assert!(probe(&report, "multi-round/driven").passed());
+    let sent = target.sent.lock().unwrap();
+    // The schema cases declare nothing; the driven call declares everything and answers.
+    let capabilities =
+        |m: &Value| m["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"].clone();
+    let driven: Vec<&Value> = sent
+        .iter()
+        .filter(|m| m["method"] == "tools/call" && capabilities(m) == every_client_capability())
+        .collect();
+    assert!(
+        driven
+            .iter()
+            .any(|m| m["params"]["inputResponses"]["guest"]["action"] == "accept"),
+        "{driven:#?}"
+    );
+    // ...and a retry with a tampered requestState, which the server refused.
+    assert!(
+        driven.iter().any(|m| m["params"]["requestState"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("tampered"))),
+        "{driven:#?}"
+    );
+}
+
+/// A server that asks for elicitation even when the request declared no capability (it
+/// should answer -32021), or whose last round fails with an internal error.
+struct Pushy {
+    server: Server,
+    internal_error_at_the_end: bool,
+}
+
+impl Target for Pushy {
+    fn label(&self) -> String {
+        "pushy".into()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            let mut exchange = self.server.send(message, caller).await?;
+            let Some(response) = exchange.response.as_mut() else {
+                return Ok(exchange);
+            };
+            if response["error"]["code"] == -32021 {
+                *response = json!({"jsonrpc": "2.0", "id": message["id"], "result": {
+                    "resultType": "input_required",
+                    "inputRequests": {"guest": {"method": "elicitation/create", "params": {
+                        "mode": "form", "message": "Who is the table for?",
+                        "requestedSchema": {"type": "object",
+                            "properties": {"name": {"type": "string"}}, "required": ["name"]}}}}}});
+            } else if self.internal_error_at_the_end
+                && message["params"].get("inputResponses").is_some()
+                && response["result"]["resultType"] == "complete"
+            {
+                *response = json!({"jsonrpc": "2.0", "id": message["id"],
+                    "error": {"code": -32603, "message": "boom"}});
+            }
+            Ok(exchange)
+        })
+    }
+}
+
+#[tokio::test]
+async fn asking_for_an_undeclared_capability_is_a_defect() {
+    let pushy = Pushy {
+        server: booking_server(),
+        internal_error_at_the_end: false,
+    };
+    let report = check(&pushy, &CheckOptions::default()).await;
+    assert!(report.has_defects(), "{}", report.to_text());
+    let discipline = probe(&report, "multi-round/discipline");
+    assert!(!discipline.passed());
+    assert!(
+        discipline
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Defect
+                && f.message
+                    .contains("asks for a capability the client did not declare")),
+        "{:#?}",
+        discipline.findings
+    );
+    assert!(
+        discipline.findings.iter().any(|f| f.message.starts_with(
+            "book_table › accepts valid arguments: input request \"guest\" (elicitation/create)"
+        )),
+        "{:#?}",
+        discipline.findings
+    );
+    // Driven with every capability, the server itself behaves.
+    assert!(
+        probe(&report, "multi-round/driven").passed(),
+        "{}",
+        report.to_text()
+    );
+}
+
+#[tokio::test]
+async fn a_driven_call_that_ends_in_an_internal_error_is_a_defect() {
+    let pushy = Pushy {
+        server: booking_server(),
+        internal_error_at_the_end: true,
+    };
+    let report = check(&pushy, &CheckOptions::default()).await;
+    let driven = probe(&report, "multi-round/driven");
+    assert!(
+        driven
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Defect
+                && f.message
+                    .contains("ended in an internal error after 2 rounds")),
+        "{}",
+        report.to_text()
     );
 }

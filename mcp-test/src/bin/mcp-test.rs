@@ -8,15 +8,16 @@
 //! Without a target, both work on the bundled example server, in process.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mcp_test::cases::ai::{self, AiOptions};
+use mcp_test::cases::ai::{self, AiError, AiOptions};
 use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
 use mcp_test::cases::{
-    CaseOptions, CheckOptions, Connected, check::check_with_progress, derive_for_tools,
-    example_server, list_tools, verify_with,
+    CaseOptions, CheckOptions, Connected, ListToolsError, check::check_with_progress,
+    derive_for_tools, example_server, list_tools, verify_with,
 };
-use mcp_test::client::Client;
-use mcp_test::target::Target;
+use mcp_test::client::{Client, ClientError};
+use mcp_test::target::{Target, TargetError};
 use std::io::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -147,6 +148,38 @@ fn main() -> ExitCode {
     code
 }
 
+/// Why the server could not be reached.
+#[derive(Debug, thiserror::Error)]
+enum OpenError {
+    /// The client could not be made: a bad URL, a program that does not start.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// The server did not answer the handshake.
+    #[error("{target}: {source}")]
+    Handshake {
+        /// The URL, or the command line in backquotes.
+        target: String,
+        /// What the client said.
+        source: TargetError,
+    },
+}
+
+/// Why `mcp-test generate` wrote nothing.
+#[derive(Debug, thiserror::Error)]
+enum GenerateError {
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    #[error(transparent)]
+    ListTools(#[from] ListToolsError),
+    #[error("--require-ai: {0}")]
+    RequireAi(#[source] AiError),
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// The server to talk to, and what to close afterwards.
 struct Opened {
     target: Box<dyn Target>,
@@ -154,7 +187,7 @@ struct Opened {
     source: ServerSource,
 }
 
-async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, String> {
+async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
     // The client waits up to the connect timeout; each call of the check is bounded by
     // `--timeout` on top of that.
     let timeout = Duration::from_secs(args.connect_timeout.max(args.timeout).max(1));
@@ -165,13 +198,15 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, String> {
     };
     if let Some(url) = &args.url {
         note(&format!("connecting to {url}"));
-        let client = Client::http(url)
-            .map_err(|e| e.to_string())?
+        let client = Client::http(url)?
             .with_timeout(timeout)
             .with_capabilities(serde_json::json!({}));
         let connected = Connected::probe(client.clone(), url.clone())
             .await
-            .map_err(|e| format!("{url}: {e}"))?;
+            .map_err(|source| OpenError::Handshake {
+                target: url.clone(),
+                source,
+            })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
             target: Box::new(connected),
@@ -184,16 +219,18 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, String> {
         note(&format!("starting `{label}`"));
         let mut command = tokio::process::Command::new(program);
         command.args(rest);
-        // The checker declares no client capabilities: a server must then never ask for
-        // elicitation, sampling or roots (the multi-round probe relies on it).
+        // The handshake declares no client capabilities, and the checker's requests declare
+        // their own: none for the schema cases, every one when it drives a tool that asks.
         let client = Client::spawn(command)
-            .await
-            .map_err(|e| e.to_string())?
+            .await?
             .with_timeout(timeout)
             .with_capabilities(serde_json::json!({}));
         let connected = Connected::probe(client.clone(), label.clone())
             .await
-            .map_err(|e| format!("`{label}`: {e}"))?;
+            .map_err(|source| OpenError::Handshake {
+                target: format!("`{label}`"),
+                source,
+            })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
             target: Box::new(connected),
@@ -259,7 +296,7 @@ async fn run_generate(args: GenerateArgs) -> ExitCode {
     }
 }
 
-async fn generate(args: GenerateArgs) -> Result<(), String> {
+async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
     let opened = open(&args.target, true).await?;
     let timeout = Duration::from_secs(args.target.timeout.max(1));
     let target = opened.target.as_ref();
@@ -290,7 +327,7 @@ async fn generate(args: GenerateArgs) -> Result<(), String> {
                 );
                 cases.extend(suggested.cases);
             }
-            Err(e) if args.ai.require_ai => return Err(format!("--require-ai: {e}")),
+            Err(e) if args.ai.require_ai => return Err(GenerateError::RequireAi(e)),
             Err(e) => eprintln!("mcp-test: warning: {e}; using the rules engine only"),
         }
     }
@@ -318,8 +355,10 @@ async fn generate(args: GenerateArgs) -> Result<(), String> {
             label: target.label(),
         },
     );
-    std::fs::write(&args.output, text)
-        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    std::fs::write(&args.output, text).map_err(|source| GenerateError::Write {
+        path: args.output.clone(),
+        source,
+    })?;
     eprintln!("mcp-test: wrote {}", args.output.display());
     Ok(())
 }

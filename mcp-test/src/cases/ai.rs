@@ -17,16 +17,14 @@
 //!   server label and the sorted tool set, with an optional maximum age.
 
 use super::{Case, Expectation};
+use crate::client::{ClientError, HttpClient, HttpReply};
 use crate::validation::SchemaValidator;
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
+use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use http::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
@@ -132,14 +130,12 @@ impl AiOptions {
     /// ```
     pub fn configured(&self) -> Result<&str, AiError> {
         let Some(base) = self.base_url.as_deref() else {
-            return Err(AiError::new(
-                "AI generation is not configured: set --ai-base-url or MCP_TEST_AI_BASE_URL",
-            ));
+            return Err(AiError::NotConfigured);
         };
         if self.api_key.is_none() && !is_local(base) {
-            return Err(AiError::new(format!(
-                "AI generation is not configured: {base} is not localhost, so it needs a key (--ai-api-key or MCP_TEST_AI_API_KEY)"
-            )));
+            return Err(AiError::NeedsKey {
+                base_url: base.to_owned(),
+            });
         }
         Ok(base)
     }
@@ -157,27 +153,81 @@ fn is_local(url: &str) -> bool {
 }
 
 /// Why no suggestions could be had.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AiError {
-    /// What went wrong.
-    pub message: String,
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AiError {
+    /// No base URL is set.
+    #[error("AI generation is not configured: set --ai-base-url or MCP_TEST_AI_BASE_URL")]
+    NotConfigured,
+    /// A base URL that is not localhost, and no key.
+    #[error(
+        "AI generation is not configured: {base_url} is not localhost, so it needs a key (--ai-api-key or MCP_TEST_AI_API_KEY)"
+    )]
+    NeedsKey {
+        /// The base URL.
+        base_url: String,
+    },
+    /// The endpoint is not a plain `http://` URL.
+    #[error(
+        "{url}: only http:// endpoints are supported (no TLS in this build); put a local gateway in front of an https:// service"
+    )]
+    NotHttp {
+        /// The chat-completions URL.
+        url: String,
+    },
+    /// The API key cannot be sent in an HTTP header.
+    #[error("the API key cannot be sent in an HTTP header: {source}")]
+    InvalidKey {
+        /// Why.
+        source: http::header::InvalidHeaderValue,
+    },
+    /// The request could not be sent, or no reply came in time (the client error names the
+    /// URL).
+    #[error(transparent)]
+    Http(#[from] ClientError),
+    /// The endpoint answered a status other than 2xx.
+    #[error("{url} answered HTTP {status}: {body}")]
+    Status {
+        /// The chat-completions URL.
+        url: String,
+        /// The status.
+        status: u16,
+        /// The start of the body.
+        body: String,
+    },
+    /// The endpoint's reply is not JSON.
+    #[error("{url}: the reply is not JSON ({source}): {body}")]
+    ReplyNotJson {
+        /// The chat-completions URL.
+        url: String,
+        /// The start of the body.
+        body: String,
+        /// The parse error.
+        source: serde_json::Error,
+    },
+    /// The reply has no `choices[0].message.content`.
+    #[error("{url}: the reply has no choices[0].message.content: {body}")]
+    NoContent {
+        /// The chat-completions URL.
+        url: String,
+        /// The start of the body.
+        body: String,
+    },
+    /// The model's answer is not JSON.
+    #[error("the model's answer is not JSON ({source}): {answer}")]
+    AnswerNotJson {
+        /// The start of the answer.
+        answer: String,
+        /// The parse error.
+        source: serde_json::Error,
+    },
+    /// The model's answer is JSON without a `cases` array.
+    #[error("the model's answer has no `cases` array: {answer}")]
+    NoCases {
+        /// The start of the answer.
+        answer: String,
+    },
 }
-
-impl AiError {
-    fn new(message: impl Into<String>) -> Self {
-        AiError {
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for AiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for AiError {}
 
 /// What the model suggested, after validation.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -342,47 +392,53 @@ async fn ask(options: &AiOptions, base: &str, batch: &[Value]) -> Result<Vec<Val
     if options.strict_json {
         body["response_format"] = json!({"type": "json_object"});
     }
-    let (mut status, mut text) = post(options, &url, &body).await?;
-    if status == 400 && text.contains("response_format") && options.strict_json {
+    let client = HttpClient::new();
+    let mut reply = post(&client, options, &url, &body).await?;
+    let mentions_format = |reply: &HttpReply| reply.text().contains("response_format");
+    if reply.status == http::StatusCode::BAD_REQUEST
+        && mentions_format(&reply)
+        && options.strict_json
+    {
         body.as_object_mut().map(|b| b.remove("response_format"));
-        (status, text) = post(options, &url, &body).await?;
+        reply = post(&client, options, &url, &body).await?;
     }
-    if !(200..300).contains(&status) {
-        return Err(AiError::new(format!(
-            "{url} answered HTTP {status}: {}",
-            super::shorten(&text, 300)
-        )));
+    let text = reply.text();
+    let start = || super::shorten(&text, 300);
+    if !reply.status.is_success() {
+        return Err(AiError::Status {
+            url,
+            status: reply.status.as_u16(),
+            body: start(),
+        });
     }
-    let reply: Value = serde_json::from_str(&text).map_err(|e| {
-        AiError::new(format!(
-            "{url}: the reply is not JSON ({e}): {}",
-            super::shorten(&text, 300)
-        ))
-    })?;
-    let content = reply
+    let answer: Value = match serde_json::from_str(&text) {
+        Ok(answer) => answer,
+        Err(source) => {
+            return Err(AiError::ReplyNotJson {
+                body: start(),
+                url,
+                source,
+            });
+        }
+    };
+    let Some(content) = answer
         .pointer("/choices/0/message/content")
         .and_then(Value::as_str)
-        .ok_or_else(|| {
-            AiError::new(format!(
-                "{url}: the reply has no choices[0].message.content: {}",
-                super::shorten(&text, 300)
-            ))
-        })?;
+    else {
+        return Err(AiError::NoContent { body: start(), url });
+    };
     let content = strip_fences(content);
-    let parsed: Value = serde_json::from_str(content).map_err(|e| {
-        AiError::new(format!(
-            "the model's answer is not JSON ({e}): {}",
-            super::shorten(content, 300)
-        ))
+    let parsed: Value = serde_json::from_str(content).map_err(|source| AiError::AnswerNotJson {
+        answer: super::shorten(content, 300),
+        source,
     })?;
     match parsed.get("cases").and_then(Value::as_array) {
         Some(cases) => Ok(cases.clone()),
         None => match parsed {
             Value::Array(cases) => Ok(cases),
-            other => Err(AiError::new(format!(
-                "the model's answer has no `cases` array: {}",
-                super::shorten(&other.to_string(), 300)
-            ))),
+            other => Err(AiError::NoCases {
+                answer: super::shorten(&other.to_string(), 300),
+            }),
         },
     }
 }
@@ -397,40 +453,29 @@ fn strip_fences(s: &str) -> &str {
     rest.strip_suffix("```").unwrap_or(rest).trim()
 }
 
-async fn post(options: &AiOptions, url: &str, body: &Value) -> Result<(u16, String), AiError> {
+/// One POST of `body` through the crate's HTTP client, within the options' timeout.
+async fn post(
+    client: &HttpClient,
+    options: &AiOptions,
+    url: &str,
+    body: &Value,
+) -> Result<HttpReply, AiError> {
     if !url.starts_with("http://") {
-        return Err(AiError::new(format!(
-            "{url}: only http:// endpoints are supported (no TLS in this build); put a local gateway in front of an https:// service"
-        )));
+        return Err(AiError::NotHttp {
+            url: url.to_owned(),
+        });
     }
-    let client: HyperClient<HttpConnector, Full<Bytes>> =
-        HyperClient::builder(TokioExecutor::new()).build_http();
-    let mut request = http::Request::post(url)
-        .header(http::header::CONTENT_TYPE, "application/json")
-        .header(http::header::ACCEPT, "application/json");
+    let uri = HttpClient::parse_url(url)?;
+    let mut headers = HeaderMap::new();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
     if let Some(key) = &options.api_key {
-        request = request.header(http::header::AUTHORIZATION, format!("Bearer {key}"));
+        let value = HeaderValue::from_str(&format!("Bearer {key}"))
+            .map_err(|source| AiError::InvalidKey { source })?;
+        headers.insert(AUTHORIZATION, value);
     }
-    let request = request
-        .body(Full::new(Bytes::from(body.to_string())))
-        .map_err(|e| AiError::new(format!("{url}: cannot build the request: {e}")))?;
-    let exchange = async {
-        let response = client
-            .request(request)
-            .await
-            .map_err(|e| AiError::new(format!("{url}: {e}")))?;
-        let status = response.status().as_u16();
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .map_err(|e| AiError::new(format!("{url}: reading the reply: {e}")))?
-            .to_bytes();
-        Ok::<_, AiError>((status, String::from_utf8_lossy(&bytes).into_owned()))
-    };
-    tokio::time::timeout(options.timeout, exchange)
-        .await
-        .map_err(|_| AiError::new(format!("{url}: no reply within {:?}", options.timeout)))?
+    let body = Bytes::from(body.to_string());
+    Ok(client.post(&uri, headers, body, options.timeout).await?)
 }
 
 #[cfg(test)]

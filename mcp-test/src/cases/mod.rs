@@ -14,6 +14,12 @@
 //!   or a client for any server) and reports each disagreement: what was predicted and what
 //!   happened. [`assert_schema_cases!`](crate::assert_schema_cases) does all of it in one line
 //!   of a test.
+//! - By default a case declares no client capabilities: a tool that asks the user (or a model,
+//!   or for roots) must then answer -32021 with `data.requiredCapabilities`
+//!   ([`Happened::NeedsCapabilities`], never a disagreement). With
+//!   [`CaseOptions::client_capabilities`] a case declares them, and every `input_required`
+//!   round is answered with a synthesized, schema-valid answer through
+//!   [`target::drive`](crate::target::drive) until the call completes.
 //! - [`check()`] runs the cases plus protocol probes and reports findings by severity: the
 //!   library side of `mcp-test check`.
 //!
@@ -46,39 +52,40 @@
 #[cfg(feature = "ai")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ai")))]
 pub mod ai;
-mod check_impl;
+pub mod check;
 #[cfg(any(feature = "client", feature = "http"))]
 mod connected;
 mod example_server;
-mod generate_impl;
+pub mod generate;
 mod rules;
 mod sample;
 mod target;
 
-use crate::target::Target;
 pub use crate::wire::Era;
+pub use check::{CheckOptions, CheckReport, Finding, Severity, check};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use connected::Connected;
 pub use example_server::example_server;
 
-/// Protocol probes and the findings report behind `mcp-test check`.
-pub mod check {
-    pub use super::check_impl::{
-        CheckOptions, CheckReport, Finding, Probe, Severity, check, check_with_progress,
-    };
-}
-pub use check_impl::{CheckOptions, CheckReport, Finding, Severity, check};
-
-/// Rust test files from derived cases: what `mcp-test generate` writes.
-pub mod generate {
-    pub use super::generate_impl::{GenerateOptions, ServerSource, render};
-}
-
+use crate::target::{Answers, Target, TargetError};
+use crate::wire::meta_keys;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fmt;
 use std::time::Duration;
 use target::Session;
+
+/// The client capabilities of a client that answers every input request: form and URL
+/// elicitation, sampling and roots. What [`check()`] declares when it drives a tool that asks.
+///
+/// ```
+/// assert_eq!(mcp_test::cases::every_client_capability(), serde_json::json!({
+///     "elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}
+/// }));
+/// ```
+pub fn every_client_capability() -> Value {
+    json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}})
+}
 
 /// One derived test case: call `tool` with `args`, and expect `expectation`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -119,22 +126,65 @@ impl fmt::Display for Expectation {
     }
 }
 
-/// What to derive.
+/// What to derive, and how to run it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaseOptions {
     /// Boundary and negative cases too; without them, one valid case per tool and action.
     pub edge_cases: bool,
     /// The seed of the generator for `pattern` strings: the same seed gives the same cases.
     pub seed: u64,
+    /// The client capabilities each case declares in
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` when it runs. `None` (the default)
+    /// declares none: a tool that asks for input must answer -32021. `Some`: every
+    /// `input_required` round is answered with a synthesized answer
+    /// ([`Answers::synthesized`]) through [`target::drive`](crate::target::drive), and the
+    /// case's outcome is the final response.
+    pub client_capabilities: Option<Value>,
 }
 
 impl Default for CaseOptions {
-    /// Edge cases on, seed `0x6d63_7074` ("mcpt").
+    /// Edge cases on, seed `0x6d63_7074` ("mcpt"), no client capabilities.
     fn default() -> Self {
         CaseOptions {
             edge_cases: true,
             seed: 0x6d63_7074,
+            client_capabilities: None,
         }
+    }
+}
+
+impl CaseOptions {
+    /// With or without boundary and negative cases.
+    ///
+    /// ```
+    /// use mcp_test::cases::CaseOptions;
+    /// assert!(!CaseOptions::default().edge_cases(false).edge_cases);
+    /// ```
+    #[must_use]
+    pub fn edge_cases(mut self, edge_cases: bool) -> Self {
+        self.edge_cases = edge_cases;
+        self
+    }
+
+    /// Another seed for the `pattern` generator.
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Declare `capabilities` in every case and drive `input_required` rounds to completion
+    /// (see [`CaseOptions::client_capabilities`](CaseOptions#structfield.client_capabilities)).
+    ///
+    /// ```
+    /// use mcp_test::cases::{every_client_capability, CaseOptions};
+    /// let options = CaseOptions::default().client_capabilities(every_client_capability());
+    /// assert_eq!(options.client_capabilities.unwrap()["roots"], serde_json::json!({}));
+    /// ```
+    #[must_use]
+    pub fn client_capabilities(mut self, capabilities: Value) -> Self {
+        self.client_capabilities = Some(capabilities);
+        self
     }
 }
 
@@ -213,6 +263,13 @@ pub enum Happened {
     },
     /// `input_required`: the arguments were accepted and the server asks for more.
     InputRequired,
+    /// JSON-RPC error -32021 with `data.requiredCapabilities`: the tool needs a client
+    /// capability the case did not declare. Never a disagreement: it is what the spec asks of
+    /// a server that cannot go on without the capability.
+    NeedsCapabilities {
+        /// `data.requiredCapabilities`: the capabilities the server requires.
+        required: Value,
+    },
     /// A result with `isError: true`.
     ToolError {
         /// The error text.
@@ -234,8 +291,28 @@ pub enum Happened {
 
 impl Happened {
     /// Classifies a JSON-RPC response to `tools/call`.
+    ///
+    /// ```
+    /// use mcp_test::cases::Happened;
+    /// use serde_json::json;
+    /// let needs = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32021, "message": "no",
+    ///     "data": {"requiredCapabilities": {"elicitation": {}}}}});
+    /// assert_eq!(Happened::from_response(&needs),
+    ///            Happened::NeedsCapabilities { required: json!({"elicitation": {}}) });
+    /// ```
     pub fn from_response(response: &Value) -> Happened {
         if let Some(error) = response.get("error") {
+            let required = error.pointer("/data/requiredCapabilities");
+            if error.get("code").and_then(Value::as_i64)
+                == Some(i64::from(
+                    crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                ))
+                && let Some(required) = required.filter(|r| r.is_object())
+            {
+                return Happened::NeedsCapabilities {
+                    required: required.clone(),
+                };
+            }
             return Happened::RpcError {
                 code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
                 message: error
@@ -262,11 +339,12 @@ impl Happened {
         }
     }
 
-    /// Whether this bears out `expectation`.
+    /// Whether this bears out `expectation`. A -32021 that names the capabilities it needs
+    /// ([`Happened::NeedsCapabilities`]) bears out every expectation.
     pub fn agrees_with(&self, expectation: Expectation) -> bool {
         match (expectation, self) {
             (_, Happened::Failed { .. }) => false,
-            (Expectation::Observe, _) => true,
+            (_, Happened::NeedsCapabilities { .. }) | (Expectation::Observe, _) => true,
             (Expectation::Success, h) => {
                 matches!(h, Happened::Success { .. } | Happened::InputRequired)
             }
@@ -283,6 +361,9 @@ impl fmt::Display for Happened {
             Happened::Success { text } if text.is_empty() => f.write_str("success"),
             Happened::Success { text } => write!(f, "success ({text:?})"),
             Happened::InputRequired => f.write_str("input_required"),
+            Happened::NeedsCapabilities { required } => {
+                write!(f, "needs client capabilities {required} (-32021)")
+            }
             Happened::ToolError { text } => write!(f, "tool error ({text:?})"),
             Happened::RpcError { code, message } => {
                 write!(f, "JSON-RPC error {code} ({message:?})")
@@ -364,31 +445,60 @@ impl fmt::Display for VerifyReport {
 /// The default per-call timeout of [`verify`] and [`check()`]: 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Runs one case: `tools/call` with the case's arguments. Returns what happened and the
-/// response.
+/// Runs one case: `tools/call` with the case's arguments, declaring no client capabilities.
+/// Returns what happened and the response.
 pub async fn run_case(
     target: &dyn Target,
     case: &Case,
     timeout: Duration,
 ) -> (Happened, Option<Value>) {
     let session = Session::new(target, timeout);
-    run_in(&session, case).await
+    run_in(&session, case, None).await
 }
 
-pub(crate) async fn run_in(session: &Session<'_>, case: &Case) -> (Happened, Option<Value>) {
-    let params = serde_json::json!({"name": case.tool, "arguments": case.args});
-    match session.request("tools/call", params).await {
-        (_, Ok(response)) => (Happened::from_response(&response), Some(response)),
-        (_, Err(e)) => (
-            Happened::Failed {
-                message: e.to_string(),
-            },
-            None,
-        ),
+/// Runs `case` in `session`. With `capabilities`, declares them and drives every
+/// `input_required` round with synthesized answers; the outcome is the final response.
+pub(crate) async fn run_in(
+    session: &Session<'_>,
+    case: &Case,
+    capabilities: Option<&Value>,
+) -> (Happened, Option<Value>) {
+    let mut params = json!({"name": case.tool, "arguments": case.args});
+    let Some(capabilities) = capabilities else {
+        return match session.request("tools/call", params).await {
+            (_, Ok(response)) => (Happened::from_response(&response), Some(response)),
+            (_, Err(e)) => (
+                Happened::Failed {
+                    message: e.to_string(),
+                },
+                None,
+            ),
+        };
+    };
+    params["_meta"] = json!({ meta_keys::CLIENT_CAPABILITIES: capabilities });
+    let (_, body) = session.body("tools/call", params);
+    match session.drive(&body, &Answers::synthesized()).await {
+        Ok(rounds) => {
+            let last = rounds.last().clone();
+            (Happened::from_response(&last), Some(last))
+        }
+        Err(e) => {
+            let last = e
+                .rounds()
+                .and_then(|r| r.exchanges.last())
+                .and_then(|x| x.response.clone());
+            (
+                Happened::Failed {
+                    message: e.to_string(),
+                },
+                last,
+            )
+        }
     }
 }
 
-/// Dry-runs every case against `target` and reports what happened to each.
+/// Dry-runs every case against `target` and reports what happened to each. The cases declare
+/// no client capabilities; see [`verify_with_options`] to declare some.
 ///
 /// ```
 /// use mcp_test::cases::{derive_for_tools, example_server, verify, CaseOptions};
@@ -409,10 +519,54 @@ pub async fn verify(target: &dyn Target, cases: &[Case]) -> VerifyReport {
 
 /// [`verify`] with a per-call timeout.
 pub async fn verify_with(target: &dyn Target, cases: &[Case], timeout: Duration) -> VerifyReport {
+    verify_with_options(target, cases, &CaseOptions::default(), timeout).await
+}
+
+/// [`verify`] with a per-call timeout, declaring `options.client_capabilities` in every case
+/// (when set) and driving each `input_required` round to completion with synthesized answers.
+///
+/// ```
+/// use mcp_test::cases::{derive_for_tools, every_client_capability, verify_with_options, CaseOptions};
+/// use mcp_test::{Context, Server, Tool, ToolError};
+///
+/// /// Greets whoever answers.
+/// #[derive(Tool)]
+/// struct Greet {}
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Name { name: String }
+///
+/// impl Greet {
+///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+///         let form = ctx.elicit_as::<Name>("Your name?").await?;
+///         Ok(format!("Hello, {}!", form.accepted().map_or("stranger".into(), |n| n.name)))
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").tool::<Greet>().build().unwrap();
+/// let tools: Vec<_> = server.tool_definitions().iter()
+///     .map(|t| serde_json::to_value(t).unwrap()).collect();
+/// let options = CaseOptions::default().client_capabilities(every_client_capability());
+/// let (cases, _) = derive_for_tools(&tools, &options);
+/// let timeout = std::time::Duration::from_secs(5);
+/// let report = verify_with_options(&server, &cases, &options, timeout).await;
+/// assert!(report.all_agree(), "{report}");
+/// assert!(report.outcomes[0].happened.to_string().starts_with("success (\"Hello, "));
+/// # }
+/// ```
+pub async fn verify_with_options(
+    target: &dyn Target,
+    cases: &[Case],
+    options: &CaseOptions,
+    timeout: Duration,
+) -> VerifyReport {
     let session = Session::new(target, timeout);
     let mut outcomes = Vec::with_capacity(cases.len());
     for case in cases {
-        let (happened, response) = run_in(&session, case).await;
+        let (happened, response) =
+            run_in(&session, case, options.client_capabilities.as_ref()).await;
         outcomes.push(Outcome {
             agrees: happened.agrees_with(case.expectation),
             case: case.clone(),
@@ -423,37 +577,77 @@ pub async fn verify_with(target: &dyn Target, cases: &[Case], timeout: Duration)
     VerifyReport { outcomes }
 }
 
+/// Why [`list_tools`] could not list the tools.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ListToolsError {
+    /// The target failed (no answer, a transport error).
+    #[error("tools/list: {0}")]
+    Target(#[from] TargetError),
+    /// `tools/list` answered a JSON-RPC error.
+    #[error("tools/list answered an error: {error}")]
+    Rpc {
+        /// The error object.
+        error: Value,
+    },
+    /// The result has no `tools` array.
+    #[error("tools/list result has no `tools` array: {result}")]
+    NoTools {
+        /// The result.
+        result: Value,
+    },
+    /// A page handed out the cursor it was asked with.
+    #[error("tools/list repeats its cursor")]
+    RepeatedCursor {
+        /// The cursor.
+        cursor: String,
+    },
+    /// The list did not end.
+    #[error("tools/list did not end within {pages} pages")]
+    TooManyPages {
+        /// The page limit.
+        pages: usize,
+    },
+}
+
 /// Lists every tool of `target`, following `nextCursor` (at most 1000 pages).
-pub async fn list_tools(target: &dyn Target, timeout: Duration) -> Result<Vec<Value>, String> {
+pub async fn list_tools(
+    target: &dyn Target,
+    timeout: Duration,
+) -> Result<Vec<Value>, ListToolsError> {
+    const PAGES: usize = 1000;
     let session = Session::new(target, timeout);
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
-    for _ in 0..1000 {
+    for _ in 0..PAGES {
         let params = match &cursor {
-            Some(c) => serde_json::json!({"cursor": c}),
+            Some(c) => json!({"cursor": c}),
             None => Value::Null,
         };
-        let response = session
-            .request("tools/list", params)
-            .await
-            .1
-            .map_err(|e| format!("tools/list: {e}"))?;
+        let response = session.request("tools/list", params).await.1?;
         if let Some(error) = response.get("error") {
-            return Err(format!("tools/list answered an error: {error}"));
+            return Err(ListToolsError::Rpc {
+                error: error.clone(),
+            });
         }
         let result = &response["result"];
-        let page = result
-            .get("tools")
-            .and_then(Value::as_array)
-            .ok_or_else(|| format!("tools/list result has no `tools` array: {result}"))?;
+        let Some(page) = result.get("tools").and_then(Value::as_array) else {
+            return Err(ListToolsError::NoTools {
+                result: result.clone(),
+            });
+        };
         tools.extend(page.iter().cloned());
         match result.get("nextCursor").and_then(Value::as_str) {
             Some(next) if Some(next) != cursor.as_deref() => cursor = Some(next.to_owned()),
-            Some(_) => return Err("tools/list repeats its cursor".into()),
+            Some(next) => {
+                return Err(ListToolsError::RepeatedCursor {
+                    cursor: next.to_owned(),
+                });
+            }
             None => return Ok(tools),
         }
     }
-    Err("tools/list did not end within 1000 pages".into())
+    Err(ListToolsError::TooManyPages { pages: PAGES })
 }
 
 /// Asserts that a `tools/call` response bears out `expectation`; panics naming the case's
@@ -498,7 +692,7 @@ pub async fn __assert_schema_cases(target: &dyn Target, options: CaseOptions) ->
             list.join("\n")
         );
     }
-    let report = verify(target, &cases).await;
+    let report = verify_with_options(target, &cases, &options, DEFAULT_TIMEOUT).await;
     if !report.all_agree() {
         panic!(
             "assert_schema_cases! failed for {}\n{report}",
@@ -512,8 +706,16 @@ pub async fn __assert_schema_cases(target: &dyn Target, options: CaseOptions) ->
 /// with a readable report listing each case whose prediction did not hold. Must be awaited
 /// inside an async test; evaluates to the [`VerifyReport`].
 ///
-/// `assert_schema_cases!(server)` runs boundary and negative cases too;
-/// `assert_schema_cases!(server, edge_cases = false)` runs one valid case per tool and action.
+/// `assert_schema_cases!(server)` runs boundary and negative cases too, declaring no client
+/// capabilities (a tool that asks the user must answer -32021, which every case accepts).
+/// Options follow as `name = value`, each a [`CaseOptions`] builder method:
+///
+/// - `edge_cases = false`: one valid case per tool and action;
+/// - `client_capabilities = json!({..})`: every case declares these capabilities, and every
+///   `input_required` round is answered with a synthesized answer until the call completes
+///   ([`every_client_capability`] declares them all);
+/// - `seed = N`: another seed for `pattern` strings.
+///
 /// The server is anything that implements [`Target`]: a [`Server`](crate::Server), or a
 /// client connected to one.
 ///
@@ -540,24 +742,21 @@ pub async fn __assert_schema_cases(target: &dyn Target, options: CaseOptions) ->
 /// let server = Server::builder("words", "1.0.0").tool::<Repeat>().build().unwrap();
 /// let report = assert_schema_cases!(server);
 /// assert!(report.outcomes.len() > 10);
+/// let quick = assert_schema_cases!(
+///     server,
+///     edge_cases = false,
+///     client_capabilities = mcp_test::cases::every_client_capability(),
+/// );
+/// assert_eq!(quick.outcomes.len(), 1);
 /// # }
 /// ```
 #[macro_export]
 macro_rules! assert_schema_cases {
-    ($server:expr $(,)?) => {
+    ($server:expr $(, $option:ident = $value:expr)* $(,)?) => {
         $crate::cases::__assert_schema_cases(
             &$server,
-            <$crate::cases::CaseOptions as ::core::default::Default>::default(),
-        )
-        .await
-    };
-    ($server:expr, edge_cases = $edge:expr $(,)?) => {
-        $crate::cases::__assert_schema_cases(
-            &$server,
-            $crate::cases::CaseOptions {
-                edge_cases: $edge,
-                ..<$crate::cases::CaseOptions as ::core::default::Default>::default()
-            },
+            <$crate::cases::CaseOptions as ::core::default::Default>::default()
+                $(.$option($value))*,
         )
         .await
     };

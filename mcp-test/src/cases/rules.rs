@@ -110,7 +110,7 @@ pub(super) fn derive(
                     validator: &validator,
                 };
                 ctx.derive_from(&effective, &mut sampler, options, &mut cases)
-                    .map_err(|m| problem(Some(action), m))?;
+                    .map_err(|e| problem(Some(action), e.to_string()))?;
             }
             if options.edge_cases {
                 // One unknown action per tool (the action is the enum under test).
@@ -143,7 +143,7 @@ pub(super) fn derive(
                 validator: &validator,
             };
             ctx.derive_from(schema, &mut sampler, options, &mut cases)
-                .map_err(|m| problem(None, m))?;
+                .map_err(|e| problem(None, e.to_string()))?;
         }
     }
     Ok(dedup(cases))
@@ -169,6 +169,17 @@ fn dedup(cases: Vec<Case>) -> Vec<Case> {
     out
 }
 
+/// No arguments the generator tried satisfy the schema (e.g. a `pattern` it cannot meet
+/// together with `maxLength`).
+#[derive(Debug, thiserror::Error)]
+#[error("no valid arguments could be derived; the best attempt {attempt} fails:\n{violations}")]
+struct NoValidArguments {
+    /// The fullest arguments tried.
+    attempt: Value,
+    /// Why the schema rejects them.
+    violations: String,
+}
+
 struct Ctx<'a> {
     tool: &'a str,
     action: Option<&'a str>,
@@ -182,7 +193,7 @@ impl Ctx<'_> {
         sampler: &mut Sampler,
         options: &CaseOptions,
         cases: &mut Vec<Case>,
-    ) -> Result<(), String> {
+    ) -> Result<(), NoValidArguments> {
         let full = sampler.value(schema, 0);
         let minimal = minimal(schema, &full);
         let base = if self.validator.is_valid(&full) {
@@ -190,10 +201,10 @@ impl Ctx<'_> {
         } else if self.validator.is_valid(&minimal) {
             minimal.clone()
         } else {
-            return Err(format!(
-                "no valid arguments could be derived; the best attempt {full} fails:\n{}",
-                describe(&self.validator.violations(&full))
-            ));
+            return Err(NoValidArguments {
+                violations: describe(&self.validator.violations(&full)),
+                attempt: full,
+            });
         };
         self.push(
             cases,

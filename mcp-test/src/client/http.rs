@@ -1,15 +1,17 @@
 //! The Streamable HTTP side of the client: one POST per message, JSON or SSE replies.
 //!
-//! The HTTP client is hyper-util's legacy client over plain HTTP/1: the server side already
-//! depends on hyper, so it adds no TLS stack and almost no crates, and the client only ever
-//! talks to local servers.
+//! [`HttpClient`] is the crate's one HTTP client: hyper-util's legacy client over plain
+//! HTTP/1. The server side already depends on hyper, so it adds no TLS stack and almost no
+//! crates, and the client only ever talks to local servers. [`HttpTransport`] (the MCP
+//! client), the AI case generator and the checker's raw-HTTP probes all post through it, and
+//! read SSE bodies with the one parser, [`transport::sse`](crate::transport::sse).
 
 use super::{ClientError, Exchange, describe};
 use crate::wire::ToolDefinition;
 use crate::wire::build::mirrored_headers_for;
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
-use http::{HeaderName, HeaderValue};
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -18,12 +20,129 @@ use serde_json::Value;
 use std::sync::Mutex;
 use std::time::Duration;
 
+/// The crate's one HTTP client: POSTs a body with the given headers and reads the whole reply.
+/// Cloning shares the connection pool.
+#[derive(Clone)]
+pub(crate) struct HttpClient {
+    hyper: HyperClient<HttpConnector, Full<Bytes>>,
+}
+
+/// One HTTP reply, read whole.
+#[derive(Clone, Debug)]
+pub(crate) struct HttpReply {
+    /// The status.
+    pub(crate) status: StatusCode,
+    /// The headers.
+    pub(crate) headers: HeaderMap,
+    /// The body.
+    pub(crate) body: Bytes,
+}
+
+impl HttpReply {
+    /// The body as text (invalid UTF-8 replaced).
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    /// The `Content-Type`, when present and readable.
+    pub(crate) fn content_type(&self) -> Option<String> {
+        self.headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    }
+
+    /// The JSON-RPC messages of the body: the body when it is JSON, else every SSE event
+    /// that is ([`transport::sse::messages`](crate::transport::sse::messages)).
+    pub(crate) fn messages(&self) -> Vec<Value> {
+        crate::transport::sse::messages(&self.body)
+    }
+}
+
+impl HttpClient {
+    pub(crate) fn new() -> Self {
+        HttpClient {
+            hyper: HyperClient::builder(TokioExecutor::new()).build_http(),
+        }
+    }
+
+    /// `url` as a URI this client can reach: `http://HOST[:PORT]/PATH` (no TLS).
+    pub(crate) fn parse_url(url: &str) -> Result<http::Uri, ClientError> {
+        let bad = |reason: String| ClientError::BadUrl {
+            url: url.to_owned(),
+            reason,
+        };
+        let uri: http::Uri = url.parse().map_err(|e| bad(format!("{e}")))?;
+        match uri.scheme_str() {
+            Some("http") => {}
+            Some(other) => {
+                return Err(bad(format!(
+                    "the scheme is {other:?}; this client speaks plain http:// only (no TLS)"
+                )));
+            }
+            None => return Err(bad("no scheme; expected http://HOST:PORT/PATH".into())),
+        }
+        if uri.host().is_none() {
+            return Err(bad("no host".into()));
+        }
+        Ok(uri)
+    }
+
+    /// POSTs `body` to `uri` with `headers` and reads the whole reply, all within `timeout`.
+    /// Any status is a reply; an error means nothing usable came back:
+    /// [`ClientError::Connection`] or [`ClientError::Timeout`].
+    pub(crate) async fn post(
+        &self,
+        uri: &http::Uri,
+        headers: HeaderMap,
+        body: Bytes,
+        timeout: Duration,
+    ) -> Result<HttpReply, ClientError> {
+        let mut request = http::Request::new(Full::new(body));
+        *request.method_mut() = http::Method::POST;
+        *request.uri_mut() = uri.clone();
+        *request.headers_mut() = headers;
+        let failed = |what: &str, source: Box<dyn std::error::Error + Send + Sync>| {
+            ClientError::Connection {
+                url: uri.to_string(),
+                what: what.to_owned(),
+                source,
+            }
+        };
+        let round_trip = async {
+            let response = self
+                .hyper
+                .request(request)
+                .await
+                .map_err(|e| failed("sending the request", Box::new(e)))?;
+            let (parts, incoming) = response.into_parts();
+            let body = incoming
+                .collect()
+                .await
+                .map_err(|e| failed("reading the reply", Box::new(e)))?
+                .to_bytes();
+            Ok(HttpReply {
+                status: parts.status,
+                headers: parts.headers,
+                body,
+            })
+        };
+        tokio::time::timeout(timeout, round_trip)
+            .await
+            .map_err(|_| ClientError::Timeout {
+                request: format!("POST {uri}"),
+                after: timeout,
+                stderr: String::new(),
+            })?
+    }
+}
+
 const SESSION_ID: &str = "mcp-session-id";
 
 pub(super) struct HttpTransport {
     url: String,
     uri: http::Uri,
-    client: HyperClient<HttpConnector, Full<Bytes>>,
+    client: HttpClient,
     /// 2025-era only: the session id the server minted at `initialize`.
     session: Mutex<Option<HeaderValue>>,
     /// 2025-era only: the negotiated revision, sent as `MCP-Protocol-Version`.
@@ -32,27 +151,10 @@ pub(super) struct HttpTransport {
 
 impl HttpTransport {
     pub(super) fn new(url: &str) -> Result<Self, ClientError> {
-        let bad = |reason: &str| ClientError::BadUrl {
-            url: url.to_owned(),
-            reason: reason.to_owned(),
-        };
-        let uri: http::Uri = url.parse().map_err(|e| bad(&format!("{e}")))?;
-        match uri.scheme_str() {
-            Some("http") => {}
-            Some(other) => {
-                return Err(bad(&format!(
-                    "the scheme is {other:?}; this client speaks plain http:// only (no TLS)"
-                )));
-            }
-            None => return Err(bad("no scheme; expected http://HOST:PORT/PATH")),
-        }
-        if uri.host().is_none() {
-            return Err(bad("no host"));
-        }
         Ok(HttpTransport {
             url: url.to_owned(),
-            uri,
-            client: HyperClient::builder(TokioExecutor::new()).build_http(),
+            uri: HttpClient::parse_url(url)?,
+            client: HttpClient::new(),
             session: Mutex::new(None),
             legacy_version: Mutex::new(None),
         })
@@ -66,17 +168,15 @@ impl HttpTransport {
         *self.legacy_version.lock().expect("version lock") = Some(version.to_owned());
     }
 
-    fn build(
-        &self,
-        body: &Value,
-        tools: &[ToolDefinition],
-    ) -> Result<http::Request<Full<Bytes>>, ClientError> {
-        let text = serde_json::to_string(body).expect("a JSON value always encodes");
-        let mut request = http::Request::post(self.uri.clone())
-            .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json, text/event-stream")
-            .body(Full::new(Bytes::from(text)))
-            .expect("a POST with static headers builds");
+    /// The headers of a POST of `body`: content negotiation, every mirrored header, and the
+    /// 2025-era version and session.
+    fn headers(&self, body: &Value, tools: &[ToolDefinition]) -> Result<HeaderMap, ClientError> {
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(
+            ACCEPT,
+            HeaderValue::from_static("application/json, text/event-stream"),
+        );
         let mut pairs = mirrored_headers_for(body, tools);
         if let Some(version) = self.legacy_version.lock().expect("version lock").clone()
             && !pairs
@@ -94,12 +194,12 @@ impl HttpTransport {
                     "the value {value:?} for header `{name}` cannot be sent: {e}"
                 ))
             })?;
-            request.headers_mut().insert(header, value);
+            headers.insert(header, value);
         }
         if let Some(session) = self.session.lock().expect("session lock").clone() {
-            request.headers_mut().insert(SESSION_ID, session);
+            headers.insert(SESSION_ID, session);
         }
-        Ok(request)
+        Ok(headers)
     }
 
     pub(super) async fn exchange(
@@ -108,50 +208,30 @@ impl HttpTransport {
         tools: &[ToolDefinition],
         timeout: Duration,
     ) -> Result<Exchange, ClientError> {
-        let request = self.build(body, tools)?;
+        let headers = self.headers(body, tools)?;
+        let text = serde_json::to_string(body).expect("a JSON value always encodes");
         let what = describe(body);
-        let round_trip = async {
-            let response = self
-                .client
-                .request(request)
-                .await
-                .map_err(|e| ClientError::Http {
-                    status: 0,
-                    reason: format!("POST {} for {what} failed: {e}", self.url),
-                    body: String::new(),
-                })?;
-            let (parts, incoming) = response.into_parts();
-            let bytes = incoming
-                .collect()
-                .await
-                .map_err(|e| ClientError::Http {
-                    status: parts.status.as_u16(),
-                    reason: format!("reading the reply to {what} failed: {e}"),
-                    body: String::new(),
-                })?
-                .to_bytes();
-            Ok::<_, ClientError>((parts, bytes))
-        };
-        let (parts, bytes) = tokio::time::timeout(timeout, round_trip)
+        let reply = self
+            .client
+            .post(&self.uri, headers, Bytes::from(text), timeout)
             .await
-            .map_err(|_| ClientError::Timeout {
-                request: what.clone(),
-                after: timeout,
-                stderr: String::new(),
-            })??;
-        if let Some(session) = parts.headers.get(SESSION_ID) {
+            .map_err(|e| match e {
+                // Name the request, not the POST.
+                ClientError::Timeout { after, stderr, .. } => ClientError::Timeout {
+                    request: what.clone(),
+                    after,
+                    stderr,
+                },
+                other => other,
+            })?;
+        if let Some(session) = reply.headers.get(SESSION_ID) {
             *self.session.lock().expect("session lock") = Some(session.clone());
         }
-        let status = parts.status.as_u16();
-        let content_type = parts
-            .headers
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let status = reply.status.as_u16();
+        let content_type = reply.content_type();
         let expects_reply = body.get("id").is_some();
-        let text = || String::from_utf8_lossy(&bytes).into_owned();
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            if !expects_reply && parts.status.is_success() {
+        if reply.body.iter().all(u8::is_ascii_whitespace) {
+            if !expects_reply && reply.status.is_success() {
                 return Ok(Exchange {
                     response: None,
                     notifications: Vec::new(),
@@ -165,10 +245,9 @@ impl HttpTransport {
                 body: String::new(),
             });
         }
-        let messages = crate::transport::http::messages(&bytes);
         let mut response = None;
         let mut notifications = Vec::new();
-        for message in messages {
+        for message in reply.messages() {
             if message.get("result").is_some() || message.get("error").is_some() {
                 response = Some(message);
             } else {
@@ -182,7 +261,7 @@ impl HttpTransport {
                     "the reply to {what} ({}) holds no JSON-RPC response",
                     content_type.as_deref().unwrap_or("no Content-Type")
                 ),
-                body: text(),
+                body: reply.text(),
             });
         }
         Ok(Exchange {

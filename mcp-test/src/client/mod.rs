@@ -54,6 +54,11 @@ mod http;
 #[cfg(feature = "client")]
 mod stdio;
 
+// The one hyper client, for the AI client and the checker's raw probes (feature `cases`).
+#[cfg(feature = "http")]
+#[allow(unused_imports)]
+pub(crate) use http::{HttpClient, HttpReply};
+
 pub use crate::target::{Answers, Exchange, Rounds};
 
 use crate::server::Caller;
@@ -128,10 +133,21 @@ pub enum ClientError {
         /// Why.
         reason: String,
     },
-    /// The HTTP exchange failed, or its body holds no JSON-RPC message.
+    /// An HTTP request could not be sent, or its reply could not be read (nobody listening,
+    /// the connection dropped).
+    #[error("POST {url}: {what} failed: {}", chain(.source.as_ref()))]
+    Connection {
+        /// The URL.
+        url: String,
+        /// What failed: sending the request, or reading the reply.
+        what: String,
+        /// The underlying error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The HTTP reply is not usable: an empty body, or a body that holds no JSON-RPC response.
     #[error("HTTP {status}: {reason}; body: {body}")]
     Http {
-        /// The status (0 when no response arrived).
+        /// The status.
         status: u16,
         /// Why.
         reason: String,
@@ -589,6 +605,19 @@ fn result_of(method: &str, response: Value) -> Result<Value, ClientError> {
             "{method}: expected a result, got {response}"
         ))),
     }
+}
+
+/// An error and its sources, `: `-separated: hyper's errors say little until their source
+/// ("client error (Connect): tcp connect error: Connection refused").
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        source = e.source();
+    }
+    out
 }
 
 /// The last 4 KiB of a child's stderr, as a suffix for error messages.

@@ -717,24 +717,7 @@ pub async fn oneshot<B: Into<Body>>(
 /// assert_eq!(messages, [serde_json::json!({"a": 1}), serde_json::json!({"b": 2})]);
 /// ```
 pub fn messages(body: &[u8]) -> Vec<Value> {
-    let text = String::from_utf8_lossy(body);
-    if let Ok(value) = serde_json::from_str::<Value>(&text) {
-        return vec![value];
-    }
-    let mut out = Vec::new();
-    for event in text.split("\n\n") {
-        let data: Vec<&str> = event
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(|d| d.strip_prefix(' ').unwrap_or(d))
-            .collect();
-        if !data.is_empty()
-            && let Ok(value) = serde_json::from_str(&data.join("\n"))
-        {
-            out.push(value);
-        }
-    }
-    out
+    super::sse::messages(body)
 }
 
 /// An HTTP response of the router is a response for every unwrapper and assertion of

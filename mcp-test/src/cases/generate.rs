@@ -1,4 +1,4 @@
-//! Rendering derived cases as a Rust test file.
+//! Rust test files from derived cases: what `mcp-test generate` writes.
 
 use super::{Case, Expectation, Outcome};
 use serde_json::Value;

@@ -1,319 +1,17 @@
-//! `check`: the schema-derived cases plus the protocol probes a careful reviewer of a server
-//! would run, as findings by severity.
+//! The protocol probes, over any [`Target`]: discovery, methods, lists, tool definitions, the
+//! schema cases, resources and prompts, result shapes and error codes, transport hygiene.
 
-use super::target::Session;
-use super::{
-    CaseOptions, DEFAULT_TIMEOUT, Era, Expectation, Happened, Outcome, Target, VerifyReport,
-    derive_for_tools, run_in, shorten,
-};
+use super::{Finding, Out, Probe, Severity, brief};
+use crate::cases::target::Session;
+use crate::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
 use crate::spec;
+use crate::target::Target;
 use crate::validation::SchemaValidator;
 use crate::wire::meta_keys;
-use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
-use std::fmt::{self, Write as _};
 use std::sync::Mutex;
 use std::time::Duration;
-
-/// How bad a finding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Breaks the spec or the server's own schema: `mcp-test check` exits 1.
-    Defect,
-    /// A SHOULD not met, or a behaviour worth a look.
-    Warning,
-    /// For the record.
-    Info,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Defect => "defect",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        })
-    }
-}
-
-/// One thing found wrong (or noted) about a server.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// How bad.
-    pub severity: Severity,
-    /// The probe that found it, e.g. `lists/pagination`.
-    pub probe: String,
-    /// What was found.
-    pub message: String,
-}
-
-/// One probe and what it found; it passes when it found no defect and no warning.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Probe {
-    /// `area/name`, e.g. `methods/removed`.
-    pub name: String,
-    /// What it found.
-    pub findings: Vec<Finding>,
-}
-
-impl Probe {
-    /// Whether the probe found nothing worse than an info note.
-    pub fn passed(&self) -> bool {
-        self.findings.iter().all(|f| f.severity == Severity::Info)
-    }
-}
-
-/// What `check` found.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct CheckReport {
-    /// The target's label.
-    pub target: String,
-    /// The protocol era found.
-    pub era: Option<Era>,
-    /// Every probe, in the order run.
-    pub probes: Vec<Probe>,
-    /// The schema-derived cases and their outcomes.
-    pub cases: VerifyReport,
-}
-
-impl CheckReport {
-    /// Every finding of every probe.
-    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
-        self.probes.iter().flat_map(|p| p.findings.iter())
-    }
-
-    /// How many findings have this severity.
-    pub fn count(&self, severity: Severity) -> usize {
-        self.findings().filter(|f| f.severity == severity).count()
-    }
-
-    /// Whether any finding is a defect (`mcp-test check` then exits 1).
-    pub fn has_defects(&self) -> bool {
-        self.count(Severity::Defect) > 0
-    }
-
-    /// The human report: every finding, then the summary table by severity.
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let era = self.era.map_or("unknown".to_owned(), |e| e.to_string());
-        let _ = writeln!(out, "mcp-test check: {} (protocol {era})", self.target);
-        let findings: Vec<&Finding> = self.findings().collect();
-        if findings.is_empty() {
-            let _ = writeln!(out, "\nNo findings.");
-        } else {
-            let _ = writeln!(out, "\nFindings:");
-            let mut sorted = findings.clone();
-            sorted.sort_by_key(|f| f.severity);
-            for f in sorted {
-                let _ = writeln!(
-                    out,
-                    "  [{}] {}: {}",
-                    f.severity,
-                    f.probe,
-                    indent(&f.message)
-                );
-            }
-        }
-        let agreeing = self.cases.outcomes.iter().filter(|o| o.agrees).count();
-        let _ = writeln!(out, "\nSummary");
-        let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
-        for s in [Severity::Defect, Severity::Warning, Severity::Info] {
-            let _ = writeln!(out, "  {:<10} {:>6}", s.to_string(), self.count(s));
-        }
-        let passed = self.probes.iter().filter(|p| p.passed()).count();
-        let _ = writeln!(
-            out,
-            "  probes passed: {passed}/{}; schema cases agreeing: {agreeing}/{}",
-            self.probes.len(),
-            self.cases.outcomes.len()
-        );
-        out
-    }
-
-    /// The machine report: `{target, era, summary: {defect, warning, info}, findings, probes,
-    /// cases}`.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "target": self.target,
-            "era": self.era,
-            "summary": {
-                "defect": self.count(Severity::Defect),
-                "warning": self.count(Severity::Warning),
-                "info": self.count(Severity::Info),
-            },
-            "findings": self.findings().collect::<Vec<_>>(),
-            "probes": self.probes.iter().map(|p| json!({
-                "name": p.name, "passed": p.passed(), "findings": p.findings
-            })).collect::<Vec<_>>(),
-            "cases": self.cases.outcomes,
-        })
-    }
-
-    /// A JUnit XML report: one test case per probe and per schema case; a probe with a
-    /// defect or a warning, or a disagreeing case, is a failure.
-    pub fn to_junit(&self) -> String {
-        let mut body = String::new();
-        let mut failures = 0;
-        for p in &self.probes {
-            let _ = write!(
-                body,
-                "    <testcase classname=\"probes\" name=\"{}\">",
-                xml(&p.name)
-            );
-            if !p.passed() {
-                failures += 1;
-                let text: Vec<String> = p
-                    .findings
-                    .iter()
-                    .map(|f| format!("[{}] {}", f.severity, f.message))
-                    .collect();
-                let _ = write!(
-                    body,
-                    "<failure message=\"{}\">{}</failure>",
-                    xml(&shorten(&text[0], 200)),
-                    xml(&text.join("\n"))
-                );
-            }
-            body.push_str("</testcase>\n");
-        }
-        for o in &self.cases.outcomes {
-            let _ = write!(
-                body,
-                "    <testcase classname=\"cases.{}\" name=\"{}\">",
-                xml(&o.case.tool),
-                xml(&o.case.title)
-            );
-            if !o.agrees {
-                failures += 1;
-                let _ = write!(
-                    body,
-                    "<failure message=\"predicted {}, happened {}\">{}</failure>",
-                    o.case.expectation,
-                    xml(&o.happened.to_string()),
-                    xml(&format!("{}\narguments: {}", o.case.rationale, o.case.args))
-                );
-            }
-            body.push_str("</testcase>\n");
-        }
-        let total = self.probes.len() + self.cases.outcomes.len();
-        format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\">\n{body}  </testsuite>\n</testsuites>\n",
-            xml(&self.target)
-        )
-    }
-}
-
-fn indent(s: &str) -> String {
-    s.replace('\n', "\n      ")
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// What `check` runs.
-#[derive(Clone, Debug)]
-pub struct CheckOptions {
-    /// Which cases to derive (edge cases are on by default).
-    pub cases: CaseOptions,
-    /// The per-call timeout (a server that hangs is reported, not waited on).
-    pub timeout: Duration,
-}
-
-impl Default for CheckOptions {
-    fn default() -> Self {
-        CheckOptions {
-            cases: CaseOptions::default(),
-            timeout: DEFAULT_TIMEOUT,
-        }
-    }
-}
-
-/// Checks a server: protocol probes (discovery, results, errors, methods, lists, tools,
-/// multi-round, resources and prompts, transport) and the schema-derived cases.
-///
-/// ```
-/// use mcp_test::cases::{check, example_server, CheckOptions};
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// let report = check(&example_server(), &CheckOptions::default()).await;
-/// assert_eq!(report.findings().count(), 0, "{}", report.to_text());
-/// assert!(!report.has_defects());
-/// # }
-/// ```
-pub async fn check(target: &dyn Target, options: &CheckOptions) -> CheckReport {
-    check_with_progress(target, options, &mut |_| {}).await
-}
-
-/// [`check`], calling `progress` with a line before each step.
-pub async fn check_with_progress(
-    target: &dyn Target,
-    options: &CheckOptions,
-    progress: &mut (dyn FnMut(&str) + Send),
-) -> CheckReport {
-    let era = target.era().unwrap_or(Era::Current);
-    let mut c = Checker {
-        session: Session::new(target, options.timeout),
-        era,
-        log: Mutex::new(Vec::new()),
-        probes: Vec::new(),
-        dead: None,
-    };
-    progress("discovery: server/discover");
-    let discover = c.discovery().await;
-    progress("methods: removed and unknown methods, unsupported versions");
-    c.methods().await;
-    progress("lists: tools/list pagination, order, bad cursor");
-    let tools = c.tool_lists().await;
-    progress("tools: definitions and unknown tools");
-    c.tool_definitions(&tools).await;
-    let (cases, problems) = derive_for_tools(&tools, &options.cases);
-    c.probe("tools/input-schemas", |out| {
-        for p in problems {
-            out.push((Severity::Defect, format!("no cases derived: {p}")));
-        }
-    });
-    progress(&format!("cases: {} schema-derived cases", cases.len()));
-    let report = c.run_cases(&tools, &cases, progress).await;
-    progress("multi-round: input_required results");
-    c.multi_round(&report).await;
-    let capabilities = discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(json!({}));
-    if capabilities.get("resources").is_some() || era == Era::Legacy {
-        progress("resources: list, read, resource-not-found");
-        c.resources().await;
-    }
-    if capabilities.get("prompts").is_some() || era == Era::Legacy {
-        progress("prompts: list, unknown prompt, missing arguments");
-        c.prompts().await;
-    }
-    // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
-    #[cfg(feature = "http")]
-    if let Some(url) = target.http_url()
-        && era == Era::Current
-    {
-        progress("HTTP: mirrored headers");
-        let findings = header_mirroring(&url, options.timeout).await;
-        c.push_probe("http/header-mirroring", findings);
-    }
-    progress("results and errors: every response received");
-    c.results_and_errors();
-    c.transport(target);
-    CheckReport {
-        target: target.label(),
-        era: Some(era),
-        probes: c.probes,
-        cases: report,
-    }
-}
 
 /// One request and its answer, kept for the results/errors probes.
 struct Logged {
@@ -322,25 +20,39 @@ struct Logged {
     response: Value,
 }
 
-struct Checker<'a> {
-    session: Session<'a>,
+/// The state of one check: the session, every response so far, the probes run.
+pub(super) struct Checker<'a> {
+    pub(super) session: Session<'a>,
     era: Era,
     log: Mutex<Vec<Logged>>,
     probes: Vec<Probe>,
     /// Set when the server stopped answering: what happened.
-    dead: Option<String>,
+    pub(super) dead: Option<String>,
 }
 
-type Out = Vec<(Severity, String)>;
+impl<'a> Checker<'a> {
+    pub(super) fn new(target: &'a dyn Target, era: Era, timeout: Duration) -> Self {
+        Checker {
+            session: Session::new(target, timeout),
+            era,
+            log: Mutex::new(Vec::new()),
+            probes: Vec::new(),
+            dead: None,
+        }
+    }
 
-impl Checker<'_> {
-    fn probe(&mut self, name: &str, f: impl FnOnce(&mut Out)) {
+    /// Every probe run, in order.
+    pub(super) fn into_probes(self) -> Vec<Probe> {
+        self.probes
+    }
+
+    pub(super) fn probe(&mut self, name: &str, f: impl FnOnce(&mut Out)) {
         let mut out = Vec::new();
         f(&mut out);
         self.push_probe(name, out);
     }
 
-    fn push_probe(&mut self, name: &str, out: Out) {
+    pub(super) fn push_probe(&mut self, name: &str, out: Out) {
         let mut seen = HashSet::new();
         let findings = out
             .into_iter()
@@ -358,21 +70,31 @@ impl Checker<'_> {
     }
 
     /// Sends a request; a transport failure is recorded (and later probes skip).
-    async fn req(&mut self, method: &str, params: Value, out: &mut Out) -> Option<Value> {
+    pub(super) async fn req(
+        &mut self,
+        method: &str,
+        params: Value,
+        out: &mut Out,
+    ) -> Option<Value> {
+        let (id, body) = self.session.body(method, params);
+        self.send(method, id, body, out).await
+    }
+
+    /// Sends `body` (a request for `method` with id `id`) as built; the response is kept for
+    /// the results/errors probes, a transport failure is recorded (and later probes skip).
+    pub(super) async fn send(
+        &mut self,
+        method: &str,
+        id: i64,
+        body: Value,
+        out: &mut Out,
+    ) -> Option<Value> {
         if self.dead.is_some() {
             return None;
         }
-        let (id, result) = self.session.request(method, params).await;
-        match result {
+        match self.session.raw(body).await {
             Ok(response) => {
-                self.log
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(Logged {
-                        method: method.to_owned(),
-                        id,
-                        response: response.clone(),
-                    });
+                self.log_response(method, id, response.clone());
                 Some(response)
             }
             Err(e) => {
@@ -388,18 +110,18 @@ impl Checker<'_> {
 
     /// After a call got no answer: the server is dead unless it still answers `tools/list`
     /// (a hang in one handler is then reported, and the check goes on).
-    async fn after_failure(&mut self, message: String) {
+    pub(super) async fn after_failure(&mut self, message: String) {
         let (_, alive) = self.session.request("tools/list", json!({})).await;
         if alive.is_err() {
             self.dead = Some(message);
         }
     }
 
-    fn modern(&self) -> bool {
+    pub(super) fn modern(&self) -> bool {
         self.era == Era::Current
     }
 
-    async fn discovery(&mut self) -> Option<Value> {
+    pub(super) async fn discovery(&mut self) -> Option<Value> {
         let mut out = Vec::new();
         let mut discovered = None;
         if self.modern() {
@@ -457,7 +179,7 @@ impl Checker<'_> {
         discovered
     }
 
-    async fn methods(&mut self) {
+    pub(super) async fn methods(&mut self) {
         let mut out = Vec::new();
         let mut expect_32601 = vec!["mcp-test/no-such-method"];
         if self.modern() {
@@ -665,11 +387,11 @@ impl Checker<'_> {
         first
     }
 
-    async fn tool_lists(&mut self) -> Vec<Value> {
+    pub(super) async fn tool_lists(&mut self) -> Vec<Value> {
         self.list_probe("tools/list", "tools", "name").await
     }
 
-    async fn tool_definitions(&mut self, tools: &[Value]) {
+    pub(super) async fn tool_definitions(&mut self, tools: &[Value]) {
         let mut out = Vec::new();
         for tool in tools {
             let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
@@ -704,10 +426,10 @@ impl Checker<'_> {
         self.push_probe("tools/definitions-and-unknown-tool", out);
     }
 
-    async fn run_cases(
+    pub(super) async fn run_cases(
         &mut self,
         tools: &[Value],
-        cases: &[super::Case],
+        cases: &[Case],
         progress: &mut (dyn FnMut(&str) + Send),
     ) -> VerifyReport {
         let mut report = VerifyReport::default();
@@ -726,7 +448,9 @@ impl Checker<'_> {
             if i % 25 == 0 && i > 0 {
                 progress(&format!("cases: {i}/{}", cases.len()));
             }
-            let (happened, response) = run_in(&self.session, case).await;
+            // Without client capabilities: a tool that asks must answer -32021, which the
+            // multi-round probes look at.
+            let (happened, response) = run_in(&self.session, case, None).await;
             if let Some(r) = &response {
                 self.log_response("tools/call", r["id"].as_i64().unwrap_or(-1), r.clone());
             }
@@ -743,6 +467,9 @@ impl Checker<'_> {
                     ));
                     self.after_failure(message.clone()).await;
                 }
+                // -32021 naming the capabilities the tool needs: neither an acceptance nor a
+                // rejection of the arguments.
+                (Happened::NeedsCapabilities { .. }, _) => {}
                 (Happened::Success { .. } | Happened::InputRequired, Expectation::Error) => {
                     out.push((
                         Severity::Defect,
@@ -796,50 +523,7 @@ impl Checker<'_> {
         report
     }
 
-    async fn multi_round(&mut self, report: &VerifyReport) {
-        let mut out = Vec::new();
-        for o in &report.outcomes {
-            let Some(r) = &o.response else { continue };
-            let result = &r["result"];
-            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
-                continue;
-            }
-            if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
-                // The checker declares no client capabilities, so the server may ask for none.
-                for (key, req) in requests {
-                    out.push((
-                        Severity::Defect,
-                        format!(
-                            "{} › {}: input request {key:?} ({}) asks for a capability the client did not declare; the server should answer -32021",
-                            o.case.tool,
-                            o.case.title,
-                            req.get("method").and_then(Value::as_str).unwrap_or("?")
-                        ),
-                    ));
-                }
-            }
-            if let Some(state) = result.get("requestState").and_then(Value::as_str) {
-                let params = json!({"name": o.case.tool, "arguments": o.case.args,
-                                    "requestState": format!("{state}tampered")});
-                if let Some(r) = self.req("tools/call", params, &mut out).await
-                    && r.get("error").is_none()
-                {
-                    out.push((
-                        Severity::Defect,
-                        format!(
-                            "{} › {}: a tampered requestState was accepted: {}",
-                            o.case.tool,
-                            o.case.title,
-                            brief(&r)
-                        ),
-                    ));
-                }
-            }
-        }
-        self.push_probe("multi-round/discipline", out);
-    }
-
-    async fn resources(&mut self) {
+    pub(super) async fn resources(&mut self) {
         let resources = self.list_probe("resources/list", "resources", "uri").await;
         let mut out = Vec::new();
         for res in resources.iter().take(10) {
@@ -876,7 +560,7 @@ impl Checker<'_> {
         self.push_probe("resources/not-found", out);
     }
 
-    async fn prompts(&mut self) {
+    pub(super) async fn prompts(&mut self) {
         let prompts = self.list_probe("prompts/list", "prompts", "name").await;
         let mut out = Vec::new();
         for prompt in &prompts {
@@ -918,7 +602,7 @@ impl Checker<'_> {
         self.push_probe("prompts/arguments", out);
     }
 
-    fn results_and_errors(&mut self) {
+    pub(super) fn results_and_errors(&mut self) {
         let log = std::mem::take(&mut *self.log.lock().unwrap_or_else(|e| e.into_inner()));
         let mut results = Vec::new();
         let mut errors = Vec::new();
@@ -985,7 +669,7 @@ impl Checker<'_> {
         self.push_probe("errors/codes-and-ids", errors);
     }
 
-    fn transport(&mut self, target: &dyn Target) {
+    pub(super) fn transport(&mut self, target: &dyn Target) {
         // A 2025-era server may send requests; the checker declared no capabilities, so it
         // should not have to, but that is not a transport defect in that era.
         let severity = if self.modern() {
@@ -1032,102 +716,6 @@ fn output_findings(tool: &str, schema: &Value, result: &Value) -> Out {
                 ));
             }
         }
-    }
-    out
-}
-
-/// A response in one line: the error code and message, or the result shortened.
-fn brief(r: &Value) -> String {
-    if let Some(e) = r.get("error") {
-        format!(
-            "error {} {:?}",
-            e.get("code").unwrap_or(&Value::Null),
-            e.get("message").and_then(Value::as_str).unwrap_or("")
-        )
-    } else {
-        format!(
-            "result {}",
-            shorten(&r.get("result").unwrap_or(r).to_string(), 160)
-        )
-    }
-}
-
-impl Probe {
-    /// The area of the probe: the part of its name before `/`.
-    pub fn area(&self) -> &str {
-        self.name.split('/').next().unwrap_or("")
-    }
-}
-
-/// Sends `tools/list` whose `Mcp-Method` header says `tools/call`: the server must answer
-/// HTTP 400 with -32020 (HeaderMismatch).
-#[cfg(feature = "http")]
-async fn header_mirroring(url: &str, timeout: Duration) -> Out {
-    use http_body_util::{BodyExt, Full};
-    use hyper_util::client::legacy::Client as HyperClient;
-    use hyper_util::rt::TokioExecutor;
-    let mut out = Vec::new();
-    let client: HyperClient<_, Full<bytes::Bytes>> =
-        HyperClient::builder(TokioExecutor::new()).build_http();
-    let body = crate::wire::build::build_request("tools/list", json!({}));
-    let request = http::Request::post(url)
-        .header(http::header::CONTENT_TYPE, "application/json")
-        .header(http::header::ACCEPT, "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", crate::wire::PROTOCOL_VERSION)
-        .header("Mcp-Method", "tools/call")
-        .body(Full::new(bytes::Bytes::from(body.to_string())));
-    let Ok(request) = request else {
-        out.push((Severity::Defect, format!("{url} is not a usable URL")));
-        return out;
-    };
-    let exchange = async {
-        let response = client.request(request).await.map_err(|e| e.to_string())?;
-        let status = response.status().as_u16();
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .map_err(|e| e.to_string())?
-            .to_bytes();
-        Ok::<_, String>((status, String::from_utf8_lossy(&bytes).into_owned()))
-    };
-    let (status, text) = match tokio::time::timeout(timeout, exchange).await {
-        Ok(Ok(answer)) => answer,
-        Ok(Err(e)) => {
-            out.push((
-                Severity::Defect,
-                format!("no answer to a request with a mismatched Mcp-Method header: {e}"),
-            ));
-            return out;
-        }
-        Err(_) => {
-            out.push((
-                Severity::Defect,
-                format!(
-                    "no answer within {timeout:?} to a request with a mismatched Mcp-Method header"
-                ),
-            ));
-            return out;
-        }
-    };
-    // A JSON body, or the first SSE `data:` line.
-    let reply: Option<Value> = serde_json::from_str(&text).ok().or_else(|| {
-        text.lines()
-            .find_map(|l| l.strip_prefix("data:"))
-            .and_then(|d| serde_json::from_str(d.trim()).ok())
-    });
-    let code = reply
-        .as_ref()
-        .and_then(|r| r.pointer("/error/code"))
-        .and_then(Value::as_i64);
-    if code != Some(-32020) || status != 400 {
-        out.push((
-            Severity::Defect,
-            format!(
-                "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) must be HTTP 400 with -32020; got HTTP {status}: {}",
-                shorten(&text, 200)
-            ),
-        ));
     }
     out
 }

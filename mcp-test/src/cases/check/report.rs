@@ -1,0 +1,212 @@
+//! What `check` found: [`Finding`]s by [`Severity`], grouped by [`Probe`], in a
+//! [`CheckReport`] that renders as text, JSON or JUnit XML.
+
+use crate::cases::{Era, VerifyReport, shorten};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::fmt::{self, Write as _};
+
+/// How bad a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Breaks the spec or the server's own schema: `mcp-test check` exits 1.
+    Defect,
+    /// A SHOULD not met, or a behaviour worth a look.
+    Warning,
+    /// For the record.
+    Info,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Defect => "defect",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        })
+    }
+}
+
+/// One thing found wrong (or noted) about a server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// How bad.
+    pub severity: Severity,
+    /// The probe that found it, e.g. `lists/pagination`.
+    pub probe: String,
+    /// What was found.
+    pub message: String,
+}
+
+/// One probe and what it found; it passes when it found no defect and no warning.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Probe {
+    /// `area/name`, e.g. `methods/removed`.
+    pub name: String,
+    /// What it found.
+    pub findings: Vec<Finding>,
+}
+
+impl Probe {
+    /// Whether the probe found nothing worse than an info note.
+    pub fn passed(&self) -> bool {
+        self.findings.iter().all(|f| f.severity == Severity::Info)
+    }
+
+    /// The area of the probe: the part of its name before `/`.
+    pub fn area(&self) -> &str {
+        self.name.split('/').next().unwrap_or("")
+    }
+}
+
+/// What `check` found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CheckReport {
+    /// The target's label.
+    pub target: String,
+    /// The protocol era found.
+    pub era: Option<Era>,
+    /// Every probe, in the order run.
+    pub probes: Vec<Probe>,
+    /// The schema-derived cases and their outcomes.
+    pub cases: VerifyReport,
+}
+
+impl CheckReport {
+    /// Every finding of every probe.
+    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+        self.probes.iter().flat_map(|p| p.findings.iter())
+    }
+
+    /// How many findings have this severity.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings().filter(|f| f.severity == severity).count()
+    }
+
+    /// Whether any finding is a defect (`mcp-test check` then exits 1).
+    pub fn has_defects(&self) -> bool {
+        self.count(Severity::Defect) > 0
+    }
+
+    /// The human report: every finding, then the summary table by severity.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let era = self.era.map_or("unknown".to_owned(), |e| e.to_string());
+        let _ = writeln!(out, "mcp-test check: {} (protocol {era})", self.target);
+        let findings: Vec<&Finding> = self.findings().collect();
+        if findings.is_empty() {
+            let _ = writeln!(out, "\nNo findings.");
+        } else {
+            let _ = writeln!(out, "\nFindings:");
+            let mut sorted = findings.clone();
+            sorted.sort_by_key(|f| f.severity);
+            for f in sorted {
+                let _ = writeln!(
+                    out,
+                    "  [{}] {}: {}",
+                    f.severity,
+                    f.probe,
+                    indent(&f.message)
+                );
+            }
+        }
+        let agreeing = self.cases.outcomes.iter().filter(|o| o.agrees).count();
+        let _ = writeln!(out, "\nSummary");
+        let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
+        for s in [Severity::Defect, Severity::Warning, Severity::Info] {
+            let _ = writeln!(out, "  {:<10} {:>6}", s.to_string(), self.count(s));
+        }
+        let passed = self.probes.iter().filter(|p| p.passed()).count();
+        let _ = writeln!(
+            out,
+            "  probes passed: {passed}/{}; schema cases agreeing: {agreeing}/{}",
+            self.probes.len(),
+            self.cases.outcomes.len()
+        );
+        out
+    }
+
+    /// The machine report: `{target, era, summary: {defect, warning, info}, findings, probes,
+    /// cases}`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "target": self.target,
+            "era": self.era,
+            "summary": {
+                "defect": self.count(Severity::Defect),
+                "warning": self.count(Severity::Warning),
+                "info": self.count(Severity::Info),
+            },
+            "findings": self.findings().collect::<Vec<_>>(),
+            "probes": self.probes.iter().map(|p| json!({
+                "name": p.name, "passed": p.passed(), "findings": p.findings
+            })).collect::<Vec<_>>(),
+            "cases": self.cases.outcomes,
+        })
+    }
+
+    /// A JUnit XML report: one test case per probe and per schema case; a probe with a
+    /// defect or a warning, or a disagreeing case, is a failure.
+    pub fn to_junit(&self) -> String {
+        let mut body = String::new();
+        let mut failures = 0;
+        for p in &self.probes {
+            let _ = write!(
+                body,
+                "    <testcase classname=\"probes\" name=\"{}\">",
+                xml(&p.name)
+            );
+            if !p.passed() {
+                failures += 1;
+                let text: Vec<String> = p
+                    .findings
+                    .iter()
+                    .map(|f| format!("[{}] {}", f.severity, f.message))
+                    .collect();
+                let _ = write!(
+                    body,
+                    "<failure message=\"{}\">{}</failure>",
+                    xml(&shorten(&text[0], 200)),
+                    xml(&text.join("\n"))
+                );
+            }
+            body.push_str("</testcase>\n");
+        }
+        for o in &self.cases.outcomes {
+            let _ = write!(
+                body,
+                "    <testcase classname=\"cases.{}\" name=\"{}\">",
+                xml(&o.case.tool),
+                xml(&o.case.title)
+            );
+            if !o.agrees {
+                failures += 1;
+                let _ = write!(
+                    body,
+                    "<failure message=\"predicted {}, happened {}\">{}</failure>",
+                    o.case.expectation,
+                    xml(&o.happened.to_string()),
+                    xml(&format!("{}\narguments: {}", o.case.rationale, o.case.args))
+                );
+            }
+            body.push_str("</testcase>\n");
+        }
+        let total = self.probes.len() + self.cases.outcomes.len();
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\">\n{body}  </testsuite>\n</testsuites>\n",
+            xml(&self.target)
+        )
+    }
+}
+
+fn indent(s: &str) -> String {
+    s.replace('\n', "\n      ")
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

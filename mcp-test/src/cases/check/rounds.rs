@@ -1,0 +1,323 @@
+//! The multi-round probes (spec §8).
+//!
+//! - `multi-round/discipline`: the schema cases ran without client capabilities, so a server
+//!   may ask for none of them: an `input_required` result that asks anything is a defect (the
+//!   server must answer -32021 with `data.requiredCapabilities` instead), and a -32021 must
+//!   carry `requiredCapabilities`.
+//! - `multi-round/driven`: every tool whose base case asked (or answered -32021) is called
+//!   again declaring every client capability and driven to its final response with
+//!   synthesized answers ([`Answers::synthesized`]). Every round must match the official
+//!   schema and ask only for declared capabilities; the run must end complete, or in a
+//!   JSON-RPC error other than -32603; and a tampered `requestState` must be refused.
+
+use super::probes::Checker;
+use super::{Out, Severity, brief};
+use crate::cases::{Happened, Outcome, VerifyReport, every_client_capability};
+use crate::spec;
+use crate::target::{Answers, DriveError, Rounds};
+use crate::wire::error_codes;
+use crate::wire::meta_keys;
+use serde_json::{Value, json};
+
+impl Checker<'_> {
+    /// Without client capabilities: no input requests, and -32021 names what it needs.
+    pub(super) async fn multi_round_discipline(&mut self, report: &VerifyReport) {
+        let mut out = Vec::new();
+        for o in &report.outcomes {
+            let Some(r) = &o.response else { continue };
+            let result = &r["result"];
+            if result.get("resultType").and_then(Value::as_str) == Some("input_required")
+                && let Some(requests) = result.get("inputRequests").and_then(Value::as_object)
+            {
+                // The cases declare no client capabilities, so the server may ask for none.
+                for (key, req) in requests {
+                    out.push((
+                        Severity::Defect,
+                        format!(
+                            "{} › {}: input request {key:?} ({}) asks for a capability the client did not declare; the server should answer -32021",
+                            o.case.tool,
+                            o.case.title,
+                            req.get("method").and_then(Value::as_str).unwrap_or("?")
+                        ),
+                    ));
+                }
+            }
+            if self.modern()
+                && r.pointer("/error/code").and_then(Value::as_i64)
+                    == Some(i64::from(error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY))
+                && let Err(e) = spec::check("MissingRequiredClientCapabilityError", r)
+            {
+                out.push((
+                    Severity::Defect,
+                    format!(
+                        "{} › {}: a -32021 error must name the capabilities it needs in data.requiredCapabilities: {e}",
+                        o.case.tool, o.case.title
+                    ),
+                ));
+            }
+        }
+        self.push_probe("multi-round/discipline", out);
+    }
+
+    /// Every tool whose base case asks, driven to its final response with every client
+    /// capability declared.
+    pub(super) async fn multi_round_driven(&mut self, report: &VerifyReport) {
+        let mut out = Vec::new();
+        let asking = report.outcomes.iter().filter(|o| {
+            o.case.source == "rule:base"
+                && matches!(
+                    o.happened,
+                    Happened::InputRequired | Happened::NeedsCapabilities { .. }
+                )
+        });
+        for o in asking {
+            if self.dead.is_some() {
+                break;
+            }
+            self.drive_one(o, &mut out).await;
+        }
+        self.push_probe("multi-round/driven", out);
+    }
+
+    async fn drive_one(&mut self, o: &Outcome, out: &mut Out) {
+        let label = format!("{} › {}", o.case.tool, o.case.title);
+        let params = json!({
+            "name": o.case.tool,
+            "arguments": o.case.args,
+            "_meta": {meta_keys::CLIENT_CAPABILITIES: every_client_capability()},
+        });
+        let (_, body) = self.session.body("tools/call", params);
+        let (rounds, complete) = match self.session.drive(&body, &Answers::synthesized()).await {
+            Ok(rounds) => (rounds, true),
+            Err(e) => {
+                let rounds = e.rounds().cloned().unwrap_or_default();
+                let problem = match &e {
+                    DriveError::Unanswered {
+                        round,
+                        key,
+                        request,
+                        ..
+                    } => format!(
+                        "round {round} asks {key:?} with {}, which is no input request a client answers: {request}",
+                        request
+                            .get("method")
+                            .and_then(Value::as_str)
+                            .unwrap_or("no method")
+                    ),
+                    DriveError::TooManyRounds { limit, .. } => {
+                        format!("still input_required after {limit} rounds with every answer given")
+                    }
+                    other => other.to_string(),
+                };
+                out.push((
+                    Severity::Defect,
+                    format!("{label}: driven with every client capability: {problem}"),
+                ));
+                if let DriveError::Target { source, .. } = &e {
+                    self.after_failure(source.to_string()).await;
+                }
+                (rounds, false)
+            }
+        };
+        self.check_rounds(&label, &rounds, out);
+        if complete {
+            let last = rounds.last();
+            if last.pointer("/error/code").and_then(Value::as_i64)
+                == Some(i64::from(error_codes::INTERNAL_ERROR))
+            {
+                out.push((
+                    Severity::Defect,
+                    format!(
+                        "{label}: driven with every client capability and synthesized answers, it ended in an internal error after {} rounds: {}",
+                        rounds.len(),
+                        brief(last)
+                    ),
+                ));
+            }
+        }
+        self.tamper(&label, o, &rounds, out).await;
+    }
+
+    /// Each round matches the official schema and asks only for capabilities its request
+    /// declared.
+    fn check_rounds(&self, label: &str, rounds: &Rounds, out: &mut Out) {
+        for (i, (request, exchange)) in rounds.requests.iter().zip(&rounds.exchanges).enumerate() {
+            let round = i + 1;
+            let Some(response) = &exchange.response else {
+                continue;
+            };
+            if self.modern()
+                && let Err(e) = spec::check_response("tools/call", response)
+            {
+                out.push((Severity::Defect, format!("{label}: round {round}: {e}")));
+            }
+            let Some(asked) = response
+                .pointer("/result/inputRequests")
+                .and_then(Value::as_object)
+            else {
+                continue;
+            };
+            let declared = request
+                .pointer("/params/_meta")
+                .and_then(|m| m.get(meta_keys::CLIENT_CAPABILITIES))
+                .unwrap_or(&Value::Null);
+            for (key, input) in asked {
+                for (severity, missing) in undeclared(declared, input) {
+                    out.push((
+                        severity,
+                        format!(
+                            "{label}: round {round}: input request {key:?} ({}) asks for {missing}, which the request did not declare",
+                            input.get("method").and_then(Value::as_str).unwrap_or("?")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Sends the first retry that echoes a `requestState` again with the state tampered
+    /// with: the server must refuse it. Without a driven retry to replay, the base case's
+    /// arguments go with the tampered state alone.
+    async fn tamper(&mut self, label: &str, o: &Outcome, rounds: &Rounds, out: &mut Out) {
+        let asked = rounds.exchanges.iter().position(|x| {
+            x.response
+                .as_ref()
+                .and_then(|r| r.pointer("/result/requestState"))
+                .is_some_and(Value::is_string)
+        });
+        let state = asked
+            .and_then(|i| rounds.exchanges[i].response.as_ref())
+            .and_then(|r| r.pointer("/result/requestState"))
+            .and_then(Value::as_str)
+            .or_else(|| {
+                o.response
+                    .as_ref()
+                    .and_then(|r| r.pointer("/result/requestState"))
+                    .and_then(Value::as_str)
+            });
+        let Some(state) = state else {
+            return;
+        };
+        let tampered = format!("{state}tampered");
+        let replay = asked.and_then(|i| rounds.requests.get(i + 1));
+        let params = match replay.and_then(|r| r.get("params")) {
+            Some(params) => {
+                let mut params = params.clone();
+                params["requestState"] = Value::from(tampered);
+                params
+            }
+            None => json!({"name": o.case.tool, "arguments": o.case.args,
+                           "requestState": tampered}),
+        };
+        if let Some(r) = self.req("tools/call", params, out).await
+            && r.get("error").is_none()
+        {
+            out.push((
+                Severity::Defect,
+                format!(
+                    "{label}: a tampered requestState was accepted: {}",
+                    brief(&r)
+                ),
+            ));
+        }
+    }
+}
+
+/// The capabilities input request `input` needs that `declared` (a `ClientCapabilities`
+/// object) does not declare, each with how bad asking without it is.
+///
+/// - `elicitation/create` in form mode needs `elicitation` (an empty object declares form
+///   mode), in URL mode `elicitation.url`;
+/// - `sampling/createMessage` needs `sampling`, and `sampling.tools` to pass `tools`; an
+///   `includeContext` other than `none` without `sampling.context` is a SHOULD (a warning);
+/// - `roots/list` needs `roots`.
+fn undeclared(declared: &Value, input: &Value) -> Vec<(Severity, &'static str)> {
+    let params = input.get("params").unwrap_or(&Value::Null);
+    let has = |pointer: &str| declared.pointer(pointer).is_some_and(Value::is_object);
+    let mut missing = Vec::new();
+    match input.get("method").and_then(Value::as_str) {
+        Some("elicitation/create") => {
+            let url = params.get("mode").and_then(Value::as_str) == Some("url");
+            let elicitation = declared.get("elicitation").and_then(Value::as_object);
+            match elicitation {
+                None => missing.push((Severity::Defect, "elicitation")),
+                Some(e) if url && !e.contains_key("url") => {
+                    missing.push((Severity::Defect, "URL-mode elicitation (elicitation.url)"));
+                }
+                Some(e) if !url && !e.contains_key("form") && e.contains_key("url") => {
+                    missing.push((Severity::Defect, "form-mode elicitation (elicitation.form)"));
+                }
+                Some(_) => {}
+            }
+        }
+        Some("sampling/createMessage") => {
+            if !has("/sampling") {
+                missing.push((Severity::Defect, "sampling"));
+            } else {
+                if params.get("tools").is_some() && !has("/sampling/tools") {
+                    missing.push((Severity::Defect, "tool use in sampling (sampling.tools)"));
+                }
+                let context = params.get("includeContext").and_then(Value::as_str);
+                if context.is_some_and(|c| c != "none") && !has("/sampling/context") {
+                    missing.push((
+                        Severity::Warning,
+                        "context inclusion in sampling (sampling.context)",
+                    ));
+                }
+            }
+        }
+        Some("roots/list") if !has("/roots") => missing.push((Severity::Defect, "roots")),
+        _ => {}
+    }
+    missing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asks(method: &str, params: Value) -> Value {
+        json!({"method": method, "params": params})
+    }
+
+    #[test]
+    fn what_each_input_request_needs() {
+        let all = every_client_capability();
+        let none = json!({});
+        let form = asks("elicitation/create", json!({"message": "?"}));
+        let url = asks(
+            "elicitation/create",
+            json!({"mode": "url", "url": "https://x"}),
+        );
+        let sample = asks("sampling/createMessage", json!({"maxTokens": 5}));
+        let roots = asks("roots/list", json!({}));
+        for q in [&form, &url, &sample, &roots] {
+            assert!(undeclared(&all, q).is_empty(), "{q}");
+            assert_eq!(undeclared(&none, q).len(), 1, "{q}");
+        }
+        // An empty elicitation object declares form mode only.
+        let legacy = json!({"elicitation": {}});
+        assert!(undeclared(&legacy, &form).is_empty());
+        assert_eq!(
+            undeclared(&legacy, &url),
+            [(Severity::Defect, "URL-mode elicitation (elicitation.url)")]
+        );
+        let url_only = json!({"elicitation": {"url": {}}});
+        assert_eq!(undeclared(&url_only, &form).len(), 1);
+        let tools = asks(
+            "sampling/createMessage",
+            json!({"maxTokens": 5, "tools": [], "includeContext": "thisServer"}),
+        );
+        assert_eq!(
+            undeclared(&all, &tools),
+            [
+                (Severity::Defect, "tool use in sampling (sampling.tools)"),
+                (
+                    Severity::Warning,
+                    "context inclusion in sampling (sampling.context)"
+                )
+            ]
+        );
+        assert!(undeclared(&none, &asks("other/thing", json!({}))).is_empty());
+    }
+}
