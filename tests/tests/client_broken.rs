@@ -177,3 +177,117 @@ async fn nobody_listening_is_an_http_error_naming_the_url() {
     let err = client.call("tools/list", json!({})).await.unwrap_err();
     assert!(err.to_string().contains(&url), "{err}");
 }
+
+/// A legacy server that answers `server/discover` with an error other than -32601 (here
+/// -32600, "Server not initialized"): the fallback is not keyed to one code
+/// (`basic/versioning.mdx` §Backward Compatibility: anything but a recognised modern error
+/// identifies a legacy server).
+#[tokio::test]
+async fn the_era_probe_falls_back_on_any_error_that_is_not_modern() {
+    let script = r#"
+        read discover
+        echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Server not initialized"}}'
+        read initialize
+        echo '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}}'
+        cat >/dev/null
+    "#;
+    let client = client_for(script, Duration::from_secs(30)).await;
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Legacy, "{handshake:?}");
+    assert_eq!(handshake.protocol_version, "2025-11-25");
+    client.close().await.unwrap();
+}
+
+/// A legacy server that ignores an unknown request: after the probe wait the client sends
+/// `initialize` too, and the legacy answer wins well before the call timeout.
+#[tokio::test]
+async fn the_era_probe_falls_back_on_silence_after_the_probe_wait() {
+    let script = r#"
+        read discover
+        read initialize
+        echo '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"quiet","version":"1"}}}'
+        cat >/dev/null
+    "#;
+    let client = Client::spawn(sh(script))
+        .await
+        .unwrap()
+        .with_timeout(Duration::from_secs(60))
+        .with_probe_wait(Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Legacy, "{handshake:?}");
+    assert_eq!(handshake.result["serverInfo"]["name"], "quiet");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "fell back only after {:?}",
+        started.elapsed()
+    );
+    client.close().await.unwrap();
+}
+
+/// A modern server slow to answer (still starting) is not taken for a legacy one: it
+/// refuses the `initialize` sent after the probe wait, and its discover answer decides.
+#[tokio::test]
+async fn a_slow_modern_server_is_still_found_modern() {
+    let script = r#"
+        read discover
+        sleep 1
+        echo '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"public"}}'
+        read initialize
+        echo '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: initialize"}}'
+        cat >/dev/null
+    "#;
+    let client = Client::spawn(sh(script))
+        .await
+        .unwrap()
+        .with_timeout(Duration::from_secs(30))
+        .with_probe_wait(Duration::from_millis(100));
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Current, "{handshake:?}");
+    client.close().await.unwrap();
+    assert!(client.violations().is_empty(), "{:?}", client.violations());
+}
+
+/// A -32022 that lists 2026-07-28 is retried; one that lists no revision this client speaks
+/// is an error naming the server's answer.
+#[tokio::test]
+async fn the_era_probe_retries_a_listed_version_and_refuses_no_common_one() {
+    let script = r#"
+        read discover
+        echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2099-01-01"],"requested":"2026-07-28"}}}'
+        cat >/dev/null
+    "#;
+    let client = client_for(script, Duration::from_secs(30)).await;
+    let err = client.era().await.unwrap_err();
+    assert!(err.to_string().contains("no revision in common"), "{err}");
+    assert!(err.to_string().contains("2099-01-01"), "{err}");
+    client.close().await.unwrap();
+}
+
+/// Streamable HTTP: a 400 whose body holds no recognised modern error is a legacy server
+/// (`basic/transports/streamable-http.mdx` §Backward Compatibility), so the client falls back
+/// to `initialize` and keeps the session id the server mints.
+#[tokio::test]
+async fn an_http_400_without_a_modern_error_is_a_legacy_server() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let replies: [&[u8]; 3] = [
+        b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 92\r\nconnection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Bad Request: Server not init\"},\"id\":null}",
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: s-1\r\ncontent-length: 126\r\nconnection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"serverInfo\":{\"name\":\"old\",\"version\":\"1\"}}}",
+        b"HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    ];
+    tokio::spawn(async move {
+        for reply in replies {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut buf = vec![0_u8; 8192];
+            let _ = socket.read(&mut buf).await;
+            let _ = socket.write_all(reply).await;
+        }
+    });
+    let client = Client::http(&url)
+        .unwrap()
+        .with_timeout(Duration::from_secs(30));
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Legacy, "{handshake:?}");
+    assert_eq!(handshake.result["serverInfo"]["name"], "old");
+}

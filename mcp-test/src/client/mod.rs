@@ -75,6 +75,10 @@ use std::time::Duration;
 /// The timeout of one call unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long [`Client::era`] waits for an answer to `server/discover` before it also tries the
+/// legacy `initialize` handshake.
+pub const DEFAULT_PROBE_WAIT: Duration = Duration::from_secs(5);
+
 /// The 2025-era revision [`Client::era`] offers in `initialize`.
 pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
 
@@ -194,6 +198,7 @@ struct Inner {
     transport: Transport,
     timeout: Duration,
     capabilities: Value,
+    probe_wait: Duration,
     next_id: AtomicI64,
     #[cfg(feature = "http")]
     tools: tokio::sync::Mutex<Option<Vec<ToolDefinition>>>,
@@ -226,6 +231,7 @@ impl Client {
                 transport,
                 timeout: DEFAULT_TIMEOUT,
                 capabilities: json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+                probe_wait: DEFAULT_PROBE_WAIT,
                 next_id: AtomicI64::new(1),
                 #[cfg(feature = "http")]
                 tools: tokio::sync::Mutex::new(None),
@@ -313,6 +319,13 @@ impl Client {
     #[must_use]
     pub fn with_timeout(self, timeout: Duration) -> Client {
         self.map_inner(|inner| inner.timeout = timeout)
+    }
+
+    /// The same connection with another probe wait for [`Client::era`] (default
+    /// [`DEFAULT_PROBE_WAIT`]). Call it before cloning.
+    #[must_use]
+    pub fn with_probe_wait(self, wait: Duration) -> Client {
+        self.map_inner(|inner| inner.probe_wait = wait)
     }
 
     /// The same connection declaring other client capabilities in the requests it builds
@@ -469,49 +482,113 @@ impl Client {
         }
     }
 
-    /// Tells a 2026-07-28 server from a 2025-era one: sends `server/discover`; on -32601
-    /// performs the 2025-11-25 `initialize` handshake (then `notifications/initialized`). A
-    /// -32022 (unsupported version) whose `data.supported` lists 2026-07-28 is retried once.
-    /// Any other error, or a discover result without `supportedVersions`, is
-    /// [`ClientError::Protocol`].
+    /// Tells a 2026-07-28 server from a 2025-era one, as `basic/versioning.mdx` §Backward
+    /// Compatibility says a dual-era client does: it probes with `server/discover`.
+    ///
+    /// - A `DiscoverResult` is a modern server. An `UnsupportedProtocolVersionError` (-32022)
+    ///   whose `data.supported` lists 2026-07-28 is retried once; one that lists only legacy
+    ///   revisions is a legacy server.
+    /// - Another recognised modern error (-32020, -32021) is a modern server refusing the
+    ///   probe: [`ClientError::Protocol`].
+    /// - Anything else is a legacy server, which gets the 2025-11-25 `initialize` handshake
+    ///   (then `notifications/initialized`): any other JSON-RPC error (the fallback is not keyed
+    ///   to one code), an HTTP 4xx whose body holds no recognised modern error, or silence.
+    /// - Silence: when `server/discover` has no answer within the probe wait
+    ///   ([`Client::with_probe_wait`], default [`DEFAULT_PROBE_WAIT`]), `initialize` is sent as
+    ///   well and the first decisive answer wins, so a silent legacy server is found quickly
+    ///   and a modern server still starting (`npx -y` installing it) is not mistaken for one.
     #[allow(irrefutable_let_patterns)]
     pub async fn era(&self) -> Result<Handshake, ClientError> {
-        let discover = || self.send_built("server/discover");
-        let mut response = discover().await?;
-        // -32022 names the versions the server supports: retry once if 2026-07-28 is one.
-        let unsupported = response["error"]["code"].as_i64()
-            == Some(i64::from(error_codes::UNSUPPORTED_PROTOCOL_VERSION));
-        let supported = response["error"]["data"]["supported"].as_array();
-        if unsupported && supported.is_some_and(|s| s.iter().any(|v| v == PROTOCOL_VERSION)) {
-            response = discover().await?;
-        }
-        if let Some(result) = response.get("result") {
-            if !result.get("supportedVersions").is_some_and(Value::is_array) {
-                return Err(ClientError::Protocol(format!(
-                    "server/discover: the result has no supportedVersions array: {result}"
-                )));
+        let discover_body = self.request_body("server/discover", json!({}));
+        let discover = self.exchange(&discover_body);
+        tokio::pin!(discover);
+        let first = tokio::select! {
+            outcome = &mut discover => Some(outcome),
+            () = tokio::time::sleep(self.inner.probe_wait) => None,
+        };
+        let verdict = match first {
+            Some(outcome) => classify_discover(outcome),
+            None => {
+                let initialize_body = self.initialize_body();
+                let initialize = self.exchange(&initialize_body);
+                tokio::pin!(initialize);
+                let mut discover_done = false;
+                let mut legacy_reason = "no answer to server/discover".to_owned();
+                loop {
+                    tokio::select! {
+                        outcome = &mut discover, if !discover_done => {
+                            discover_done = true;
+                            match classify_discover(outcome) {
+                                Discovered::Legacy(reason) => legacy_reason = reason,
+                                decisive => break decisive,
+                            }
+                        }
+                        outcome = &mut initialize => {
+                            let outcome = outcome.and_then(|e| {
+                                result_of("initialize", e.response.unwrap_or(Value::Null))
+                            });
+                            match outcome {
+                                Ok(result) => return self.finish_legacy(result).await,
+                                Err(e) if discover_done => {
+                                    return Err(ClientError::Protocol(format!(
+                                        "the server is neither modern nor legacy: {legacy_reason}; {e}"
+                                    )));
+                                }
+                                // A modern server refuses initialize: its discover answer decides.
+                                Err(_) => {
+                                    let outcome = (&mut discover).await;
+                                    break classify_discover(outcome);
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            return Ok(Handshake {
+        };
+        let verdict = match verdict {
+            Discovered::RetryVersion => classify_discover(
+                self.exchange(&self.request_body("server/discover", json!({})))
+                    .await,
+            ),
+            other => other,
+        };
+        match verdict {
+            Discovered::Modern(result) => Ok(Handshake {
                 era: Era::Current,
-                result: result.clone(),
+                result,
                 protocol_version: PROTOCOL_VERSION.to_owned(),
-            });
+            }),
+            Discovered::Legacy(reason) => {
+                let response = self.send(&self.initialize_body()).await?;
+                let result = result_of("initialize", response).map_err(|e| {
+                    ClientError::Protocol(format!("{e} (server/discover: {reason})"))
+                })?;
+                self.finish_legacy(result).await
+            }
+            Discovered::RetryVersion => Err(ClientError::Protocol(
+                "server/discover: -32022 twice, though the server lists 2026-07-28 as supported"
+                    .to_owned(),
+            )),
+            Discovered::Fatal(e) => Err(e),
         }
-        let code = response["error"]["code"].as_i64();
-        if code != Some(i64::from(error_codes::METHOD_NOT_FOUND)) {
-            return Err(ClientError::Protocol(format!(
-                "server/discover: expected a result, or -32601 from a 2025-era server; got {response}"
-            )));
-        }
-        let initialize = json!({
+    }
+
+    /// The 2025-11-25 `initialize` request this client sends to a legacy server.
+    fn initialize_body(&self) -> Value {
+        json!({
             "jsonrpc": "2.0", "id": self.next_id(), "method": "initialize",
             "params": {
                 "protocolVersion": LEGACY_PROTOCOL_VERSION,
                 "capabilities": self.inner.capabilities,
                 "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}
             }
-        });
-        let result = result_of("initialize", self.send(&initialize).await?)?;
+        })
+    }
+
+    /// After a successful `initialize`: remembers the revision and sends
+    /// `notifications/initialized`.
+    #[allow(irrefutable_let_patterns)]
+    async fn finish_legacy(&self, result: Value) -> Result<Handshake, ClientError> {
         let protocol_version = result
             .get("protocolVersion")
             .and_then(Value::as_str)
@@ -532,10 +609,6 @@ impl Client {
             result,
             protocol_version,
         })
-    }
-
-    async fn send_built(&self, method: &str) -> Result<Value, ClientError> {
-        self.send(&self.request_body(method, json!({}))).await
     }
 
     /// Drives a multi-round request (`tools/call`, `prompts/get`, `resources/read`) to its
@@ -596,6 +669,70 @@ fn parse_tools(result: &Value) -> Vec<ToolDefinition> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// What one `server/discover` probe says about the server's era.
+enum Discovered {
+    /// A `DiscoverResult`.
+    Modern(Value),
+    /// -32022 listing 2026-07-28: send the probe again.
+    RetryVersion,
+    /// Not a modern answer: why.
+    Legacy(String),
+    /// The probe failed in a way that decides nothing.
+    Fatal(ClientError),
+}
+
+/// The modern errors whose presence identifies a modern server (HeaderMismatch,
+/// MissingRequiredClientCapability; -32022 is handled on its own).
+const MODERN_ERRORS: [i32; 2] = [
+    error_codes::HEADER_MISMATCH,
+    error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+];
+
+fn classify_discover(outcome: Result<Exchange, ClientError>) -> Discovered {
+    let exchange = match outcome {
+        Ok(exchange) => exchange,
+        Err(ClientError::Timeout { .. }) => {
+            return Discovered::Legacy("no answer to server/discover".to_owned());
+        }
+        Err(ClientError::Http { status, .. }) if (400..500).contains(&status) => {
+            return Discovered::Legacy(format!(
+                "server/discover got HTTP {status} without a recognised modern error"
+            ));
+        }
+        Err(e) => return Discovered::Fatal(e),
+    };
+    let response = exchange.response.unwrap_or(Value::Null);
+    if let Some(result) = response.get("result") {
+        if !result.get("supportedVersions").is_some_and(Value::is_array) {
+            return Discovered::Fatal(ClientError::Protocol(format!(
+                "server/discover: the result has no supportedVersions array: {result}"
+            )));
+        }
+        return Discovered::Modern(result.clone());
+    }
+    let code = response["error"]["code"].as_i64();
+    if code == Some(i64::from(error_codes::UNSUPPORTED_PROTOCOL_VERSION)) {
+        let supported = response["error"]["data"]["supported"].as_array();
+        if supported.is_some_and(|s| s.iter().any(|v| v == PROTOCOL_VERSION)) {
+            return Discovered::RetryVersion;
+        }
+        if supported.is_some_and(|s| s.iter().any(|v| v == LEGACY_PROTOCOL_VERSION)) {
+            return Discovered::Legacy(format!(
+                "server/discover: the server supports only older revisions: {response}"
+            ));
+        }
+        return Discovered::Fatal(ClientError::Protocol(format!(
+            "server/discover: no revision in common with this client (2026-07-28, 2025-11-25): {response}"
+        )));
+    }
+    if code.is_some_and(|c| MODERN_ERRORS.iter().any(|m| i64::from(*m) == c)) {
+        return Discovered::Fatal(ClientError::Protocol(format!(
+            "server/discover was refused with a modern error, so the server is modern: {response}"
+        )));
+    }
+    Discovered::Legacy(format!("server/discover answered {response}"))
 }
 
 fn result_of(method: &str, response: Value) -> Result<Value, ClientError> {

@@ -26,6 +26,9 @@ struct Pending {
 #[derive(Default)]
 struct State {
     pending: Vec<Pending>,
+    /// Requests given up on (timed out, `notifications/cancelled` sent): a late reply to one is
+    /// allowed, and ignored.
+    cancelled: Vec<String>,
     violations: Vec<String>,
     closed: bool,
 }
@@ -244,6 +247,12 @@ impl StdioTransport {
             }),
             Err(_) => {
                 self.forget(&key);
+                self.shared
+                    .state
+                    .lock()
+                    .expect("state lock")
+                    .cancelled
+                    .push(key.clone());
                 let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                                     "params": {"requestId": id, "reason": "client timeout"}});
                 let _ = self.write(&cancel).await;
@@ -326,12 +335,16 @@ impl Shared {
                 .iter()
                 .position(|p| p.key == key)
                 .or_else(|| (key == "null" && !state.pending.is_empty()).then_some(0));
-            match index {
-                Some(index) => {
+            let late = state.cancelled.iter().position(|c| *c == key);
+            match (index, late) {
+                (Some(index), _) => {
                     let pending = state.pending.remove(index);
                     let _ = pending.tx.send(Ok((message, pending.notes)));
                 }
-                None => state.violations.push(format!(
+                (None, Some(late)) => {
+                    state.cancelled.remove(late);
+                }
+                (None, None) => state.violations.push(format!(
                     "a reply to no request in flight (id {key}): {line}"
                 )),
             }
