@@ -91,10 +91,11 @@ mod ask;
 mod boundary;
 mod flat;
 
-pub use ask::{
-    Ask, AskError, AskFuture, Capability, Elicitation, InputRequest, InputRequests, Root,
-    SampledMessage, SamplingMessage, SamplingRequest,
+pub use crate::wire::input::{
+    Elicitation, InputRequest, InputRequests, Root, SampledMessage, SamplingMessage,
+    SamplingRequest,
 };
+pub use ask::{Ask, AskError, AskFuture, Capability};
 pub use boundary::INPUT_REQUIRED_METHODS;
 pub use flat::elicitation_schema;
 

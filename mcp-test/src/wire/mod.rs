@@ -1,5 +1,6 @@
 //! The MCP 2026-07-28 wire model: the JSON-RPC envelope, the per-request `_meta` fields, content
-//! blocks, tool definitions and results.
+//! blocks, tool definitions and results, and the questions a server asks the client mid-call
+//! (`inputRequests`) with the shapes of their answers.
 //!
 //! Types are typed where the spec fixes a shape and [`serde_json::Value`] where it says "any JSON".
 //! Every type round-trips through `serde_json` to exactly the spec's field names
@@ -18,6 +19,7 @@ pub mod build;
 mod content;
 mod envelope;
 mod errors;
+pub(crate) mod input;
 mod meta;
 mod results;
 
@@ -30,6 +32,10 @@ pub use envelope::{
     Response, SUPPORTED_VERSIONS,
 };
 pub use errors::{ErrorObject, error_codes, json_type};
+pub use input::{
+    Elicitation, InputRequest, InputRequests, Root, SampledMessage, SamplingMessage,
+    SamplingRequest,
+};
 pub use meta::{
     ClientCapabilities, Implementation, ListChangedCapability, LoggingLevel, ProgressToken,
     RequestMeta, ResourcesCapability, ServerCapabilities, meta_keys,
