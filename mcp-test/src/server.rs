@@ -16,6 +16,7 @@
 //! 4. The method's own params (-32602), then the method itself.
 
 use crate::authorization::Access;
+pub use crate::catalog::BuildError;
 use crate::context::{Context, Extensions, Identity};
 use crate::pagination;
 use crate::request_state::{self, StateConfig};
@@ -178,59 +179,6 @@ impl Caller {
         self.timeout = Some(timeout);
         self
     }
-}
-
-/// Why a server could not be built.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BuildError {
-    /// Two tools share a name.
-    #[error("two tools are named `{0}`: tool names must be unique")]
-    DuplicateTool(String),
-    /// A tool name breaks the spec's naming rule.
-    #[error("invalid tool name `{name}`: {reason}")]
-    InvalidToolName {
-        /// The name.
-        name: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A tool's input or output schema is not a usable JSON Schema.
-    #[error("tool `{tool}` has an invalid {which}: {reason}")]
-    InvalidSchema {
-        /// The tool.
-        tool: String,
-        /// `inputSchema` or `outputSchema`.
-        which: &'static str,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The page size is zero.
-    #[error("the page size must be at least 1")]
-    ZeroPageSize,
-    /// The `requestState` key is shorter than 32 bytes.
-    #[error("the requestState key must be at least 32 bytes long, is {0}")]
-    ShortRequestStateKey(usize),
-    /// Two resources share a URI, two resource templates a template, or two prompts a name.
-    #[error(
-        "two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique"
-    )]
-    DuplicateDefinition {
-        /// `resource`, `resource template` or `prompt`.
-        kind: &'static str,
-        /// The shared URI, template or name.
-        key: String,
-    },
-    /// A tool, resource, resource template or prompt cannot be served as declared.
-    #[error("{kind} `{key}`: {reason}")]
-    InvalidDefinition {
-        /// `tool`, `resource`, `resource template` or `prompt`.
-        kind: &'static str,
-        /// Its name, URI or template.
-        key: String,
-        /// What is wrong.
-        reason: String,
-    },
 }
 
 /// Builds a [`Server`]; see [`Server::builder`].

@@ -16,7 +16,6 @@ use crate::resources::{
     ReadFn, Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition,
 };
 use crate::rounds::{self, RoundResult};
-use crate::server::BuildError;
 use crate::tool::{ToolError, ToolErrorKind};
 use crate::uri_template::{UriTemplate, Variables};
 use crate::wire::{CacheHint, CacheScope, ErrorObject, ResourceContents, json_type};
@@ -27,6 +26,59 @@ use serde_json::{Map, Value, json};
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
+
+/// Why a server could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two tools share a name.
+    #[error("two tools are named `{0}`: tool names must be unique")]
+    DuplicateTool(String),
+    /// A tool name breaks the spec's naming rule.
+    #[error("invalid tool name `{name}`: {reason}")]
+    InvalidToolName {
+        /// The name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A tool's input or output schema is not a usable JSON Schema.
+    #[error("tool `{tool}` has an invalid {which}: {reason}")]
+    InvalidSchema {
+        /// The tool.
+        tool: String,
+        /// `inputSchema` or `outputSchema`.
+        which: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The page size is zero.
+    #[error("the page size must be at least 1")]
+    ZeroPageSize,
+    /// The `requestState` key is shorter than 32 bytes.
+    #[error("the requestState key must be at least 32 bytes long, is {0}")]
+    ShortRequestStateKey(usize),
+    /// Two resources share a URI, two resource templates a template, or two prompts a name.
+    #[error(
+        "two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique"
+    )]
+    DuplicateDefinition {
+        /// `resource`, `resource template` or `prompt`.
+        kind: &'static str,
+        /// The shared URI, template or name.
+        key: String,
+    },
+    /// A tool, resource, resource template or prompt cannot be served as declared.
+    #[error("{kind} `{key}`: {reason}")]
+    InvalidDefinition {
+        /// `tool`, `resource`, `resource template` or `prompt`.
+        kind: &'static str,
+        /// Its name, URI or template.
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
 
 /// A started read.
 type ReadFuture = BoxFuture<'static, Result<Vec<ResourceContents>, ToolError>>;
