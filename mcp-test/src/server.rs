@@ -17,24 +17,16 @@
 
 use crate::authorization::Access;
 pub use crate::catalog::BuildError;
+use crate::catalog::{Catalog, CatalogBuilder, ToolRegistration};
 use crate::context::{Context, Extensions, Identity};
-use crate::pagination;
 use crate::request_state::{self, StateConfig};
-use crate::rounds::{self, RoundResult};
-use crate::tool::{Tool, ToolError, ToolErrorKind};
-use crate::validation::{self, SchemaValidator};
+use crate::tool::Tool;
 use crate::wire::{
-    self, CacheHint, CacheScope, CallToolResult, ErrorObject, Implementation,
-    ListChangedCapability, Request, RequestId, RequestMeta, Response, ServerCapabilities,
-    ToolDefinition, json_type, meta_keys,
+    self, CacheHint, CacheScope, ErrorObject, Implementation, ListChangedCapability, Request,
+    RequestId, RequestMeta, Response, ServerCapabilities, ToolDefinition, json_type, meta_keys,
 };
-use futures_util::FutureExt as _;
-use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 use std::fmt;
-use std::marker::PhantomData;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -92,46 +84,13 @@ pub struct Server {
 struct Inner {
     info: Implementation,
     instructions: Option<String>,
-    tools: Vec<RegisteredTool>,
-    tool_definitions: Vec<ToolDefinition>,
-    tool_index: HashMap<String, usize>,
-    tools_fingerprint: u64,
     page_size: usize,
     discover_cache: CacheHint,
-    tools_cache: CacheHint,
     max_request_timeout: Duration,
     state: Extensions,
     request_state: StateConfig,
-    /// Who may see and call each tool, parallel to `tools`.
-    tool_access: Vec<Access>,
-    catalog: crate::catalog::Catalog,
+    catalog: Catalog,
     changes: crate::subscriptions::Hub,
-}
-
-struct RegisteredTool {
-    input: SchemaValidator,
-    output: Option<SchemaValidator>,
-    handler: Box<dyn ErasedTool>,
-}
-
-trait ErasedTool: Send + Sync {
-    fn call<'a>(
-        &'a self,
-        ctx: &'a Context,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<CallToolResult, ToolError>>;
-}
-
-struct Erased<T>(PhantomData<fn() -> T>);
-
-impl<T: Tool> ErasedTool for Erased<T> {
-    fn call<'a>(
-        &'a self,
-        ctx: &'a Context,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<CallToolResult, ToolError>> {
-        Box::pin(async move { T::parse(arguments)?.call(ctx).await })
-    }
 }
 
 /// Who sent a request and what the transport attached to it: the input of
@@ -186,17 +145,14 @@ impl Caller {
 pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
-    tools: Vec<(ToolDefinition, Box<dyn ErasedTool>)>,
     page_size: usize,
     discover_cache: CacheHint,
-    tools_cache: CacheHint,
     max_request_timeout: Duration,
     state: Extensions,
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
     request_state_clock: Option<request_state::Clock>,
-    tool_access: HashMap<String, Access>,
-    catalog: crate::catalog::CatalogBuilder,
+    catalog: CatalogBuilder,
 }
 
 impl fmt::Debug for ServerBuilder {
@@ -205,7 +161,12 @@ impl fmt::Debug for ServerBuilder {
             .field("info", &self.info)
             .field(
                 "tools",
-                &self.tools.iter().map(|t| &t.0.name).collect::<Vec<_>>(),
+                &self
+                    .catalog
+                    .tools
+                    .iter()
+                    .map(|t| &t.definition.name)
+                    .collect::<Vec<_>>(),
             )
             .finish_non_exhaustive()
     }
@@ -225,10 +186,8 @@ impl ServerBuilder {
     }
 
     /// Registers a tool.
-    pub fn tool<T: Tool>(mut self) -> Self {
-        self.tools
-            .push((T::definition(), Box::new(Erased::<T>(PhantomData))));
-        self
+    pub fn tool<T: Tool>(self) -> Self {
+        self.tool_with_access::<T>(Access::public())
     }
 
     /// How many items one page of a list holds (default 100).
@@ -246,7 +205,7 @@ impl ServerBuilder {
     /// Cache hints of every `tools/list` page (default: one minute, private, since a list may
     /// depend on the caller's authorization).
     pub fn tools_cache(mut self, hint: CacheHint) -> Self {
-        self.tools_cache = hint;
+        self.catalog.tools_cache = hint;
         self
     }
 
@@ -284,8 +243,8 @@ impl ServerBuilder {
     /// # }
     /// ```
     pub fn tool_with_access<T: Tool>(mut self, access: Access) -> Self {
-        self.tool_access.insert(T::NAME.to_owned(), access);
-        self.tool::<T>()
+        self.catalog.tools.push(ToolRegistration::of::<T>(access));
+        self
     }
 
     /// Registers a resource; see [`resources`](crate::resources).
@@ -388,101 +347,20 @@ impl ServerBuilder {
                 config
             }
         };
-        let mut pairs = self.tools;
-        pairs.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-        let mut tools = Vec::with_capacity(pairs.len());
-        let mut tool_definitions = Vec::with_capacity(pairs.len());
-        let mut tool_index = HashMap::with_capacity(pairs.len());
-        for (definition, handler) in pairs {
-            check_tool_name(&definition.name)?;
-            if tool_index
-                .insert(definition.name.clone(), tools.len())
-                .is_some()
-            {
-                return Err(BuildError::DuplicateTool(definition.name));
-            }
-            let invalid = |which: &'static str, reason: String| BuildError::InvalidSchema {
-                tool: definition.name.clone(),
-                which,
-                reason,
-            };
-            if definition.input_schema.get("type") != Some(&Value::from("object")) {
-                return Err(invalid(
-                    "inputSchema",
-                    "the root must have \"type\": \"object\"".into(),
-                ));
-            }
-            let input = SchemaValidator::new(&definition.input_schema)
-                .map_err(|r| invalid("inputSchema", r))?;
-            let output = definition
-                .output_schema
-                .as_ref()
-                .map(SchemaValidator::new)
-                .transpose()
-                .map_err(|r| invalid("outputSchema", r))?;
-            tools.push(RegisteredTool {
-                input,
-                output,
-                handler,
-            });
-            tool_definitions.push(definition);
-        }
-        let mut access_by_name = self.tool_access;
-        let tool_access: Vec<Access> = tool_definitions
-            .iter()
-            .map(|d| access_by_name.remove(&d.name).unwrap_or_default())
-            .collect();
-        for (definition, access) in tool_definitions.iter().zip(&tool_access) {
-            crate::catalog::check_cache_scope(
-                "tool",
-                &definition.name,
-                "tools/list",
-                self.tools_cache,
-                access,
-            )?;
-        }
         let catalog = self.catalog.build()?;
-        let tools_fingerprint =
-            pagination::fingerprint(tool_definitions.iter().map(|t| t.name.as_str()));
         Ok(Server {
             inner: Arc::new(Inner {
                 info: self.info,
                 instructions: self.instructions,
-                tools,
-                tool_definitions,
-                tool_index,
-                tools_fingerprint,
                 page_size: self.page_size,
                 discover_cache: self.discover_cache,
-                tools_cache: self.tools_cache,
                 max_request_timeout: self.max_request_timeout,
                 state: self.state,
                 request_state,
-                tool_access,
                 catalog,
                 changes: crate::subscriptions::Hub::default(),
             }),
         })
-    }
-}
-
-fn check_tool_name(name: &str) -> Result<(), BuildError> {
-    let reason = if name.is_empty() || name.len() > 128 {
-        Some(format!(
-            "must be 1 to 128 characters long, is {}",
-            name.len()
-        ))
-    } else {
-        name.chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-            .map(|c| format!("{c:?} is not one of [A-Za-z0-9_.-]"))
-    };
-    match reason {
-        Some(reason) => Err(BuildError::InvalidToolName {
-            name: name.to_owned(),
-            reason,
-        }),
-        None => Ok(()),
     }
 }
 
@@ -493,8 +371,7 @@ impl fmt::Debug for Server {
             .field(
                 "tools",
                 &self
-                    .inner
-                    .tool_definitions
+                    .tool_definitions()
                     .iter()
                     .map(|t| &t.name)
                     .collect::<Vec<_>>(),
@@ -516,17 +393,14 @@ impl Server {
         ServerBuilder {
             info: Implementation::new(name, version),
             instructions: None,
-            tools: Vec::new(),
             page_size: 100,
             discover_cache: CacheHint::new(3_600_000, CacheScope::Public),
-            tools_cache: CacheHint::new(60_000, CacheScope::Private),
             max_request_timeout: Duration::from_secs(60),
             state: Extensions::new(),
             request_state_key: None,
             request_state_ttl: Duration::from_secs(600),
             request_state_clock: None,
-            tool_access: HashMap::new(),
-            catalog: crate::catalog::CatalogBuilder::default(),
+            catalog: CatalogBuilder::default(),
         }
     }
 
@@ -537,7 +411,7 @@ impl Server {
 
     /// The registered tools, in `tools/list` order (sorted by name).
     pub fn tool_definitions(&self) -> &[ToolDefinition] {
-        &self.inner.tool_definitions
+        self.inner.catalog.tools().definitions()
     }
 
     /// Every registered resource, in `resources/list` order (sorted by URI), whoever may see
@@ -560,7 +434,7 @@ impl Server {
     /// The capabilities `server/discover` advertises: exactly what is registered.
     pub fn capabilities(&self) -> ServerCapabilities {
         ServerCapabilities {
-            tools: (!self.inner.tools.is_empty()).then_some(LIST_CHANGED),
+            tools: self.inner.catalog.has_tools().then_some(LIST_CHANGED),
             resources: self
                 .inner
                 .catalog
@@ -588,10 +462,8 @@ impl Server {
     /// The tool named `name` as `identity` may see it: `None` when it is unknown or denied,
     /// exactly alike, so a transport's checks reveal no more than `tools/list` does.
     pub(crate) fn visible_tool(&self, name: &str, identity: &Identity) -> Option<&ToolDefinition> {
-        let &index = self.inner.tool_index.get(name)?;
-        self.inner.tool_access[index]
-            .allows(identity)
-            .then(|| &self.inner.tool_definitions[index])
+        let (definition, _) = self.inner.catalog.tools().visible(name, identity)?;
+        Some(definition)
     }
 
     /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed.
@@ -699,7 +571,7 @@ impl Server {
     }
 
     async fn dispatch(&self, req: Incoming, caller: &Caller) -> Result<Value, ErrorObject> {
-        let has_tools = !self.inner.tools.is_empty();
+        let has_tools = self.inner.catalog.has_tools();
         match req.method.as_str() {
             "server/discover" | "subscriptions/listen" => {}
             "tools/list" | "tools/call" if has_tools => {}
@@ -751,7 +623,10 @@ impl Server {
         };
         match ctx.method.as_str() {
             "server/discover" => Ok(self.discover()),
-            "tools/list" => self.list_tools(&ctx, &params),
+            "tools/list" => self
+                .inner
+                .catalog
+                .list_tools(&ctx, &params, self.inner.page_size),
             "resources/list" => {
                 self.inner
                     .catalog
@@ -775,7 +650,10 @@ impl Server {
                 self.inner.catalog.get_prompt(state, &ctx, &params).await
             }
             "completion/complete" => self.inner.catalog.complete(&ctx, &params).await,
-            "tools/call" => self.call_tool(&ctx, &params).await,
+            "tools/call" => {
+                let state = &self.inner.request_state;
+                self.inner.catalog.call_tool(state, &ctx, &params).await
+            }
             "subscriptions/listen" => {
                 let capabilities = self.capabilities();
                 crate::subscriptions::listen(&self.inner.changes, &capabilities, &ctx, &params)
@@ -794,109 +672,6 @@ impl Server {
             result["instructions"] = Value::from(instructions.as_str());
         }
         with_cache_hint(result, self.inner.discover_cache)
-    }
-
-    fn list_tools(&self, ctx: &Context, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
-        let cursor = cursor_param(params)?;
-        let (page, next) = crate::catalog::visible_page(
-            &self.inner.tool_definitions,
-            |i| self.inner.tool_access[i].allows(ctx.identity()),
-            |d| d.name.as_str(),
-            cursor,
-            self.inner.page_size,
-            "tools/list",
-            self.inner.tools_fingerprint,
-        )?;
-        let mut result = json!({ "tools": page });
-        if let Some(next) = next {
-            result["nextCursor"] = Value::from(next);
-        }
-        Ok(with_cache_hint(result, self.inner.tools_cache))
-    }
-
-    async fn call_tool(
-        &self,
-        ctx: &Context,
-        params: &Map<String, Value>,
-    ) -> Result<Value, ErrorObject> {
-        let name = match params.get("name") {
-            Some(Value::String(name)) => name,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: name must be a string, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing name (the tool to call)",
-                ));
-            }
-        };
-        let visible = |i: &&usize| self.inner.tool_access[**i].allows(ctx.identity());
-        let Some(&index) = self.inner.tool_index.get(name).filter(visible) else {
-            return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
-        };
-        let tool = &self.inner.tools[index];
-        let no_arguments = Value::Object(Map::new());
-        let arguments = match params.get("arguments") {
-            None => &no_arguments,
-            Some(args @ Value::Object(_)) => args,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: arguments must be an object, got {}",
-                    json_type(other)
-                )));
-            }
-        };
-        let violations = tool.input.violations(arguments);
-        if !violations.is_empty() {
-            return Ok(to_value(CallToolResult::error_text(format!(
-                "Invalid arguments for tool {name}:\n{}",
-                validation::describe(&violations)
-            ))));
-        }
-        // Through the round boundary: the run may end with input_required (spec §8).
-        let args = arguments.clone();
-        let round = rounds::serve_round(
-            &self.inner.request_state,
-            ctx,
-            name,
-            arguments,
-            params,
-            |ctx| async move {
-                let run = AssertUnwindSafe(tool.handler.call(&ctx, args)).catch_unwind();
-                match run.await {
-                    Ok(Ok(result)) => Ok(result),
-                    Ok(Err(error)) => match error.into_kind() {
-                        ToolErrorKind::Protocol(error) => Err(error),
-                        ToolErrorKind::Execution(content) => Ok(CallToolResult {
-                            content,
-                            is_error: true,
-                            ..CallToolResult::default()
-                        }),
-                    },
-                    Err(panic) => {
-                        let message = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| (*s).to_owned())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a non-string panic payload".to_owned());
-                        Err(
-                            ErrorObject::internal(format!("Internal error: tool {name} panicked"))
-                                .with_data(json!({ "tool": name, "panic": message })),
-                        )
-                    }
-                }
-            },
-        )
-        .await?;
-        match round {
-            RoundResult::Complete(result) => {
-                Ok(to_value(check_output(name, tool.output.as_ref(), result)))
-            }
-            RoundResult::InputRequired(result) => Ok(result),
-        }
     }
 
     /// Adds `resultType` (when the result has none) and `_meta.serverInfo` to a result.
@@ -918,56 +693,10 @@ impl Server {
     }
 }
 
-/// A tool with an `outputSchema` must return conforming `structuredContent`; anything else
-/// becomes an `isError` result naming every violation, never passed through silently.
-fn check_output(
-    name: &str,
-    output: Option<&SchemaValidator>,
-    result: CallToolResult,
-) -> CallToolResult {
-    let Some(validator) = output else {
-        return result;
-    };
-    if result.is_error {
-        return result;
-    }
-    match &result.structured_content {
-        None => CallToolResult::error_text(format!(
-            "Tool {name} declares an outputSchema but returned no structuredContent"
-        )),
-        Some(structured) => {
-            let violations = validator.violations(structured);
-            if violations.is_empty() {
-                result
-            } else {
-                CallToolResult::error_text(format!(
-                    "Tool {name} returned structuredContent that does not match its outputSchema:\n{}",
-                    validation::describe(&violations)
-                ))
-            }
-        }
-    }
-}
-
-fn cursor_param(params: &Map<String, Value>) -> Result<Option<&str>, ErrorObject> {
-    match params.get("cursor") {
-        None => Ok(None),
-        Some(Value::String(c)) => Ok(Some(c)),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: cursor must be a string, got {}",
-            json_type(other)
-        ))),
-    }
-}
-
 fn with_cache_hint(mut result: Value, hint: CacheHint) -> Value {
     result["ttlMs"] = Value::from(hint.ttl_ms);
     result["cacheScope"] = serde_json::to_value(hint.cache_scope).expect("scope serializes");
     result
-}
-
-fn to_value<T: serde::Serialize>(value: T) -> Value {
-    serde_json::to_value(value).expect("wire types always serialize")
 }
 
 /// Checks the JSON-RPC shape of one message. `Ok(None)` is a notification.
