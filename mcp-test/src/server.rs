@@ -36,14 +36,55 @@ const LIST_CHANGED: ListChangedCapability = ListChangedCapability {
     list_changed: Some(true),
 };
 
-/// Methods 2026-07-28 removed; each is answered with -32601.
-const REMOVED_METHODS: &[&str] = &[
-    "initialize",
-    "ping",
-    "logging/setLevel",
-    "resources/subscribe",
-    "resources/unsubscribe",
-];
+/// A request's method, parsed once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    /// A method the runtime serves when its capability is advertised.
+    Served(Served),
+    /// `initialize`: removed in 2026-07-28, answered -32601 pointing at `server/discover`.
+    Initialize,
+    /// Another method 2026-07-28 removed, answered -32601 saying so.
+    Removed,
+    /// Anything else, answered -32601.
+    Unknown,
+}
+
+/// The methods the runtime serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Served {
+    Discover,
+    Listen,
+    ToolsList,
+    ToolsCall,
+    ResourcesList,
+    ResourceTemplatesList,
+    ResourcesRead,
+    PromptsList,
+    PromptsGet,
+    Complete,
+}
+
+impl Method {
+    fn parse(method: &str) -> Method {
+        match method {
+            "server/discover" => Method::Served(Served::Discover),
+            "subscriptions/listen" => Method::Served(Served::Listen),
+            "tools/list" => Method::Served(Served::ToolsList),
+            "tools/call" => Method::Served(Served::ToolsCall),
+            "resources/list" => Method::Served(Served::ResourcesList),
+            "resources/templates/list" => Method::Served(Served::ResourceTemplatesList),
+            "resources/read" => Method::Served(Served::ResourcesRead),
+            "prompts/list" => Method::Served(Served::PromptsList),
+            "prompts/get" => Method::Served(Served::PromptsGet),
+            "completion/complete" => Method::Served(Served::Complete),
+            "initialize" => Method::Initialize,
+            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
+                Method::Removed
+            }
+            _ => Method::Unknown,
+        }
+    }
+}
 
 /// An MCP server: registered tools plus server info, dispatching requests in process.
 ///
@@ -530,11 +571,12 @@ impl Server {
         let timeout = caller.timeout.map_or(self.inner.max_request_timeout, |t| {
             t.min(self.inner.max_request_timeout)
         });
+        let method = Method::parse(&incoming.method);
         // A subscription lives until it is cancelled; every other request has a deadline.
-        let outcome = if incoming.method == "subscriptions/listen" {
-            self.dispatch(incoming, caller).await
+        let outcome = if method == Method::Served(Served::Listen) {
+            self.dispatch(method, incoming, caller).await
         } else {
-            match tokio::time::timeout(timeout, self.dispatch(incoming, caller)).await {
+            match tokio::time::timeout(timeout, self.dispatch(method, incoming, caller)).await {
                 Ok(outcome) => outcome,
                 Err(_) => Err(ErrorObject::internal(format!(
                     "Internal error: the request did not finish within {} ms",
@@ -570,16 +612,33 @@ impl Server {
         serde_json::from_str(&reply).expect("the server's response decodes")
     }
 
-    async fn dispatch(&self, req: Incoming, caller: &Caller) -> Result<Value, ErrorObject> {
-        let has_tools = self.inner.catalog.has_tools();
-        match req.method.as_str() {
-            "server/discover" | "subscriptions/listen" => {}
-            "tools/list" | "tools/call" if has_tools => {}
-            "resources/list" | "resources/templates/list" | "resources/read"
-                if self.inner.catalog.has_resources() => {}
-            "prompts/list" | "prompts/get" if self.inner.catalog.has_prompts() => {}
-            "completion/complete" if self.inner.catalog.has_completions() => {}
-            "initialize" => {
+    /// Whether the capability `method` belongs to is advertised (always, for discovery and
+    /// subscriptions).
+    fn advertises(&self, method: Served) -> bool {
+        let catalog = &self.inner.catalog;
+        match method {
+            Served::Discover | Served::Listen => true,
+            Served::ToolsList | Served::ToolsCall => catalog.has_tools(),
+            Served::ResourcesList | Served::ResourceTemplatesList | Served::ResourcesRead => {
+                catalog.has_resources()
+            }
+            Served::PromptsList | Served::PromptsGet => catalog.has_prompts(),
+            Served::Complete => catalog.has_completions(),
+        }
+    }
+
+    async fn dispatch(
+        &self,
+        method: Method,
+        req: Incoming,
+        caller: &Caller,
+    ) -> Result<Value, ErrorObject> {
+        let method = match method {
+            Method::Served(served) if self.advertises(served) => served,
+            Method::Served(_) | Method::Unknown => {
+                return Err(ErrorObject::method_not_found(&req.method));
+            }
+            Method::Initialize => {
                 return Err(
                     ErrorObject::method_not_found("initialize").with_data(json!({
                         "supported": wire::SUPPORTED_VERSIONS,
@@ -587,14 +646,16 @@ impl Server {
                     })),
                 );
             }
-            m if REMOVED_METHODS.contains(&m) => {
+            Method::Removed => {
                 return Err(ErrorObject::new(
                     wire::error_codes::METHOD_NOT_FOUND,
-                    format!("Method not found: {m} (removed in MCP 2026-07-28)"),
+                    format!(
+                        "Method not found: {} (removed in MCP 2026-07-28)",
+                        req.method
+                    ),
                 ));
             }
-            m => return Err(ErrorObject::method_not_found(m)),
-        }
+        };
         let params = match req.params {
             Some(Value::Object(params)) => params,
             None => {
@@ -621,45 +682,24 @@ impl Server {
             notifier,
             round: crate::rounds::RoundHandle::default(),
         };
-        match ctx.method.as_str() {
-            "server/discover" => Ok(self.discover()),
-            "tools/list" => self
-                .inner
-                .catalog
-                .list_tools(&ctx, &params, self.inner.page_size),
-            "resources/list" => {
-                self.inner
-                    .catalog
-                    .list_resources(&ctx, &params, self.inner.page_size)
-            }
-            "resources/templates/list" => {
-                self.inner
-                    .catalog
-                    .list_templates(&ctx, &params, self.inner.page_size)
-            }
-            "resources/read" => {
-                let state = &self.inner.request_state;
-                self.inner.catalog.read_resource(state, &ctx, &params).await
-            }
-            "prompts/list" => self
-                .inner
-                .catalog
-                .list_prompts(&ctx, &params, self.inner.page_size),
-            "prompts/get" => {
-                let state = &self.inner.request_state;
-                self.inner.catalog.get_prompt(state, &ctx, &params).await
-            }
-            "completion/complete" => self.inner.catalog.complete(&ctx, &params).await,
-            "tools/call" => {
-                let state = &self.inner.request_state;
-                self.inner.catalog.call_tool(state, &ctx, &params).await
-            }
-            "subscriptions/listen" => {
+        let catalog = &self.inner.catalog;
+        let page_size = self.inner.page_size;
+        let state = &self.inner.request_state;
+        match method {
+            Served::Discover => Ok(self.discover()),
+            Served::ToolsList => catalog.list_tools(&ctx, &params, page_size),
+            Served::ToolsCall => catalog.call_tool(state, &ctx, &params).await,
+            Served::ResourcesList => catalog.list_resources(&ctx, &params, page_size),
+            Served::ResourceTemplatesList => catalog.list_templates(&ctx, &params, page_size),
+            Served::ResourcesRead => catalog.read_resource(state, &ctx, &params).await,
+            Served::PromptsList => catalog.list_prompts(&ctx, &params, page_size),
+            Served::PromptsGet => catalog.get_prompt(state, &ctx, &params).await,
+            Served::Complete => catalog.complete(&ctx, &params).await,
+            Served::Listen => {
                 let capabilities = self.capabilities();
                 crate::subscriptions::listen(&self.inner.changes, &capabilities, &ctx, &params)
                     .await
             }
-            _ => unreachable!("every method was routed above"),
         }
     }
 
