@@ -18,8 +18,9 @@
 use crate::authorization::Access;
 pub use crate::catalog::BuildError;
 use crate::catalog::{Catalog, CatalogBuilder, ToolRegistration};
-use crate::context::{Context, Extensions, Identity};
+use crate::context::{Context, ContextBuilder, Extensions, Identity};
 use crate::request_state::{self, StateConfig};
+use crate::subscriptions::{Change, Hub};
 use crate::tool::Tool;
 use crate::wire::{
     self, CacheHint, CacheScope, ErrorObject, Implementation, ListChangedCapability, Request,
@@ -128,10 +129,10 @@ struct Inner {
     page_size: usize,
     discover_cache: CacheHint,
     max_request_timeout: Duration,
-    state: Extensions,
-    request_state: StateConfig,
+    state: Arc<Extensions>,
+    request_state: Arc<StateConfig>,
     catalog: Catalog,
-    changes: crate::subscriptions::Hub,
+    changes: Arc<Hub>,
 }
 
 /// Who sent a request and what the transport attached to it: the input of
@@ -396,10 +397,10 @@ impl ServerBuilder {
                 page_size: self.page_size,
                 discover_cache: self.discover_cache,
                 max_request_timeout: self.max_request_timeout,
-                state: self.state,
-                request_state,
+                state: Arc::new(self.state),
+                request_state: Arc::new(request_state),
                 catalog,
-                changes: crate::subscriptions::Hub::default(),
+                changes: Arc::default(),
             }),
         })
     }
@@ -418,6 +419,24 @@ impl fmt::Debug for Server {
                     .collect::<Vec<_>>(),
             )
             .finish_non_exhaustive()
+    }
+}
+
+impl ContextBuilder {
+    /// Gives the context what a handler reads from `server`: its state
+    /// ([`Context::state`]), its tool list ([`Context::tools`]), its `requestState` key (so
+    /// [`run_tool`](crate::testing::run_tool) checks and mints states as `server` does) and its
+    /// list-change announcements ([`Context::notify_tools_list_changed`] and the like). The
+    /// context shares them with `server`; it does not hold the server itself.
+    #[must_use]
+    pub fn server(self, server: Server) -> Self {
+        let inner = &server.inner;
+        self.served_by(
+            inner.state.clone(),
+            inner.catalog.tools().definitions().clone(),
+            inner.request_state.clone(),
+            inner.changes.clone(),
+        )
     }
 }
 
@@ -495,11 +514,6 @@ impl Server {
         &self.inner.state
     }
 
-    /// How this server signs and checks `requestState` (multi-round requests).
-    pub(crate) fn request_state_config(&self) -> &StateConfig {
-        &self.inner.request_state
-    }
-
     /// The tool named `name` as `identity` may see it: `None` when it is unknown or denied,
     /// exactly alike, so a transport's checks reveal no more than `tools/list` does.
     pub(crate) fn visible_tool(&self, name: &str, identity: &Identity) -> Option<&ToolDefinition> {
@@ -509,37 +523,29 @@ impl Server {
 
     /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed.
     pub fn notify_tools_list_changed(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Tools);
+        self.inner.changes.announce(Change::Tools);
     }
 
     /// Tells every subscription that asked for it that the prompt list changed.
     pub fn notify_prompts_list_changed(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Prompts);
+        self.inner.changes.announce(Change::Prompts);
     }
 
     /// Tells every subscription that asked for it that the resource list changed.
     pub fn notify_resources_list_changed(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Resources);
+        self.inner.changes.announce(Change::Resources);
     }
 
     /// Tells every subscription that listed `uri` in `resourceSubscriptions` that it changed.
     pub fn notify_resource_updated(&self, uri: impl Into<String>) {
         self.inner
             .changes
-            .announce(crate::subscriptions::Change::ResourceUpdated(uri.into()));
+            .announce(Change::ResourceUpdated(uri.into()));
     }
 
     /// Ends every open subscription with a `complete` result (for a graceful shutdown).
     pub fn close_subscriptions(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Close);
+        self.inner.changes.announce(Change::Close);
     }
 
     /// Handles one JSON-RPC message given as JSON text, as an anonymous caller. Returns the
@@ -678,7 +684,10 @@ impl Server {
             meta,
             identity: caller.identity.clone(),
             assigns: caller.assigns.clone(),
-            server: Some(self.clone()),
+            state: self.inner.state.clone(),
+            tools: self.inner.catalog.tools().definitions().clone(),
+            request_state: Some(self.inner.request_state.clone()),
+            changes: Some(self.inner.changes.clone()),
             notifier,
             round: crate::rounds::RoundHandle::default(),
         };

@@ -2,12 +2,12 @@
 //! ([`answer`]) and the [`Driver`].
 
 use crate::context::Context;
+use crate::request_state::{self, Binding};
 use crate::rounds::{
     Bounded, InputRequest, InputRequests, RoundHandle, RoundResult, run_bounded, serve_round,
 };
 use crate::server::Caller;
 use crate::target::{Answers, Exchange, Target, TargetError, TargetFuture};
-use crate::request_state::{self, Binding};
 use crate::tool::{Tool, ToolError};
 use crate::validation::{self, SchemaValidator};
 use crate::wire::CallToolResult;
@@ -179,7 +179,7 @@ pub async fn run_tool<T: Tool>(
             state.round.max(1),
         )
     };
-    let Some(server) = ctx.server() else {
+    let Some(config) = ctx.request_state_config() else {
         if request_state.is_some() {
             return Err(ToolError::protocol(ErrorObject::invalid_params(
                 "Invalid params: a requestState can only be checked by the server that minted it: build the context with ContextBuilder::server",
@@ -191,7 +191,6 @@ pub async fn run_tool<T: Tool>(
         )
         .await;
     };
-    let config = server.request_state_config();
     if let Some(token) = request_state {
         // A retry: exactly the wire's boundary, state checks included.
         let mut params = Map::new();
@@ -471,7 +470,8 @@ impl<T: Tool> Driver<T> {
         };
         let message = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": T::NAME}});
-        let driven = crate::target::drive(&target, &message, &answers, &Caller::default(), None).await;
+        let driven =
+            crate::target::drive(&target, &message, &answers, &Caller::default(), None).await;
         let run = target
             .run
             .into_inner()
@@ -530,7 +530,10 @@ impl<T: Tool> Target for InProcess<T> {
     fn send<'a>(&'a self, message: &'a Value, _caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
             let (answers, round) = {
-                let mut run = self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut run = self
+                    .run
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 if let Some(given) = message["params"]["inputResponses"].as_object() {
                     run.answers.extend(given.clone());
                 }
@@ -539,7 +542,10 @@ impl<T: Tool> Target for InProcess<T> {
             let mut ctx = self.ctx.clone();
             ctx.round = RoundHandle::new(answers, u32::try_from(round).unwrap_or(u32::MAX), false);
             let outcome = run_tool::<T>(&ctx, self.arguments.clone()).await;
-            let mut run = self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut run = self
+                .run
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             let result = match outcome {
                 Ok(RunOutcome::InputRequired(questions)) => {
                     let wire = serde_json::json!({"resultType": "input_required",
@@ -557,7 +563,9 @@ impl<T: Tool> Target for InProcess<T> {
                 }
             };
             Ok::<_, TargetError>(Exchange {
-                response: Some(serde_json::json!({"jsonrpc": "2.0", "id": message["id"], "result": result})),
+                response: Some(
+                    serde_json::json!({"jsonrpc": "2.0", "id": message["id"], "result": result}),
+                ),
                 ..Exchange::default()
             })
         })
