@@ -62,6 +62,7 @@
 //! ```
 
 mod assert;
+pub mod http;
 mod in_process;
 mod request;
 mod request_macro;
