@@ -92,8 +92,11 @@ impl PromptDefinition {
     }
 
     /// Checks `arguments` against the argument list: each failure names the argument.
-    pub(crate) fn check_arguments(&self, arguments: &[(String, String)]) -> Result<(), String> {
-        let name = &self.name;
+    pub(crate) fn check_arguments(
+        &self,
+        arguments: &[(String, String)],
+    ) -> Result<(), ArgumentError> {
+        let prompt = self.name.clone();
         for (arg, _) in arguments {
             if self.argument_named(arg).is_none() {
                 let known: Vec<&str> = self
@@ -102,26 +105,42 @@ impl PromptDefinition {
                     .flatten()
                     .map(|a| a.name.as_str())
                     .collect();
+                let argument = arg.clone();
                 return Err(if known.is_empty() {
-                    format!("prompt {name} takes no arguments, got `{arg}`")
+                    ArgumentError::NoArguments { prompt, argument }
                 } else {
-                    format!(
-                        "prompt {name} has no argument `{arg}` (its arguments: {})",
-                        known.join(", ")
-                    )
+                    let known = known.join(", ");
+                    ArgumentError::Unknown {
+                        prompt,
+                        argument,
+                        known,
+                    }
                 });
             }
         }
         for required in self.arguments.iter().flatten() {
             if required.is_required() && !arguments.iter().any(|(a, _)| *a == required.name) {
-                return Err(format!(
-                    "prompt {name} requires the argument `{}`",
-                    required.name
-                ));
+                let argument = required.name.clone();
+                return Err(ArgumentError::Missing { prompt, argument });
             }
         }
         Ok(())
     }
+}
+
+/// Why the arguments of a `prompts/get` do not fit the prompt.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ArgumentError {
+    #[error("prompt {prompt} takes no arguments, got `{argument}`")]
+    NoArguments { prompt: String, argument: String },
+    #[error("prompt {prompt} has no argument `{argument}` (its arguments: {known})")]
+    Unknown {
+        prompt: String,
+        argument: String,
+        known: String,
+    },
+    #[error("prompt {prompt} requires the argument `{argument}`")]
+    Missing { prompt: String, argument: String },
 }
 
 /// One argument of a prompt, as `prompts/list` publishes it.
@@ -548,12 +567,13 @@ mod tests {
         let p = prompt();
         let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
         assert!(p.definition().check_arguments(&[pair("b", "x")]).is_ok());
-        let e = p.definition().check_arguments(&[]).unwrap_err();
+        let e = p.definition().check_arguments(&[]).unwrap_err().to_string();
         assert!(e.contains("requires the argument `b`"), "{e}");
         let e = p
             .definition()
             .check_arguments(&[pair("b", "x"), pair("z", "1")])
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("no argument `z`") && e.contains("a, b, c"),
             "{e}"
@@ -563,7 +583,8 @@ mod tests {
         let e = none
             .definition()
             .check_arguments(&[pair("z", "1")])
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("takes no arguments"), "{e}");
     }
 }

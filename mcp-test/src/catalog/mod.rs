@@ -177,10 +177,19 @@ pub(crate) fn check_cache_scope(
     Ok(())
 }
 
-fn check_uri(uri: &str) -> Result<(), String> {
-    let scheme_end = uri
-        .find(':')
-        .ok_or("a URI needs a scheme, like `file:` or `test:`")?;
+/// Why a resource URI (or the URI of a template) is not one.
+#[derive(Debug, thiserror::Error)]
+enum UriError {
+    #[error("a URI needs a scheme, like `file:` or `test:`")]
+    NoScheme,
+    #[error("`{0}` is not a URI scheme")]
+    BadScheme(String),
+    #[error("{0:?} cannot appear in a URI")]
+    BadChar(char),
+}
+
+fn check_uri(uri: &str) -> Result<(), UriError> {
+    let scheme_end = uri.find(':').ok_or(UriError::NoScheme)?;
     let scheme = &uri[..scheme_end];
     let valid = scheme
         .chars()
@@ -190,10 +199,10 @@ fn check_uri(uri: &str) -> Result<(), String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !valid {
-        return Err(format!("`{scheme}` is not a URI scheme"));
+        return Err(UriError::BadScheme(scheme.to_owned()));
     }
     if let Some(c) = uri.chars().find(|c| c.is_whitespace() || c.is_control()) {
-        return Err(format!("{c:?} cannot appear in a URI"));
+        return Err(UriError::BadChar(c));
     }
     Ok(())
 }
@@ -235,7 +244,7 @@ impl CatalogBuilder {
         let mut statics = Vec::with_capacity(resources.len());
         for r in resources {
             let uri = r.definition.uri.clone();
-            check_uri(&uri).map_err(|e| invalid("resource", &uri, e))?;
+            check_uri(&uri).map_err(|e| invalid("resource", &uri, e.to_string()))?;
             if r.definition.name.is_empty() {
                 return Err(invalid("resource", &uri, "its name is empty"));
             }
@@ -286,7 +295,7 @@ impl CatalogBuilder {
             let template = t
                 .template
                 .map_err(|e| invalid("resource template", &key, e.to_string()))?;
-            check_uri(&key).map_err(|e| invalid("resource template", &key, e))?;
+            check_uri(&key).map_err(|e| invalid("resource template", &key, e.to_string()))?;
             if t.definition.name.is_empty() {
                 return Err(invalid("resource template", &key, "its name is empty"));
             }

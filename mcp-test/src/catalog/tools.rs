@@ -90,13 +90,13 @@ pub(crate) fn build(
             ));
         }
         let input = SchemaValidator::new(&definition.input_schema)
-            .map_err(|r| invalid("inputSchema", r))?;
+            .map_err(|r| invalid("inputSchema", r.to_string()))?;
         let output = definition
             .output_schema
             .as_ref()
             .map(SchemaValidator::new)
             .transpose()
-            .map_err(|r| invalid("outputSchema", r))?;
+            .map_err(|r| invalid("outputSchema", r.to_string()))?;
         let served = RegisteredTool {
             input,
             output,

@@ -1,10 +1,10 @@
 //! Asking the client: the per-run round state, and the asking methods of [`Context`]. The
 //! question and answer types are wire data, in `crate::wire` (re-exported by `rounds`).
 
-use super::flat;
+use super::flat::{self, ElicitationSchemaError};
 use crate::context::Context;
 use crate::tool::ToolError;
-use crate::validation::{self, SchemaValidator};
+use crate::validation::{self, SchemaError, SchemaValidator};
 use crate::wire::input::{ELICIT, ROOTS, SAMPLE};
 use crate::wire::{
     ClientCapabilities, Elicitation, ErrorObject, InputRequest, InputRequests, Root,
@@ -309,7 +309,7 @@ pub struct Ask<'a, T> {
     kind: Kind,
     capability: Capability,
     key: Option<String>,
-    request: Result<InputRequest, String>,
+    request: Result<InputRequest, InvalidQuestion>,
     parse: Parser<T>,
 }
 
@@ -368,8 +368,8 @@ impl<T> Future for AskFuture<'_, T> {
         if let Some(ask) = self.ask.take() {
             let handle = ask.ctx.round.clone();
             match ask_now(ask) {
-                Ok(result) => return Poll::Ready(result),
-                Err(key) => self.waiting = Some((key, handle)),
+                Asked::Decided(result) => return Poll::Ready(result),
+                Asked::Waiting(key) => self.waiting = Some((key, handle)),
             }
         }
         let Some((key, handle)) = &self.waiting else {
@@ -386,20 +386,27 @@ impl<T> Future for AskFuture<'_, T> {
     }
 }
 
-/// Decides a question on its first poll: `Ok(result)` if it is decided, `Err(key)` if it was
-/// sent and waits for the client.
-fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
+/// What the first poll of a question decided.
+enum Asked<T> {
+    /// The question is answered (or failed) now.
+    Decided(Result<T, AskError>),
+    /// The question was sent under this key and waits for the client.
+    Waiting(String),
+}
+
+/// Decides a question on its first poll.
+fn ask_now<T>(ask: Ask<'_, T>) -> Asked<T> {
     if !ask.capability.declared_in(ask.ctx.client_capabilities()) {
-        return Ok(Err(AskError::NotSupported(ask.capability)));
+        return Asked::Decided(Err(AskError::NotSupported(ask.capability)));
     }
     let request = match ask.request {
         Ok(request) => request,
-        Err(why) => return Ok(Err(AskError::InvalidQuestion(why))),
+        Err(why) => return Asked::Decided(Err(AskError::InvalidQuestion(why.to_string()))),
     };
     let mut state = ask.ctx.round.lock();
     let key = match ask.key {
         Some(key) if key.is_empty() => {
-            return Ok(Err(AskError::InvalidQuestion(
+            return Asked::Decided(Err(AskError::InvalidQuestion(
                 "a question's key must not be empty".to_owned(),
             )));
         }
@@ -415,10 +422,10 @@ fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
             "Internal error: the run asked two questions under the key `{key}`; keys must be unique within a request"
         ));
         state.failure.get_or_insert(error.clone());
-        return Ok(Err(AskError::InvalidQuestion(error.message)));
+        return Asked::Decided(Err(AskError::InvalidQuestion(error.message)));
     }
     if let Some(answer) = state.answers.get(&key).cloned() {
-        return Ok(match (ask.parse)(&key, &answer) {
+        return Asked::Decided(match (ask.parse)(&key, &answer) {
             Ok(typed) => {
                 state.used.insert(key, answer);
                 Ok(typed)
@@ -430,16 +437,16 @@ fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
         });
     }
     if !state.bounded {
-        return Ok(Err(AskError::NoBoundary { key }));
+        return Asked::Decided(Err(AskError::NoBoundary { key }));
     }
     if state.ended {
-        return Ok(Err(AskError::RoundEnded { key }));
+        return Asked::Decided(Err(AskError::RoundEnded { key }));
     }
     state.asked.push(key.clone(), request);
     if let Some(waker) = state.waker.take() {
         waker.wake();
     }
-    Err(key)
+    Asked::Waiting(key)
 }
 
 fn malformed(key: &str, detail: impl fmt::Display) -> ErrorObject {
@@ -452,7 +459,7 @@ fn malformed(key: &str, detail: impl fmt::Display) -> ErrorObject {
 fn parse_elicit_result<T>(
     key: &str,
     answer: &Value,
-    content: impl FnOnce(Option<&Value>) -> Result<T, String>,
+    content: impl FnOnce(Option<&Value>) -> Result<T, ContentError>,
 ) -> Result<Elicitation<T>, ErrorObject> {
     let Value::Object(obj) = answer else {
         return Err(malformed(
@@ -480,20 +487,41 @@ fn parse_elicit_result<T>(
     }
 }
 
+/// Why a question cannot be asked (a server bug, answered -32603).
+#[derive(Debug, thiserror::Error)]
+enum InvalidQuestion {
+    #[error(transparent)]
+    Schema(#[from] ElicitationSchemaError),
+    #[error("the elicitation URL {0:?} is not an absolute URI")]
+    RelativeUrl(String),
+    #[error("a sampling request needs at least one message")]
+    NoMessages,
+}
+
+/// Why accepted form content does not fit the form.
+#[derive(Debug, thiserror::Error)]
+enum ContentError {
+    #[error("content must be an object, got {0}")]
+    NotAnObject(&'static str),
+    #[error("the requested schema does not compile: {0}")]
+    SchemaDoesNotCompile(#[source] SchemaError),
+    #[error("the content does not match the requested schema:\n{0}")]
+    Mismatch(String),
+    #[error("content does not fit the form: {0}")]
+    DoesNotFit(#[source] serde_json::Error),
+}
+
 /// Checks accepted form content against the requested schema.
-fn form_content(schema: &Value, content: Option<&Value>) -> Result<Map<String, Value>, String> {
+fn form_content(
+    schema: &Value,
+    content: Option<&Value>,
+) -> Result<Map<String, Value>, ContentError> {
     let content = match content {
         None => Value::Object(Map::new()),
         Some(c @ Value::Object(_)) => c.clone(),
-        Some(other) => {
-            return Err(format!(
-                "content must be an object, got {}",
-                json_type(other)
-            ));
-        }
+        Some(other) => return Err(ContentError::NotAnObject(json_type(other))),
     };
-    let validator = SchemaValidator::new(schema)
-        .map_err(|e| format!("the requested schema does not compile: {e}"))?;
+    let validator = SchemaValidator::new(schema).map_err(ContentError::SchemaDoesNotCompile)?;
     let violations = validator.violations(&content);
     if !violations.is_empty() {
         let located: Vec<_> = violations
@@ -503,10 +531,7 @@ fn form_content(schema: &Value, content: Option<&Value>) -> Result<Map<String, V
                 v
             })
             .collect();
-        return Err(format!(
-            "the content does not match the requested schema:\n{}",
-            validation::describe(&located)
-        ));
+        return Err(ContentError::Mismatch(validation::describe(&located)));
     }
     match content {
         Value::Object(map) => Ok(map),
@@ -544,14 +569,16 @@ impl Context {
         message: impl Into<String>,
         requested_schema: Value,
     ) -> Ask<'_, Elicitation<Map<String, Value>>> {
-        let request = flat::check_requested_schema(&requested_schema).map(|()| InputRequest {
-            method: ELICIT.to_owned(),
-            params: json!({
-                "mode": "form",
-                "message": message.into(),
-                "requestedSchema": requested_schema,
-            }),
-        });
+        let request = flat::check_requested_schema(&requested_schema)
+            .map(|()| InputRequest {
+                method: ELICIT.to_owned(),
+                params: json!({
+                    "mode": "form",
+                    "message": message.into(),
+                    "requestedSchema": requested_schema,
+                }),
+            })
+            .map_err(InvalidQuestion::from);
         let schema = requested_schema;
         Ask {
             ctx: self,
@@ -597,14 +624,16 @@ impl Context {
     {
         let flat = flat::elicitation_schema::<T>();
         let schema = flat.clone().unwrap_or(Value::Null);
-        let request = flat.map(|schema| InputRequest {
-            method: ELICIT.to_owned(),
-            params: json!({
-                "mode": "form",
-                "message": message.into(),
-                "requestedSchema": schema,
-            }),
-        });
+        let request = flat
+            .map(|schema| InputRequest {
+                method: ELICIT.to_owned(),
+                params: json!({
+                    "mode": "form",
+                    "message": message.into(),
+                    "requestedSchema": schema,
+                }),
+            })
+            .map_err(InvalidQuestion::from);
         Ask {
             ctx: self,
             kind: Kind::Elicit,
@@ -615,7 +644,7 @@ impl Context {
                 parse_elicit_result(key, answer, |content| {
                     let map = form_content(&schema, content)?;
                     serde_json::from_value::<T>(Value::Object(map))
-                        .map_err(|e| format!("content does not fit the form: {e}"))
+                        .map_err(ContentError::DoesNotFit)
                 })
             }),
         }
@@ -636,9 +665,7 @@ impl Context {
                 params: json!({"mode": "url", "message": message.into(), "url": url}),
             })
         } else {
-            Err(format!(
-                "the elicitation URL {url:?} is not an absolute URI"
-            ))
+            Err(InvalidQuestion::RelativeUrl(url))
         };
         Ask {
             ctx: self,
@@ -655,7 +682,7 @@ impl Context {
     /// [`AskError::NotSupported`].
     pub fn create_message(&self, request: SamplingRequest) -> Ask<'_, SampledMessage> {
         let request = if request.messages.is_empty() {
-            Err("a sampling request needs at least one message".to_owned())
+            Err(InvalidQuestion::NoMessages)
         } else {
             Ok(InputRequest {
                 method: SAMPLE.to_owned(),

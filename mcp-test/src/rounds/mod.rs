@@ -97,7 +97,7 @@ pub use crate::wire::input::{
 };
 pub use ask::{Ask, AskError, AskFuture, Capability};
 pub use boundary::INPUT_REQUIRED_METHODS;
-pub use flat::elicitation_schema;
+pub use flat::{ElicitationSchemaError, elicitation_schema};
 
 pub(crate) use ask::RoundHandle;
 pub(crate) use boundary::{Bounded, RoundResult, run_bounded, serve_round};

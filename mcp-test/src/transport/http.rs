@@ -505,22 +505,33 @@ fn host_name(authority: &str) -> String {
     }
 }
 
-fn check_host_and_origin(config: &HttpConfig, headers: &HeaderMap) -> Result<(), String> {
+/// Why a request fails the DNS-rebinding protection (answered 403).
+#[derive(Debug, thiserror::Error)]
+enum Rebinding {
+    #[error("the Host header is not visible ASCII")]
+    HostNotAscii,
+    #[error(
+        "Host {0:?} is not allowed (DNS-rebinding protection: only localhost and configured hosts)"
+    )]
+    Host(String),
+    #[error("the Origin header is not visible ASCII")]
+    OriginNotAscii,
+    #[error(
+        "Origin {0:?} is not allowed (DNS-rebinding protection: only localhost and configured origins)"
+    )]
+    Origin(String),
+}
+
+fn check_host_and_origin(config: &HttpConfig, headers: &HeaderMap) -> Result<(), Rebinding> {
     if let Some(host) = headers.get(HOST) {
-        let host = host
-            .to_str()
-            .map_err(|_| "the Host header is not visible ASCII".to_owned())?;
+        let host = host.to_str().map_err(|_| Rebinding::HostNotAscii)?;
         let name = host_name(host);
         if !is_local_host(&name) && !config.allowed_hosts.contains(&name) {
-            return Err(format!(
-                "Host {host:?} is not allowed (DNS-rebinding protection: only localhost and configured hosts)"
-            ));
+            return Err(Rebinding::Host(host.to_owned()));
         }
     }
     if let Some(origin) = headers.get(ORIGIN) {
-        let origin = origin
-            .to_str()
-            .map_err(|_| "the Origin header is not visible ASCII".to_owned())?;
+        let origin = origin.to_str().map_err(|_| Rebinding::OriginNotAscii)?;
         let lower = origin.trim().to_ascii_lowercase();
         let local = ["http://", "https://"].iter().any(|scheme| {
             lower
@@ -528,9 +539,7 @@ fn check_host_and_origin(config: &HttpConfig, headers: &HeaderMap) -> Result<(),
                 .is_some_and(|authority| is_local_host(&host_name(authority)))
         });
         if !local && !config.allowed_origins.contains(&lower) {
-            return Err(format!(
-                "Origin {origin:?} is not allowed (DNS-rebinding protection: only localhost and configured origins)"
-            ));
+            return Err(Rebinding::Origin(origin.to_owned()));
         }
     }
     Ok(())
