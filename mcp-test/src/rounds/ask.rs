@@ -123,7 +123,7 @@ pub enum AskError {
     /// schema. A server bug: -32603.
     InvalidQuestion(String),
     /// The question has no answer and the run is not inside a round boundary (the tool was
-    /// called directly, not through a server or [`run_tool`](super::run_tool)).
+    /// called directly, not through a server or [`run_tool`](crate::testing::run_tool)).
     NoBoundary {
         /// The question's key.
         key: String,

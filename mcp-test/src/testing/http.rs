@@ -137,9 +137,9 @@ impl MessageStream {
 
 /// The HTTP transport of a server, for tests: posts JSON-RPC bodies through the router in
 /// process (no socket), with every mirrored header a correct client sends
-/// ([`put_mirrored_headers_for`](super::put_mirrored_headers_for), including the
-/// `Mcp-Param-*` headers of the server's `x-mcp-header` arguments). Every unwrapper and
-/// assertion of [`testing`](super) accepts the responses.
+/// ([`put_mirrored_headers_for`], including the `Mcp-Param-*` headers of the server's
+/// `x-mcp-header` arguments). Every unwrapper and assertion of [`testing`](super) accepts the
+/// responses.
 ///
 /// ```
 /// use mcp_test::testing::http::TestRouter;

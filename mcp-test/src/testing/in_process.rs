@@ -108,8 +108,9 @@ where
 /// ([`InputRequests::request_state`]); a context built with
 /// [`ContextBuilder::request_state`](crate::ContextBuilder::request_state) is a retry, checked
 /// exactly as on the wire (its scripted answers are the retry's `inputResponses`). Without a
-/// declared capability, asking answers [`AskError::NotSupported`](super::AskError), so a
-/// tool's fallback path is testable.
+/// declared capability, asking answers
+/// [`AskError::NotSupported`](crate::rounds::AskError::NotSupported), so a tool's fallback path
+/// is testable.
 ///
 /// ```
 /// use mcp_test::testing::{answer, run_tool, RunOutcome};
