@@ -6,8 +6,9 @@
 //! tests in `tests/fixtures.rs` check that every fixture answers as expected, so a bench cannot
 //! silently measure an error path.
 
+use mcp_test::testing::http::oneshot;
 use mcp_test::testing::{build_call_request, put_mirrored_headers};
-use mcp_test::transport::http::{HttpConfig, Router, oneshot, router};
+use mcp_test::transport::http::{HttpConfig, Router, router};
 use mcp_test::{CallToolResult, Context, Server, Tool, ToolError};
 use serde_json::{Map, Value, json};
 

@@ -47,7 +47,7 @@ async fn http_rejects_a_call_whose_headers_do_not_mirror_the_body() {
     request
         .headers_mut()
         .insert("mcp-name", http::HeaderValue::from_static("records"));
-    let response = mcp_test::transport::http::oneshot(&app, request).await;
+    let response = mcp_test::testing::http::oneshot(&app, request).await;
     assert_eq!(response.status(), 400);
 }
 

@@ -7,7 +7,8 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use mcp_test::headers::{decode_value, encode_value};
-use mcp_test::transport::http::{HttpConfig, TestRouter};
+use mcp_test::testing::http::TestRouter;
+use mcp_test::transport::http::HttpConfig;
 use serde_json::json;
 use std::sync::OnceLock;
 

@@ -238,8 +238,9 @@ struct TriggerToolChange {}
 
 impl TriggerToolChange {
     async fn run(self, ctx: &Context) -> Result<&'static str, ToolError> {
-        let server = ctx.server().ok_or_else(|| ToolError::new("no server"))?;
-        server.notify_tools_list_changed();
+        if !ctx.notify_tools_list_changed() {
+            return Err(ToolError::new("no server"));
+        }
         Ok("Tool list change announced")
     }
 }
@@ -251,8 +252,9 @@ struct TriggerPromptChange {}
 
 impl TriggerPromptChange {
     async fn run(self, ctx: &Context) -> Result<&'static str, ToolError> {
-        let server = ctx.server().ok_or_else(|| ToolError::new("no server"))?;
-        server.notify_prompts_list_changed();
+        if !ctx.notify_prompts_list_changed() {
+            return Err(ToolError::new("no server"));
+        }
         Ok("Prompt list change announced")
     }
 }

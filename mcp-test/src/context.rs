@@ -1,8 +1,10 @@
 //! The per-request [`Context`] a tool runs with: the request's id and protocol fields, the
-//! authenticated [`Identity`], typed user [`Extensions`] (assigns and server state), and the
-//! server's tool list.
+//! authenticated [`Identity`], typed user [`Extensions`] (assigns and server state), and what
+//! the handler reads from the server serving it: its tool list, its `requestState` key and its
+//! list-change announcements.
 
-use crate::server::Server;
+use crate::request_state::StateConfig;
+use crate::subscriptions::{Change, Hub};
 use crate::wire::{ClientCapabilities, Implementation, RequestId, RequestMeta, ToolDefinition};
 use serde_json::{Map, Value};
 use std::any::{Any, TypeId};
@@ -169,7 +171,14 @@ pub struct Context {
     pub(crate) meta: RequestMeta,
     pub(crate) identity: Identity,
     pub(crate) assigns: Extensions,
-    pub(crate) server: Option<Server>,
+    /// The server-wide state (empty outside a server).
+    pub(crate) state: Arc<Extensions>,
+    /// The server's tools, in `tools/list` order (empty outside a server).
+    pub(crate) tools: Arc<[ToolDefinition]>,
+    /// How the server signs and checks `requestState`; `None` outside a server.
+    pub(crate) request_state: Option<Arc<StateConfig>>,
+    /// Where list changes are announced to subscriptions; `None` outside a server.
+    pub(crate) changes: Option<Arc<Hub>>,
     /// Answers and questions of the current round (multi-round requests).
     pub(crate) round: crate::rounds::RoundHandle,
     pub(crate) notifier: crate::notify::Notifier,
@@ -178,7 +187,8 @@ pub struct Context {
 impl Context {
     /// A builder for a context outside a server, for tests. Defaults: request id `1`, method
     /// `tools/call`, the default 2026-07-28 `_meta` with empty client capabilities, anonymous
-    /// identity, no assigns, no server.
+    /// identity, no assigns, nothing from a server (no state, no tools, no `requestState`
+    /// key).
     pub fn builder() -> ContextBuilder {
         ContextBuilder {
             ctx: Context {
@@ -187,7 +197,10 @@ impl Context {
                 meta: RequestMeta::new(),
                 identity: Identity::anonymous(),
                 assigns: Extensions::new(),
-                server: None,
+                state: Arc::default(),
+                tools: Arc::new([]),
+                request_state: None,
+                changes: None,
                 round: crate::rounds::RoundHandle::default(),
                 notifier: crate::notify::Notifier::default(),
             },
@@ -267,20 +280,52 @@ impl Context {
     /// Server-wide shared state of type `T`, registered with
     /// [`ServerBuilder::state`](crate::ServerBuilder::state).
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.server.as_ref().and_then(|s| s.state().get::<T>())
+        self.state.get::<T>()
     }
 
     /// The server's tools, in `tools/list` order (empty outside a server).
     pub fn tools(&self) -> &[ToolDefinition] {
-        match &self.server {
-            Some(server) => server.tool_definitions(),
-            None => &[],
-        }
+        &self.tools
     }
 
-    /// The server serving this request, if any.
-    pub fn server(&self) -> Option<&Server> {
-        self.server.as_ref()
+    /// How the serving server signs and checks `requestState`, if the context has one.
+    pub(crate) fn request_state_config(&self) -> Option<&StateConfig> {
+        self.request_state.as_deref()
+    }
+
+    /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed,
+    /// as [`Server::notify_tools_list_changed`](crate::Server::notify_tools_list_changed) does.
+    /// Returns whether there was a server to announce it (not outside one).
+    pub fn notify_tools_list_changed(&self) -> bool {
+        self.announce(Change::Tools)
+    }
+
+    /// Tells every subscription that asked for it that the prompt list changed. Returns whether
+    /// there was a server to announce it.
+    pub fn notify_prompts_list_changed(&self) -> bool {
+        self.announce(Change::Prompts)
+    }
+
+    /// Tells every subscription that asked for it that the resource list changed. Returns
+    /// whether there was a server to announce it.
+    pub fn notify_resources_list_changed(&self) -> bool {
+        self.announce(Change::Resources)
+    }
+
+    /// Tells every subscription that listed `uri` in `resourceSubscriptions` that it changed.
+    /// Returns whether there was a server to announce it.
+    pub fn notify_resource_updated(&self, uri: impl Into<String>) -> bool {
+        self.announce(Change::ResourceUpdated(uri.into()))
+    }
+
+    fn announce(&self, change: Change) -> bool {
+        match &self.changes {
+            Some(hub) => {
+                hub.announce(change);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Sends `notifications/progress` for this request. Returns whether it was sent: only when
@@ -369,10 +414,21 @@ impl ContextBuilder {
         self
     }
 
-    /// Gives the context a server, for its tool list and state.
-    #[must_use]
-    pub fn server(mut self, server: Server) -> Self {
-        self.ctx.server = Some(server);
+    /// Gives the context what a handler reads from a server: its state, its tool list, its
+    /// `requestState` key and its list-change announcements. Used by
+    /// [`ContextBuilder::server`](crate::ContextBuilder::server), which takes them from a
+    /// [`Server`](crate::Server).
+    pub(crate) fn served_by(
+        mut self,
+        state: Arc<Extensions>,
+        tools: Arc<[ToolDefinition]>,
+        request_state: Arc<StateConfig>,
+        changes: Arc<Hub>,
+    ) -> Self {
+        self.ctx.state = state;
+        self.ctx.tools = tools;
+        self.ctx.request_state = Some(request_state);
+        self.ctx.changes = Some(changes);
         self
     }
 

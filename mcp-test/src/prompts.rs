@@ -85,6 +85,64 @@ pub struct PromptDefinition {
     pub meta: Option<Map<String, Value>>,
 }
 
+impl PromptDefinition {
+    /// The argument called `name`, if the prompt has one.
+    pub(crate) fn argument_named(&self, name: &str) -> Option<&PromptArgument> {
+        self.arguments.iter().flatten().find(|a| a.name == name)
+    }
+
+    /// Checks `arguments` against the argument list: each failure names the argument.
+    pub(crate) fn check_arguments(
+        &self,
+        arguments: &[(String, String)],
+    ) -> Result<(), ArgumentError> {
+        let prompt = self.name.clone();
+        for (arg, _) in arguments {
+            if self.argument_named(arg).is_none() {
+                let known: Vec<&str> = self
+                    .arguments
+                    .iter()
+                    .flatten()
+                    .map(|a| a.name.as_str())
+                    .collect();
+                let argument = arg.clone();
+                return Err(if known.is_empty() {
+                    ArgumentError::NoArguments { prompt, argument }
+                } else {
+                    let known = known.join(", ");
+                    ArgumentError::Unknown {
+                        prompt,
+                        argument,
+                        known,
+                    }
+                });
+            }
+        }
+        for required in self.arguments.iter().flatten() {
+            if required.is_required() && !arguments.iter().any(|(a, _)| *a == required.name) {
+                let argument = required.name.clone();
+                return Err(ArgumentError::Missing { prompt, argument });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why the arguments of a `prompts/get` do not fit the prompt.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ArgumentError {
+    #[error("prompt {prompt} takes no arguments, got `{argument}`")]
+    NoArguments { prompt: String, argument: String },
+    #[error("prompt {prompt} has no argument `{argument}` (its arguments: {known})")]
+    Unknown {
+        prompt: String,
+        argument: String,
+        known: String,
+    },
+    #[error("prompt {prompt} requires the argument `{argument}`")]
+    Missing { prompt: String, argument: String },
+}
+
 /// One argument of a prompt, as `prompts/list` publishes it.
 ///
 /// ```
@@ -445,48 +503,6 @@ impl Prompt {
         }
         self.definition.arguments = (!all.is_empty()).then_some(all);
     }
-
-    /// The argument called `name`, if the prompt has one.
-    pub(crate) fn argument_named(&self, name: &str) -> Option<&PromptArgument> {
-        self.definition
-            .arguments
-            .iter()
-            .flatten()
-            .find(|a| a.name == name)
-    }
-
-    /// Checks `arguments` against the argument list: each failure names the argument.
-    pub(crate) fn check_arguments(&self, arguments: &[(String, String)]) -> Result<(), String> {
-        let name = &self.definition.name;
-        for (arg, _) in arguments {
-            if self.argument_named(arg).is_none() {
-                let known: Vec<&str> = self
-                    .definition
-                    .arguments
-                    .iter()
-                    .flatten()
-                    .map(|a| a.name.as_str())
-                    .collect();
-                return Err(if known.is_empty() {
-                    format!("prompt {name} takes no arguments, got `{arg}`")
-                } else {
-                    format!(
-                        "prompt {name} has no argument `{arg}` (its arguments: {})",
-                        known.join(", ")
-                    )
-                });
-            }
-        }
-        for required in self.definition.arguments.iter().flatten() {
-            if required.is_required() && !arguments.iter().any(|(a, _)| *a == required.name) {
-                return Err(format!(
-                    "prompt {name} requires the argument `{}`",
-                    required.name
-                ));
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The prompt arguments a JSON Schema describes: each property of an object schema, required
@@ -550,19 +566,25 @@ mod tests {
     fn argument_checks_name_the_argument() {
         let p = prompt();
         let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
-        assert!(p.check_arguments(&[pair("b", "x")]).is_ok());
-        let e = p.check_arguments(&[]).unwrap_err();
+        assert!(p.definition().check_arguments(&[pair("b", "x")]).is_ok());
+        let e = p.definition().check_arguments(&[]).unwrap_err().to_string();
         assert!(e.contains("requires the argument `b`"), "{e}");
         let e = p
+            .definition()
             .check_arguments(&[pair("b", "x"), pair("z", "1")])
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("no argument `z`") && e.contains("a, b, c"),
             "{e}"
         );
         let none = Prompt::new("n").text("t");
         assert!(none.definition().arguments.is_none());
-        let e = none.check_arguments(&[pair("z", "1")]).unwrap_err();
+        let e = none
+            .definition()
+            .check_arguments(&[pair("z", "1")])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("takes no arguments"), "{e}");
     }
 }

@@ -53,6 +53,7 @@
 use crate::authorization::Access;
 use crate::completion::{Completer, IntoCompletion, completer, static_completer};
 use crate::context::Context;
+use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
 use crate::uri_template::{UriTemplate, UriTemplateError, Variables};
 use crate::wire::{Annotations, CacheHint, ErrorObject, ResourceContents};
@@ -158,7 +159,8 @@ pub(crate) type ReadFn = Arc<
             &Variables,
             &str,
             Option<&str>,
-        ) -> Result<BoxFuture<'static, Result<Vec<ResourceContents>, ToolError>>, String>
+        )
+            -> Result<BoxFuture<'static, Result<Vec<ResourceContents>, ToolError>>, StringArgsError>
         + Send
         + Sync,
 >;
@@ -171,7 +173,7 @@ where
     R: IntoContents,
 {
     Arc::new(move |ctx, vars, uri, mime| {
-        let vars: V = vars.deserialize().map_err(|e| e.to_string())?;
+        let vars: V = vars.deserialize()?;
         let fut = handler(ctx, vars);
         let (uri, mime) = (uri.to_owned(), mime.map(str::to_owned));
         Ok(Box::pin(async move {

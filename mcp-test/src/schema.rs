@@ -162,32 +162,56 @@ fn sorted(value: Value) -> Value {
 /// use mcp_test::schema::check_published;
 /// assert!(check_published(&json!({"type": "object", "properties": {}})).is_ok());
 /// let e = check_published(&json!({"type": "object", "properties": {"a": {"$ref": "#/x"}}}));
-/// assert_eq!(e.unwrap_err(), "/properties/a: `$ref` is not allowed in a published schema");
+/// assert_eq!(e.unwrap_err().to_string(), "/properties/a: `$ref` is not allowed in a published schema");
 /// let e = check_published(&json!({"type": "object", "minLength": -1}));
-/// assert!(e.unwrap_err().contains("meta-schema"));
+/// assert!(e.unwrap_err().to_string().contains("meta-schema"));
 /// ```
-pub fn check_published(schema: &Value) -> Result<(), String> {
+pub fn check_published(schema: &Value) -> Result<(), PublishedSchemaError> {
     if schema.get("type") != Some(&Value::from("object")) {
-        return Err("the root must have \"type\": \"object\"".into());
+        return Err(PublishedSchemaError::RootNotObject);
     }
     find_forbidden(schema, "")?;
-    jsonschema::draft202012::meta::validate(schema).map_err(|e| {
-        format!(
-            "{}: not valid against the JSON Schema 2020-12 meta-schema: {e}",
-            e.instance_path().as_str()
-        )
+    jsonschema::draft202012::meta::validate(schema).map_err(|e| PublishedSchemaError::MetaSchema {
+        at: e.instance_path().as_str().to_owned(),
+        source: Box::new(e.to_owned()),
     })
 }
 
-fn find_forbidden(value: &Value, at: &str) -> Result<(), String> {
+/// Why a schema is not in published form; see [`check_published`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PublishedSchemaError {
+    /// The root is not `"type": "object"`.
+    #[error("the root must have \"type\": \"object\"")]
+    RootNotObject,
+    /// A keyword the published form leaves out (`$ref`, `$defs`, `$schema`, ...) is present.
+    #[error("{at}: `{keyword}` is not allowed in a published schema")]
+    Forbidden {
+        /// The JSON pointer of the object holding it, or `(root)`.
+        at: String,
+        /// The keyword.
+        keyword: &'static str,
+    },
+    /// The schema is not valid against the JSON Schema 2020-12 meta-schema.
+    #[error("{at}: not valid against the JSON Schema 2020-12 meta-schema: {source}")]
+    MetaSchema {
+        /// The JSON pointer of the offending place in the schema.
+        at: String,
+        /// What the meta-schema rejected.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+fn find_forbidden(value: &Value, at: &str) -> Result<(), PublishedSchemaError> {
     match value {
         Value::Object(map) => {
             for key in ["$ref", "$defs", "definitions", "$schema", "$dynamicRef"] {
                 if map.contains_key(key) {
                     let at = if at.is_empty() { "(root)" } else { at };
-                    return Err(format!(
-                        "{at}: `{key}` is not allowed in a published schema"
-                    ));
+                    return Err(PublishedSchemaError::Forbidden {
+                        at: at.to_owned(),
+                        keyword: key,
+                    });
                 }
             }
             for (k, v) in map {
@@ -264,15 +288,20 @@ mod tests {
     #[test]
     fn check_published_names_the_place() {
         assert_eq!(
-            check_published(&json!({"type": "string"})).unwrap_err(),
+            check_published(&json!({"type": "string"}))
+                .unwrap_err()
+                .to_string(),
             "the root must have \"type\": \"object\""
         );
         assert_eq!(
-            check_published(&json!({"type": "object", "$defs": {}})).unwrap_err(),
+            check_published(&json!({"type": "object", "$defs": {}}))
+                .unwrap_err()
+                .to_string(),
             "(root): `$defs` is not allowed in a published schema"
         );
         let e = check_published(&json!({"type": "object", "properties": {"a": {"type": 5}}}))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("/properties/a/type: not valid"), "{e}");
     }
 }

@@ -16,24 +16,18 @@
 //! 4. The method's own params (-32602), then the method itself.
 
 use crate::authorization::Access;
-use crate::context::{Context, Extensions, Identity};
-use crate::pagination;
+pub use crate::catalog::BuildError;
+use crate::catalog::{Catalog, CatalogBuilder, ToolRegistration};
+use crate::context::{Context, ContextBuilder, Extensions, Identity};
 use crate::request_state::{self, StateConfig};
-use crate::rounds::{self, RoundResult};
-use crate::tool::{Tool, ToolError, ToolErrorKind};
-use crate::validation::{self, SchemaValidator};
+use crate::subscriptions::{Change, Hub};
+use crate::tool::Tool;
 use crate::wire::{
-    self, CacheHint, CacheScope, CallToolResult, ErrorObject, Implementation,
-    ListChangedCapability, Request, RequestId, RequestMeta, Response, ServerCapabilities,
-    ToolDefinition, json_type, meta_keys,
+    self, CacheHint, CacheScope, ErrorObject, Implementation, ListChangedCapability, Request,
+    RequestId, RequestMeta, Response, ServerCapabilities, ToolDefinition, json_type, meta_keys,
 };
-use futures_util::FutureExt as _;
-use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 use std::fmt;
-use std::marker::PhantomData;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -43,14 +37,55 @@ const LIST_CHANGED: ListChangedCapability = ListChangedCapability {
     list_changed: Some(true),
 };
 
-/// Methods 2026-07-28 removed; each is answered with -32601.
-const REMOVED_METHODS: &[&str] = &[
-    "initialize",
-    "ping",
-    "logging/setLevel",
-    "resources/subscribe",
-    "resources/unsubscribe",
-];
+/// A request's method, parsed once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    /// A method the runtime serves when its capability is advertised.
+    Served(Served),
+    /// `initialize`: removed in 2026-07-28, answered -32601 pointing at `server/discover`.
+    Initialize,
+    /// Another method 2026-07-28 removed, answered -32601 saying so.
+    Removed,
+    /// Anything else, answered -32601.
+    Unknown,
+}
+
+/// The methods the runtime serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Served {
+    Discover,
+    Listen,
+    ToolsList,
+    ToolsCall,
+    ResourcesList,
+    ResourceTemplatesList,
+    ResourcesRead,
+    PromptsList,
+    PromptsGet,
+    Complete,
+}
+
+impl Method {
+    fn parse(method: &str) -> Method {
+        match method {
+            "server/discover" => Method::Served(Served::Discover),
+            "subscriptions/listen" => Method::Served(Served::Listen),
+            "tools/list" => Method::Served(Served::ToolsList),
+            "tools/call" => Method::Served(Served::ToolsCall),
+            "resources/list" => Method::Served(Served::ResourcesList),
+            "resources/templates/list" => Method::Served(Served::ResourceTemplatesList),
+            "resources/read" => Method::Served(Served::ResourcesRead),
+            "prompts/list" => Method::Served(Served::PromptsList),
+            "prompts/get" => Method::Served(Served::PromptsGet),
+            "completion/complete" => Method::Served(Served::Complete),
+            "initialize" => Method::Initialize,
+            "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
+                Method::Removed
+            }
+            _ => Method::Unknown,
+        }
+    }
+}
 
 /// An MCP server: registered tools plus server info, dispatching requests in process.
 ///
@@ -91,46 +126,13 @@ pub struct Server {
 struct Inner {
     info: Implementation,
     instructions: Option<String>,
-    tools: Vec<RegisteredTool>,
-    tool_definitions: Vec<ToolDefinition>,
-    tool_index: HashMap<String, usize>,
-    tools_fingerprint: u64,
     page_size: usize,
     discover_cache: CacheHint,
-    tools_cache: CacheHint,
     max_request_timeout: Duration,
-    state: Extensions,
-    request_state: StateConfig,
-    /// Who may see and call each tool, parallel to `tools`.
-    tool_access: Vec<Access>,
-    catalog: crate::catalog::Catalog,
-    changes: crate::subscriptions::Hub,
-}
-
-struct RegisteredTool {
-    input: SchemaValidator,
-    output: Option<SchemaValidator>,
-    handler: Box<dyn ErasedTool>,
-}
-
-trait ErasedTool: Send + Sync {
-    fn call<'a>(
-        &'a self,
-        ctx: &'a Context,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<CallToolResult, ToolError>>;
-}
-
-struct Erased<T>(PhantomData<fn() -> T>);
-
-impl<T: Tool> ErasedTool for Erased<T> {
-    fn call<'a>(
-        &'a self,
-        ctx: &'a Context,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<CallToolResult, ToolError>> {
-        Box::pin(async move { T::parse(arguments)?.call(ctx).await })
-    }
+    state: Arc<Extensions>,
+    request_state: Arc<StateConfig>,
+    catalog: Catalog,
+    changes: Arc<Hub>,
 }
 
 /// Who sent a request and what the transport attached to it: the input of
@@ -180,75 +182,19 @@ impl Caller {
     }
 }
 
-/// Why a server could not be built.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BuildError {
-    /// Two tools share a name.
-    #[error("two tools are named `{0}`: tool names must be unique")]
-    DuplicateTool(String),
-    /// A tool name breaks the spec's naming rule.
-    #[error("invalid tool name `{name}`: {reason}")]
-    InvalidToolName {
-        /// The name.
-        name: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A tool's input or output schema is not a usable JSON Schema.
-    #[error("tool `{tool}` has an invalid {which}: {reason}")]
-    InvalidSchema {
-        /// The tool.
-        tool: String,
-        /// `inputSchema` or `outputSchema`.
-        which: &'static str,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The page size is zero.
-    #[error("the page size must be at least 1")]
-    ZeroPageSize,
-    /// The `requestState` key is shorter than 32 bytes.
-    #[error("the requestState key must be at least 32 bytes long, is {0}")]
-    ShortRequestStateKey(usize),
-    /// Two resources share a URI, two resource templates a template, or two prompts a name.
-    #[error(
-        "two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique"
-    )]
-    DuplicateDefinition {
-        /// `resource`, `resource template` or `prompt`.
-        kind: &'static str,
-        /// The shared URI, template or name.
-        key: String,
-    },
-    /// A tool, resource, resource template or prompt cannot be served as declared.
-    #[error("{kind} `{key}`: {reason}")]
-    InvalidDefinition {
-        /// `tool`, `resource`, `resource template` or `prompt`.
-        kind: &'static str,
-        /// Its name, URI or template.
-        key: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
-
 /// Builds a [`Server`]; see [`Server::builder`].
 #[must_use]
 pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
-    tools: Vec<(ToolDefinition, Box<dyn ErasedTool>)>,
     page_size: usize,
     discover_cache: CacheHint,
-    tools_cache: CacheHint,
     max_request_timeout: Duration,
     state: Extensions,
     request_state_key: Option<Vec<u8>>,
     request_state_ttl: Duration,
     request_state_clock: Option<request_state::Clock>,
-    tool_access: HashMap<String, Access>,
-    catalog: crate::catalog::CatalogBuilder,
+    catalog: CatalogBuilder,
 }
 
 impl fmt::Debug for ServerBuilder {
@@ -257,7 +203,12 @@ impl fmt::Debug for ServerBuilder {
             .field("info", &self.info)
             .field(
                 "tools",
-                &self.tools.iter().map(|t| &t.0.name).collect::<Vec<_>>(),
+                &self
+                    .catalog
+                    .tools
+                    .iter()
+                    .map(|t| &t.definition.name)
+                    .collect::<Vec<_>>(),
             )
             .finish_non_exhaustive()
     }
@@ -277,10 +228,8 @@ impl ServerBuilder {
     }
 
     /// Registers a tool.
-    pub fn tool<T: Tool>(mut self) -> Self {
-        self.tools
-            .push((T::definition(), Box::new(Erased::<T>(PhantomData))));
-        self
+    pub fn tool<T: Tool>(self) -> Self {
+        self.tool_with_access::<T>(Access::public())
     }
 
     /// How many items one page of a list holds (default 100).
@@ -298,7 +247,7 @@ impl ServerBuilder {
     /// Cache hints of every `tools/list` page (default: one minute, private, since a list may
     /// depend on the caller's authorization).
     pub fn tools_cache(mut self, hint: CacheHint) -> Self {
-        self.tools_cache = hint;
+        self.catalog.tools_cache = hint;
         self
     }
 
@@ -336,8 +285,8 @@ impl ServerBuilder {
     /// # }
     /// ```
     pub fn tool_with_access<T: Tool>(mut self, access: Access) -> Self {
-        self.tool_access.insert(T::NAME.to_owned(), access);
-        self.tool::<T>()
+        self.catalog.tools.push(ToolRegistration::of::<T>(access));
+        self
     }
 
     /// Registers a resource; see [`resources`](crate::resources).
@@ -440,101 +389,20 @@ impl ServerBuilder {
                 config
             }
         };
-        let mut pairs = self.tools;
-        pairs.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-        let mut tools = Vec::with_capacity(pairs.len());
-        let mut tool_definitions = Vec::with_capacity(pairs.len());
-        let mut tool_index = HashMap::with_capacity(pairs.len());
-        for (definition, handler) in pairs {
-            check_tool_name(&definition.name)?;
-            if tool_index
-                .insert(definition.name.clone(), tools.len())
-                .is_some()
-            {
-                return Err(BuildError::DuplicateTool(definition.name));
-            }
-            let invalid = |which: &'static str, reason: String| BuildError::InvalidSchema {
-                tool: definition.name.clone(),
-                which,
-                reason,
-            };
-            if definition.input_schema.get("type") != Some(&Value::from("object")) {
-                return Err(invalid(
-                    "inputSchema",
-                    "the root must have \"type\": \"object\"".into(),
-                ));
-            }
-            let input = SchemaValidator::new(&definition.input_schema)
-                .map_err(|r| invalid("inputSchema", r))?;
-            let output = definition
-                .output_schema
-                .as_ref()
-                .map(SchemaValidator::new)
-                .transpose()
-                .map_err(|r| invalid("outputSchema", r))?;
-            tools.push(RegisteredTool {
-                input,
-                output,
-                handler,
-            });
-            tool_definitions.push(definition);
-        }
-        let mut access_by_name = self.tool_access;
-        let tool_access: Vec<Access> = tool_definitions
-            .iter()
-            .map(|d| access_by_name.remove(&d.name).unwrap_or_default())
-            .collect();
-        for (definition, access) in tool_definitions.iter().zip(&tool_access) {
-            crate::catalog::check_cache_scope(
-                "tool",
-                &definition.name,
-                "tools/list",
-                self.tools_cache,
-                access,
-            )?;
-        }
         let catalog = self.catalog.build()?;
-        let tools_fingerprint =
-            pagination::fingerprint(tool_definitions.iter().map(|t| t.name.as_str()));
         Ok(Server {
             inner: Arc::new(Inner {
                 info: self.info,
                 instructions: self.instructions,
-                tools,
-                tool_definitions,
-                tool_index,
-                tools_fingerprint,
                 page_size: self.page_size,
                 discover_cache: self.discover_cache,
-                tools_cache: self.tools_cache,
                 max_request_timeout: self.max_request_timeout,
-                state: self.state,
-                request_state,
-                tool_access,
+                state: Arc::new(self.state),
+                request_state: Arc::new(request_state),
                 catalog,
-                changes: crate::subscriptions::Hub::default(),
+                changes: Arc::default(),
             }),
         })
-    }
-}
-
-fn check_tool_name(name: &str) -> Result<(), BuildError> {
-    let reason = if name.is_empty() || name.len() > 128 {
-        Some(format!(
-            "must be 1 to 128 characters long, is {}",
-            name.len()
-        ))
-    } else {
-        name.chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-            .map(|c| format!("{c:?} is not one of [A-Za-z0-9_.-]"))
-    };
-    match reason {
-        Some(reason) => Err(BuildError::InvalidToolName {
-            name: name.to_owned(),
-            reason,
-        }),
-        None => Ok(()),
     }
 }
 
@@ -545,13 +413,30 @@ impl fmt::Debug for Server {
             .field(
                 "tools",
                 &self
-                    .inner
-                    .tool_definitions
+                    .tool_definitions()
                     .iter()
                     .map(|t| &t.name)
                     .collect::<Vec<_>>(),
             )
             .finish_non_exhaustive()
+    }
+}
+
+impl ContextBuilder {
+    /// Gives the context what a handler reads from `server`: its state
+    /// ([`Context::state`]), its tool list ([`Context::tools`]), its `requestState` key (so
+    /// [`run_tool`](crate::testing::run_tool) checks and mints states as `server` does) and its
+    /// list-change announcements ([`Context::notify_tools_list_changed`] and the like). The
+    /// context shares them with `server`; it does not hold the server itself.
+    #[must_use]
+    pub fn server(self, server: Server) -> Self {
+        let inner = &server.inner;
+        self.served_by(
+            inner.state.clone(),
+            inner.catalog.tools().definitions().clone(),
+            inner.request_state.clone(),
+            inner.changes.clone(),
+        )
     }
 }
 
@@ -568,17 +453,14 @@ impl Server {
         ServerBuilder {
             info: Implementation::new(name, version),
             instructions: None,
-            tools: Vec::new(),
             page_size: 100,
             discover_cache: CacheHint::new(3_600_000, CacheScope::Public),
-            tools_cache: CacheHint::new(60_000, CacheScope::Private),
             max_request_timeout: Duration::from_secs(60),
             state: Extensions::new(),
             request_state_key: None,
             request_state_ttl: Duration::from_secs(600),
             request_state_clock: None,
-            tool_access: HashMap::new(),
-            catalog: crate::catalog::CatalogBuilder::default(),
+            catalog: CatalogBuilder::default(),
         }
     }
 
@@ -589,7 +471,7 @@ impl Server {
 
     /// The registered tools, in `tools/list` order (sorted by name).
     pub fn tool_definitions(&self) -> &[ToolDefinition] {
-        &self.inner.tool_definitions
+        self.inner.catalog.tools().definitions()
     }
 
     /// Every registered resource, in `resources/list` order (sorted by URI), whoever may see
@@ -612,7 +494,7 @@ impl Server {
     /// The capabilities `server/discover` advertises: exactly what is registered.
     pub fn capabilities(&self) -> ServerCapabilities {
         ServerCapabilities {
-            tools: (!self.inner.tools.is_empty()).then_some(LIST_CHANGED),
+            tools: self.inner.catalog.has_tools().then_some(LIST_CHANGED),
             resources: self
                 .inner
                 .catalog
@@ -632,54 +514,39 @@ impl Server {
         &self.inner.state
     }
 
-    /// How this server signs and checks `requestState` (multi-round requests).
-    pub(crate) fn request_state_config(&self) -> &StateConfig {
-        &self.inner.request_state
-    }
-
     /// The tool named `name` as `identity` may see it: `None` when it is unknown or denied,
     /// exactly alike, so a transport's checks reveal no more than `tools/list` does.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn visible_tool(&self, name: &str, identity: &Identity) -> Option<&ToolDefinition> {
-        let &index = self.inner.tool_index.get(name)?;
-        self.inner.tool_access[index]
-            .allows(identity)
-            .then(|| &self.inner.tool_definitions[index])
+        let (definition, _) = self.inner.catalog.tools().visible(name, identity)?;
+        Some(definition)
     }
 
     /// Tells every `subscriptions/listen` stream that asked for it that the tool list changed.
     pub fn notify_tools_list_changed(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Tools);
+        self.inner.changes.announce(Change::Tools);
     }
 
     /// Tells every subscription that asked for it that the prompt list changed.
     pub fn notify_prompts_list_changed(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Prompts);
+        self.inner.changes.announce(Change::Prompts);
     }
 
     /// Tells every subscription that asked for it that the resource list changed.
     pub fn notify_resources_list_changed(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Resources);
+        self.inner.changes.announce(Change::Resources);
     }
 
     /// Tells every subscription that listed `uri` in `resourceSubscriptions` that it changed.
     pub fn notify_resource_updated(&self, uri: impl Into<String>) {
         self.inner
             .changes
-            .announce(crate::subscriptions::Change::ResourceUpdated(uri.into()));
+            .announce(Change::ResourceUpdated(uri.into()));
     }
 
     /// Ends every open subscription with a `complete` result (for a graceful shutdown).
     pub fn close_subscriptions(&self) {
-        self.inner
-            .changes
-            .announce(crate::subscriptions::Change::Close);
+        self.inner.changes.announce(Change::Close);
     }
 
     /// Handles one JSON-RPC message given as JSON text, as an anonymous caller. Returns the
@@ -711,11 +578,12 @@ impl Server {
         let timeout = caller.timeout.map_or(self.inner.max_request_timeout, |t| {
             t.min(self.inner.max_request_timeout)
         });
+        let method = Method::parse(&incoming.method);
         // A subscription lives until it is cancelled; every other request has a deadline.
-        let outcome = if incoming.method == "subscriptions/listen" {
-            self.dispatch(incoming, caller).await
+        let outcome = if method == Method::Served(Served::Listen) {
+            self.dispatch(method, incoming, caller).await
         } else {
-            match tokio::time::timeout(timeout, self.dispatch(incoming, caller)).await {
+            match tokio::time::timeout(timeout, self.dispatch(method, incoming, caller)).await {
                 Ok(outcome) => outcome,
                 Err(_) => Err(ErrorObject::internal(format!(
                     "Internal error: the request did not finish within {} ms",
@@ -751,16 +619,33 @@ impl Server {
         serde_json::from_str(&reply).expect("the server's response decodes")
     }
 
-    async fn dispatch(&self, req: Incoming, caller: &Caller) -> Result<Value, ErrorObject> {
-        let has_tools = !self.inner.tools.is_empty();
-        match req.method.as_str() {
-            "server/discover" | "subscriptions/listen" => {}
-            "tools/list" | "tools/call" if has_tools => {}
-            "resources/list" | "resources/templates/list" | "resources/read"
-                if self.inner.catalog.has_resources() => {}
-            "prompts/list" | "prompts/get" if self.inner.catalog.has_prompts() => {}
-            "completion/complete" if self.inner.catalog.has_completions() => {}
-            "initialize" => {
+    /// Whether the capability `method` belongs to is advertised (always, for discovery and
+    /// subscriptions).
+    fn advertises(&self, method: Served) -> bool {
+        let catalog = &self.inner.catalog;
+        match method {
+            Served::Discover | Served::Listen => true,
+            Served::ToolsList | Served::ToolsCall => catalog.has_tools(),
+            Served::ResourcesList | Served::ResourceTemplatesList | Served::ResourcesRead => {
+                catalog.has_resources()
+            }
+            Served::PromptsList | Served::PromptsGet => catalog.has_prompts(),
+            Served::Complete => catalog.has_completions(),
+        }
+    }
+
+    async fn dispatch(
+        &self,
+        method: Method,
+        req: Incoming,
+        caller: &Caller,
+    ) -> Result<Value, ErrorObject> {
+        let method = match method {
+            Method::Served(served) if self.advertises(served) => served,
+            Method::Served(_) | Method::Unknown => {
+                return Err(ErrorObject::method_not_found(&req.method));
+            }
+            Method::Initialize => {
                 return Err(
                     ErrorObject::method_not_found("initialize").with_data(json!({
                         "supported": wire::SUPPORTED_VERSIONS,
@@ -768,14 +653,16 @@ impl Server {
                     })),
                 );
             }
-            m if REMOVED_METHODS.contains(&m) => {
+            Method::Removed => {
                 return Err(ErrorObject::new(
                     wire::error_codes::METHOD_NOT_FOUND,
-                    format!("Method not found: {m} (removed in MCP 2026-07-28)"),
+                    format!(
+                        "Method not found: {} (removed in MCP 2026-07-28)",
+                        req.method
+                    ),
                 ));
             }
-            m => return Err(ErrorObject::method_not_found(m)),
-        }
+        };
         let params = match req.params {
             Some(Value::Object(params)) => params,
             None => {
@@ -798,43 +685,31 @@ impl Server {
             meta,
             identity: caller.identity.clone(),
             assigns: caller.assigns.clone(),
-            server: Some(self.clone()),
+            state: self.inner.state.clone(),
+            tools: self.inner.catalog.tools().definitions().clone(),
+            request_state: Some(self.inner.request_state.clone()),
+            changes: Some(self.inner.changes.clone()),
             notifier,
             round: crate::rounds::RoundHandle::default(),
         };
-        match ctx.method.as_str() {
-            "server/discover" => Ok(self.discover()),
-            "tools/list" => self.list_tools(&ctx, &params),
-            "resources/list" => {
-                self.inner
-                    .catalog
-                    .list_resources(&ctx, &params, self.inner.page_size)
-            }
-            "resources/templates/list" => {
-                self.inner
-                    .catalog
-                    .list_templates(&ctx, &params, self.inner.page_size)
-            }
-            "resources/read" => {
-                let state = &self.inner.request_state;
-                self.inner.catalog.read_resource(state, &ctx, &params).await
-            }
-            "prompts/list" => self
-                .inner
-                .catalog
-                .list_prompts(&ctx, &params, self.inner.page_size),
-            "prompts/get" => {
-                let state = &self.inner.request_state;
-                self.inner.catalog.get_prompt(state, &ctx, &params).await
-            }
-            "completion/complete" => self.inner.catalog.complete(&ctx, &params).await,
-            "tools/call" => self.call_tool(&ctx, &params).await,
-            "subscriptions/listen" => {
+        let catalog = &self.inner.catalog;
+        let page_size = self.inner.page_size;
+        let state = &self.inner.request_state;
+        match method {
+            Served::Discover => Ok(self.discover()),
+            Served::ToolsList => catalog.list_tools(&ctx, &params, page_size),
+            Served::ToolsCall => catalog.call_tool(state, &ctx, &params).await,
+            Served::ResourcesList => catalog.list_resources(&ctx, &params, page_size),
+            Served::ResourceTemplatesList => catalog.list_templates(&ctx, &params, page_size),
+            Served::ResourcesRead => catalog.read_resource(state, &ctx, &params).await,
+            Served::PromptsList => catalog.list_prompts(&ctx, &params, page_size),
+            Served::PromptsGet => catalog.get_prompt(state, &ctx, &params).await,
+            Served::Complete => catalog.complete(&ctx, &params).await,
+            Served::Listen => {
                 let capabilities = self.capabilities();
                 crate::subscriptions::listen(&self.inner.changes, &capabilities, &ctx, &params)
                     .await
             }
-            _ => unreachable!("every method was routed above"),
         }
     }
 
@@ -847,109 +722,6 @@ impl Server {
             result["instructions"] = Value::from(instructions.as_str());
         }
         with_cache_hint(result, self.inner.discover_cache)
-    }
-
-    fn list_tools(&self, ctx: &Context, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
-        let cursor = cursor_param(params)?;
-        let (page, next) = crate::catalog::visible_page(
-            &self.inner.tool_definitions,
-            |i| self.inner.tool_access[i].allows(ctx.identity()),
-            |d| d.name.as_str(),
-            cursor,
-            self.inner.page_size,
-            "tools/list",
-            self.inner.tools_fingerprint,
-        )?;
-        let mut result = json!({ "tools": page });
-        if let Some(next) = next {
-            result["nextCursor"] = Value::from(next);
-        }
-        Ok(with_cache_hint(result, self.inner.tools_cache))
-    }
-
-    async fn call_tool(
-        &self,
-        ctx: &Context,
-        params: &Map<String, Value>,
-    ) -> Result<Value, ErrorObject> {
-        let name = match params.get("name") {
-            Some(Value::String(name)) => name,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: name must be a string, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing name (the tool to call)",
-                ));
-            }
-        };
-        let visible = |i: &&usize| self.inner.tool_access[**i].allows(ctx.identity());
-        let Some(&index) = self.inner.tool_index.get(name).filter(visible) else {
-            return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
-        };
-        let tool = &self.inner.tools[index];
-        let no_arguments = Value::Object(Map::new());
-        let arguments = match params.get("arguments") {
-            None => &no_arguments,
-            Some(args @ Value::Object(_)) => args,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: arguments must be an object, got {}",
-                    json_type(other)
-                )));
-            }
-        };
-        let violations = tool.input.violations(arguments);
-        if !violations.is_empty() {
-            return Ok(to_value(CallToolResult::error_text(format!(
-                "Invalid arguments for tool {name}:\n{}",
-                validation::describe(&violations)
-            ))));
-        }
-        // Through the round boundary: the run may end with input_required (spec §8).
-        let args = arguments.clone();
-        let round = rounds::serve_round(
-            &self.inner.request_state,
-            ctx,
-            name,
-            arguments,
-            params,
-            |ctx| async move {
-                let run = AssertUnwindSafe(tool.handler.call(&ctx, args)).catch_unwind();
-                match run.await {
-                    Ok(Ok(result)) => Ok(result),
-                    Ok(Err(error)) => match error.into_kind() {
-                        ToolErrorKind::Protocol(error) => Err(error),
-                        ToolErrorKind::Execution(content) => Ok(CallToolResult {
-                            content,
-                            is_error: true,
-                            ..CallToolResult::default()
-                        }),
-                    },
-                    Err(panic) => {
-                        let message = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| (*s).to_owned())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a non-string panic payload".to_owned());
-                        Err(
-                            ErrorObject::internal(format!("Internal error: tool {name} panicked"))
-                                .with_data(json!({ "tool": name, "panic": message })),
-                        )
-                    }
-                }
-            },
-        )
-        .await?;
-        match round {
-            RoundResult::Complete(result) => {
-                Ok(to_value(check_output(name, tool.output.as_ref(), result)))
-            }
-            RoundResult::InputRequired(result) => Ok(result),
-        }
     }
 
     /// Adds `resultType` (when the result has none) and `_meta.serverInfo` to a result.
@@ -971,56 +743,10 @@ impl Server {
     }
 }
 
-/// A tool with an `outputSchema` must return conforming `structuredContent`; anything else
-/// becomes an `isError` result naming every violation, never passed through silently.
-fn check_output(
-    name: &str,
-    output: Option<&SchemaValidator>,
-    result: CallToolResult,
-) -> CallToolResult {
-    let Some(validator) = output else {
-        return result;
-    };
-    if result.is_error {
-        return result;
-    }
-    match &result.structured_content {
-        None => CallToolResult::error_text(format!(
-            "Tool {name} declares an outputSchema but returned no structuredContent"
-        )),
-        Some(structured) => {
-            let violations = validator.violations(structured);
-            if violations.is_empty() {
-                result
-            } else {
-                CallToolResult::error_text(format!(
-                    "Tool {name} returned structuredContent that does not match its outputSchema:\n{}",
-                    validation::describe(&violations)
-                ))
-            }
-        }
-    }
-}
-
-fn cursor_param(params: &Map<String, Value>) -> Result<Option<&str>, ErrorObject> {
-    match params.get("cursor") {
-        None => Ok(None),
-        Some(Value::String(c)) => Ok(Some(c)),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: cursor must be a string, got {}",
-            json_type(other)
-        ))),
-    }
-}
-
 fn with_cache_hint(mut result: Value, hint: CacheHint) -> Value {
     result["ttlMs"] = Value::from(hint.ttl_ms);
     result["cacheScope"] = serde_json::to_value(hint.cache_scope).expect("scope serializes");
     result
-}
-
-fn to_value<T: serde::Serialize>(value: T) -> Value {
-    serde_json::to_value(value).expect("wire types always serialize")
 }
 
 /// Checks the JSON-RPC shape of one message. `Ok(None)` is a notification.

@@ -12,7 +12,8 @@
 //! Changes are announced by the application through [`Server`](crate::Server):
 //! `notify_tools_list_changed`, `notify_prompts_list_changed`, `notify_resources_list_changed`
 //! and `notify_resource_updated(uri)`, for example when a feature flag that an
-//! [`Access`](crate::Access) rule reads flips, or when the data behind a resource changes.
+//! [`Access`](crate::Access) rule reads flips, or when the data behind a resource changes. A
+//! handler announces through its [`Context`](crate::Context), which has the same methods.
 
 use crate::context::Context;
 use crate::wire::{ErrorObject, Notification, ServerCapabilities, json_type, meta_keys};

@@ -166,7 +166,7 @@ impl UriTemplate {
                         }
                         _ => (Op::Simple, body),
                     };
-                    check_var_name(name).map_err(|reason| fail(at, reason))?;
+                    check_var_name(name).map_err(|reason| fail(at, reason.to_string()))?;
                     if !literal.is_empty() {
                         parts.push(Part::Literal(std::mem::take(&mut literal)));
                     } else if op != Op::Fragment && matches!(parts.last(), Some(Part::Var { .. })) {
@@ -278,19 +278,28 @@ impl fmt::Display for UriTemplate {
     }
 }
 
-fn check_var_name(name: &str) -> Result<(), String> {
+/// Why an expression's variable is not one this crate matches.
+#[derive(Debug, thiserror::Error)]
+enum VarNameError {
+    #[error("an expression needs a variable name")]
+    Empty,
+    #[error("variable lists like {{{0}}} are not supported: use one variable per expression")]
+    List(String),
+    #[error("the `*` and `:n` modifiers are not supported (in `{0}`)")]
+    Modifier(String),
+    #[error("`{0}` is not a variable name (ASCII letters, digits, `_`, and `.` between them)")]
+    Invalid(String),
+}
+
+fn check_var_name(name: &str) -> Result<(), VarNameError> {
     if name.is_empty() {
-        return Err("an expression needs a variable name".into());
+        return Err(VarNameError::Empty);
     }
     if name.contains(',') {
-        return Err(format!(
-            "variable lists like {{{name}}} are not supported: use one variable per expression"
-        ));
+        return Err(VarNameError::List(name.to_owned()));
     }
     if name.ends_with('*') || name.contains(':') {
-        return Err(format!(
-            "the `*` and `:n` modifiers are not supported (in `{name}`)"
-        ));
+        return Err(VarNameError::Modifier(name.to_owned()));
     }
     let valid = name.split('.').all(|seg| {
         !seg.is_empty()
@@ -301,9 +310,7 @@ fn check_var_name(name: &str) -> Result<(), String> {
     if valid {
         Ok(())
     } else {
-        Err(format!(
-            "`{name}` is not a variable name (ASCII letters, digits, `_`, and `.` between them)"
-        ))
+        Err(VarNameError::Invalid(name.to_owned()))
     }
 }
 

@@ -27,18 +27,38 @@ pub struct SchemaValidator {
     validator: jsonschema::Validator,
 }
 
+/// Why a JSON Schema does not compile: the compiler's message, and where in the schema when it
+/// says (`... (at /properties/a)`).
+///
+/// ```
+/// use mcp_test::validation::SchemaValidator;
+/// let e = SchemaValidator::new(&serde_json::json!({"type": 5})).unwrap_err();
+/// assert!(e.to_string().contains("is not valid"), "{e}");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct SchemaError {
+    message: String,
+    #[source]
+    source: Box<dyn std::error::Error + Send + Sync>,
+}
+
 impl SchemaValidator {
     /// Compiles `schema`. The error names what is wrong with it.
-    pub fn new(schema: &Value) -> Result<Self, String> {
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
         let validator = jsonschema::options()
             .should_validate_formats(true)
             .build(schema)
             .map_err(|e| {
                 let at = e.instance_path().as_str();
-                if at.is_empty() {
+                let message = if at.is_empty() {
                     e.to_string()
                 } else {
                     format!("{e} (at {at})")
+                };
+                SchemaError {
+                    message,
+                    source: Box::new(e),
                 }
             })?;
         Ok(SchemaValidator { validator })

@@ -142,8 +142,9 @@ impl Tool for Announce {
         Ok(Announce)
     }
     async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
-        let server = ctx.server().ok_or_else(|| ToolError::new("no server"))?;
-        server.notify_tools_list_changed();
+        if !ctx.notify_tools_list_changed() {
+            return Err(ToolError::new("no server"));
+        }
         Ok(CallToolResult::text("announced"))
     }
 }

@@ -3,7 +3,8 @@
 //! error, and that the next valid request is still served.
 
 use mcp_test::rounds::Elicitation;
-use mcp_test::transport::http::{HttpConfig, Router, messages, oneshot, router};
+use mcp_test::testing::http::oneshot;
+use mcp_test::transport::http::{HttpConfig, Router, messages, router};
 use mcp_test::{CallToolResult, Caller, Context, Identity, Server, Tool, ToolError};
 use serde_json::{Value, json};
 

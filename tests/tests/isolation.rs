@@ -4,7 +4,8 @@
 //! A handler that loops *without ever yielding* cannot be interrupted by any async runtime; it
 //! holds one worker thread until it returns. The timeout covers every handler that awaits.
 
-use mcp_test::transport::http::{HttpConfig, messages, oneshot, router};
+use mcp_test::testing::http::oneshot;
+use mcp_test::transport::http::{HttpConfig, messages, router};
 use mcp_test::transport::stdio::{StdioConfig, serve};
 use mcp_test::{Caller, Identity};
 use mcp_test_downstream::transport_server;

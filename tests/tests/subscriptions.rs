@@ -2,7 +2,8 @@
 //! tagged with the subscription id, filters honoured, list changes delivered, cancellation.
 
 use mcp_test::Server;
-use mcp_test::transport::http::{HttpConfig, oneshot, oneshot_stream, router};
+use mcp_test::testing::http::{oneshot, oneshot_stream};
+use mcp_test::transport::http::{HttpConfig, router};
 use mcp_test::transport::stdio::{StdioConfig, serve};
 use mcp_test_downstream::transport_server;
 use serde_json::{Value, json};

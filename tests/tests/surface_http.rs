@@ -1,11 +1,12 @@
 //! The builders' bodies and mirrored headers against the real Streamable HTTP router, the same
 //! assertions on its HTTP responses, and a normalized response snapshot.
 
+use mcp_test::testing::http::oneshot;
 use mcp_test::testing::{
     TestContext, build_call_request, mirrored_headers_for, put_mirrored_headers,
     put_mirrored_headers_for,
 };
-use mcp_test::transport::http::{HttpConfig, oneshot, router};
+use mcp_test::transport::http::{HttpConfig, router};
 use mcp_test::{
     CallToolResult, Context, Server, Tool, ToolError, assert_response_snapshot, assert_rpc_error,
     assert_tool_text, mcp_request, mcp_test,

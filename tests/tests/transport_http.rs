@@ -2,8 +2,9 @@
 //! real 127.0.0.1 socket.
 
 use mcp_test::Identity;
+use mcp_test::testing::http::oneshot;
 use mcp_test::transport::http::{
-    AuthRejection, ErrorStatusPolicy, HttpConfig, Router, messages, oneshot, router,
+    AuthRejection, ErrorStatusPolicy, HttpConfig, Router, messages, router,
 };
 use mcp_test_downstream::transport_server;
 use serde_json::{Value, json};
@@ -600,8 +601,8 @@ async fn serves_over_a_real_socket() {
 /// router's `http::Response`, and `TestRouter` adds every mirrored header, `Mcp-Param-*` too.
 #[tokio::test]
 async fn the_test_surface_reads_http_responses() {
+    use mcp_test::testing::http::TestRouter;
     use mcp_test::testing::{build_call_request, build_request, error_text, rpc_error};
-    use mcp_test::transport::http::TestRouter;
     use mcp_test::{assert_rpc_error, assert_tool_text};
 
     let http = TestRouter::new(transport_server(), HttpConfig::default());

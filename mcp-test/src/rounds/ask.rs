@@ -1,14 +1,18 @@
-//! Asking the client: the question and answer types, the per-run round state, and the
-//! asking methods of [`Context`].
+//! Asking the client: the per-run round state, and the asking methods of [`Context`]. The
+//! question and answer types are wire data, in `crate::wire` (re-exported by `rounds`).
 
-use super::flat;
+use super::flat::{self, ElicitationSchemaError};
 use crate::context::Context;
 use crate::tool::ToolError;
-use crate::validation::{self, SchemaValidator};
-use crate::wire::{ClientCapabilities, ErrorObject, Role, json_type};
+use crate::validation::{self, SchemaError, SchemaValidator};
+use crate::wire::input::{ELICIT, ROOTS, SAMPLE};
+use crate::wire::{
+    ClientCapabilities, Elicitation, ErrorObject, InputRequest, InputRequests, Root,
+    SampledMessage, SamplingRequest, json_type,
+};
 use schemars::JsonSchema;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::fmt;
@@ -16,300 +20,6 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context as TaskContext, Poll, Waker};
-
-/// One question for the client, in wire shape: a bare `{method, params}` with no `jsonrpc` and
-/// no `id` (spec §8 `InputRequest`).
-///
-/// ```
-/// use mcp_test::rounds::InputRequest;
-/// let q: InputRequest = serde_json::from_value(serde_json::json!({
-///     "method": "elicitation/create",
-///     "params": {"mode": "form", "message": "Your name?",
-///                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
-/// })).unwrap();
-/// assert_eq!(q.message(), Some("Your name?"));
-/// assert_eq!(q.requested_schema().unwrap()["properties"]["name"]["type"], "string");
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct InputRequest {
-    /// `elicitation/create`, `sampling/createMessage` or `roots/list`.
-    pub method: String,
-    /// The request's params.
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub params: Value,
-}
-
-impl InputRequest {
-    /// The elicitation's `message`, if this is an elicitation.
-    pub fn message(&self) -> Option<&str> {
-        self.params.get("message").and_then(Value::as_str)
-    }
-
-    /// The elicitation mode: `form` (also when `mode` is absent) or `url`.
-    pub fn mode(&self) -> Option<&str> {
-        (self.method == ELICIT).then(|| {
-            self.params
-                .get("mode")
-                .and_then(Value::as_str)
-                .unwrap_or("form")
-        })
-    }
-
-    /// The form's `requestedSchema`, if this is a form elicitation.
-    pub fn requested_schema(&self) -> Option<&Value> {
-        self.params.get("requestedSchema")
-    }
-
-    /// The URL of a URL-mode elicitation.
-    pub fn url(&self) -> Option<&str> {
-        self.params.get("url").and_then(Value::as_str)
-    }
-}
-
-/// The questions of one `input_required` result, by key, in the order the run asked them.
-///
-/// Serializes as the wire's `inputRequests` object. When the run was checked against a server
-/// (a context built with [`ContextBuilder::server`](crate::ContextBuilder::server)), it also
-/// carries the `requestState` the server minted for the retry.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct InputRequests {
-    entries: Vec<(String, InputRequest)>,
-    request_state: Option<String>,
-}
-
-impl InputRequests {
-    /// The question under `key`.
-    pub fn get(&self, key: &str) -> Option<&InputRequest> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, q)| q)
-    }
-
-    /// The keys, in the order the run asked them.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|(k, _)| k.as_str())
-    }
-
-    /// `(key, question)` pairs, in the order the run asked them.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &InputRequest)> {
-        self.entries.iter().map(|(k, q)| (k.as_str(), q))
-    }
-
-    /// How many questions.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The `requestState` minted for the retry, when the run had a server to sign it.
-    pub fn request_state(&self) -> Option<&str> {
-        self.request_state.as_deref()
-    }
-
-    pub(crate) fn set_request_state(&mut self, state: String) {
-        self.request_state = Some(state);
-    }
-
-    /// The wire `inputRequests` object.
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).expect("questions serialize")
-    }
-
-    pub(crate) fn push(&mut self, key: String, request: InputRequest) {
-        self.entries.push((key, request));
-    }
-}
-
-impl Serialize for InputRequests {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
-        for (k, q) in &self.entries {
-            map.serialize_entry(k, q)?;
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for InputRequests {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let map = Map::<String, Value>::deserialize(deserializer)?;
-        let mut out = InputRequests::default();
-        for (k, v) in map {
-            out.push(
-                k,
-                serde_json::from_value(v).map_err(serde::de::Error::custom)?,
-            );
-        }
-        Ok(out)
-    }
-}
-
-/// The answer to an elicitation: the user accepted (with the form's content, typed), declined,
-/// or cancelled.
-///
-/// ```
-/// use mcp_test::rounds::Elicitation;
-/// let answer: Elicitation<String> = Elicitation::Accept("octocat".into());
-/// assert_eq!(answer.accepted(), Some("octocat".to_owned()));
-/// assert_eq!(Elicitation::<String>::Decline.accepted(), None);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Elicitation<T> {
-    /// The user submitted the form (or, in URL mode, consented); `T` is the content.
-    Accept(T),
-    /// The user explicitly declined.
-    Decline,
-    /// The user dismissed the request without choosing.
-    Cancel,
-}
-
-impl<T> Elicitation<T> {
-    /// The content, if the user accepted.
-    pub fn accepted(self) -> Option<T> {
-        match self {
-            Elicitation::Accept(t) => Some(t),
-            Elicitation::Decline | Elicitation::Cancel => None,
-        }
-    }
-
-    /// Whether the user accepted.
-    pub fn is_accepted(&self) -> bool {
-        matches!(self, Elicitation::Accept(_))
-    }
-
-    /// `accept`, `decline` or `cancel`, as on the wire.
-    pub fn action(&self) -> &'static str {
-        match self {
-            Elicitation::Accept(_) => "accept",
-            Elicitation::Decline => "decline",
-            Elicitation::Cancel => "cancel",
-        }
-    }
-}
-
-/// One message of a sampling request.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SamplingMessage {
-    /// `user` or `assistant`.
-    pub role: Role,
-    /// A content block (`{"type": "text", "text": ...}`, image, audio, ...) or an array of them.
-    pub content: Value,
-}
-
-impl SamplingMessage {
-    /// A user message with one text block.
-    pub fn user(text: impl Into<String>) -> Self {
-        SamplingMessage {
-            role: Role::User,
-            content: json!({"type": "text", "text": text.into()}),
-        }
-    }
-
-    /// An assistant message with one text block.
-    pub fn assistant(text: impl Into<String>) -> Self {
-        SamplingMessage {
-            role: Role::Assistant,
-            content: json!({"type": "text", "text": text.into()}),
-        }
-    }
-}
-
-/// The params of a `sampling/createMessage` question.
-///
-/// ```
-/// use mcp_test::rounds::{SamplingMessage, SamplingRequest};
-/// let req = SamplingRequest::new(100)
-///     .message(SamplingMessage::user("What is the capital of France?"))
-///     .system_prompt("Answer in one word.");
-/// let wire = serde_json::to_value(&req).unwrap();
-/// assert_eq!(wire["maxTokens"], 100);
-/// assert_eq!(wire["messages"][0]["content"]["text"], "What is the capital of France?");
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SamplingRequest {
-    /// The conversation to sample from.
-    pub messages: Vec<SamplingMessage>,
-    /// The most tokens to sample.
-    pub max_tokens: u64,
-    /// An optional system prompt.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system_prompt: Option<String>,
-    /// Sampling temperature.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub temperature: Option<f64>,
-    /// Stop sequences.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop_sequences: Option<Vec<String>>,
-    /// Model preferences (`{hints?, costPriority?, speedPriority?, intelligencePriority?}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model_preferences: Option<Value>,
-}
-
-impl SamplingRequest {
-    /// A request for at most `max_tokens` tokens, with no messages yet.
-    pub fn new(max_tokens: u64) -> Self {
-        SamplingRequest {
-            messages: Vec::new(),
-            max_tokens,
-            system_prompt: None,
-            temperature: None,
-            stop_sequences: None,
-            model_preferences: None,
-        }
-    }
-
-    /// Appends a message.
-    #[must_use]
-    pub fn message(mut self, message: SamplingMessage) -> Self {
-        self.messages.push(message);
-        self
-    }
-
-    /// Sets the system prompt.
-    #[must_use]
-    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
-        self.system_prompt = Some(prompt.into());
-        self
-    }
-}
-
-/// What the client's model answered to a sampling question (`CreateMessageResult`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SampledMessage {
-    /// Normally `assistant`.
-    pub role: Role,
-    /// A content block or an array of them.
-    pub content: Value,
-    /// The model that produced it.
-    pub model: String,
-    /// Why sampling stopped (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop_reason: Option<String>,
-}
-
-impl SampledMessage {
-    /// The text, when the content is one text block.
-    pub fn text(&self) -> Option<&str> {
-        (self.content.get("type").and_then(Value::as_str) == Some("text"))
-            .then(|| self.content.get("text").and_then(Value::as_str))
-            .flatten()
-    }
-}
-
-/// A root the client exposes (`roots/list`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Root {
-    /// A `file://` URI.
-    pub uri: String,
-    /// A display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
 
 /// A client capability a question needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -473,10 +183,6 @@ impl AskError {
     }
 }
 
-pub(crate) const ELICIT: &str = "elicitation/create";
-pub(crate) const SAMPLE: &str = "sampling/createMessage";
-pub(crate) const ROOTS: &str = "roots/list";
-
 /// The kinds of question, for default keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -603,7 +309,7 @@ pub struct Ask<'a, T> {
     kind: Kind,
     capability: Capability,
     key: Option<String>,
-    request: Result<InputRequest, String>,
+    request: Result<InputRequest, InvalidQuestion>,
     parse: Parser<T>,
 }
 
@@ -662,8 +368,8 @@ impl<T> Future for AskFuture<'_, T> {
         if let Some(ask) = self.ask.take() {
             let handle = ask.ctx.round.clone();
             match ask_now(ask) {
-                Ok(result) => return Poll::Ready(result),
-                Err(key) => self.waiting = Some((key, handle)),
+                Asked::Decided(result) => return Poll::Ready(result),
+                Asked::Waiting(key) => self.waiting = Some((key, handle)),
             }
         }
         let Some((key, handle)) = &self.waiting else {
@@ -680,20 +386,27 @@ impl<T> Future for AskFuture<'_, T> {
     }
 }
 
-/// Decides a question on its first poll: `Ok(result)` if it is decided, `Err(key)` if it was
-/// sent and waits for the client.
-fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
+/// What the first poll of a question decided.
+enum Asked<T> {
+    /// The question is answered (or failed) now.
+    Decided(Result<T, AskError>),
+    /// The question was sent under this key and waits for the client.
+    Waiting(String),
+}
+
+/// Decides a question on its first poll.
+fn ask_now<T>(ask: Ask<'_, T>) -> Asked<T> {
     if !ask.capability.declared_in(ask.ctx.client_capabilities()) {
-        return Ok(Err(AskError::NotSupported(ask.capability)));
+        return Asked::Decided(Err(AskError::NotSupported(ask.capability)));
     }
     let request = match ask.request {
         Ok(request) => request,
-        Err(why) => return Ok(Err(AskError::InvalidQuestion(why))),
+        Err(why) => return Asked::Decided(Err(AskError::InvalidQuestion(why.to_string()))),
     };
     let mut state = ask.ctx.round.lock();
     let key = match ask.key {
         Some(key) if key.is_empty() => {
-            return Ok(Err(AskError::InvalidQuestion(
+            return Asked::Decided(Err(AskError::InvalidQuestion(
                 "a question's key must not be empty".to_owned(),
             )));
         }
@@ -709,10 +422,10 @@ fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
             "Internal error: the run asked two questions under the key `{key}`; keys must be unique within a request"
         ));
         state.failure.get_or_insert(error.clone());
-        return Ok(Err(AskError::InvalidQuestion(error.message)));
+        return Asked::Decided(Err(AskError::InvalidQuestion(error.message)));
     }
     if let Some(answer) = state.answers.get(&key).cloned() {
-        return Ok(match (ask.parse)(&key, &answer) {
+        return Asked::Decided(match (ask.parse)(&key, &answer) {
             Ok(typed) => {
                 state.used.insert(key, answer);
                 Ok(typed)
@@ -724,16 +437,16 @@ fn ask_now<T>(ask: Ask<'_, T>) -> Result<Result<T, AskError>, String> {
         });
     }
     if !state.bounded {
-        return Ok(Err(AskError::NoBoundary { key }));
+        return Asked::Decided(Err(AskError::NoBoundary { key }));
     }
     if state.ended {
-        return Ok(Err(AskError::RoundEnded { key }));
+        return Asked::Decided(Err(AskError::RoundEnded { key }));
     }
     state.asked.push(key.clone(), request);
     if let Some(waker) = state.waker.take() {
         waker.wake();
     }
-    Err(key)
+    Asked::Waiting(key)
 }
 
 fn malformed(key: &str, detail: impl fmt::Display) -> ErrorObject {
@@ -746,7 +459,7 @@ fn malformed(key: &str, detail: impl fmt::Display) -> ErrorObject {
 fn parse_elicit_result<T>(
     key: &str,
     answer: &Value,
-    content: impl FnOnce(Option<&Value>) -> Result<T, String>,
+    content: impl FnOnce(Option<&Value>) -> Result<T, ContentError>,
 ) -> Result<Elicitation<T>, ErrorObject> {
     let Value::Object(obj) = answer else {
         return Err(malformed(
@@ -774,20 +487,41 @@ fn parse_elicit_result<T>(
     }
 }
 
+/// Why a question cannot be asked (a server bug, answered -32603).
+#[derive(Debug, thiserror::Error)]
+enum InvalidQuestion {
+    #[error(transparent)]
+    Schema(#[from] ElicitationSchemaError),
+    #[error("the elicitation URL {0:?} is not an absolute URI")]
+    RelativeUrl(String),
+    #[error("a sampling request needs at least one message")]
+    NoMessages,
+}
+
+/// Why accepted form content does not fit the form.
+#[derive(Debug, thiserror::Error)]
+enum ContentError {
+    #[error("content must be an object, got {0}")]
+    NotAnObject(&'static str),
+    #[error("the requested schema does not compile: {0}")]
+    SchemaDoesNotCompile(#[source] SchemaError),
+    #[error("the content does not match the requested schema:\n{0}")]
+    Mismatch(String),
+    #[error("content does not fit the form: {0}")]
+    DoesNotFit(#[source] serde_json::Error),
+}
+
 /// Checks accepted form content against the requested schema.
-fn form_content(schema: &Value, content: Option<&Value>) -> Result<Map<String, Value>, String> {
+fn form_content(
+    schema: &Value,
+    content: Option<&Value>,
+) -> Result<Map<String, Value>, ContentError> {
     let content = match content {
         None => Value::Object(Map::new()),
         Some(c @ Value::Object(_)) => c.clone(),
-        Some(other) => {
-            return Err(format!(
-                "content must be an object, got {}",
-                json_type(other)
-            ));
-        }
+        Some(other) => return Err(ContentError::NotAnObject(json_type(other))),
     };
-    let validator = SchemaValidator::new(schema)
-        .map_err(|e| format!("the requested schema does not compile: {e}"))?;
+    let validator = SchemaValidator::new(schema).map_err(ContentError::SchemaDoesNotCompile)?;
     let violations = validator.violations(&content);
     if !violations.is_empty() {
         let located: Vec<_> = violations
@@ -797,10 +531,7 @@ fn form_content(schema: &Value, content: Option<&Value>) -> Result<Map<String, V
                 v
             })
             .collect();
-        return Err(format!(
-            "the content does not match the requested schema:\n{}",
-            validation::describe(&located)
-        ));
+        return Err(ContentError::Mismatch(validation::describe(&located)));
     }
     match content {
         Value::Object(map) => Ok(map),
@@ -838,14 +569,16 @@ impl Context {
         message: impl Into<String>,
         requested_schema: Value,
     ) -> Ask<'_, Elicitation<Map<String, Value>>> {
-        let request = flat::check_requested_schema(&requested_schema).map(|()| InputRequest {
-            method: ELICIT.to_owned(),
-            params: json!({
-                "mode": "form",
-                "message": message.into(),
-                "requestedSchema": requested_schema,
-            }),
-        });
+        let request = flat::check_requested_schema(&requested_schema)
+            .map(|()| InputRequest {
+                method: ELICIT.to_owned(),
+                params: json!({
+                    "mode": "form",
+                    "message": message.into(),
+                    "requestedSchema": requested_schema,
+                }),
+            })
+            .map_err(InvalidQuestion::from);
         let schema = requested_schema;
         Ask {
             ctx: self,
@@ -891,14 +624,16 @@ impl Context {
     {
         let flat = flat::elicitation_schema::<T>();
         let schema = flat.clone().unwrap_or(Value::Null);
-        let request = flat.map(|schema| InputRequest {
-            method: ELICIT.to_owned(),
-            params: json!({
-                "mode": "form",
-                "message": message.into(),
-                "requestedSchema": schema,
-            }),
-        });
+        let request = flat
+            .map(|schema| InputRequest {
+                method: ELICIT.to_owned(),
+                params: json!({
+                    "mode": "form",
+                    "message": message.into(),
+                    "requestedSchema": schema,
+                }),
+            })
+            .map_err(InvalidQuestion::from);
         Ask {
             ctx: self,
             kind: Kind::Elicit,
@@ -909,7 +644,7 @@ impl Context {
                 parse_elicit_result(key, answer, |content| {
                     let map = form_content(&schema, content)?;
                     serde_json::from_value::<T>(Value::Object(map))
-                        .map_err(|e| format!("content does not fit the form: {e}"))
+                        .map_err(ContentError::DoesNotFit)
                 })
             }),
         }
@@ -930,9 +665,7 @@ impl Context {
                 params: json!({"mode": "url", "message": message.into(), "url": url}),
             })
         } else {
-            Err(format!(
-                "the elicitation URL {url:?} is not an absolute URI"
-            ))
+            Err(InvalidQuestion::RelativeUrl(url))
         };
         Ask {
             ctx: self,
@@ -949,7 +682,7 @@ impl Context {
     /// [`AskError::NotSupported`].
     pub fn create_message(&self, request: SamplingRequest) -> Ask<'_, SampledMessage> {
         let request = if request.messages.is_empty() {
-            Err("a sampling request needs at least one message".to_owned())
+            Err(InvalidQuestion::NoMessages)
         } else {
             Ok(InputRequest {
                 method: SAMPLE.to_owned(),

@@ -2,9 +2,10 @@
 //! answers, and (on the wire) turns the latter into an `input_required` result with a signed
 //! `requestState`.
 
-use super::ask::{InputRequests, RoundHandle};
+use super::ask::RoundHandle;
 use crate::context::Context;
 use crate::request_state::{self, Binding, StateConfig};
+use crate::wire::InputRequests;
 use crate::wire::{ErrorObject, json_type};
 use serde_json::{Map, Value, json};
 use std::future::{Future, poll_fn};

@@ -30,50 +30,112 @@ const STRING_FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 /// #[allow(dead_code)]
 /// struct Nested { inner: Login }
 /// let err = mcp_test::rounds::elicitation_schema::<Nested>().unwrap_err();
-/// assert!(err.contains("field `inner`"), "{err}");
+/// assert!(err.to_string().contains("field `inner`"), "{err}");
 /// ```
-pub fn elicitation_schema<T: JsonSchema>() -> Result<Value, String> {
+pub fn elicitation_schema<T: JsonSchema>() -> Result<Value, ElicitationSchemaError> {
     let schema = crate::schema::schema_for::<T>();
-    flatten(&schema).map_err(|e| format!("{} cannot be an elicitation form: {e}", T::schema_name()))
+    flatten(&schema).map_err(|reason| ElicitationSchemaError {
+        subject: format!("{} cannot be an elicitation form", T::schema_name()),
+        reason,
+    })
 }
 
 /// Checks a hand-written requested schema: it must flatten without loss of structure.
-pub(crate) fn check_requested_schema(schema: &Value) -> Result<(), String> {
+pub(crate) fn check_requested_schema(schema: &Value) -> Result<(), ElicitationSchemaError> {
     flatten(schema)
         .map(|_| ())
-        .map_err(|e| format!("the requested schema is not a flat elicitation schema: {e}"))
+        .map_err(|reason| ElicitationSchemaError {
+            subject: "the requested schema is not a flat elicitation schema".to_owned(),
+            reason,
+        })
 }
 
-fn flatten(schema: &Value) -> Result<Value, String> {
+/// Why a type or a requested schema cannot be a flat elicitation form: names the first field
+/// that cannot be flat.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{subject}: {reason}")]
+pub struct ElicitationSchemaError {
+    /// What could not be a form, e.g. `Login cannot be an elicitation form`.
+    subject: String,
+    #[source]
+    reason: FlatError,
+}
+
+/// Why a schema does not flatten.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+enum FlatError {
+    #[error("the schema must be an object")]
+    NotAnObject,
+    #[error("the root must be {{\"type\": \"object\"}} (a struct with named fields)")]
+    RootNotObject,
+    #[error("`properties` must be an object")]
+    PropertiesNotObject,
+    #[error("field `{name}`: {source}")]
+    Field { name: String, source: FieldError },
+    #[error("`required` must be an array of field names")]
+    RequiredNotNames,
+    #[error("`required` names `{0}`, which is not a field")]
+    RequiredUnknown(String),
+}
+
+/// Why one field's schema is not a flat primitive.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+enum FieldError {
+    #[error("the field schema must be an object")]
+    NotAnObject,
+    #[error("a oneOf/anyOf field must list string constants (an enum)")]
+    AlternativesNotConstants,
+    #[error("an enum needs at least one value")]
+    EmptyEnum,
+    #[error("enum values must be strings, got {0}")]
+    EnumValueNotString(Value),
+    #[error("a list field needs `items`")]
+    ListWithoutItems,
+    #[error("a list field must be a multi-select of string constants (a Vec of an enum)")]
+    ListAlternativesNotConstants,
+    #[error("a list field must be a multi-select of string enum values (a Vec of an enum)")]
+    ListNotEnum,
+    #[error(
+        "an elicitation form field must be a string, number, integer, boolean or enum, not {0} (forms are flat: no nested objects)"
+    )]
+    NotPrimitive(String),
+    #[error(
+        "the field has no single type (an elicitation form field must be a string, number, integer, boolean or enum)"
+    )]
+    NoSingleType,
+}
+
+fn flatten(schema: &Value) -> Result<Value, FlatError> {
     let Some(root) = schema.as_object() else {
-        return Err("the schema must be an object".into());
+        return Err(FlatError::NotAnObject);
     };
     if root.get("type") != Some(&Value::from("object")) {
-        return Err("the root must be {\"type\": \"object\"} (a struct with named fields)".into());
+        return Err(FlatError::RootNotObject);
     }
     let empty = Map::new();
     let properties = match root.get("properties") {
         None => &empty,
         Some(Value::Object(p)) => p,
-        Some(_) => return Err("`properties` must be an object".into()),
+        Some(_) => return Err(FlatError::PropertiesNotObject),
     };
     let mut out = Map::new();
     for (name, prop) in properties {
-        let flat = primitive(prop).map_err(|e| format!("field `{name}`: {e}"))?;
+        let flat = primitive(prop).map_err(|source| FlatError::Field {
+            name: name.clone(),
+            source,
+        })?;
         out.insert(name.clone(), flat);
     }
     let mut result = json!({"type": "object", "properties": out});
     if let Some(required) = root.get("required") {
         let Some(list) = required.as_array() else {
-            return Err("`required` must be an array of field names".into());
+            return Err(FlatError::RequiredNotNames);
         };
         for r in list {
             match r.as_str() {
                 Some(name) if properties.contains_key(name) => {}
-                Some(name) => {
-                    return Err(format!("`required` names `{name}`, which is not a field"));
-                }
-                None => return Err("`required` must be an array of field names".into()),
+                Some(name) => return Err(FlatError::RequiredUnknown(name.to_owned())),
+                None => return Err(FlatError::RequiredNotNames),
             }
         }
         if !list.is_empty() {
@@ -152,29 +214,29 @@ fn titled_consts(alts: &[Value]) -> Option<Vec<Value>> {
         .collect()
 }
 
-fn string_enum(values: &[Value]) -> Result<Vec<Value>, String> {
+fn string_enum(values: &[Value]) -> Result<Vec<Value>, FieldError> {
     if values.is_empty() {
-        return Err("an enum needs at least one value".into());
+        return Err(FieldError::EmptyEnum);
     }
     values
         .iter()
         .map(|v| match v {
             Value::String(_) => Ok(v.clone()),
-            other => Err(format!("enum values must be strings, got {other}")),
+            other => Err(FieldError::EnumValueNotString(other.clone())),
         })
         .collect()
 }
 
-fn primitive(schema: &Value) -> Result<Value, String> {
+fn primitive(schema: &Value) -> Result<Value, FieldError> {
     let schema = strip_null(schema);
     let Some(obj) = schema.as_object() else {
-        return Err("the field schema must be an object".into());
+        return Err(FieldError::NotAnObject);
     };
     let mut out = Map::new();
     copy(obj, &mut out, &["title", "description"]);
     if let Some(Value::Array(alts)) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
         let Some(options) = titled_consts(alts) else {
-            return Err("a oneOf/anyOf field must list string constants (an enum)".into());
+            return Err(FieldError::AlternativesNotConstants);
         };
         out.insert("type".into(), "string".into());
         out.insert("oneOf".into(), Value::Array(options));
@@ -214,39 +276,24 @@ fn primitive(schema: &Value) -> Result<Value, String> {
             let items = obj
                 .get("items")
                 .map(strip_null)
-                .ok_or("a list field needs `items`")?;
+                .ok_or(FieldError::ListWithoutItems)?;
             let items = if let Some(Value::Array(values)) = items.get("enum") {
                 json!({"type": "string", "enum": string_enum(values)?})
             } else if let Some(Value::Array(alts)) =
                 items.get("anyOf").or_else(|| items.get("oneOf"))
             {
-                let options = titled_consts(alts).ok_or(
-                    "a list field must be a multi-select of string constants (a Vec of an enum)",
-                )?;
+                let options =
+                    titled_consts(alts).ok_or(FieldError::ListAlternativesNotConstants)?;
                 json!({"anyOf": options})
             } else {
-                return Err(
-                    "a list field must be a multi-select of string enum values (a Vec of an enum)"
-                        .into(),
-                );
+                return Err(FieldError::ListNotEnum);
             };
             out.insert("type".into(), "array".into());
             out.insert("items".into(), items);
             copy(obj, &mut out, &["minItems", "maxItems", "default"]);
         }
-        Some(other) => {
-            return Err(format!(
-                "an elicitation form field must be a string, number, integer, boolean or enum, \
-                 not {other} (forms are flat: no nested objects)"
-            ));
-        }
-        None => {
-            return Err(
-                "the field has no single type (an elicitation form field must be a string, \
-                 number, integer, boolean or enum)"
-                    .into(),
-            );
-        }
+        Some(other) => return Err(FieldError::NotPrimitive(other.to_owned())),
+        None => return Err(FieldError::NoSingleType),
     }
     Ok(Value::Object(out))
 }
@@ -337,22 +384,23 @@ mod tests {
         struct WithList {
             names: Vec<String>,
         }
-        let e = elicitation_schema::<WithMap>().unwrap_err();
+        let e = elicitation_schema::<WithMap>().unwrap_err().to_string();
         assert!(
             e.contains("field `tags`") && e.contains("not object"),
             "{e}"
         );
-        let e = elicitation_schema::<WithList>().unwrap_err();
+        let e = elicitation_schema::<WithList>().unwrap_err().to_string();
         assert!(
             e.contains("field `names`") && e.contains("multi-select"),
             "{e}"
         );
-        let e = elicitation_schema::<String>().unwrap_err();
+        let e = elicitation_schema::<String>().unwrap_err().to_string();
         assert!(e.contains("the root must be"), "{e}");
         let e = check_requested_schema(
             &json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("`b`"), "{e}");
     }
 }

@@ -91,12 +91,13 @@ mod ask;
 mod boundary;
 mod flat;
 
-pub use ask::{
-    Ask, AskError, AskFuture, Capability, Elicitation, InputRequest, InputRequests, Root,
-    SampledMessage, SamplingMessage, SamplingRequest,
+pub use crate::wire::input::{
+    Elicitation, InputRequest, InputRequests, Root, SampledMessage, SamplingMessage,
+    SamplingRequest,
 };
+pub use ask::{Ask, AskError, AskFuture, Capability};
 pub use boundary::INPUT_REQUIRED_METHODS;
-pub use flat::elicitation_schema;
+pub use flat::{ElicitationSchemaError, elicitation_schema};
 
 pub(crate) use ask::RoundHandle;
 pub(crate) use boundary::{Bounded, RoundResult, run_bounded, serve_round};

@@ -108,8 +108,9 @@ where
 /// ([`InputRequests::request_state`]); a context built with
 /// [`ContextBuilder::request_state`](crate::ContextBuilder::request_state) is a retry, checked
 /// exactly as on the wire (its scripted answers are the retry's `inputResponses`). Without a
-/// declared capability, asking answers [`AskError::NotSupported`](crate::rounds::AskError), so a
-/// tool's fallback path is testable.
+/// declared capability, asking answers
+/// [`AskError::NotSupported`](crate::rounds::AskError::NotSupported), so a tool's fallback path
+/// is testable.
 ///
 /// ```
 /// use mcp_test::testing::{answer, run_tool, RunOutcome};
@@ -179,7 +180,7 @@ pub async fn run_tool<T: Tool>(
             state.round.max(1),
         )
     };
-    let Some(server) = ctx.server() else {
+    let Some(config) = ctx.request_state_config() else {
         if request_state.is_some() {
             return Err(ToolError::protocol(ErrorObject::invalid_params(
                 "Invalid params: a requestState can only be checked by the server that minted it: build the context with ContextBuilder::server",
@@ -191,7 +192,6 @@ pub async fn run_tool<T: Tool>(
         )
         .await;
     };
-    let config = server.request_state_config();
     if let Some(token) = request_state {
         // A retry: exactly the wire's boundary, state checks included.
         let mut params = Map::new();

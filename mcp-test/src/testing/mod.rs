@@ -57,6 +57,9 @@
 //! ```
 
 mod assert;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod http;
 mod in_process;
 mod request;
 mod request_macro;

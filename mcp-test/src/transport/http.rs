@@ -217,7 +217,8 @@ struct App {
     config: HttpConfig,
 }
 
-/// The MCP endpoint as an axum router, for `axum::serve` or, in tests, `tower::ServiceExt::oneshot`.
+/// The MCP endpoint as an axum router, for `axum::serve` or, in tests,
+/// [`testing::http`](crate::testing::http) (`tower::ServiceExt::oneshot` underneath).
 pub fn router(server: Server, config: HttpConfig) -> Router {
     let path = config.path.clone();
     Router::new()
@@ -504,22 +505,33 @@ fn host_name(authority: &str) -> String {
     }
 }
 
-fn check_host_and_origin(config: &HttpConfig, headers: &HeaderMap) -> Result<(), String> {
+/// Why a request fails the DNS-rebinding protection (answered 403).
+#[derive(Debug, thiserror::Error)]
+enum Rebinding {
+    #[error("the Host header is not visible ASCII")]
+    HostNotAscii,
+    #[error(
+        "Host {0:?} is not allowed (DNS-rebinding protection: only localhost and configured hosts)"
+    )]
+    Host(String),
+    #[error("the Origin header is not visible ASCII")]
+    OriginNotAscii,
+    #[error(
+        "Origin {0:?} is not allowed (DNS-rebinding protection: only localhost and configured origins)"
+    )]
+    Origin(String),
+}
+
+fn check_host_and_origin(config: &HttpConfig, headers: &HeaderMap) -> Result<(), Rebinding> {
     if let Some(host) = headers.get(HOST) {
-        let host = host
-            .to_str()
-            .map_err(|_| "the Host header is not visible ASCII".to_owned())?;
+        let host = host.to_str().map_err(|_| Rebinding::HostNotAscii)?;
         let name = host_name(host);
         if !is_local_host(&name) && !config.allowed_hosts.contains(&name) {
-            return Err(format!(
-                "Host {host:?} is not allowed (DNS-rebinding protection: only localhost and configured hosts)"
-            ));
+            return Err(Rebinding::Host(host.to_owned()));
         }
     }
     if let Some(origin) = headers.get(ORIGIN) {
-        let origin = origin
-            .to_str()
-            .map_err(|_| "the Origin header is not visible ASCII".to_owned())?;
+        let origin = origin.to_str().map_err(|_| Rebinding::OriginNotAscii)?;
         let lower = origin.trim().to_ascii_lowercase();
         let local = ["http://", "https://"].iter().any(|scheme| {
             lower
@@ -527,9 +539,7 @@ fn check_host_and_origin(config: &HttpConfig, headers: &HeaderMap) -> Result<(),
                 .is_some_and(|authority| is_local_host(&host_name(authority)))
         });
         if !local && !config.allowed_origins.contains(&lower) {
-            return Err(format!(
-                "Origin {origin:?} is not allowed (DNS-rebinding protection: only localhost and configured origins)"
-            ));
+            return Err(Rebinding::Origin(origin.to_owned()));
         }
     }
     Ok(())
@@ -677,37 +687,6 @@ fn check_param(
     }
 }
 
-/// Sends one request through `router` in process, with no socket (`tower::ServiceExt::oneshot`),
-/// and collects the whole response body: the in-process way to test the HTTP transport.
-///
-/// ```
-/// use mcp_test::transport::http::{oneshot, router, HttpConfig};
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// let app = router(mcp_test::Server::builder("s", "1").build().unwrap(), HttpConfig::default());
-/// let get = http::Request::get("/mcp").body(String::new()).unwrap();
-/// let response = oneshot(&app, get).await;
-/// assert_eq!(response.status(), 405);
-/// assert_eq!(response.headers()["allow"], "POST");
-/// # }
-/// ```
-pub async fn oneshot<B: Into<Body>>(
-    router: &Router,
-    request: http::Request<B>,
-) -> http::Response<Bytes> {
-    use tower::ServiceExt as _;
-    let response = router
-        .clone()
-        .oneshot(request.map(Into::into))
-        .await
-        .unwrap_or_else(|never| match never {});
-    let (parts, body) = response.into_parts();
-    let bytes = axum::body::to_bytes(body, usize::MAX)
-        .await
-        .unwrap_or_default();
-    http::Response::from_parts(parts, bytes)
-}
-
 /// The JSON-RPC messages of a response body: one for `application/json`, every `data:` event
 /// of an SSE stream in order (notifications, then the response).
 ///
@@ -718,154 +697,4 @@ pub async fn oneshot<B: Into<Body>>(
 /// ```
 pub fn messages(body: &[u8]) -> Vec<Value> {
     super::sse::messages(body)
-}
-
-/// An HTTP response of the router is a response for every unwrapper and assertion of
-/// [`testing`](crate::testing): its JSON-RPC response is the body (JSON), or the last message of
-/// the SSE stream.
-///
-/// ```
-/// use mcp_test::testing::text_response;
-/// let body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}}\n\n";
-/// let resp = http::Response::builder().status(200).body(bytes::Bytes::from(body)).unwrap();
-/// assert_eq!(text_response(&resp), "ok");
-/// ```
-impl crate::testing::AsResponse for http::Response<Bytes> {
-    fn response_json(&self) -> Result<Value, crate::testing::ResponseError> {
-        let text = String::from_utf8_lossy(self.body());
-        match messages(self.body())
-            .into_iter()
-            .rev()
-            .find(|m| m.get("result").is_some() || m.get("error").is_some())
-        {
-            Some(response) => Ok(response),
-            None => Err(format!(
-                "the HTTP response (status {}) carries no JSON-RPC response; body:\n{text}",
-                self.status()
-            )
-            .into()),
-        }
-    }
-}
-
-/// Sends one request through `router` in process and returns the response head with a reader
-/// over its body, message by message, for streams that stay open (`subscriptions/listen`, long
-/// SSE answers). Dropping the reader closes the stream, which cancels the request.
-pub async fn oneshot_stream(
-    router: &Router,
-    request: http::Request<String>,
-) -> (http::response::Parts, MessageStream) {
-    use tower::ServiceExt as _;
-    let response = router
-        .clone()
-        .oneshot(request.map(Body::from))
-        .await
-        .unwrap_or_else(|never| match never {});
-    let (parts, body) = response.into_parts();
-    (
-        parts,
-        MessageStream {
-            body,
-            buffer: String::new(),
-        },
-    )
-}
-
-/// Reads JSON-RPC messages one at a time from a response body (JSON or SSE); see
-/// [`oneshot_stream`].
-pub struct MessageStream {
-    body: Body,
-    buffer: String,
-}
-
-impl std::fmt::Debug for MessageStream {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MessageStream")
-            .field("buffered", &self.buffer.len())
-            .finish()
-    }
-}
-
-impl MessageStream {
-    /// The next message, or `None` when the body ends.
-    pub async fn next(&mut self) -> Option<Value> {
-        use http_body_util::BodyExt as _;
-        loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                match messages(event.as_bytes()).pop() {
-                    Some(message) => return Some(message),
-                    None => continue,
-                }
-            }
-            match self.body.frame().await {
-                Some(Ok(frame)) => {
-                    if let Some(data) = frame.data_ref() {
-                        self.buffer.push_str(&String::from_utf8_lossy(data));
-                    }
-                }
-                _ => {
-                    let rest = std::mem::take(&mut self.buffer);
-                    return messages(rest.as_bytes()).pop();
-                }
-            }
-        }
-    }
-}
-
-/// The HTTP transport of a server, for tests: posts JSON-RPC bodies through the router in
-/// process (no socket), with every mirrored header a correct client sends
-/// ([`put_mirrored_headers_for`](crate::testing::put_mirrored_headers_for), including the
-/// `Mcp-Param-*` headers of the server's `x-mcp-header` arguments). Every unwrapper and
-/// assertion of [`testing`](crate::testing) accepts the responses.
-///
-/// ```
-/// use mcp_test::testing::{build_request, rpc_error};
-/// use mcp_test::transport::http::{HttpConfig, TestRouter};
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// let server = mcp_test::Server::builder("s", "1").build().unwrap();
-/// let http = TestRouter::new(server, HttpConfig::default());
-/// let resp = http.post(&build_request("ping", serde_json::Value::Null)).await;
-/// assert_eq!(resp.status(), 404);
-/// assert_eq!(rpc_error(&resp).code, -32601);
-/// # }
-/// ```
-#[derive(Clone, Debug)]
-pub struct TestRouter {
-    router: Router,
-    tools: Vec<crate::wire::ToolDefinition>,
-}
-
-impl TestRouter {
-    /// The router of `server` under `config`.
-    pub fn new(server: Server, config: HttpConfig) -> Self {
-        let tools = server.tool_definitions().to_vec();
-        TestRouter {
-            router: router(server, config),
-            tools,
-        }
-    }
-
-    /// The underlying router.
-    pub fn router(&self) -> &Router {
-        &self.router
-    }
-
-    /// Posts `body` with its mirrored headers and a localhost `Host`.
-    pub async fn post(&self, body: &Value) -> http::Response<Bytes> {
-        let mut request = http::Request::post("/mcp")
-            .header(HOST, "localhost")
-            .header(CONTENT_TYPE, "application/json")
-            .header(http::header::ACCEPT, "application/json, text/event-stream")
-            .body(body.to_string())
-            .expect("a valid request");
-        crate::testing::put_mirrored_headers_for(&mut request, body, &self.tools);
-        self.send(request).await
-    }
-
-    /// Sends a request exactly as built (for header tests).
-    pub async fn send(&self, request: http::Request<String>) -> http::Response<Bytes> {
-        oneshot(&self.router, request).await
-    }
 }

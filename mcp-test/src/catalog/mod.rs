@@ -1,32 +1,90 @@
-//! The registered resources, resource templates and prompts, and the requests that serve them:
-//! `resources/list`, `resources/templates/list`, `resources/read`, `prompts/list`,
-//! `prompts/get` and `completion/complete`.
+//! The registered tools, resources, resource templates and prompts, and the requests that
+//! serve them: `tools/list`, `tools/call`, `resources/list`, `resources/templates/list`,
+//! `resources/read`, `prompts/list`, `prompts/get` and `completion/complete`.
 //!
-//! Lists are sorted (resources by URI, templates by template, prompts by name), filtered by the
-//! caller's authorization, and paginated with the same cursors as `tools/list`. A read tries
-//! the resource with that exact URI first, then the templates in registration order.
+//! Every kind is held in one [`Registry`](registry::Registry) shape: definitions in list order,
+//! each beside its [`Access`] rule and what serves it. Lists are sorted (tools and prompts by
+//! name, resources by URI, templates by template), filtered by the caller's authorization, and
+//! paginated with the same cursors. A read tries the resource with that exact URI first, then
+//! the templates in registration order.
+
+mod registry;
+mod tools;
+
+pub(crate) use tools::{ToolRegistration, Tools};
 
 use crate::authorization::Access;
 use crate::completion::{Completer, Completion, CompletionRequest};
-use crate::context::{Context, Identity};
-use crate::pagination;
-use crate::prompts::{Prompt, PromptDefinition};
+use crate::context::Context;
+use crate::prompts::{GetFn, Prompt, PromptDefinition};
 use crate::request_state::StateConfig;
 use crate::resources::{
     ReadFn, Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition,
 };
 use crate::rounds::{self, RoundResult};
-use crate::server::BuildError;
 use crate::tool::{ToolError, ToolErrorKind};
 use crate::uri_template::{UriTemplate, Variables};
 use crate::wire::{CacheHint, CacheScope, ErrorObject, ResourceContents, json_type};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
-use serde::Serialize;
+use registry::{Entry, Listing, Registry};
 use serde_json::{Map, Value, json};
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
+
+/// Why a server could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two tools share a name.
+    #[error("two tools are named `{0}`: tool names must be unique")]
+    DuplicateTool(String),
+    /// A tool name breaks the spec's naming rule.
+    #[error("invalid tool name `{name}`: {reason}")]
+    InvalidToolName {
+        /// The name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A tool's input or output schema is not a usable JSON Schema.
+    #[error("tool `{tool}` has an invalid {which}: {reason}")]
+    InvalidSchema {
+        /// The tool.
+        tool: String,
+        /// `inputSchema` or `outputSchema`.
+        which: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The page size is zero.
+    #[error("the page size must be at least 1")]
+    ZeroPageSize,
+    /// The `requestState` key is shorter than 32 bytes.
+    #[error("the requestState key must be at least 32 bytes long, is {0}")]
+    ShortRequestStateKey(usize),
+    /// Two resources share a URI, two resource templates a template, or two prompts a name.
+    #[error(
+        "two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique"
+    )]
+    DuplicateDefinition {
+        /// `resource`, `resource template` or `prompt`.
+        kind: &'static str,
+        /// The shared URI, template or name.
+        key: String,
+    },
+    /// A tool, resource, resource template or prompt cannot be served as declared.
+    #[error("{kind} `{key}`: {reason}")]
+    InvalidDefinition {
+        /// `tool`, `resource`, `resource template` or `prompt`.
+        kind: &'static str,
+        /// Its name, URI or template.
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
 
 /// A started read.
 type ReadFuture = BoxFuture<'static, Result<Vec<ResourceContents>, ToolError>>;
@@ -37,9 +95,11 @@ pub(crate) const DEFAULT_CACHE: CacheHint = CacheHint::new(60_000, CacheScope::P
 
 /// What the server builder collects.
 pub(crate) struct CatalogBuilder {
+    pub(crate) tools: Vec<ToolRegistration>,
     pub(crate) resources: Vec<Resource>,
     pub(crate) templates: Vec<ResourceTemplate>,
     pub(crate) prompts: Vec<Prompt>,
+    pub(crate) tools_cache: CacheHint,
     pub(crate) resources_cache: CacheHint,
     pub(crate) templates_cache: CacheHint,
     pub(crate) prompts_cache: CacheHint,
@@ -49,9 +109,11 @@ pub(crate) struct CatalogBuilder {
 impl Default for CatalogBuilder {
     fn default() -> Self {
         CatalogBuilder {
+            tools: Vec::new(),
             resources: Vec::new(),
             templates: Vec::new(),
             prompts: Vec::new(),
+            tools_cache: DEFAULT_CACHE,
             resources_cache: DEFAULT_CACHE,
             templates_cache: DEFAULT_CACHE,
             prompts_cache: DEFAULT_CACHE,
@@ -61,41 +123,30 @@ impl Default for CatalogBuilder {
 }
 
 struct Static {
-    access: Access,
     cache: CacheHint,
     handler: ReadFn,
 }
 
 struct Template {
     template: UriTemplate,
-    access: Access,
     cache: CacheHint,
     handler: ReadFn,
     completers: HashMap<String, Completer>,
 }
 
 struct RegisteredPrompt {
-    prompt: Prompt,
+    handler: GetFn,
     completers: HashMap<String, Completer>,
 }
 
 /// The built, immutable catalog.
 pub(crate) struct Catalog {
-    resources: Vec<Static>,
-    resource_definitions: Vec<ResourceDefinition>,
-    resources_fingerprint: u64,
-    templates: Vec<Template>,
-    template_definitions: Vec<ResourceTemplateDefinition>,
-    templates_fingerprint: u64,
+    tools: Tools,
+    resources: Registry<ResourceDefinition, Static>,
+    templates: Registry<ResourceTemplateDefinition, Template>,
     /// Indexes into `templates`, in registration order: the order reads try them.
     match_order: Vec<usize>,
-    prompts: Vec<RegisteredPrompt>,
-    prompt_definitions: Vec<PromptDefinition>,
-    prompt_index: HashMap<String, usize>,
-    prompts_fingerprint: u64,
-    resources_cache: CacheHint,
-    templates_cache: CacheHint,
-    prompts_cache: CacheHint,
+    prompts: Registry<PromptDefinition, RegisteredPrompt>,
 }
 
 fn invalid(kind: &'static str, key: &str, reason: impl Into<String>) -> BuildError {
@@ -126,10 +177,19 @@ pub(crate) fn check_cache_scope(
     Ok(())
 }
 
-fn check_uri(uri: &str) -> Result<(), String> {
-    let scheme_end = uri
-        .find(':')
-        .ok_or("a URI needs a scheme, like `file:` or `test:`")?;
+/// Why a resource URI (or the URI of a template) is not one.
+#[derive(Debug, thiserror::Error)]
+enum UriError {
+    #[error("a URI needs a scheme, like `file:` or `test:`")]
+    NoScheme,
+    #[error("`{0}` is not a URI scheme")]
+    BadScheme(String),
+    #[error("{0:?} cannot appear in a URI")]
+    BadChar(char),
+}
+
+fn check_uri(uri: &str) -> Result<(), UriError> {
+    let scheme_end = uri.find(':').ok_or(UriError::NoScheme)?;
     let scheme = &uri[..scheme_end];
     let valid = scheme
         .chars()
@@ -139,10 +199,10 @@ fn check_uri(uri: &str) -> Result<(), String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !valid {
-        return Err(format!("`{scheme}` is not a URI scheme"));
+        return Err(UriError::BadScheme(scheme.to_owned()));
     }
     if let Some(c) = uri.chars().find(|c| c.is_whitespace() || c.is_control()) {
-        return Err(format!("{c:?} cannot appear in a URI"));
+        return Err(UriError::BadChar(c));
     }
     Ok(())
 }
@@ -176,14 +236,15 @@ fn completers(
 impl CatalogBuilder {
     /// Checks every definition; see [`BuildError`].
     pub(crate) fn build(self) -> Result<Catalog, BuildError> {
+        let tools = tools::build(self.tools, self.tools_cache)?;
+
         let mut resources = self.resources;
         resources.sort_by(|a, b| a.definition.uri.cmp(&b.definition.uri));
         let mut seen = HashSet::new();
         let mut statics = Vec::with_capacity(resources.len());
-        let mut resource_definitions = Vec::with_capacity(resources.len());
         for r in resources {
             let uri = r.definition.uri.clone();
-            check_uri(&uri).map_err(|e| invalid("resource", &uri, e))?;
+            check_uri(&uri).map_err(|e| invalid("resource", &uri, e.to_string()))?;
             if r.definition.name.is_empty() {
                 return Err(invalid("resource", &uri, "its name is empty"));
             }
@@ -209,12 +270,14 @@ impl CatalogBuilder {
                     "it has no read handler: call .read(..), .text(..) or .blob(..)",
                 )
             })?;
-            statics.push(Static {
-                access: r.access,
-                cache,
-                handler,
-            });
-            resource_definitions.push(r.definition);
+            let served = Static { cache, handler };
+            statics.push((
+                r.definition,
+                Entry {
+                    access: r.access,
+                    served,
+                },
+            ));
         }
 
         let mut indexed: Vec<(usize, ResourceTemplate)> =
@@ -226,14 +289,13 @@ impl CatalogBuilder {
         });
         let mut match_order = vec![0; indexed.len()];
         let mut templates = Vec::with_capacity(indexed.len());
-        let mut template_definitions = Vec::with_capacity(indexed.len());
         seen.clear();
         for (position, (registered, t)) in indexed.into_iter().enumerate() {
             let key = t.definition.uri_template.clone();
             let template = t
                 .template
                 .map_err(|e| invalid("resource template", &key, e.to_string()))?;
-            check_uri(&key).map_err(|e| invalid("resource template", &key, e))?;
+            check_uri(&key).map_err(|e| invalid("resource template", &key, e.to_string()))?;
             if t.definition.name.is_empty() {
                 return Err(invalid("resource template", &key, "its name is empty"));
             }
@@ -263,27 +325,31 @@ impl CatalogBuilder {
                 template.has_variable(v)
             })?;
             match_order[registered] = position;
-            templates.push(Template {
+            let served = Template {
                 template,
-                access: t.access,
                 cache,
                 handler,
                 completers,
-            });
-            template_definitions.push(t.definition);
+            };
+            templates.push((
+                t.definition,
+                Entry {
+                    access: t.access,
+                    served,
+                },
+            ));
         }
 
         let mut prompts_in = self.prompts;
         prompts_in.sort_by(|a, b| a.definition.name.cmp(&b.definition.name));
         let mut prompts = Vec::with_capacity(prompts_in.len());
-        let mut prompt_definitions = Vec::with_capacity(prompts_in.len());
-        let mut prompt_index = HashMap::new();
-        for mut p in prompts_in {
+        seen.clear();
+        for p in prompts_in {
             let name = p.definition.name.clone();
             if name.is_empty() {
                 return Err(invalid("prompt", "", "its name is empty"));
             }
-            if prompt_index.insert(name.clone(), prompts.len()).is_some() {
+            if !seen.insert(name.clone()) {
                 return Err(BuildError::DuplicateDefinition {
                     kind: "prompt",
                     key: name,
@@ -296,95 +362,62 @@ impl CatalogBuilder {
                 self.prompts_cache,
                 &p.access,
             )?;
-            if p.handler.is_none() {
+            let Some(handler) = p.handler else {
                 return Err(invalid(
                     "prompt",
                     &name,
                     "it has no get handler: call .get(..) or .text(..)",
                 ));
-            }
-            let list = std::mem::take(&mut p.completers);
-            let completers = completers("prompt", &name, list, |a| p.argument_named(a).is_some())?;
-            prompt_definitions.push(p.definition.clone());
-            prompts.push(RegisteredPrompt {
-                prompt: p,
+            };
+            let definition = p.definition;
+            let completers = completers("prompt", &name, p.completers, |a| {
+                definition.argument_named(a).is_some()
+            })?;
+            let served = RegisteredPrompt {
+                handler,
                 completers,
-            });
+            };
+            prompts.push((
+                definition,
+                Entry {
+                    access: p.access,
+                    served,
+                },
+            ));
         }
 
+        let listing = |method, field, cache| Listing {
+            method,
+            field,
+            cache,
+        };
         Ok(Catalog {
-            resources_fingerprint: pagination::fingerprint(
-                resource_definitions.iter().map(|d| d.uri.as_str()),
+            tools,
+            resources: Registry::new(
+                statics,
+                listing("resources/list", "resources", self.resources_cache),
             ),
-            templates_fingerprint: pagination::fingerprint(
-                template_definitions.iter().map(|d| d.uri_template.as_str()),
+            templates: Registry::new(
+                templates,
+                listing(
+                    "resources/templates/list",
+                    "resourceTemplates",
+                    self.templates_cache,
+                ),
             ),
-            prompts_fingerprint: pagination::fingerprint(
-                prompt_definitions.iter().map(|d| d.name.as_str()),
-            ),
-            resources: statics,
-            resource_definitions,
-            templates,
-            template_definitions,
             match_order,
-            prompts,
-            prompt_definitions,
-            prompt_index,
-            resources_cache: self.resources_cache,
-            templates_cache: self.templates_cache,
-            prompts_cache: self.prompts_cache,
+            prompts: Registry::new(
+                prompts,
+                listing("prompts/list", "prompts", self.prompts_cache),
+            ),
         })
     }
-}
-
-/// One page of the items `allowed` lets the caller see. The cursor's fingerprint covers the
-/// caller's view, so a cursor from another view is rejected.
-pub(crate) fn visible_page<'a, T>(
-    items: &'a [T],
-    allowed: impl Fn(usize) -> bool,
-    key: impl Fn(&T) -> &str,
-    cursor: Option<&str>,
-    page_size: usize,
-    list: &str,
-    full_fingerprint: u64,
-) -> Result<(Vec<&'a T>, Option<String>), ErrorObject> {
-    let visible: Vec<&T> = items
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| allowed(*i))
-        .map(|(_, t)| t)
-        .collect();
-    let fingerprint = if visible.len() == items.len() {
-        full_fingerprint
-    } else {
-        pagination::fingerprint(visible.iter().map(|t| key(t)))
-    };
-    let (page, next) = pagination::page(&visible, cursor, page_size, list, fingerprint)?;
-    Ok((page.to_vec(), next))
-}
-
-/// `{<field>: page, nextCursor?, ttlMs, cacheScope}`
-fn list_result<T: Serialize>(
-    field: &str,
-    page: Vec<&T>,
-    next: Option<String>,
-    hint: CacheHint,
-) -> Value {
-    let mut result = json!({ field: page });
-    if let Some(next) = next {
-        result["nextCursor"] = Value::from(next);
-    }
-    with_cache_hint(result, hint)
 }
 
 fn with_cache_hint(mut result: Value, hint: CacheHint) -> Value {
     result["ttlMs"] = Value::from(hint.ttl_ms);
     result["cacheScope"] = serde_json::to_value(hint.cache_scope).expect("scope serializes");
     result
-}
-
-fn cursor(params: &Map<String, Value>) -> Result<Option<&str>, ErrorObject> {
-    optional_string(params, "cursor")
 }
 
 fn optional_string<'a>(
@@ -488,16 +521,25 @@ async fn run_handler<T>(
 }
 
 impl Catalog {
+    pub(crate) fn tools(&self) -> &Tools {
+        &self.tools
+    }
+
     pub(crate) fn resource_definitions(&self) -> &[ResourceDefinition] {
-        &self.resource_definitions
+        self.resources.definitions()
     }
 
     pub(crate) fn template_definitions(&self) -> &[ResourceTemplateDefinition] {
-        &self.template_definitions
+        self.templates.definitions()
     }
 
     pub(crate) fn prompt_definitions(&self) -> &[PromptDefinition] {
-        &self.prompt_definitions
+        self.prompts.definitions()
+    }
+
+    /// Whether any tool is registered (the `tools` capability).
+    pub(crate) fn has_tools(&self) -> bool {
+        !self.tools.is_empty()
     }
 
     /// Whether any resource or template is registered (the `resources` capability).
@@ -512,8 +554,31 @@ impl Catalog {
 
     /// Whether any completion handler is registered (the `completions` capability).
     pub(crate) fn has_completions(&self) -> bool {
-        self.templates.iter().any(|t| !t.completers.is_empty())
-            || self.prompts.iter().any(|p| !p.completers.is_empty())
+        self.templates
+            .entries()
+            .any(|t| !t.served.completers.is_empty())
+            || self
+                .prompts
+                .entries()
+                .any(|p| !p.served.completers.is_empty())
+    }
+
+    pub(crate) fn list_tools(
+        &self,
+        ctx: &Context,
+        params: &Map<String, Value>,
+        page_size: usize,
+    ) -> Result<Value, ErrorObject> {
+        self.tools.list(ctx.identity(), params, page_size)
+    }
+
+    pub(crate) async fn call_tool(
+        &self,
+        state: &StateConfig,
+        ctx: &Context,
+        params: &Map<String, Value>,
+    ) -> Result<Value, ErrorObject> {
+        tools::call(&self.tools, state, ctx, params).await
     }
 
     pub(crate) fn list_resources(
@@ -522,16 +587,7 @@ impl Catalog {
         params: &Map<String, Value>,
         page_size: usize,
     ) -> Result<Value, ErrorObject> {
-        let (page, next) = visible_page(
-            &self.resource_definitions,
-            |i| self.resources[i].access.allows(ctx.identity()),
-            |d| d.uri.as_str(),
-            cursor(params)?,
-            page_size,
-            "resources/list",
-            self.resources_fingerprint,
-        )?;
-        Ok(list_result("resources", page, next, self.resources_cache))
+        self.resources.list(ctx.identity(), params, page_size)
     }
 
     pub(crate) fn list_templates(
@@ -540,21 +596,7 @@ impl Catalog {
         params: &Map<String, Value>,
         page_size: usize,
     ) -> Result<Value, ErrorObject> {
-        let (page, next) = visible_page(
-            &self.template_definitions,
-            |i| self.templates[i].access.allows(ctx.identity()),
-            |d| d.uri_template.as_str(),
-            cursor(params)?,
-            page_size,
-            "resources/templates/list",
-            self.templates_fingerprint,
-        )?;
-        Ok(list_result(
-            "resourceTemplates",
-            page,
-            next,
-            self.templates_cache,
-        ))
+        self.templates.list(ctx.identity(), params, page_size)
     }
 
     pub(crate) fn list_prompts(
@@ -563,44 +605,30 @@ impl Catalog {
         params: &Map<String, Value>,
         page_size: usize,
     ) -> Result<Value, ErrorObject> {
-        let (page, next) = visible_page(
-            &self.prompt_definitions,
-            |i| self.prompts[i].prompt.access.allows(ctx.identity()),
-            |d| d.name.as_str(),
-            cursor(params)?,
-            page_size,
-            "prompts/list",
-            self.prompts_fingerprint,
-        )?;
-        Ok(list_result("prompts", page, next, self.prompts_cache))
+        self.prompts.list(ctx.identity(), params, page_size)
     }
 
     /// Starts reading `uri` as `identity` may: the resource with that exact URI, else the first
     /// template (in registration order) that matches and whose variables fit its handler.
     fn start_read(&self, ctx: Context, uri: &str) -> Result<(ReadFuture, CacheHint), ErrorObject> {
         let identity = ctx.identity().clone();
-        if let Some(i) = self
-            .resource_definitions
-            .iter()
-            .position(|d| d.uri == uri)
-            .filter(|&i| self.resources[i].access.allows(&identity))
-        {
-            let r = &self.resources[i];
-            let mime = self.resource_definitions[i].mime_type.as_deref();
+        if let Some((definition, r)) = self.resources.visible(uri, &identity) {
+            let mime = definition.mime_type.as_deref();
             let fut = (r.handler)(ctx, &Variables::default(), uri, mime)
                 .map_err(|e| ErrorObject::internal(format!("Internal error: {e}")))?;
             return Ok((fut, r.cache));
         }
         let mut misfits = Vec::new();
         for &i in &self.match_order {
-            let t = &self.templates[i];
-            if !t.access.allows(&identity) {
+            let (definition, entry) = self.templates.get(i);
+            if !entry.access.allows(&identity) {
                 continue;
             }
+            let t = &entry.served;
             let Some(vars) = t.template.match_uri(uri) else {
                 continue;
             };
-            let mime = self.template_definitions[i].mime_type.as_deref();
+            let mime = definition.mime_type.as_deref();
             match (t.handler)(ctx.clone(), &vars, uri, mime) {
                 Ok(fut) => return Ok((fut, t.cache)),
                 Err(why) => misfits.push(format!("it matches {} but {why}", t.template)),
@@ -647,13 +675,6 @@ impl Catalog {
         })
     }
 
-    fn prompt_for(&self, name: &str, identity: &Identity) -> Option<&RegisteredPrompt> {
-        self.prompt_index
-            .get(name)
-            .map(|&i| &self.prompts[i])
-            .filter(|p| p.prompt.access.allows(identity))
-    }
-
     pub(crate) async fn get_prompt(
         &self,
         state: &StateConfig,
@@ -661,18 +682,15 @@ impl Catalog {
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
         let name = required_string(params, "name", "", "the prompt to get")?;
-        let registered = self
-            .prompt_for(name, ctx.identity())
+        let (definition, registered) = self
+            .prompts
+            .visible(name, ctx.identity())
             .ok_or_else(|| unknown_prompt(name))?;
-        let prompt = &registered.prompt;
         let pairs = string_map(params.get("arguments"), "arguments")?;
-        prompt
+        definition
             .check_arguments(&pairs)
             .map_err(|e| ErrorObject::invalid_params(format!("Invalid params: {e}")))?;
-        let handler = prompt
-            .handler
-            .as_ref()
-            .expect("build checked every prompt has a handler");
+        let handler = &registered.handler;
         let arguments = Value::Object(
             pairs
                 .iter()
@@ -744,10 +762,11 @@ impl Catalog {
         let (completer, what): (Option<&Completer>, String) = match kind {
             "ref/prompt" => {
                 let name = required_string(reference, "name", "ref.", "the prompt")?;
-                let p = self
-                    .prompt_for(name, identity)
+                let (definition, p) = self
+                    .prompts
+                    .visible(name, identity)
                     .ok_or_else(|| unknown_prompt(name))?;
-                if p.prompt.argument_named(arg_name).is_none() {
+                if definition.argument_named(arg_name).is_none() {
                     return Err(ErrorObject::invalid_params(format!(
                         "Invalid params: prompt {name} has no argument `{arg_name}`"
                     )));
@@ -759,12 +778,7 @@ impl Catalog {
             }
             "ref/resource" => {
                 let uri = required_string(reference, "uri", "ref.", "the resource template")?;
-                let template = self
-                    .template_definitions
-                    .iter()
-                    .position(|d| d.uri_template == uri)
-                    .map(|i| &self.templates[i])
-                    .filter(|t| t.access.allows(identity));
+                let template = self.templates.visible(uri, identity).map(|(_, t)| t);
                 match template {
                     Some(t) if t.template.has_variable(arg_name) => {
                         (t.completers.get(arg_name), format!("completing {uri}"))
@@ -775,12 +789,7 @@ impl Catalog {
                         )));
                     }
                     None => {
-                        let is_static = self
-                            .resource_definitions
-                            .iter()
-                            .position(|d| d.uri == uri)
-                            .is_some_and(|i| self.resources[i].access.allows(identity));
-                        if is_static {
+                        if self.resources.visible(uri, identity).is_some() {
                             return Err(ErrorObject::invalid_params(format!(
                                 "Invalid params: the resource {uri} has no variables to complete (only resource templates do)"
                             )));

@@ -1,0 +1,160 @@
+//! The one shape every listed kind (tools, resources, resource templates, prompts) is
+//! registered in: the definitions in list order, each beside who may see it and what serves it.
+
+use crate::authorization::Access;
+use crate::context::Identity;
+use crate::pagination;
+use crate::prompts::PromptDefinition;
+use crate::resources::{ResourceDefinition, ResourceTemplateDefinition};
+use crate::wire::{CacheHint, ErrorObject, ToolDefinition};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A definition with the unique key it is listed, looked up and paged by.
+pub(crate) trait Keyed {
+    /// The name, URI or URI template.
+    fn key(&self) -> &str;
+}
+
+impl Keyed for ToolDefinition {
+    fn key(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Keyed for ResourceDefinition {
+    fn key(&self) -> &str {
+        &self.uri
+    }
+}
+
+impl Keyed for ResourceTemplateDefinition {
+    fn key(&self) -> &str {
+        &self.uri_template
+    }
+}
+
+impl Keyed for PromptDefinition {
+    fn key(&self) -> &str {
+        &self.name
+    }
+}
+
+/// How one kind is listed: `{<field>: page, nextCursor?, ttlMs, cacheScope}` answering `method`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Listing {
+    /// The list method, e.g. `tools/list` (named in cursor errors).
+    pub(crate) method: &'static str,
+    /// The result's array field, e.g. `tools`.
+    pub(crate) field: &'static str,
+    /// The cache hints of every page.
+    pub(crate) cache: CacheHint,
+}
+
+/// What serves one definition, and who may see it.
+pub(crate) struct Entry<E> {
+    /// Who may see and use the definition; to anyone else it does not exist.
+    pub(crate) access: Access,
+    /// The handler and whatever else serving it needs.
+    pub(crate) served: E,
+}
+
+/// The registered definitions of one kind, in list order, each with its [`Entry`].
+pub(crate) struct Registry<D, E> {
+    definitions: Arc<[D]>,
+    /// Parallel to `definitions`.
+    entries: Vec<Entry<E>>,
+    index: HashMap<String, usize>,
+    fingerprint: u64,
+    listing: Listing,
+}
+
+impl<D: Keyed + Serialize, E> Registry<D, E> {
+    /// A registry of `items`, already in list order with unique keys (the builder checks both,
+    /// naming the offender in its own words).
+    pub(crate) fn new(items: Vec<(D, Entry<E>)>, listing: Listing) -> Self {
+        let (definitions, entries): (Vec<D>, Vec<Entry<E>>) = items.into_iter().unzip();
+        let index = definitions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.key().to_owned(), i))
+            .collect();
+        let fingerprint = pagination::fingerprint(definitions.iter().map(Keyed::key));
+        Registry {
+            definitions: definitions.into(),
+            entries,
+            index,
+            fingerprint,
+            listing,
+        }
+    }
+
+    /// Every definition, in list order, whoever may see it.
+    pub(crate) fn definitions(&self) -> &Arc<[D]> {
+        &self.definitions
+    }
+
+    /// Whether nothing of this kind is registered.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every entry, in list order.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = &Entry<E>> {
+        self.entries.iter()
+    }
+
+    /// The definition and entry at `index` (list order).
+    pub(crate) fn get(&self, index: usize) -> (&D, &Entry<E>) {
+        (&self.definitions[index], &self.entries[index])
+    }
+
+    /// The definition under `key` as `identity` may see it: `None` when it is unknown or
+    /// denied, exactly alike.
+    pub(crate) fn visible(&self, key: &str, identity: &Identity) -> Option<(&D, &E)> {
+        let &i = self.index.get(key)?;
+        let entry = &self.entries[i];
+        entry
+            .access
+            .allows(identity)
+            .then(|| (&self.definitions[i], &entry.served))
+    }
+
+    /// One page of the list as `identity` may see it, as the list method's result. The
+    /// cursor's fingerprint covers the caller's view, so a cursor from another view is
+    /// rejected.
+    pub(crate) fn list(
+        &self,
+        identity: &Identity,
+        params: &Map<String, Value>,
+        page_size: usize,
+    ) -> Result<Value, ErrorObject> {
+        let cursor = super::optional_string(params, "cursor")?;
+        let visible: Vec<&D> = self
+            .definitions
+            .iter()
+            .zip(&self.entries)
+            .filter(|(_, entry)| entry.access.allows(identity))
+            .map(|(d, _)| d)
+            .collect();
+        let fingerprint = if visible.len() == self.definitions.len() {
+            self.fingerprint
+        } else {
+            pagination::fingerprint(visible.iter().map(|d| d.key()))
+        };
+        let (page, next) = pagination::page(
+            &visible,
+            cursor,
+            page_size,
+            self.listing.method,
+            fingerprint,
+        )?;
+        let mut result = json!({ self.listing.field: page });
+        if let Some(next) = next {
+            result["nextCursor"] = Value::from(next);
+        }
+        Ok(super::with_cache_hint(result, self.listing.cache))
+    }
+}

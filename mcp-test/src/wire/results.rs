@@ -1,0 +1,153 @@
+//! Result types: `tools/call` results, tool definitions and cache hints.
+
+use super::Content;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// `cacheScope` of a cacheable result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheScope {
+    /// Any client may share the cached result.
+    Public,
+    /// The result is specific to the requester (for example filtered by authorization).
+    Private,
+}
+
+/// The cache hints (`ttlMs`, `cacheScope`) every cacheable result carries.
+///
+/// ```
+/// use mcp_test::wire::{CacheHint, CacheScope};
+/// let hint = CacheHint::new(60_000, CacheScope::Public);
+/// assert_eq!(serde_json::to_value(hint).unwrap(), serde_json::json!({"ttlMs": 60000, "cacheScope": "public"}));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheHint {
+    /// How long the result may be cached, in milliseconds.
+    pub ttl_ms: u64,
+    /// Who may share the cached result.
+    pub cache_scope: CacheScope,
+}
+
+impl CacheHint {
+    /// A hint with a time-to-live in milliseconds and a scope.
+    pub const fn new(ttl_ms: u64, cache_scope: CacheScope) -> Self {
+        CacheHint {
+            ttl_ms,
+            cache_scope,
+        }
+    }
+}
+
+/// The result of `tools/call` with `resultType: "complete"`.
+///
+/// `resultType` and `_meta.serverInfo` are added by the server on the wire; they are not fields
+/// here, and are ignored when decoding.
+///
+/// ```
+/// use mcp_test::wire::{CallToolResult, Content};
+/// let r = CallToolResult::error_text("no such city");
+/// assert_eq!(
+///     serde_json::to_value(&r).unwrap(),
+///     serde_json::json!({"content": [{"type": "text", "text": "no such city"}], "isError": true}),
+/// );
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallToolResult {
+    /// The unstructured content blocks.
+    pub content: Vec<Content>,
+    /// Structured output: any JSON value, conforming to the tool's `outputSchema` if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// `true` for a tool execution error.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl CallToolResult {
+    /// A successful result with the given content.
+    pub fn success(content: Vec<Content>) -> Self {
+        CallToolResult {
+            content,
+            ..Default::default()
+        }
+    }
+
+    /// A successful result with one text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::success(vec![Content::text(text)])
+    }
+
+    /// A tool execution error (`isError: true`) with one text block.
+    pub fn error_text(text: impl Into<String>) -> Self {
+        CallToolResult {
+            content: vec![Content::text(text)],
+            is_error: true,
+            ..Default::default()
+        }
+    }
+
+    /// A successful result with `structuredContent` and its serialized JSON as a text block, as
+    /// spec §7 recommends.
+    pub fn structured(value: Value) -> Self {
+        CallToolResult {
+            content: vec![Content::text(value.to_string())],
+            structured_content: Some(value),
+            ..Default::default()
+        }
+    }
+}
+
+/// Behaviour hints of a tool. All are untrusted hints.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// Display title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool does not modify its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may perform destructive updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling the tool again with the same arguments has no further effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool interacts with an open world of external entities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// A tool as `tools/list` publishes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDefinition {
+    /// Unique, case-sensitive name: 1–128 characters of `[A-Za-z0-9_.-]`.
+    pub name: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the tool does, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema (2020-12) of the arguments; `"type": "object"` at the root.
+    pub input_schema: Value,
+    /// JSON Schema of `structuredContent`, if the tool returns structured output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// Behaviour hints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<ToolAnnotations>,
+    /// Icons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icons: Option<Vec<Value>>,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
