@@ -17,121 +17,73 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::spanned::Spanned;
-use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Token, Type};
+use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Type};
+
+use crate::common::{Errors, Keys, Slot, key_of, skip_value};
 
 const OPTIONS: &str =
     "server, principal, tenant, scopes, capabilities(..), protocol, timeout, flavor";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
 
-#[derive(Default)]
-struct Options {
-    server: Option<Expr>,
-    principal: Option<Expr>,
-    tenant: Option<Expr>,
-    scopes: Option<Expr>,
-    capabilities: Option<Vec<LitStr>>,
-    protocol: Option<Expr>,
-    timeout: Option<Expr>,
-    flavor: Option<LitStr>,
+/// How `#[mcp_test(..)]` names its keys when one is given twice.
+const KEYS: Keys = Keys {
+    noun: "option",
+    hint: ": give each #[mcp_test] option once",
+};
+
+/// One slot per option.
+struct Options<'e> {
+    server: Slot<'e, Expr>,
+    principal: Slot<'e, Expr>,
+    tenant: Slot<'e, Expr>,
+    scopes: Slot<'e, Expr>,
+    capabilities: Slot<'e, Vec<LitStr>>,
+    protocol: Slot<'e, Expr>,
+    timeout: Slot<'e, Expr>,
+    flavor: Slot<'e, LitStr>,
 }
 
-/// Collects every error so one compile reports every bad option, each under its own token.
-#[derive(Default)]
-struct Errors(Option<syn::Error>);
-
-impl Errors {
-    fn push(&mut self, error: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(error),
-            None => self.0 = Some(error),
+impl<'e> Options<'e> {
+    fn new(errors: &'e Errors) -> Self {
+        Options {
+            server: Slot::new(errors, KEYS, "server"),
+            principal: Slot::new(errors, KEYS, "principal"),
+            tenant: Slot::new(errors, KEYS, "tenant"),
+            scopes: Slot::new(errors, KEYS, "scopes"),
+            capabilities: Slot::new(errors, KEYS, "capabilities"),
+            protocol: Slot::new(errors, KEYS, "protocol"),
+            timeout: Slot::new(errors, KEYS, "timeout"),
+            flavor: Slot::new(errors, KEYS, "flavor"),
         }
     }
 }
 
-fn set<T>(slot: &mut Option<T>, value: T, name: &str, span: Span, errors: &mut Errors) {
-    if slot.is_some() {
-        errors.push(syn::Error::new(
-            span,
-            format!("duplicate option `{name}`: give each #[mcp_test] option once"),
-        ));
-    } else {
-        *slot = Some(value);
-    }
-}
-
-/// Skips whatever value an unknown option has, so parsing goes on to the next option.
-fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|nested| skip_value(&nested))?;
-    }
-    Ok(())
-}
-
-fn parse_option(
-    meta: ParseNestedMeta,
-    options: &mut Options,
-    errors: &mut Errors,
-) -> syn::Result<()> {
+fn parse_option(meta: ParseNestedMeta, options: &mut Options, errors: &Errors) -> syn::Result<()> {
     let span = meta.path.span();
-    let name = meta
-        .path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_else(|| meta.path.to_token_stream().to_string().replace(' ', ""));
+    let name = key_of(&meta);
+    let expr_slot = match name.as_str() {
+        "server" => Some(&mut options.server),
+        "principal" => Some(&mut options.principal),
+        "tenant" => Some(&mut options.tenant),
+        "scopes" => Some(&mut options.scopes),
+        "protocol" => Some(&mut options.protocol),
+        "timeout" => Some(&mut options.timeout),
+        _ => None,
+    };
+    if let Some(slot) = expr_slot {
+        slot.set(span, Some(meta.value()?.parse()?));
+        return Ok(());
+    }
     match name.as_str() {
-        "server" => set(
-            &mut options.server,
-            meta.value()?.parse()?,
-            "server",
-            span,
-            errors,
-        ),
-        "principal" => set(
-            &mut options.principal,
-            meta.value()?.parse()?,
-            "principal",
-            span,
-            errors,
-        ),
-        "tenant" => set(
-            &mut options.tenant,
-            meta.value()?.parse()?,
-            "tenant",
-            span,
-            errors,
-        ),
-        "scopes" => set(
-            &mut options.scopes,
-            meta.value()?.parse()?,
-            "scopes",
-            span,
-            errors,
-        ),
-        "protocol" => set(
-            &mut options.protocol,
-            meta.value()?.parse()?,
-            "protocol",
-            span,
-            errors,
-        ),
-        "timeout" => set(
-            &mut options.timeout,
-            meta.value()?.parse()?,
-            "timeout",
-            span,
-            errors,
-        ),
         "flavor" => {
             let flavor: LitStr = meta.value()?.parse()?;
             if !matches!(flavor.value().as_str(), "current_thread" | "multi_thread") {
-                errors.push(syn::Error::new(
+                errors.error_at(
                     flavor.span(),
                     "unknown runtime flavor: expected \"current_thread\" or \"multi_thread\"",
-                ));
+                );
             }
-            set(&mut options.flavor, flavor, "flavor", span, errors);
+            options.flavor.set(span, Some(flavor));
         }
         "capabilities" => {
             let mut list: Vec<LitStr> = Vec::new();
@@ -150,7 +102,7 @@ fn parse_option(
                     _ => {
                         errors.push(cap.error(format!(
                             "unknown client capability `{}`: expected one of {}",
-                            cap.path.to_token_stream().to_string().replace(' ', ""),
+                            key_of(&cap),
                             CAPABILITIES.join(", ")
                         )));
                         skip_value(&cap)?;
@@ -158,19 +110,13 @@ fn parse_option(
                 }
                 Ok(())
             })?;
-            set(
-                &mut options.capabilities,
-                list,
-                "capabilities",
-                span,
-                errors,
-            );
+            options.capabilities.set(span, Some(list));
         }
         _ => {
-            errors.push(syn::Error::new(
+            errors.error_at(
                 span,
                 format!("unknown #[mcp_test] option `{name}`: expected one of {OPTIONS}"),
-            ));
+            );
             skip_value(&meta)?;
         }
     }
@@ -205,9 +151,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
-    let mut options = Options::default();
-    let mut errors = Errors::default();
-    let parser = syn::meta::parser(|meta| parse_option(meta, &mut options, &mut errors));
+    let errors = Errors::new();
+    let mut options = Options::new(&errors);
+    let parser = syn::meta::parser(|meta| parse_option(meta, &mut options, &errors));
     if let Err(error) = parser.parse2(args) {
         errors.push(error);
     }
@@ -238,7 +184,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             )),
         }
     }
-    if options.server.is_none() {
+    if !options.server.is_set() {
         errors.push(syn::Error::new(
             Span::call_site(),
             "#[mcp_test] needs `server = ..`: a function returning the server \
@@ -246,35 +192,41 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
              `Result<Server, _>`)",
         ));
     }
-    if let Some(error) = errors.0 {
-        return Err(error);
-    }
+    let server = options.server.get();
+    let principal = options.principal.get();
+    let tenant = options.tenant.get();
+    let scopes = options.scopes.get();
+    let capabilities = options.capabilities.get();
+    let protocol = options.protocol.get();
+    let timeout = options.timeout.get();
+    let flavor = options.flavor.get();
+    errors.check()?;
 
-    let server = match options.server.expect("checked above") {
+    let server = match server.expect("checked above") {
         Expr::Path(path) => quote_spanned! {path.span()=> #path()},
         other => other.into_token_stream(),
     };
     let mut calls = Vec::new();
-    if let Some(principal) = options.principal {
+    if let Some(principal) = principal {
         calls.push(quote_spanned! {principal.span()=> .principal(#principal)});
     }
-    if let Some(tenant) = options.tenant {
+    if let Some(tenant) = tenant {
         calls.push(quote_spanned! {tenant.span()=> .tenant(#tenant)});
     }
-    if let Some(scopes) = options.scopes {
+    if let Some(scopes) = scopes {
         calls.push(quote_spanned! {scopes.span()=> .scopes(#scopes)});
     }
-    if let Some(capabilities) = options.capabilities {
+    if let Some(capabilities) = capabilities {
         calls.push(quote! {
             .client_capabilities(::mcp_test::__private::serde_json::json!({
                 #( #capabilities: {} ),*
             }))
         });
     }
-    if let Some(protocol) = options.protocol {
+    if let Some(protocol) = protocol {
         calls.push(quote_spanned! {protocol.span()=> .protocol_version(#protocol)});
     }
-    if let Some(timeout) = options.timeout {
+    if let Some(timeout) = timeout {
         let duration = match &timeout {
             Expr::Lit(lit) if matches!(lit.lit, Lit::Int(_)) => {
                 quote_spanned! {timeout.span()=> ::core::time::Duration::from_millis(#timeout)}
@@ -283,7 +235,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         };
         calls.push(quote! { .timeout(#duration) });
     }
-    let runtime = match options.flavor.as_ref().map(LitStr::value).as_deref() {
+    let runtime = match flavor.as_ref().map(LitStr::value).as_deref() {
         Some("multi_thread") => quote! { new_multi_thread() },
         _ => quote! { new_current_thread() },
     };
