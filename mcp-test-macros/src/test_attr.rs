@@ -265,12 +265,12 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
                 .expect("#[mcp_test] could not build its tokio runtime");
             __mcp_runtime.block_on(async {
                 let __mcp_server =
-                    ::mcp_test::testing::IntoTestServer::into_test_server(#server);
-                let __mcp_context = ::mcp_test::testing::TestContext::with_options(
+                    ::mcp_test::__private::IntoTestServer::into_test_server(#server);
+                let __mcp_context = ::mcp_test::__private::TestContext::with_options(
                     __mcp_server,
-                    ::mcp_test::testing::RequestOptions::new() #(#calls)*,
+                    ::mcp_test::__private::RequestOptions::new() #(#calls)*,
                 );
-                ::mcp_test::testing::TestContext::scope(
+                ::mcp_test::__private::TestContext::scope(
                     __mcp_context.clone(),
                     __mcp_test_body(#argument),
                 )
