@@ -1,4 +1,4 @@
-//! `#[mcp_test]`: an async test with a prebuilt server and a `TestContext`.
+//! `#[mcp_test]`: an async test with a `TestContext` over a prebuilt target.
 //!
 //! ```text
 //! #[mcp_test(server = calculator, principal = "alice", scopes = ["math"],
@@ -7,10 +7,11 @@
 //! async fn adds(mcp: TestContext) { ... }
 //! ```
 //!
-//! expands to a `#[test]` fn that builds a tokio runtime, builds the server and the context
-//! inside it, and runs the body (as an inner `async fn`, so `return` and `?` behave as written)
-//! with the context both passed in (if the fn declares a `TestContext` parameter) and installed
-//! as `TestContext::current()` for the body's task.
+//! expands to a `#[test]` fn that builds a tokio runtime, builds the target (an in-process
+//! `server`, a `stdio` child process, or an `http` URL) and the context inside it, and runs the
+//! body with the context both passed in (if the fn declares a `TestContext` parameter) and
+//! installed as `TestContext::current()` for the body's task. The body becomes an inner
+//! `async fn`, so `return` and `?` behave as written.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -21,8 +22,10 @@ use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Type};
 
 use crate::common::{Errors, Keys, Slot, key_of, skip_value};
 
-const OPTIONS: &str =
-    "server, principal, tenant, scopes, capabilities(..), protocol, timeout, flavor";
+const OPTIONS: &str = "server, stdio, http, principal, tenant, scopes, capabilities(..), \
+protocol, timeout, flavor";
+/// The options that say where requests go; a test has exactly one.
+const TARGETS: &str = "`server`, `stdio` or `http`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
 
 /// How `#[mcp_test(..)]` names its keys when one is given twice.
@@ -31,9 +34,18 @@ const KEYS: Keys = Keys {
     hint: ": give each #[mcp_test] option once",
 };
 
+/// A target option's value, the span of its key, and its place among the options.
+struct Keyed {
+    key: Span,
+    expr: Expr,
+    position: usize,
+}
+
 /// One slot per option.
 struct Options<'e> {
-    server: Slot<'e, Expr>,
+    server: Slot<'e, Keyed>,
+    stdio: Slot<'e, Keyed>,
+    http: Slot<'e, Keyed>,
     principal: Slot<'e, Expr>,
     tenant: Slot<'e, Expr>,
     scopes: Slot<'e, Expr>,
@@ -47,6 +59,8 @@ impl<'e> Options<'e> {
     fn new(errors: &'e Errors) -> Self {
         Options {
             server: Slot::new(errors, KEYS, "server"),
+            stdio: Slot::new(errors, KEYS, "stdio"),
+            http: Slot::new(errors, KEYS, "http"),
             principal: Slot::new(errors, KEYS, "principal"),
             tenant: Slot::new(errors, KEYS, "tenant"),
             scopes: Slot::new(errors, KEYS, "scopes"),
@@ -58,11 +72,34 @@ impl<'e> Options<'e> {
     }
 }
 
-fn parse_option(meta: ParseNestedMeta, options: &mut Options, errors: &Errors) -> syn::Result<()> {
+/// Parses the option at `position` (1 for the first written).
+fn parse_option(
+    meta: ParseNestedMeta,
+    position: usize,
+    options: &mut Options,
+    errors: &Errors,
+) -> syn::Result<()> {
     let span = meta.path.span();
     let name = key_of(&meta);
-    let expr_slot = match name.as_str() {
+    let target_slot = match name.as_str() {
         "server" => Some(&mut options.server),
+        "stdio" => Some(&mut options.stdio),
+        "http" => Some(&mut options.http),
+        _ => None,
+    };
+    if let Some(slot) = target_slot {
+        let expr = meta.value()?.parse()?;
+        slot.set(
+            span,
+            Some(Keyed {
+                key: span,
+                expr,
+                position,
+            }),
+        );
+        return Ok(());
+    }
+    let expr_slot = match name.as_str() {
         "principal" => Some(&mut options.principal),
         "tenant" => Some(&mut options.tenant),
         "scopes" => Some(&mut options.scopes),
@@ -153,7 +190,11 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let errors = Errors::new();
     let mut options = Options::new(&errors);
-    let parser = syn::meta::parser(|meta| parse_option(meta, &mut options, &errors));
+    let mut position = 0;
+    let parser = syn::meta::parser(|meta| {
+        position += 1;
+        parse_option(meta, position, &mut options, &errors)
+    });
     if let Err(error) = parser.parse2(args) {
         errors.push(error);
     }
@@ -184,15 +225,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             )),
         }
     }
-    if !options.server.is_set() {
-        errors.push(syn::Error::new(
-            Span::call_site(),
-            "#[mcp_test] needs `server = ..`: a function returning the server \
-             (`server = my_server`) or an expression (a `Server`, `ServerBuilder`, or \
-             `Result<Server, _>`)",
-        ));
-    }
-    let server = options.server.get();
+    let target = target(&errors, options.server, options.stdio, options.http);
     let principal = options.principal.get();
     let tenant = options.tenant.get();
     let scopes = options.scopes.get();
@@ -202,10 +235,6 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let flavor = options.flavor.get();
     errors.check()?;
 
-    let server = match server.expect("checked above") {
-        Expr::Path(path) => quote_spanned! {path.span()=> #path()},
-        other => other.into_token_stream(),
-    };
     let mut calls = Vec::new();
     if let Some(principal) = principal {
         calls.push(quote_spanned! {principal.span()=> .principal(#principal)});
@@ -253,6 +282,32 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         ReturnType::Default => TokenStream::new(),
         ReturnType::Type(arrow, ty) => quote! { #arrow #ty },
     };
+    let options = quote! { ::mcp_test::__private::RequestOptions::new() #(#calls)* };
+    let context = match target.expect("checked above") {
+        Target::Server(Keyed { expr, .. }) => {
+            let server = match expr {
+                Expr::Path(path) => quote_spanned! {path.span()=> #path()},
+                other => other.into_token_stream(),
+            };
+            quote! {
+                let __mcp_server =
+                    ::mcp_test::__private::IntoTestServer::into_test_server(#server);
+                let __mcp_context =
+                    ::mcp_test::__private::TestContext::with_options(__mcp_server, #options);
+            }
+        }
+        // Named only when written, so a crate without the `client` or `http` feature of
+        // mcp-test compiles every test that does not use it. The function is spanned at the
+        // key, so a missing feature is reported there.
+        Target::Stdio(Keyed { key, expr, .. }) => {
+            let function = quote_spanned! {key=> ::mcp_test::__private::stdio_context};
+            quote! { let __mcp_context = #function(#expr, #options); }
+        }
+        Target::Http(Keyed { key, expr, .. }) => {
+            let function = quote_spanned! {key=> ::mcp_test::__private::http_context};
+            quote! { let __mcp_context = #function(#expr, #options); }
+        }
+    };
     Ok(quote! {
         #(#attrs)*
         #[::core::prelude::v1::test]
@@ -264,12 +319,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
                 .build()
                 .expect("#[mcp_test] could not build its tokio runtime");
             __mcp_runtime.block_on(async {
-                let __mcp_server =
-                    ::mcp_test::__private::IntoTestServer::into_test_server(#server);
-                let __mcp_context = ::mcp_test::__private::TestContext::with_options(
-                    __mcp_server,
-                    ::mcp_test::__private::RequestOptions::new() #(#calls)*,
-                );
+                #context
                 ::mcp_test::__private::TestContext::scope(
                     __mcp_context.clone(),
                     __mcp_test_body(#argument),
@@ -278,6 +328,70 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             })
         }
     })
+}
+
+/// Where the test's requests go.
+enum Target {
+    /// `server = ..`: an in-process server.
+    Server(Keyed),
+    /// `stdio = ..`: a command that starts the server as a child process.
+    Stdio(Keyed),
+    /// `http = ..`: the server's URL.
+    Http(Keyed),
+}
+
+/// The one target given, or `None` with the problem recorded: none given, or more than one
+/// (reported at every target key after the first, in the order written).
+fn target(
+    errors: &Errors,
+    server: Slot<'_, Keyed>,
+    stdio: Slot<'_, Keyed>,
+    http: Slot<'_, Keyed>,
+) -> Option<Target> {
+    let mut given: Vec<(&str, Target)> = Vec::new();
+    if let Some(keyed) = server.get() {
+        given.push(("server", Target::Server(keyed)));
+    }
+    if let Some(keyed) = stdio.get() {
+        given.push(("stdio", Target::Stdio(keyed)));
+    }
+    if let Some(keyed) = http.get() {
+        given.push(("http", Target::Http(keyed)));
+    }
+    given.sort_by_key(|(_, target)| target.keyed().position);
+    let mut given = given.into_iter();
+    let Some((first, target)) = given.next() else {
+        errors.error_at(
+            Span::call_site(),
+            format!(
+                "#[mcp_test] needs a target, one of {TARGETS}: `server = my_server` (a function \
+                 or an expression giving a `Server`, `ServerBuilder` or `Result<Server, _>`), \
+                 `stdio = \"path/to/server\"` (a command that starts one) or \
+                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL)"
+            ),
+        );
+        return None;
+    };
+    let mut single = true;
+    for (other, extra) in given {
+        single = false;
+        errors.error_at(
+            extra.keyed().key,
+            format!(
+                "`{other}` and `{first}` both say where requests go: #[mcp_test] takes exactly \
+                 one of {TARGETS}"
+            ),
+        );
+    }
+    single.then_some(target)
+}
+
+impl Target {
+    fn keyed(&self) -> &Keyed {
+        match self {
+            Target::Server(keyed) | Target::Stdio(keyed) | Target::Http(keyed) => keyed,
+        }
+    }
 }
 
 /// Whether `ty` is `TestContext` (by its last path segment, so `mcp_test::testing::TestContext`
@@ -313,10 +427,52 @@ mod tests {
     }
 
     #[test]
-    fn requires_async_and_a_server() {
+    fn requires_async_and_a_target() {
         let out = errors(quote! {}, quote! { fn t() {} });
         assert!(out.contains("must be `async fn`"), "{out}");
-        assert!(out.contains("needs `server = ..`"), "{out}");
+        assert!(
+            out.contains("needs a target, one of `server`, `stdio` or `http`"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn takes_exactly_one_target() {
+        let out = errors(
+            quote! { http = url(), principal = "a", server = s, stdio = "srv" },
+            quote! { async fn t() {} },
+        );
+        assert!(
+            out.contains("`server` and `http` both say where requests go"),
+            "{out}"
+        );
+        assert!(
+            out.contains("`stdio` and `http` both say where requests go"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("`http` and"),
+            "the first target is not blamed: {out}"
+        );
+    }
+
+    #[test]
+    fn remote_targets_take_the_request_options() {
+        let out = errors(
+            quote! { stdio = ["python3", "server.py"], capabilities(sampling), timeout = 50 },
+            quote! { async fn t(mcp: TestContext) {} },
+        );
+        assert!(
+            out.contains("stdio_context ([\"python3\" , \"server.py\"] , :: mcp_test :: __private :: RequestOptions :: new () . client_capabilities"),
+            "{out}"
+        );
+        assert!(!out.contains("into_test_server"), "{out}");
+        let out = errors(quote! { http = start().await }, quote! { async fn t() {} });
+        assert!(
+            out.contains("http_context (start () . await , :: mcp_test :: __private :: RequestOptions :: new ())"),
+            "{out}"
+        );
+        assert!(!out.contains("stdio_context"), "{out}");
     }
 
     #[test]

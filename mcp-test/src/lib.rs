@@ -117,5 +117,6 @@ pub mod __private {
     pub use crate::tool::{IntoToolResult, Tool, ToolError};
     pub use crate::wire::{CallToolResult, ToolAnnotations};
     // #[mcp_test]
+    pub use crate::testing::attr_support::*;
     pub use crate::testing::{IntoTestServer, RequestOptions, TestContext};
 }

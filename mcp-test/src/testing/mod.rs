@@ -62,6 +62,7 @@
 //! ```
 
 mod assert;
+pub(crate) mod attr_support;
 mod in_process;
 mod request;
 mod request_macro;
