@@ -11,7 +11,8 @@
 //! `server`, a `stdio` child process, or an `http` URL) and the context inside it, and runs the
 //! body with the context both passed in (if the fn declares a `TestContext` parameter) and
 //! installed as `TestContext::current()` for the body's task. The body becomes an inner
-//! `async fn`, so `return` and `?` behave as written.
+//! `async fn` of the test's own name, so `return` and `?` behave as written and anything that
+//! names a snapshot after the enclosing function (insta) sees the test's name.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -308,11 +309,13 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             quote! { let __mcp_context = #function(#expr, #options); }
         }
     };
+    // The body is an inner fn named like the test: insta names an unnamed snapshot after the
+    // function it is taken in, and that is now the test's name rather than a shared one.
     Ok(quote! {
         #(#attrs)*
         #[::core::prelude::v1::test]
         #vis fn #name() #output {
-            async fn __mcp_test_body(#param) #body_output #block
+            async fn #name(#param) #body_output #block
 
             let __mcp_runtime = ::mcp_test::__private::tokio::runtime::Builder::#runtime
                 .enable_all()
@@ -322,7 +325,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
                 #context
                 ::mcp_test::__private::TestContext::scope(
                     __mcp_context.clone(),
-                    __mcp_test_body(#argument),
+                    #name(#argument),
                 )
                 .await
             })
@@ -457,6 +460,16 @@ mod tests {
     }
 
     #[test]
+    fn names_the_body_after_the_test() {
+        let out = errors(quote! { server = s }, quote! { async fn adds() {} });
+        assert!(out.contains("fn adds () { async fn adds () { }"), "{out}");
+        assert!(
+            out.contains("scope (__mcp_context . clone () , adds () ,)"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn remote_targets_take_the_request_options() {
         let out = errors(
             quote! { stdio = ["python3", "server.py"], capabilities(sampling), timeout = 50 },
@@ -482,7 +495,7 @@ mod tests {
             quote! { async fn t(mcp: mcp_test::testing::TestContext) {} },
         );
         assert!(
-            out.contains("async fn __mcp_test_body (mcp : mcp_test :: testing :: TestContext)"),
+            out.contains("async fn t (mcp : mcp_test :: testing :: TestContext)"),
             "{out}"
         );
         assert!(out.contains("\"elicitation\" : { }"), "{out}");
