@@ -112,9 +112,12 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
     // One reference to the user's `run`, spanned at the type so a missing `run` is reported
     // once, under the type's name. Only the path takes that span: `self` and `ctx` keep the
     // derive's own, so a type named inside a `macro_rules!` (another hygiene context) still
-    // reaches the generated method's parameters.
+    // reaches the generated method's parameters. `self` goes through `SelfByValue`, so a
+    // `run` that takes `&self` is reported as such; that error keeps the derive's span
+    // (spanned at the type's name, rustc would suggest borrowing the name).
     let run_path = quote_spanned!(ident.span()=> <#ident #ty_generics>::run);
-    let run_call = quote!(#run_path(self, ctx));
+    let by_value = quote!(<_ as ::mcp_test::__private::SelfByValue<Self>>::from_tool);
+    let run_call = quote!(#run_path(#by_value(self), ctx));
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
