@@ -1,4 +1,4 @@
-//! `#[mcp_test]`: an async test with a prebuilt server and a `TestContext`.
+//! `#[mcp_test]`: an async test with a `TestContext` over a prebuilt target.
 //!
 //! ```text
 //! #[mcp_test(server = calculator, principal = "alice", scopes = ["math"],
@@ -7,131 +7,121 @@
 //! async fn adds(mcp: TestContext) { ... }
 //! ```
 //!
-//! expands to a `#[test]` fn that builds a tokio runtime, builds the server and the context
-//! inside it, and runs the body (as an inner `async fn`, so `return` and `?` behave as written)
-//! with the context both passed in (if the fn declares a `TestContext` parameter) and installed
-//! as `TestContext::current()` for the body's task.
+//! expands to a `#[test]` fn that builds a tokio runtime, builds the target (an in-process
+//! `server`, a `stdio` child process, or an `http` URL) and the context inside it, and runs the
+//! body with the context both passed in (if the fn declares a `TestContext` parameter) and
+//! installed as `TestContext::current()` for the body's task. The body becomes an inner
+//! `async fn` of the test's own name, so `return` and `?` behave as written and anything that
+//! names a snapshot after the enclosing function (insta) sees the test's name.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::spanned::Spanned;
-use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Token, Type};
+use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Type};
 
-const OPTIONS: &str =
-    "server, principal, tenant, scopes, capabilities(..), protocol, timeout, flavor";
+use crate::common::{Errors, Keys, Slot, key_of, skip_value};
+
+const OPTIONS: &str = "server, stdio, http, principal, tenant, scopes, capabilities(..), \
+protocol, timeout, flavor";
+/// The options that say where requests go; a test has exactly one.
+const TARGETS: &str = "`server`, `stdio` or `http`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
 
-#[derive(Default)]
-struct Options {
-    server: Option<Expr>,
-    principal: Option<Expr>,
-    tenant: Option<Expr>,
-    scopes: Option<Expr>,
-    capabilities: Option<Vec<LitStr>>,
-    protocol: Option<Expr>,
-    timeout: Option<Expr>,
-    flavor: Option<LitStr>,
+/// How `#[mcp_test(..)]` names its keys when one is given twice.
+const KEYS: Keys = Keys {
+    noun: "option",
+    hint: ": give each #[mcp_test] option once",
+};
+
+/// A target option's value, the span of its key, and its place among the options.
+struct Keyed {
+    key: Span,
+    expr: Expr,
+    position: usize,
 }
 
-/// Collects every error so one compile reports every bad option, each under its own token.
-#[derive(Default)]
-struct Errors(Option<syn::Error>);
+/// One slot per option.
+struct Options<'e> {
+    server: Slot<'e, Keyed>,
+    stdio: Slot<'e, Keyed>,
+    http: Slot<'e, Keyed>,
+    principal: Slot<'e, Expr>,
+    tenant: Slot<'e, Expr>,
+    scopes: Slot<'e, Expr>,
+    capabilities: Slot<'e, Vec<LitStr>>,
+    protocol: Slot<'e, Expr>,
+    timeout: Slot<'e, Expr>,
+    flavor: Slot<'e, LitStr>,
+}
 
-impl Errors {
-    fn push(&mut self, error: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(error),
-            None => self.0 = Some(error),
+impl<'e> Options<'e> {
+    fn new(errors: &'e Errors) -> Self {
+        Options {
+            server: Slot::new(errors, KEYS, "server"),
+            stdio: Slot::new(errors, KEYS, "stdio"),
+            http: Slot::new(errors, KEYS, "http"),
+            principal: Slot::new(errors, KEYS, "principal"),
+            tenant: Slot::new(errors, KEYS, "tenant"),
+            scopes: Slot::new(errors, KEYS, "scopes"),
+            capabilities: Slot::new(errors, KEYS, "capabilities"),
+            protocol: Slot::new(errors, KEYS, "protocol"),
+            timeout: Slot::new(errors, KEYS, "timeout"),
+            flavor: Slot::new(errors, KEYS, "flavor"),
         }
     }
 }
 
-fn set<T>(slot: &mut Option<T>, value: T, name: &str, span: Span, errors: &mut Errors) {
-    if slot.is_some() {
-        errors.push(syn::Error::new(
-            span,
-            format!("duplicate option `{name}`: give each #[mcp_test] option once"),
-        ));
-    } else {
-        *slot = Some(value);
-    }
-}
-
-/// Skips whatever value an unknown option has, so parsing goes on to the next option.
-fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|nested| skip_value(&nested))?;
-    }
-    Ok(())
-}
-
+/// Parses the option at `position` (1 for the first written).
 fn parse_option(
     meta: ParseNestedMeta,
+    position: usize,
     options: &mut Options,
-    errors: &mut Errors,
+    errors: &Errors,
 ) -> syn::Result<()> {
     let span = meta.path.span();
-    let name = meta
-        .path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_else(|| meta.path.to_token_stream().to_string().replace(' ', ""));
+    let name = key_of(&meta);
+    let target_slot = match name.as_str() {
+        "server" => Some(&mut options.server),
+        "stdio" => Some(&mut options.stdio),
+        "http" => Some(&mut options.http),
+        _ => None,
+    };
+    if let Some(slot) = target_slot {
+        let expr = meta.value()?.parse()?;
+        slot.set(
+            span,
+            Some(Keyed {
+                key: span,
+                expr,
+                position,
+            }),
+        );
+        return Ok(());
+    }
+    let expr_slot = match name.as_str() {
+        "principal" => Some(&mut options.principal),
+        "tenant" => Some(&mut options.tenant),
+        "scopes" => Some(&mut options.scopes),
+        "protocol" => Some(&mut options.protocol),
+        "timeout" => Some(&mut options.timeout),
+        _ => None,
+    };
+    if let Some(slot) = expr_slot {
+        slot.set(span, Some(meta.value()?.parse()?));
+        return Ok(());
+    }
     match name.as_str() {
-        "server" => set(
-            &mut options.server,
-            meta.value()?.parse()?,
-            "server",
-            span,
-            errors,
-        ),
-        "principal" => set(
-            &mut options.principal,
-            meta.value()?.parse()?,
-            "principal",
-            span,
-            errors,
-        ),
-        "tenant" => set(
-            &mut options.tenant,
-            meta.value()?.parse()?,
-            "tenant",
-            span,
-            errors,
-        ),
-        "scopes" => set(
-            &mut options.scopes,
-            meta.value()?.parse()?,
-            "scopes",
-            span,
-            errors,
-        ),
-        "protocol" => set(
-            &mut options.protocol,
-            meta.value()?.parse()?,
-            "protocol",
-            span,
-            errors,
-        ),
-        "timeout" => set(
-            &mut options.timeout,
-            meta.value()?.parse()?,
-            "timeout",
-            span,
-            errors,
-        ),
         "flavor" => {
             let flavor: LitStr = meta.value()?.parse()?;
             if !matches!(flavor.value().as_str(), "current_thread" | "multi_thread") {
-                errors.push(syn::Error::new(
+                errors.error_at(
                     flavor.span(),
                     "unknown runtime flavor: expected \"current_thread\" or \"multi_thread\"",
-                ));
+                );
             }
-            set(&mut options.flavor, flavor, "flavor", span, errors);
+            options.flavor.set(span, Some(flavor));
         }
         "capabilities" => {
             let mut list: Vec<LitStr> = Vec::new();
@@ -150,7 +140,7 @@ fn parse_option(
                     _ => {
                         errors.push(cap.error(format!(
                             "unknown client capability `{}`: expected one of {}",
-                            cap.path.to_token_stream().to_string().replace(' ', ""),
+                            key_of(&cap),
                             CAPABILITIES.join(", ")
                         )));
                         skip_value(&cap)?;
@@ -158,19 +148,13 @@ fn parse_option(
                 }
                 Ok(())
             })?;
-            set(
-                &mut options.capabilities,
-                list,
-                "capabilities",
-                span,
-                errors,
-            );
+            options.capabilities.set(span, Some(list));
         }
         _ => {
-            errors.push(syn::Error::new(
+            errors.error_at(
                 span,
                 format!("unknown #[mcp_test] option `{name}`: expected one of {OPTIONS}"),
-            ));
+            );
             skip_value(&meta)?;
         }
     }
@@ -205,9 +189,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
-    let mut options = Options::default();
-    let mut errors = Errors::default();
-    let parser = syn::meta::parser(|meta| parse_option(meta, &mut options, &mut errors));
+    let errors = Errors::new();
+    let mut options = Options::new(&errors);
+    let mut position = 0;
+    let parser = syn::meta::parser(|meta| {
+        position += 1;
+        parse_option(meta, position, &mut options, &errors)
+    });
     if let Err(error) = parser.parse2(args) {
         errors.push(error);
     }
@@ -238,43 +226,37 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             )),
         }
     }
-    if options.server.is_none() {
-        errors.push(syn::Error::new(
-            Span::call_site(),
-            "#[mcp_test] needs `server = ..`: a function returning the server \
-             (`server = my_server`) or an expression (a `Server`, `ServerBuilder`, or \
-             `Result<Server, _>`)",
-        ));
-    }
-    if let Some(error) = errors.0 {
-        return Err(error);
-    }
+    let target = target(&errors, options.server, options.stdio, options.http);
+    let principal = options.principal.get();
+    let tenant = options.tenant.get();
+    let scopes = options.scopes.get();
+    let capabilities = options.capabilities.get();
+    let protocol = options.protocol.get();
+    let timeout = options.timeout.get();
+    let flavor = options.flavor.get();
+    errors.check()?;
 
-    let server = match options.server.expect("checked above") {
-        Expr::Path(path) => quote_spanned! {path.span()=> #path()},
-        other => other.into_token_stream(),
-    };
     let mut calls = Vec::new();
-    if let Some(principal) = options.principal {
+    if let Some(principal) = principal {
         calls.push(quote_spanned! {principal.span()=> .principal(#principal)});
     }
-    if let Some(tenant) = options.tenant {
+    if let Some(tenant) = tenant {
         calls.push(quote_spanned! {tenant.span()=> .tenant(#tenant)});
     }
-    if let Some(scopes) = options.scopes {
+    if let Some(scopes) = scopes {
         calls.push(quote_spanned! {scopes.span()=> .scopes(#scopes)});
     }
-    if let Some(capabilities) = options.capabilities {
+    if let Some(capabilities) = capabilities {
         calls.push(quote! {
             .client_capabilities(::mcp_test::__private::serde_json::json!({
                 #( #capabilities: {} ),*
             }))
         });
     }
-    if let Some(protocol) = options.protocol {
+    if let Some(protocol) = protocol {
         calls.push(quote_spanned! {protocol.span()=> .protocol_version(#protocol)});
     }
-    if let Some(timeout) = options.timeout {
+    if let Some(timeout) = timeout {
         let duration = match &timeout {
             Expr::Lit(lit) if matches!(lit.lit, Lit::Int(_)) => {
                 quote_spanned! {timeout.span()=> ::core::time::Duration::from_millis(#timeout)}
@@ -283,7 +265,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         };
         calls.push(quote! { .timeout(#duration) });
     }
-    let runtime = match options.flavor.as_ref().map(LitStr::value).as_deref() {
+    let runtime = match flavor.as_ref().map(LitStr::value).as_deref() {
         Some("multi_thread") => quote! { new_multi_thread() },
         _ => quote! { new_current_thread() },
     };
@@ -301,31 +283,118 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         ReturnType::Default => TokenStream::new(),
         ReturnType::Type(arrow, ty) => quote! { #arrow #ty },
     };
+    let options = quote! { ::mcp_test::__private::RequestOptions::new() #(#calls)* };
+    let context = match target.expect("checked above") {
+        Target::Server(Keyed { expr, .. }) => {
+            let server = match expr {
+                Expr::Path(path) => quote_spanned! {path.span()=> #path()},
+                other => other.into_token_stream(),
+            };
+            quote! {
+                let __mcp_server =
+                    ::mcp_test::__private::IntoTestServer::into_test_server(#server);
+                let __mcp_context =
+                    ::mcp_test::__private::TestContext::with_options(__mcp_server, #options);
+            }
+        }
+        // Named only when written, so a crate without the `client` or `http` feature of
+        // mcp-test compiles every test that does not use it. The function is spanned at the
+        // key, so a missing feature is reported there.
+        Target::Stdio(Keyed { key, expr, .. }) => {
+            let function = quote_spanned! {key=> ::mcp_test::__private::stdio_context};
+            quote! { let __mcp_context = #function(#expr, #options); }
+        }
+        Target::Http(Keyed { key, expr, .. }) => {
+            let function = quote_spanned! {key=> ::mcp_test::__private::http_context};
+            quote! { let __mcp_context = #function(#expr, #options); }
+        }
+    };
+    // The body is an inner fn named like the test: insta names an unnamed snapshot after the
+    // function it is taken in, and that is now the test's name rather than a shared one.
     Ok(quote! {
         #(#attrs)*
         #[::core::prelude::v1::test]
         #vis fn #name() #output {
-            async fn __mcp_test_body(#param) #body_output #block
+            async fn #name(#param) #body_output #block
 
             let __mcp_runtime = ::mcp_test::__private::tokio::runtime::Builder::#runtime
                 .enable_all()
                 .build()
                 .expect("#[mcp_test] could not build its tokio runtime");
             __mcp_runtime.block_on(async {
-                let __mcp_server =
-                    ::mcp_test::testing::IntoTestServer::into_test_server(#server);
-                let __mcp_context = ::mcp_test::testing::TestContext::with_options(
-                    __mcp_server,
-                    ::mcp_test::testing::RequestOptions::new() #(#calls)*,
-                );
-                ::mcp_test::testing::TestContext::scope(
+                #context
+                ::mcp_test::__private::TestContext::scope(
                     __mcp_context.clone(),
-                    __mcp_test_body(#argument),
+                    #name(#argument),
                 )
                 .await
             })
         }
     })
+}
+
+/// Where the test's requests go.
+enum Target {
+    /// `server = ..`: an in-process server.
+    Server(Keyed),
+    /// `stdio = ..`: a command that starts the server as a child process.
+    Stdio(Keyed),
+    /// `http = ..`: the server's URL.
+    Http(Keyed),
+}
+
+/// The one target given, or `None` with the problem recorded: none given, or more than one
+/// (reported at every target key after the first, in the order written).
+fn target(
+    errors: &Errors,
+    server: Slot<'_, Keyed>,
+    stdio: Slot<'_, Keyed>,
+    http: Slot<'_, Keyed>,
+) -> Option<Target> {
+    let mut given: Vec<(&str, Target)> = Vec::new();
+    if let Some(keyed) = server.get() {
+        given.push(("server", Target::Server(keyed)));
+    }
+    if let Some(keyed) = stdio.get() {
+        given.push(("stdio", Target::Stdio(keyed)));
+    }
+    if let Some(keyed) = http.get() {
+        given.push(("http", Target::Http(keyed)));
+    }
+    given.sort_by_key(|(_, target)| target.keyed().position);
+    let mut given = given.into_iter();
+    let Some((first, target)) = given.next() else {
+        errors.error_at(
+            Span::call_site(),
+            format!(
+                "#[mcp_test] needs a target, one of {TARGETS}: `server = my_server` (a function \
+                 or an expression giving a `Server`, `ServerBuilder` or `Result<Server, _>`), \
+                 `stdio = \"path/to/server\"` (a command that starts one) or \
+                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL)"
+            ),
+        );
+        return None;
+    };
+    let mut single = true;
+    for (other, extra) in given {
+        single = false;
+        errors.error_at(
+            extra.keyed().key,
+            format!(
+                "`{other}` and `{first}` both say where requests go: #[mcp_test] takes exactly \
+                 one of {TARGETS}"
+            ),
+        );
+    }
+    single.then_some(target)
+}
+
+impl Target {
+    fn keyed(&self) -> &Keyed {
+        match self {
+            Target::Server(keyed) | Target::Stdio(keyed) | Target::Http(keyed) => keyed,
+        }
+    }
 }
 
 /// Whether `ty` is `TestContext` (by its last path segment, so `mcp_test::testing::TestContext`
@@ -361,10 +430,62 @@ mod tests {
     }
 
     #[test]
-    fn requires_async_and_a_server() {
+    fn requires_async_and_a_target() {
         let out = errors(quote! {}, quote! { fn t() {} });
         assert!(out.contains("must be `async fn`"), "{out}");
-        assert!(out.contains("needs `server = ..`"), "{out}");
+        assert!(
+            out.contains("needs a target, one of `server`, `stdio` or `http`"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn takes_exactly_one_target() {
+        let out = errors(
+            quote! { http = url(), principal = "a", server = s, stdio = "srv" },
+            quote! { async fn t() {} },
+        );
+        assert!(
+            out.contains("`server` and `http` both say where requests go"),
+            "{out}"
+        );
+        assert!(
+            out.contains("`stdio` and `http` both say where requests go"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("`http` and"),
+            "the first target is not blamed: {out}"
+        );
+    }
+
+    #[test]
+    fn names_the_body_after_the_test() {
+        let out = errors(quote! { server = s }, quote! { async fn adds() {} });
+        assert!(out.contains("fn adds () { async fn adds () { }"), "{out}");
+        assert!(
+            out.contains("scope (__mcp_context . clone () , adds () ,)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn remote_targets_take_the_request_options() {
+        let out = errors(
+            quote! { stdio = ["python3", "server.py"], capabilities(sampling), timeout = 50 },
+            quote! { async fn t(mcp: TestContext) {} },
+        );
+        assert!(
+            out.contains("stdio_context ([\"python3\" , \"server.py\"] , :: mcp_test :: __private :: RequestOptions :: new () . client_capabilities"),
+            "{out}"
+        );
+        assert!(!out.contains("into_test_server"), "{out}");
+        let out = errors(quote! { http = start().await }, quote! { async fn t() {} });
+        assert!(
+            out.contains("http_context (start () . await , :: mcp_test :: __private :: RequestOptions :: new ())"),
+            "{out}"
+        );
+        assert!(!out.contains("stdio_context"), "{out}");
     }
 
     #[test]
@@ -374,7 +495,7 @@ mod tests {
             quote! { async fn t(mcp: mcp_test::testing::TestContext) {} },
         );
         assert!(
-            out.contains("async fn __mcp_test_body (mcp : mcp_test :: testing :: TestContext)"),
+            out.contains("async fn t (mcp : mcp_test :: testing :: TestContext)"),
             "{out}"
         );
         assert!(out.contains("\"elicitation\" : { }"), "{out}");

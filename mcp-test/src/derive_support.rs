@@ -185,6 +185,27 @@ where
     <Fut::Output as IntoToolResult>::output_schema().map(schema::publish)
 }
 
+/// What a tool's `run` receives as its first argument: the tool itself, by value. The derive
+/// passes `<_ as SelfByValue<Self>>::from_tool(self)`, whose type is inferred from `run`'s
+/// signature; only `T` implements `SelfByValue<T>`, so a `run(&self, ..)` (or `&mut self`,
+/// `self: Box<Self>`) is one error that says what to write, instead of "expected `&T`, found
+/// `T`".
+#[diagnostic::on_unimplemented(
+    message = "`run` must take `self` by value, not as `{Self}`",
+    label = "`{T}::run` takes `{Self}`",
+    note = "write `async fn run(self, ctx: &Context)`: the parsed arguments are moved into the call, and the future it returns must not borrow them"
+)]
+pub trait SelfByValue<T> {
+    /// The tool, as `run` takes it.
+    fn from_tool(tool: T) -> Self;
+}
+
+impl<T> SelfByValue<T> for T {
+    fn from_tool(tool: T) -> T {
+        tool
+    }
+}
+
 /// Awaits a handler and converts what it returned into a result.
 pub async fn run<Fut>(handler: Fut) -> Result<CallToolResult, ToolError>
 where

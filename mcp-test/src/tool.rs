@@ -242,6 +242,12 @@ impl From<ErrorObject> for ToolError {
 /// assert_eq!(r.structured_content, Some(serde_json::json!({"t": 21})));
 /// assert_eq!(r.content[0].as_text(), Some(r#"{"t":21}"#));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "a tool cannot return `{Self}`",
+    label = "`{Self}` is not a tool result",
+    note = "return text (`String`, `&'static str`), `Content` or `Vec<Content>`, structured output (`Json<T>` with `T: Serialize + JsonSchema`), a `serde_json::Value`, a `CallToolResult`, `()`, or a `Result` of one of these whose error converts into `ToolError`",
+    note = "for a number or another value, return `Json(value)` (structured) or `value.to_string()` (text); for a future, `.await` it"
+)]
 pub trait IntoToolResult {
     /// Converts the handler's return value into a result.
     fn into_tool_result(self) -> Result<CallToolResult, ToolError>;

@@ -3,7 +3,7 @@
 //! tuple variants, lifetimes, unbounded type parameters) are recorded here.
 
 use super::attr::{self, ContainerAttrs, FieldAttrs, VariantAttrs};
-use super::ctxt::Ctxt;
+use crate::common::Errors;
 use proc_macro2::Span;
 use syn::{Attribute, DeriveInput, GenericParam, Generics, Ident, Type};
 
@@ -74,7 +74,7 @@ pub struct Field<'a> {
 impl<'a> Container<'a> {
     /// Reads the input, recording every problem in `cx`. `None` when the input is not a struct
     /// with named fields (or unit), nor an enum.
-    pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
+    pub fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
         let attrs = ContainerAttrs::from_attrs(cx, &input.attrs);
         check_generics(cx, &input.generics);
         let data = match &input.data {
@@ -137,7 +137,7 @@ impl<'a> Container<'a> {
 }
 
 impl<'a> Variant<'a> {
-    fn from_ast(cx: &Ctxt, variant: &'a syn::Variant) -> Option<Variant<'a>> {
+    fn from_ast(cx: &Errors, variant: &'a syn::Variant) -> Option<Variant<'a>> {
         let attrs = VariantAttrs::from_attrs(cx, &variant.attrs);
         let (fields, unit) = match &variant.fields {
             syn::Fields::Named(named) => (
@@ -177,7 +177,7 @@ impl<'a> Variant<'a> {
 }
 
 impl<'a> Field<'a> {
-    fn from_ast(cx: &Ctxt, field: &'a syn::Field) -> Field<'a> {
+    fn from_ast(cx: &Errors, field: &'a syn::Field) -> Field<'a> {
         let flatten = field.attrs.iter().any(|a| {
             a.path().is_ident("serde")
                 && matches!(&a.meta, syn::Meta::List(l)
@@ -207,7 +207,7 @@ fn passthrough(attrs: &[Attribute], with_docs: bool) -> Vec<&Attribute> {
 
 /// Lifetimes are refused (a tool is `'static` and owns its arguments); a type parameter must be
 /// bounded, inline or in the `where` clause, so the author states what the handler needs.
-fn check_generics(cx: &Ctxt, generics: &Generics) {
+fn check_generics(cx: &Errors, generics: &Generics) {
     for param in &generics.params {
         match param {
             GenericParam::Lifetime(l) => cx.error_spanned_by(

@@ -1,8 +1,8 @@
 //! `#[tool(...)]` attributes, each parsed once into a typed slot. A duplicate key, an unknown key
-//! or a value of the wrong kind is recorded in the [`Ctxt`] and parsing goes on, so one compile
+//! or a value of the wrong kind is recorded in the [`Errors`] and parsing goes on, so one compile
 //! reports every bad attribute.
 
-use super::ctxt::Ctxt;
+use crate::common::{Errors, Keys, Slot, key_of, skip_value};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
@@ -38,37 +38,33 @@ impl<T> ToTokens for Located<T> {
     }
 }
 
-/// A slot that rejects being set twice.
-struct Slot<'c, T> {
-    cx: &'c Ctxt,
-    name: &'static str,
-    value: Option<Located<T>>,
+/// How `#[tool(...)]` names its keys when one is given twice.
+const KEYS: Keys = Keys {
+    noun: "tool attribute",
+    hint: "",
+};
+
+/// A slot for the key `name` of `#[tool(...)]`.
+fn slot<'e, T>(cx: &'e Errors, name: &'static str) -> Slot<'e, Located<T>> {
+    Slot::new(cx, KEYS, name)
 }
 
-impl<'c, T> Slot<'c, T> {
-    fn new(cx: &'c Ctxt, name: &'static str) -> Self {
-        Slot {
-            cx,
-            name,
-            value: None,
-        }
-    }
+/// Sets a slot from the key it was written under.
+trait SetFromKey<T> {
+    fn set_from(&mut self, path: &syn::Path, value: Option<T>, tokens: TokenStream);
+}
 
-    fn set(&mut self, path: &syn::Path, value: Option<T>, tokens: TokenStream) {
-        if self.value.is_some() {
-            self.cx
-                .error_spanned_by(path, format!("duplicate tool attribute `{}`", self.name));
-        } else if let Some(value) = value {
-            self.value = Some(Located {
+impl<T> SetFromKey<T> for Slot<'_, Located<T>> {
+    fn set_from(&mut self, path: &syn::Path, value: Option<T>, tokens: TokenStream) {
+        let key_span = path.span();
+        self.set(
+            key_span,
+            value.map(|value| Located {
                 value,
-                key_span: path.span(),
+                key_span,
                 tokens,
-            });
-        }
-    }
-
-    fn get(self) -> Option<Located<T>> {
-        self.value
+            }),
+        );
     }
 }
 
@@ -106,34 +102,31 @@ pub struct ContainerAttrs {
 
 impl ContainerAttrs {
     /// Parses every `#[tool(...)]` among `attrs`.
-    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut name = Slot::new(cx, "name");
-        let mut title = Slot::new(cx, "title");
-        let mut description = Slot::new(cx, "description");
-        let mut read_only = Slot::new(cx, "read_only");
-        let mut destructive = Slot::new(cx, "destructive");
-        let mut idempotent = Slot::new(cx, "idempotent");
-        let mut open_world = Slot::new(cx, "open_world");
-        let mut allow_unknown_fields = Slot::new(cx, "allow_unknown_fields");
-        let mut annotations_seen = false;
+    pub fn from_attrs(cx: &Errors, attrs: &[Attribute]) -> Self {
+        let mut name = slot(cx, "name");
+        let mut title = slot(cx, "title");
+        let mut description = slot(cx, "description");
+        let mut read_only = slot(cx, "read_only");
+        let mut destructive = slot(cx, "destructive");
+        let mut idempotent = slot(cx, "idempotent");
+        let mut open_world = slot(cx, "open_world");
+        let mut allow_unknown_fields = slot(cx, "allow_unknown_fields");
+        let mut annotations = Slot::new(cx, KEYS, "annotations");
         for_each_tool_meta(cx, attrs, |meta, key| {
             let tokens = meta_tokens(meta);
             match key.as_str() {
-                "name" => name.set(&meta.path, lit_str(cx, meta, "name")?, tokens),
-                "title" => title.set(&meta.path, lit_str(cx, meta, "title")?, tokens),
+                "name" => name.set_from(&meta.path, lit_str(cx, meta, "name")?, tokens),
+                "title" => title.set_from(&meta.path, lit_str(cx, meta, "title")?, tokens),
                 "description" => {
-                    description.set(&meta.path, lit_str(cx, meta, "description")?, tokens);
+                    description.set_from(&meta.path, lit_str(cx, meta, "description")?, tokens);
                 }
-                "allow_unknown_fields" => allow_unknown_fields.set(
+                "allow_unknown_fields" => allow_unknown_fields.set_from(
                     &meta.path,
                     flag(cx, meta, "allow_unknown_fields")?,
                     tokens,
                 ),
                 "annotations" => {
-                    if annotations_seen {
-                        cx.error_spanned_by(&meta.path, "duplicate tool attribute `annotations`");
-                    }
-                    annotations_seen = true;
+                    annotations.set(meta.path.span(), Some(()));
                     if !meta.input.peek(syn::token::Paren) {
                         cx.error_spanned_by(
                             &meta.path,
@@ -159,8 +152,8 @@ impl ContainerAttrs {
                                 return skip_value(&inner);
                             }
                         };
-                        let value = flag(cx, &inner, slot.name)?;
-                        slot.set(&inner.path, value, tokens);
+                        let value = flag(cx, &inner, slot.name())?;
+                        slot.set_from(&inner.path, value, tokens);
                         Ok(())
                     })?;
                 }
@@ -198,15 +191,15 @@ pub struct VariantAttrs {
 
 impl VariantAttrs {
     /// Parses every `#[tool(...)]` among `attrs`.
-    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut rename = Slot::new(cx, "rename");
-        let mut description = Slot::new(cx, "description");
+    pub fn from_attrs(cx: &Errors, attrs: &[Attribute]) -> Self {
+        let mut rename = slot(cx, "rename");
+        let mut description = slot(cx, "description");
         for_each_tool_meta(cx, attrs, |meta, key| {
             let tokens = meta_tokens(meta);
             match key.as_str() {
-                "rename" => rename.set(&meta.path, lit_str(cx, meta, "rename")?, tokens),
+                "rename" => rename.set_from(&meta.path, lit_str(cx, meta, "rename")?, tokens),
                 "description" => {
-                    description.set(&meta.path, lit_str(cx, meta, "description")?, tokens);
+                    description.set_from(&meta.path, lit_str(cx, meta, "description")?, tokens);
                 }
                 _ => {
                     cx.error_spanned_by(
@@ -271,46 +264,46 @@ pub struct FieldAttrs {
 
 impl FieldAttrs {
     /// Parses every `#[tool(...)]` among `attrs`.
-    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut description = Slot::new(cx, "description");
-        let mut min_length = Slot::new(cx, "min_length");
-        let mut max_length = Slot::new(cx, "max_length");
-        let mut min_items = Slot::new(cx, "min_items");
-        let mut max_items = Slot::new(cx, "max_items");
-        let mut unique_items = Slot::new(cx, "unique_items");
-        let mut minimum = Slot::new(cx, "minimum");
-        let mut maximum = Slot::new(cx, "maximum");
-        let mut exclusive_minimum = Slot::new(cx, "exclusive_minimum");
-        let mut exclusive_maximum = Slot::new(cx, "exclusive_maximum");
-        let mut pattern = Slot::new(cx, "pattern");
-        let mut format = Slot::new(cx, "format");
-        let mut default = Slot::new(cx, "default");
-        let mut header = Slot::new(cx, "header");
+    pub fn from_attrs(cx: &Errors, attrs: &[Attribute]) -> Self {
+        let mut description = slot(cx, "description");
+        let mut min_length = slot(cx, "min_length");
+        let mut max_length = slot(cx, "max_length");
+        let mut min_items = slot(cx, "min_items");
+        let mut max_items = slot(cx, "max_items");
+        let mut unique_items = slot(cx, "unique_items");
+        let mut minimum = slot(cx, "minimum");
+        let mut maximum = slot(cx, "maximum");
+        let mut exclusive_minimum = slot(cx, "exclusive_minimum");
+        let mut exclusive_maximum = slot(cx, "exclusive_maximum");
+        let mut pattern = slot(cx, "pattern");
+        let mut format = slot(cx, "format");
+        let mut default = slot(cx, "default");
+        let mut header = slot(cx, "header");
         let mut examples = Vec::new();
         for_each_tool_meta(cx, attrs, |meta, key| {
             let tokens = meta_tokens(meta);
             let path = &meta.path;
             match key.as_str() {
                 "description" => {
-                    description.set(path, lit_str(cx, meta, "description")?, tokens);
+                    description.set_from(path, lit_str(cx, meta, "description")?, tokens);
                 }
-                "pattern" => pattern.set(path, lit_str(cx, meta, "pattern")?, tokens),
-                "format" => format.set(path, lit_str(cx, meta, "format")?, tokens),
-                "header" => header.set(path, lit_str(cx, meta, "header")?, tokens),
-                "min_length" => min_length.set(path, count(cx, meta, "min_length")?, tokens),
-                "max_length" => max_length.set(path, count(cx, meta, "max_length")?, tokens),
-                "min_items" => min_items.set(path, count(cx, meta, "min_items")?, tokens),
-                "max_items" => max_items.set(path, count(cx, meta, "max_items")?, tokens),
+                "pattern" => pattern.set_from(path, lit_str(cx, meta, "pattern")?, tokens),
+                "format" => format.set_from(path, lit_str(cx, meta, "format")?, tokens),
+                "header" => header.set_from(path, lit_str(cx, meta, "header")?, tokens),
+                "min_length" => min_length.set_from(path, count(cx, meta, "min_length")?, tokens),
+                "max_length" => max_length.set_from(path, count(cx, meta, "max_length")?, tokens),
+                "min_items" => min_items.set_from(path, count(cx, meta, "min_items")?, tokens),
+                "max_items" => max_items.set_from(path, count(cx, meta, "max_items")?, tokens),
                 "unique_items" => {
-                    unique_items.set(path, flag(cx, meta, "unique_items")?, tokens);
+                    unique_items.set_from(path, flag(cx, meta, "unique_items")?, tokens);
                 }
-                "minimum" => minimum.set(path, number(cx, meta, "minimum")?, tokens),
-                "maximum" => maximum.set(path, number(cx, meta, "maximum")?, tokens),
+                "minimum" => minimum.set_from(path, number(cx, meta, "minimum")?, tokens),
+                "maximum" => maximum.set_from(path, number(cx, meta, "maximum")?, tokens),
                 "exclusive_minimum" => {
-                    exclusive_minimum.set(path, number(cx, meta, "exclusive_minimum")?, tokens)
+                    exclusive_minimum.set_from(path, number(cx, meta, "exclusive_minimum")?, tokens)
                 }
                 "exclusive_maximum" => {
-                    exclusive_maximum.set(path, number(cx, meta, "exclusive_maximum")?, tokens)
+                    exclusive_maximum.set_from(path, number(cx, meta, "exclusive_maximum")?, tokens)
                 }
                 "default" => {
                     let value = if meta.input.peek(syn::Token![=]) {
@@ -322,7 +315,7 @@ impl FieldAttrs {
                     } else {
                         Some(DefaultValue::Trait)
                     };
-                    default.set(path, value, tokens);
+                    default.set_from(path, value, tokens);
                 }
                 "example" => {
                     if let Some(expr) = expr_value(cx, meta, "example", "example = EXPR")? {
@@ -363,7 +356,7 @@ fn unknown_key_message(key: &str, place: &str, expected: &str) -> String {
 /// Calls `f` for each `key ...` inside every `#[tool(...)]` in `attrs`. A parse error that
 /// leaves the rest of an attribute unreadable is recorded and ends that attribute only.
 fn for_each_tool_meta(
-    cx: &Ctxt,
+    cx: &Errors,
     attrs: &[Attribute],
     mut f: impl FnMut(&ParseNestedMeta<'_>, String) -> syn::Result<()>,
 ) {
@@ -379,16 +372,9 @@ fn for_each_tool_meta(
             let key = key_of(&meta);
             f(&meta, key)
         }) {
-            cx.syn_error(e);
+            cx.push(e);
         }
     }
-}
-
-fn key_of(meta: &ParseNestedMeta<'_>) -> String {
-    meta.path.get_ident().map_or_else(
-        || meta.path.to_token_stream().to_string().replace(' ', ""),
-        ToString::to_string,
-    )
 }
 
 /// The tokens of `key` for spans (the value is not consumed yet, so only the key).
@@ -396,21 +382,9 @@ fn meta_tokens(meta: &ParseNestedMeta<'_>) -> TokenStream {
     meta.path.to_token_stream()
 }
 
-/// Consumes whatever follows an unknown key: `= EXPR` or `(...)`.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let content;
-        syn::parenthesized!(content in meta.input);
-        content.parse::<TokenStream>()?;
-    }
-    Ok(())
-}
-
 /// `key = EXPR`; a missing `= ...` is recorded.
 fn expr_value(
-    cx: &Ctxt,
+    cx: &Errors,
     meta: &ParseNestedMeta<'_>,
     key: &str,
     shape: &str,
@@ -424,7 +398,7 @@ fn expr_value(
     }
 }
 
-fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<LitStr>> {
+fn lit_str(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<LitStr>> {
     let shape = format!("{key} = \"...\"");
     Ok(match expr_value(cx, meta, key, &shape)? {
         Some(Expr::Lit(ExprLit {
@@ -441,7 +415,7 @@ fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Opti
     })
 }
 
-fn count(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<u64>> {
+fn count(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<u64>> {
     let shape = format!("{key} = 1");
     Ok(match expr_value(cx, meta, key, &shape)? {
         Some(Expr::Lit(ExprLit {
@@ -464,7 +438,7 @@ fn count(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option
     })
 }
 
-fn number(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<Number>> {
+fn number(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<Number>> {
     let shape = format!("{key} = 0");
     let Some(expr) = expr_value(cx, meta, key, &shape)? else {
         return Ok(None);
@@ -520,7 +494,7 @@ fn number(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Optio
 }
 
 /// `key` alone (true) or `key = true|false`.
-fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<bool>> {
+fn flag(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<bool>> {
     if meta.input.peek(syn::Token![=]) {
         let expr: Expr = meta.value()?.parse()?;
         match expr {

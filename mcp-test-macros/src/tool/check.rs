@@ -3,11 +3,11 @@
 
 use super::ast::{Container, Data, Field, Kind};
 use super::attr::Located;
-use super::ctxt::Ctxt;
+use crate::common::Errors;
 use std::collections::HashMap;
 
 /// Runs every check, recording problems in `cx`.
-pub fn check(cx: &Ctxt, container: &Container<'_>) {
+pub fn check(cx: &Errors, container: &Container<'_>) {
     check_tool_name(cx, container);
     match &container.data {
         Data::Struct { fields, .. } => {
@@ -38,7 +38,7 @@ pub fn check(cx: &Ctxt, container: &Container<'_>) {
     }
 }
 
-fn check_tool_name(cx: &Ctxt, container: &Container<'_>) {
+fn check_tool_name(cx: &Errors, container: &Container<'_>) {
     let name = container.name();
     let problem = if name.is_empty() || name.len() > 128 {
         Some(format!(
@@ -63,14 +63,14 @@ fn check_tool_name(cx: &Ctxt, container: &Container<'_>) {
     }
 }
 
-fn check_action_name(cx: &Ctxt, name: &str, span: proc_macro2::Span) {
+fn check_action_name(cx: &Errors, name: &str, span: proc_macro2::Span) {
     if name.is_empty() {
         cx.error_at(span, "an action name cannot be empty");
     }
 }
 
 fn check_field(
-    cx: &Ctxt,
+    cx: &Errors,
     field: &Field<'_>,
     top_level: bool,
     headers: &mut HashMap<String, String>,
@@ -195,7 +195,7 @@ fn same_kind(a: Kind, b: Kind) -> bool {
 }
 
 fn ordered(
-    cx: &Ctxt,
+    cx: &Errors,
     lo_key: &str,
     lo: &Option<Located<u64>>,
     hi_key: &str,
@@ -217,7 +217,7 @@ fn ordered(
 /// `x-mcp-header`: a non-empty RFC 9110 token, unique case-insensitively, on a string, integer or
 /// boolean property reachable from the root through `properties` alone.
 fn check_header(
-    cx: &Ctxt,
+    cx: &Errors,
     field: &Field<'_>,
     header: &Located<syn::LitStr>,
     kind: Kind,

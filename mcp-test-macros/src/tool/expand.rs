@@ -90,7 +90,7 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
             (
                 quote! {
                     ::mcp_test::__private::action_input_schema(
-                        ::std::vec![#(#actions),*],
+                        ::mcp_test::__private::vec![#(#actions),*],
                         #deny_unknown,
                     )
                 },
@@ -112,9 +112,12 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
     // One reference to the user's `run`, spanned at the type so a missing `run` is reported
     // once, under the type's name. Only the path takes that span: `self` and `ctx` keep the
     // derive's own, so a type named inside a `macro_rules!` (another hygiene context) still
-    // reaches the generated method's parameters.
+    // reaches the generated method's parameters. `self` goes through `SelfByValue`, so a
+    // `run` that takes `&self` is reported as such; that error keeps the derive's span
+    // (spanned at the type's name, rustc would suggest borrowing the name).
     let run_path = quote_spanned!(ident.span()=> <#ident #ty_generics>::run);
-    let run_call = quote!(#run_path(self, ctx));
+    let by_value = quote!(<_ as ::mcp_test::__private::SelfByValue<Self>>::from_tool);
+    let run_call = quote!(#run_path(#by_value(self), ctx));
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
@@ -126,7 +129,7 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
                 #[allow(dead_code)]
                 fn __mcp_test_run<'__ctx>(
                     self,
-                    ctx: &'__ctx ::mcp_test::Context,
+                    ctx: &'__ctx ::mcp_test::__private::Context,
                 ) -> impl ::core::future::Future<
                     Output = impl ::mcp_test::__private::IntoToolResult,
                 > + ::core::marker::Send + '__ctx {
@@ -134,14 +137,14 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
                 }
             }
 
-            impl #impl_generics ::mcp_test::Tool for #ident #ty_generics #where_clause {
+            impl #impl_generics ::mcp_test::__private::Tool for #ident #ty_generics #where_clause {
                 const NAME: &'static str = #name;
 
-                fn title() -> ::core::option::Option<::std::string::String> {
+                fn title() -> ::core::option::Option<::mcp_test::__private::String> {
                     #title
                 }
 
-                fn description() -> ::core::option::Option<::std::string::String> {
+                fn description() -> ::core::option::Option<::mcp_test::__private::String> {
                     #description
                 }
 
@@ -159,15 +162,15 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
 
                 fn parse(
                     arguments: ::mcp_test::__private::serde_json::Value,
-                ) -> ::core::result::Result<Self, ::mcp_test::ToolError> {
+                ) -> ::core::result::Result<Self, ::mcp_test::__private::ToolError> {
                     #parse
                 }
 
                 fn call(
                     self,
-                    ctx: &::mcp_test::Context,
+                    ctx: &::mcp_test::__private::Context,
                 ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<::mcp_test::CallToolResult, ::mcp_test::ToolError>,
+                    Output = ::core::result::Result<::mcp_test::__private::CallToolResult, ::mcp_test::__private::ToolError>,
                 > + ::core::marker::Send {
                     ::mcp_test::__private::run(self.__mcp_test_run(ctx))
                 }
@@ -194,21 +197,21 @@ pub fn stub(input: &syn::DeriveInput, name: &str) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            impl #impl_generics ::mcp_test::Tool for #ident #ty_generics where #predicates {
+            impl #impl_generics ::mcp_test::__private::Tool for #ident #ty_generics where #predicates {
                 const NAME: &'static str = #name;
                 fn input_schema() -> ::mcp_test::__private::serde_json::Value {
                     ::core::unimplemented!("#[derive(Tool)] reported errors")
                 }
                 fn parse(
                     _: ::mcp_test::__private::serde_json::Value,
-                ) -> ::core::result::Result<Self, ::mcp_test::ToolError> {
+                ) -> ::core::result::Result<Self, ::mcp_test::__private::ToolError> {
                     ::core::unimplemented!("#[derive(Tool)] reported errors")
                 }
                 fn call(
                     self,
-                    _: &::mcp_test::Context,
+                    _: &::mcp_test::__private::Context,
                 ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<::mcp_test::CallToolResult, ::mcp_test::ToolError>,
+                    Output = ::core::result::Result<::mcp_test::__private::CallToolResult, ::mcp_test::__private::ToolError>,
                 > + ::core::marker::Send {
                     ::core::future::pending()
                 }
@@ -219,7 +222,7 @@ pub fn stub(input: &syn::DeriveInput, name: &str) -> TokenStream {
 
 fn option_string(value: Option<String>) -> TokenStream {
     match value {
-        Some(s) => quote!(::core::option::Option::Some(::std::string::String::from(#s))),
+        Some(s) => quote!(::core::option::Option::Some(::mcp_test::__private::String::from(#s))),
         None => quote!(::core::option::Option::None),
     }
 }

@@ -1,19 +1,18 @@
 //! `#[derive(Tool)]`, in the shape of serde_derive: [`ast`] reads the input and its attributes
 //! ([`attr`]), [`check`] applies the rules that span several of them, [`expand`] generates code.
-//! Every problem is collected in a [`ctxt::Ctxt`], so one compile reports all of them; when there
+//! Every problem is collected in a [`crate::common::Errors`], so one compile reports all of them; when there
 //! are any, a stub impl is emitted beside the errors so the type's other uses stay quiet.
 
 mod ast;
 mod attr;
 mod check;
-mod ctxt;
 mod expand;
 
 use proc_macro2::TokenStream;
 
 /// Expands `#[derive(Tool)]` on `input`.
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    let cx = ctxt::Ctxt::new();
+    let cx = crate::common::Errors::new();
     let container = ast::Container::from_ast(&cx, input);
     if let Some(container) = &container {
         check::check(&cx, container);

@@ -57,6 +57,7 @@
 //! ```
 
 mod assert;
+pub(crate) mod attr_support;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;

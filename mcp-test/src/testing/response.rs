@@ -24,6 +24,12 @@ use serde_json::Value;
 /// assert_eq!(text_response(CallToolResult::text("done")), "done");
 /// assert!(CallToolResult::text("x").response_json().is_ok());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a response to assert on",
+    label = "not a response",
+    note = "if this is a request helper's future, did you forget `.await`? `mcp.call_tool(\"add\", args).await`",
+    note = "a response is a `serde_json::Value`, JSON text (`&str`, `String`), a `wire::Response`, a `CallToolResult`, an `Exchange`, `Rounds`, a `RunOutcome<CallToolResult>`, an `http::Response<Bytes>`, or an `Option` of one of these"
+)]
 pub trait AsResponse {
     /// The response as JSON: a JSON-RPC response object (with `result` or `error`), or a bare
     /// result object. `Err` says why there is none (text that is not JSON, a notification's

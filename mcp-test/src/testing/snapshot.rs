@@ -62,20 +62,41 @@ fn redact_result(result: &mut Value) {
 /// server info and request state are redacted. Takes an optional snapshot name first, like
 /// `insta::assert_json_snapshot!`. Needs the `insta` feature.
 ///
+/// An unnamed snapshot is named the way insta names one: after the function it is taken in,
+/// `-2`, `-3`.. for the second and later in the same function. In an
+/// [`#[mcp_test]`](macro@crate::mcp_test) test that is the test's own name, so every test of a
+/// file gets its own snapshot files. The snapshot's `expression` header is the response
+/// expression as written.
+///
 /// ```ignore
-/// let response = mcp.call_tool("forecast", json!({"city": "Paris"})).await;
-/// mcp_test::assert_response_snapshot!(response);
-/// mcp_test::assert_response_snapshot!("forecast_paris", response);
+/// #[mcp_test(server = weather)]
+/// async fn forecast_paris(mcp: TestContext) {
+///     let response = mcp.call_tool("forecast", json!({"city": "Paris"})).await;
+///     // snapshots/<test file>__forecast_paris.snap, expression: response
+///     mcp_test::assert_response_snapshot!(response);
+///     // snapshots/<test file>__paris_named.snap
+///     mcp_test::assert_response_snapshot!("paris_named", response);
+/// }
 /// ```
 #[cfg(feature = "insta")]
 #[macro_export]
 macro_rules! assert_response_snapshot {
     ($response:expr $(,)?) => {{
         let normalized_response = $crate::testing::normalize(&$response);
-        $crate::__private::insta::assert_json_snapshot!(normalized_response)
+        // No name: insta names the snapshot after the enclosing function. The third argument
+        // is what the snapshot's header shows as its expression.
+        $crate::__private::insta::assert_json_snapshot!(
+            ::core::option::Option::None::<&str>,
+            normalized_response,
+            ::core::stringify!($response)
+        )
     }};
     ($name:expr, $response:expr $(,)?) => {{
         let normalized_response = $crate::testing::normalize(&$response);
-        $crate::__private::insta::assert_json_snapshot!($name, normalized_response)
+        $crate::__private::insta::assert_json_snapshot!(
+            $name,
+            normalized_response,
+            ::core::stringify!($response)
+        )
     }};
 }

@@ -1,0 +1,72 @@
+//! What `#[mcp_test(stdio = ..)]` and `#[mcp_test(http = ..)]` expand to, reached through
+//! `mcp_test::__private`. Not public API.
+//!
+//! Without the feature a target needs, the same name is a function whose bound nothing
+//! satisfies, so the compile error says which feature to enable instead of "not found".
+
+use super::request::{RequestOptions, TestContext};
+
+/// `#[mcp_test(stdio = command)]`: a context over the server `command` starts, with the test's
+/// options.
+#[cfg(feature = "client")]
+#[track_caller]
+pub fn stdio_context(command: impl super::IntoCommand, options: RequestOptions) -> TestContext {
+    TestContext::stdio(command).with(|_| options)
+}
+
+/// What `#[mcp_test(http = ..)]` takes: anything `AsRef<str>`. A trait of its own so that
+/// what is not a URL, a fixture's future above all, is reported with what to write.
+#[cfg(feature = "http")]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a URL to send requests to",
+    label = "expected a URL such as \"http://127.0.0.1:8080/mcp\" (`&str`, `String`)",
+    note = "if this starts the server and is async, did you forget `.await`? `#[mcp_test(http = start_server().await)]`"
+)]
+pub trait HttpUrl {
+    /// The URL.
+    fn url(&self) -> &str;
+}
+
+#[cfg(feature = "http")]
+impl<T: AsRef<str>> HttpUrl for T {
+    fn url(&self) -> &str {
+        self.as_ref()
+    }
+}
+
+/// `#[mcp_test(http = url)]`: a context over the server at `url`, with the test's options.
+#[cfg(feature = "http")]
+#[track_caller]
+pub fn http_context(url: impl HttpUrl, options: RequestOptions) -> TestContext {
+    TestContext::http(url.url()).with(|_| options)
+}
+
+/// Implemented by nothing: the bound of `stdio_context` without the `client` feature.
+#[cfg(not(feature = "client"))]
+#[diagnostic::on_unimplemented(
+    message = "`#[mcp_test(stdio = ..)]` needs the `client` feature of mcp-test",
+    label = "needs the `client` feature",
+    note = "enable it where mcp-test is a dependency: `mcp-test = {{ version = \"..\", features = [\"client\"] }}`"
+)]
+pub trait NeedsClientFeature {}
+
+/// Without the `client` feature: a compile error at `stdio`, naming the feature.
+#[cfg(not(feature = "client"))]
+pub fn stdio_context<C: NeedsClientFeature>(_command: C, _options: RequestOptions) -> TestContext {
+    unreachable!("NeedsClientFeature has no implementations")
+}
+
+/// Implemented by nothing: the bound of `http_context` without the `http` feature.
+#[cfg(not(feature = "http"))]
+#[diagnostic::on_unimplemented(
+    message = "`#[mcp_test(http = ..)]` needs the `http` feature of mcp-test",
+    label = "needs the `http` feature",
+    note = "enable it where mcp-test is a dependency: `mcp-test = {{ version = \"..\", features = [\"http\"] }}`"
+)]
+pub trait NeedsHttpFeature {}
+
+/// Without the `http` feature: a compile error at `http`, naming the feature.
+#[cfg(not(feature = "http"))]
+pub fn http_context<U: NeedsHttpFeature>(_url: U, _options: RequestOptions) -> TestContext {
+    unreachable!("NeedsHttpFeature has no implementations")
+}
