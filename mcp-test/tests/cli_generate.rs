@@ -39,7 +39,7 @@ publish = false
 [workspace]
 
 [dev-dependencies]
-mcp-test = {{ path = {:?} }}
+mcp-test = {{ path = {:?}, features = ["cases", "client"] }}
 serde_json = "1"
 tokio = {{ version = "1", features = ["macros", "rt", "rt-multi-thread"] }}
 "#,

@@ -34,7 +34,8 @@ pub struct GenerateOptions {
 /// `outcomes` (from `--verify`) turns each case the server disagreed with into an ignored test
 /// whose comment and ignore reason say what was predicted and what happened.
 ///
-/// The file needs `mcp-test`, `serde_json` and `tokio` (features `macros`, `rt`) as
+/// The file needs `mcp-test` (with the features its header names: `cases`, plus `client` for a
+/// command or `http` for a URL), `serde_json` and `tokio` (features `macros`, `rt`) as
 /// dev-dependencies.
 ///
 /// ```
@@ -48,6 +49,7 @@ pub struct GenerateOptions {
 /// let options = GenerateOptions { source: ServerSource::Example, label: "example".into() };
 /// let file = render(&[case], None, &options);
 /// assert!(file.contains("async fn echo_rejects_a_missing_text()"));
+/// assert!(file.contains(r#"features = ["cases"]"#));
 /// assert!(file.contains("Expectation::Error"));
 /// ```
 pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOptions) -> String {
@@ -60,6 +62,16 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
     );
     out.push_str(
         "//! Each test calls one tool and asserts what the tool's input schema predicts. Edit freely.\n",
+    );
+    let features = match &options.source {
+        ServerSource::Example => r#""cases""#,
+        ServerSource::Url(_) => r#""cases", "http""#,
+        ServerSource::Command(_) => r#""cases", "client""#,
+    };
+    let _ = writeln!(
+        out,
+        "//! Needs in [dev-dependencies]: mcp-test = {{ version = \"{}\", features = [{features}] }}, serde_json, tokio (features \"macros\", \"rt\").",
+        env!("CARGO_PKG_VERSION")
     );
     if outcomes.is_some() {
         out.push_str(
