@@ -265,7 +265,7 @@ async fn an_unreachable_server_fails_with_a_clear_message() {
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     drop(listener);
     let run = mcp_test(&["check", "--url", &url, "--timeout", "5"]).await;
-    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stderr.contains("cannot connect"), "{}", run.stderr);
     assert!(run.stderr.contains(&url), "{}", run.stderr);
 }
@@ -280,5 +280,61 @@ async fn ignoring_the_mirrored_headers_is_a_defect() {
         run.stdout.contains("[defect] http/header-mirroring: a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) must be HTTP 400 with -32020; got HTTP 200"),
         "{}",
         run.stdout
+    );
+}
+
+/// A dual-era endpoint: a request with neither the `MCP-Protocol-Version` header nor a
+/// `_meta` envelope is a 2025-era request, served as such (`tools/list` without `resultType`);
+/// anything else goes to the example server.
+async fn dual_era(
+    State(server): State<Arc<Server>>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
+    let request: Value = serde_json::from_slice(&body).unwrap();
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Some(m) = header("mcp-method")
+        && m != method(&request)
+    {
+        let reply = json!({"jsonrpc": "2.0", "id": request["id"],
+            "error": {"code": -32020, "message": "Mcp-Method does not match the body"}});
+        return (StatusCode::BAD_REQUEST, reply.to_string()).into_response();
+    }
+    let legacy =
+        header("mcp-protocol-version").is_none() && request["params"].get("_meta").is_none();
+    let reply: Value = if legacy {
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": []}})
+    } else {
+        match server.handle_json(&request.to_string()).await {
+            Some(reply) => serde_json::from_str(&reply).unwrap(),
+            None => return StatusCode::ACCEPTED.into_response(),
+        }
+    };
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        reply.to_string(),
+    )
+        .into_response()
+}
+
+#[tokio::test]
+async fn a_request_without_meta_still_carries_the_protocol_version_header() {
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let app = Router::new()
+        .route("/mcp", axum::routing::post(dual_era))
+        .with_state(Arc::new(example_server()));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let run = mcp_test(&["check", "--url", &url, "--timeout", "20"]).await;
+    assert!(
+        !run.stdout.contains("without the `_meta` envelope"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("protocol 2026-07-28"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
     );
 }

@@ -1,7 +1,7 @@
 //! The rules engine, `verify` and `assert_schema_cases!`, used as a downstream crate would.
 
 use mcp_test::cases::{
-    Case, CaseOptions, CheckOptions, CheckReport, Expectation, Happened, Severity, check,
+    Case, CaseOptions, CheckOptions, CheckReport, Era, Expectation, Happened, Severity, check,
     derive_cases, derive_for_tools, every_client_capability, example_server, verify,
 };
 use mcp_test::target::{Exchange, Target, TargetFuture};
@@ -434,6 +434,15 @@ impl Target for Recorded {
     }
 }
 
+/// `book_table` has no annotations: potentially destructive by the spec's defaults, so it is
+/// called only when allowed.
+fn calling_every_tool() -> CheckOptions {
+    CheckOptions {
+        allow_destructive: true,
+        ..CheckOptions::default()
+    }
+}
+
 fn probe<'a>(report: &'a CheckReport, name: &str) -> &'a mcp_test::cases::check::Probe {
     report
         .probes
@@ -448,7 +457,7 @@ async fn check_drives_a_tool_that_asks_and_finds_nothing_wrong() {
         server: booking_server(),
         sent: Mutex::new(Vec::new()),
     };
-    let report = check(&target, &CheckOptions::default()).await;
+    let report = check(&target, &calling_every_tool()).await;
     assert_eq!(report.findings().count(), 0, "{}", report.to_text());
     assert!(probe(&report, "multi-round/discipline").passed());
     assert!(probe(&report, "multi-round/driven").passed());
@@ -517,7 +526,7 @@ async fn asking_for_an_undeclared_capability_is_a_defect() {
         server: booking_server(),
         internal_error_at_the_end: false,
     };
-    let report = check(&pushy, &CheckOptions::default()).await;
+    let report = check(&pushy, &calling_every_tool()).await;
     assert!(report.has_defects(), "{}", report.to_text());
     let discipline = probe(&report, "multi-round/discipline");
     assert!(!discipline.passed());
@@ -552,7 +561,7 @@ async fn a_driven_call_that_ends_in_an_internal_error_is_a_defect() {
         server: booking_server(),
         internal_error_at_the_end: true,
     };
-    let report = check(&pushy, &CheckOptions::default()).await;
+    let report = check(&pushy, &calling_every_tool()).await;
     let driven = probe(&report, "multi-round/driven");
     assert!(
         driven
@@ -564,4 +573,293 @@ async fn a_driven_call_that_ends_in_an_internal_error_is_a_defect() {
         "{}",
         report.to_text()
     );
+}
+
+/// The in-process server in an era of the test's choosing, with the capabilities it kept from
+/// the handshake, and every response rewritten by `rewrite(request, response)`.
+struct Rewritten {
+    server: Server,
+    era: Option<Era>,
+    capabilities: Option<Value>,
+    rewrite: fn(&Value, &mut Value),
+    sent: Mutex<Vec<Value>>,
+}
+
+impl Rewritten {
+    fn new(server: Server, rewrite: fn(&Value, &mut Value)) -> Self {
+        Rewritten {
+            server,
+            era: None,
+            capabilities: None,
+            rewrite,
+            sent: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn sent(&self, method: &str) -> Vec<Value> {
+        let sent = self.sent.lock().unwrap();
+        sent.iter()
+            .filter(|m| m["method"] == method)
+            .cloned()
+            .collect()
+    }
+}
+
+impl Target for Rewritten {
+    fn label(&self) -> String {
+        "rewritten".into()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            self.sent.lock().unwrap().push(message.clone());
+            let mut exchange = self.server.send(message, caller).await?;
+            if let Some(response) = exchange.response.as_mut() {
+                (self.rewrite)(message, response);
+            }
+            Ok(exchange)
+        })
+    }
+    fn era(&self) -> Option<Era> {
+        self.era
+    }
+    fn declared_capabilities(&self) -> Option<Value> {
+        self.capabilities.clone()
+    }
+}
+
+fn no_rewrite(_: &Value, _: &mut Value) {}
+
+fn prompt_server() -> Server {
+    Server::builder("prompts", "1.0.0")
+        .tool::<BookTable>()
+        .prompt(
+            mcp_test::prompts::Prompt::new("greet")
+                .argument(mcp_test::prompts::PromptArgument::new("name").required())
+                .text("Hello"),
+        )
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_legacy_server_is_probed_for_the_capabilities_its_initialize_result_declared() {
+    // Tools only: no resources or prompts method is called beyond the -32601 check.
+    let target = Rewritten {
+        era: Some(Era::Legacy),
+        capabilities: Some(json!({"tools": {}})),
+        ..Rewritten::new(booking_server(), no_rewrite)
+    };
+    let report = check(&target, &CheckOptions::default()).await;
+    assert!(!report.has_defects(), "{}", report.to_text());
+    assert!(probe(&report, "capabilities/resources").passed());
+    assert!(probe(&report, "capabilities/prompts").passed());
+    assert!(
+        !report
+            .probes
+            .iter()
+            .any(|p| p.name.starts_with("lists/resources") || p.name.starts_with("lists/prompts")),
+        "{}",
+        report.to_text()
+    );
+    assert_eq!(target.sent("resources/list").len(), 1);
+    assert!(target.sent("resources/read").is_empty());
+    assert!(target.sent("prompts/get").is_empty());
+}
+
+#[tokio::test]
+async fn an_undeclared_capability_that_answers_is_a_warning_and_is_not_probed() {
+    // The discover result drops `prompts`, but prompts/list still answers.
+    fn hide_prompts(request: &Value, response: &mut Value) {
+        if request["method"] == "server/discover" {
+            response["result"]["capabilities"]
+                .as_object_mut()
+                .unwrap()
+                .remove("prompts");
+        }
+    }
+    let target = Rewritten::new(prompt_server(), hide_prompts);
+    let report = check(&target, &CheckOptions::default()).await;
+    let prompts = probe(&report, "capabilities/prompts");
+    assert!(
+        prompts
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Warning),
+        "{}",
+        report.to_text()
+    );
+    assert_eq!(prompts.findings.len(), 1, "{}", report.to_text());
+    assert!(!report.has_defects(), "{}", report.to_text());
+    assert!(target.sent("prompts/get").is_empty());
+}
+
+#[tokio::test]
+async fn prompt_errors_with_the_wrong_code_are_warnings_not_defects() {
+    // server/prompts.mdx §Error Handling: unknown prompt and missing arguments SHOULD be -32602.
+    fn internal(request: &Value, response: &mut Value) {
+        if request["method"] == "prompts/get" && response.get("error").is_some() {
+            *response = json!({"jsonrpc": "2.0", "id": request["id"],
+                "error": {"code": -32603, "message": "boom"}});
+        }
+    }
+    let target = Rewritten::new(prompt_server(), internal);
+    let report = check(&target, &CheckOptions::default()).await;
+    let prompts = probe(&report, "prompts/arguments");
+    assert_eq!(prompts.findings.len(), 2, "{}", report.to_text());
+    assert!(
+        prompts
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Warning && f.message.contains("SHOULD")),
+        "{}",
+        report.to_text()
+    );
+    assert!(!report.has_defects(), "{}", report.to_text());
+}
+
+#[tokio::test]
+async fn initialize_answered_with_any_error_is_not_a_defect() {
+    // basic/versioning.mdx §Backward Compatibility: the error is implementation-defined; it
+    // SHOULD name the supported versions.
+    fn bare_32022(request: &Value, response: &mut Value) {
+        if request["method"] == "initialize" {
+            *response = json!({"jsonrpc": "2.0", "id": request["id"],
+                "error": {"code": -32022, "message": "Unsupported protocol version"}});
+        }
+    }
+    fn named(request: &Value, response: &mut Value) {
+        if request["method"] == "initialize" {
+            *response = json!({"jsonrpc": "2.0", "id": request["id"],
+                "error": {"code": -32022, "message": "Unsupported protocol version",
+                          "data": {"supported": ["2026-07-28"], "requested": "2025-11-25"}}});
+        }
+    }
+    let report = check(
+        &Rewritten::new(booking_server(), named),
+        &CheckOptions::default(),
+    )
+    .await;
+    assert_eq!(report.findings().count(), 0, "{}", report.to_text());
+    let report = check(
+        &Rewritten::new(booking_server(), bare_32022),
+        &CheckOptions::default(),
+    )
+    .await;
+    assert!(!report.has_defects(), "{}", report.to_text());
+    let methods = probe(&report, "methods/removed-and-unknown");
+    assert!(
+        methods.findings.len() == 1
+            && methods.findings[0].severity == Severity::Warning
+            && methods.findings[0].message.contains("SHOULD"),
+        "{}",
+        report.to_text()
+    );
+}
+
+#[tokio::test]
+async fn tool_execution_errors_on_valid_arguments_are_one_info_per_tool() {
+    // Every call that would succeed answers isError: true instead, a business-logic failure.
+    fn fail_in_business(request: &Value, response: &mut Value) {
+        if request["method"] == "tools/call" && response["result"]["resultType"] == "complete" {
+            response["result"]["isError"] = json!(true);
+            response["result"]
+                .as_object_mut()
+                .unwrap()
+                .remove("structuredContent");
+        }
+    }
+    let report = check(
+        &Rewritten::new(example_server(), fail_in_business),
+        &CheckOptions::default(),
+    )
+    .await;
+    let cases = probe(&report, "tools/schema-cases");
+    let tools: HashSet<&str> = report
+        .cases
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o.happened, Happened::ToolError { .. }))
+        .filter(|o| o.case.expectation == Expectation::Success)
+        .map(|o| o.case.tool.as_str())
+        .collect();
+    assert!(!tools.is_empty(), "{}", report.to_text());
+    assert_eq!(cases.findings.len(), tools.len(), "{}", report.to_text());
+    assert!(
+        cases
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Info && f.message.contains("isError: true")),
+        "{}",
+        report.to_text()
+    );
+    assert!(!report.has_defects(), "{}", report.to_text());
+}
+
+#[tokio::test]
+async fn a_potentially_destructive_tool_is_called_only_when_allowed() {
+    let target = Rewritten::new(booking_server(), no_rewrite);
+    let report = check(&target, &CheckOptions::default()).await;
+    assert!(
+        target
+            .sent("tools/call")
+            .iter()
+            .all(|m| m["params"]["name"] != "book_table")
+    );
+    assert_eq!(report.skipped_tools.len(), 1, "{}", report.to_text());
+    assert_eq!(report.skipped_tools[0].name, "book_table");
+    assert!(
+        report
+            .to_text()
+            .contains("Tools not called:\n  book_table: potentially destructive")
+    );
+    assert_eq!(report.to_json()["skipped_tools"][0]["name"], "book_table");
+    assert!(
+        report
+            .to_junit()
+            .contains("<skipped message=\"potentially destructive")
+    );
+    let allowed = CheckOptions {
+        allow_tools: vec!["book_table".into()],
+        ..CheckOptions::default()
+    };
+    let target = Rewritten::new(booking_server(), no_rewrite);
+    let report = check(&target, &allowed).await;
+    assert!(report.skipped_tools.is_empty());
+    assert!(
+        target
+            .sent("tools/call")
+            .iter()
+            .any(|m| m["params"]["name"] == "book_table")
+    );
+}
+
+#[tokio::test]
+async fn a_tool_that_requires_tasks_is_never_called() {
+    fn requires_tasks(request: &Value, response: &mut Value) {
+        if let Some(tools) = response
+            .pointer_mut("/result/tools")
+            .and_then(Value::as_array_mut)
+        {
+            for tool in tools {
+                tool["execution"] = json!({"taskSupport": "required"});
+            }
+        }
+    }
+    let target = Rewritten::new(booking_server(), requires_tasks);
+    let report = check(&target, &calling_every_tool()).await;
+    assert!(
+        target
+            .sent("tools/call")
+            .iter()
+            .all(|m| m["params"]["name"] != "book_table"),
+        "{}",
+        report.to_text()
+    );
+    assert_eq!(report.skipped_tools.len(), 1, "{}", report.to_text());
+    assert!(
+        report.skipped_tools[0]
+            .reason
+            .contains("MUST NOT call it without task augmentation")
+    );
+    assert!(report.cases.outcomes.is_empty());
 }

@@ -35,7 +35,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Runs protocol probes and schema-derived cases against a server and reports findings by
-    /// severity. Exits 1 on any defect. Without a target, checks the bundled example server.
+    /// severity. Exits 1 on any defect, 2 when the server could not be reached. Without a
+    /// target, checks the bundled example server.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
@@ -77,6 +78,14 @@ struct CheckArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Call every tool, even those not annotated `readOnlyHint: true` or
+    /// `destructiveHint: false` (by the spec's defaults potentially destructive), which are
+    /// otherwise not called.
+    #[arg(long)]
+    allow_destructive: bool,
+    /// Call this potentially destructive tool (repeatable).
+    #[arg(long = "tool", value_name = "NAME")]
+    tools: Vec<String>,
 }
 
 #[derive(Args)]
@@ -252,7 +261,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         Ok(o) => o,
         Err(e) => {
             eprintln!("mcp-test: cannot connect: {e}");
-            return ExitCode::from(1);
+            return ExitCode::from(2);
         }
     };
     let options = CheckOptions {
@@ -261,6 +270,8 @@ async fn run_check(args: CheckArgs) -> ExitCode {
             ..CaseOptions::default()
         },
         timeout: Duration::from_secs(args.target.timeout.max(1)),
+        allow_destructive: args.allow_destructive,
+        allow_tools: args.tools.clone(),
     };
     let mut on_progress = |line: &str| {
         if progress {

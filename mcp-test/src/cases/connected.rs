@@ -5,7 +5,9 @@ use crate::target::{Target, TargetError, TargetFuture};
 use crate::wire::Era;
 use serde_json::Value;
 
-/// A connected client with what was learnt when connecting: a label for reports and the era.
+/// A connected client with what was learnt when connecting: a label for reports, the era, and
+/// the handshake result (whose `capabilities` the checker reads, through
+/// [`Target::declared_capabilities`]).
 ///
 /// ```no_run
 /// use mcp_test::cases::Connected;
@@ -26,6 +28,9 @@ pub struct Connected {
     pub label: String,
     /// The era found.
     pub era: Era,
+    /// The handshake result: the `DiscoverResult` of a 2026-07-28 server, or the
+    /// `InitializeResult` of a 2025-era server.
+    pub handshake: Value,
 }
 
 impl Connected {
@@ -35,11 +40,12 @@ impl Connected {
         client: crate::client::Client,
         label: impl Into<String>,
     ) -> Result<Connected, TargetError> {
-        let era = client.era().await?.era;
+        let handshake = client.era().await?;
         Ok(Connected {
             client,
             label: label.into(),
-            era,
+            era: handshake.era,
+            handshake: handshake.result,
         })
     }
 }
@@ -59,5 +65,8 @@ impl Target for Connected {
     }
     fn http_url(&self) -> Option<String> {
         self.client.http_url()
+    }
+    fn declared_capabilities(&self) -> Option<Value> {
+        self.handshake.get("capabilities").cloned()
     }
 }

@@ -86,4 +86,7 @@ impl Target for Session<'_> {
     fn http_url(&self) -> Option<String> {
         self.target.http_url()
     }
+    fn declared_capabilities(&self) -> Option<Value> {
+        self.target.declared_capabilities()
+    }
 }

@@ -105,6 +105,14 @@ pub trait Target: Send + Sync {
     fn http_url(&self) -> Option<String> {
         None
     }
+
+    /// The capabilities the server declared when the connection was made, when the target
+    /// kept them: the `capabilities` of a 2025-era `InitializeResult` (or of a
+    /// `DiscoverResult`). `None` (the default) means "not known"; the checker then reads a
+    /// 2026-07-28 server's capabilities from `server/discover` itself.
+    fn declared_capabilities(&self) -> Option<Value> {
+        None
+    }
 }
 
 /// One exchange as seen on the wire: the reply, the notifications that came with it, and for
@@ -243,6 +251,9 @@ macro_rules! forward {
             }
             fn http_url(&self) -> Option<String> {
                 (**self).http_url()
+            }
+            fn declared_capabilities(&self) -> Option<Value> {
+                (**self).declared_capabilities()
             }
         }
     )*};

@@ -18,12 +18,12 @@ mod raw_http;
 mod report;
 mod rounds;
 
-pub use report::{CheckReport, Finding, Probe, Severity};
+pub use report::{CheckReport, Finding, Probe, Severity, SkippedTool};
 
 use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
 use crate::target::Target;
 use probes::Checker;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::time::Duration;
 
 /// What `check` runs.
@@ -36,6 +36,12 @@ pub struct CheckOptions {
     pub cases: CaseOptions,
     /// The per-call timeout (a server that hangs is reported, not waited on).
     pub timeout: Duration,
+    /// Call every tool, even one the spec's defaults make potentially destructive (not
+    /// annotated `readOnlyHint: true` or `destructiveHint: false`). Off by default: such a
+    /// tool is not called and the report lists it as skipped.
+    pub allow_destructive: bool,
+    /// Tools to call even though they are potentially destructive (`--tool NAME`).
+    pub allow_tools: Vec<String>,
 }
 
 impl Default for CheckOptions {
@@ -43,6 +49,8 @@ impl Default for CheckOptions {
         CheckOptions {
             cases: CaseOptions::default(),
             timeout: DEFAULT_TIMEOUT,
+            allow_destructive: false,
+            allow_tools: Vec::new(),
         }
     }
 }
@@ -73,36 +81,56 @@ pub async fn check_with_progress(
     let mut c = Checker::new(target, era, options.timeout);
     progress("discovery: server/discover");
     let discover = c.discovery().await;
+    // The capabilities the server declared: a 2026-07-28 server's from `server/discover`, a
+    // 2025-era server's from its `InitializeResult` (kept by the target). `None`: not known.
+    let declared = match era {
+        Era::Current => discover
+            .as_ref()
+            .and_then(|d| d.get("capabilities"))
+            .cloned()
+            .or_else(|| target.declared_capabilities()),
+        Era::Legacy => target.declared_capabilities(),
+    };
+    let has = |capability: &str| -> Option<bool> {
+        declared
+            .as_ref()
+            .map(|d| d.get(capability).is_some_and(|v| !v.is_null()))
+    };
     progress("methods: removed and unknown methods, unsupported versions");
     c.methods().await;
-    progress("lists: tools/list pagination, order, bad cursor");
-    let tools = c.tool_lists().await;
-    progress("tools: definitions and unknown tools");
-    c.tool_definitions(&tools).await;
-    let (cases, problems) = derive_for_tools(&tools, &options.cases);
-    c.probe("tools/input-schemas", |out| {
-        for p in problems {
-            out.push((Severity::Defect, format!("no cases derived: {p}")));
-        }
-    });
-    progress(&format!("cases: {} schema-derived cases", cases.len()));
-    let report = c.run_cases(&tools, &cases, progress).await;
-    progress("multi-round: input_required results, -32021 without capabilities");
-    c.multi_round_discipline(&report).await;
-    progress("multi-round: tools that ask, driven with every client capability");
-    c.multi_round_driven(&report).await;
-    let capabilities = discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(json!({}));
-    if capabilities.get("resources").is_some() || era == Era::Legacy {
+    let mut report = super::VerifyReport::default();
+    let mut skipped_tools = Vec::new();
+    if c.offered("tools", has("tools")).await {
+        progress("lists: tools/list pagination, order, bad cursor");
+        let tools = c.tool_lists().await;
+        progress("tools: definitions and unknown tools");
+        c.tool_definitions(&tools).await;
+        let (tools, skipped) = callable_tools(tools, options);
+        skipped_tools = skipped;
+        let (cases, problems) = derive_for_tools(&tools, &options.cases);
+        c.probe("tools/input-schemas", |out| {
+            for p in problems {
+                out.push((Severity::Defect, format!("no cases derived: {p}")));
+            }
+        });
+        progress(&format!("cases: {} schema-derived cases", cases.len()));
+        report = c.run_cases(&tools, &cases, progress).await;
+        progress("multi-round: input_required results, -32021 without capabilities");
+        c.multi_round_discipline(&report).await;
+        progress("multi-round: tools that ask, driven with every client capability");
+        c.multi_round_driven(&report).await;
+    }
+    if c.offered("resources", has("resources")).await {
         progress("resources: list, read, resource-not-found");
         c.resources().await;
     }
-    if capabilities.get("prompts").is_some() || era == Era::Legacy {
+    if c.offered("prompts", has("prompts")).await {
         progress("prompts: list, unknown prompt, missing arguments");
         c.prompts().await;
+    }
+    // No completion probe runs when the capability is declared; undeclared, it must be -32601.
+    if has("completions") == Some(false) {
+        c.offered("completions", Some(false)).await;
     }
     // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
     #[cfg(feature = "http")]
@@ -121,7 +149,47 @@ pub async fn check_with_progress(
         era: Some(era),
         probes: c.into_probes(),
         cases: report,
+        skipped_tools,
     }
+}
+
+/// The tools `check` may call, and the others with why not: a tool whose
+/// `execution.taskSupport` is `"required"` (a client MUST NOT call it without task
+/// augmentation, server/tools.mdx), and, unless allowed, a potentially destructive one (by the
+/// defaults of server/tools.mdx, `readOnlyHint: false` and `destructiveHint: true`).
+fn callable_tools(tools: Vec<Value>, options: &CheckOptions) -> (Vec<Value>, Vec<SkippedTool>) {
+    let mut callable = Vec::new();
+    let mut skipped = Vec::new();
+    for tool in tools {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        let hint = |key: &str| {
+            tool.pointer(&format!("/annotations/{key}"))
+                .and_then(Value::as_bool)
+        };
+        let reason = if tool
+            .pointer("/execution/taskSupport")
+            .and_then(Value::as_str)
+            == Some("required")
+        {
+            Some("execution.taskSupport is \"required\": a client MUST NOT call it without task augmentation (server/tools.mdx), which check does not do".to_owned())
+        } else if hint("readOnlyHint") != Some(true)
+            && hint("destructiveHint") != Some(false)
+            && !options.allow_destructive
+            && !options.allow_tools.iter().any(|t| t == name)
+        {
+            Some("potentially destructive: not annotated readOnlyHint: true or destructiveHint: false, and by the defaults of server/tools.mdx a tool is not read-only and is destructive; allow it with --allow-destructive or --tool NAME".to_owned())
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => skipped.push(SkippedTool {
+                name: name.to_owned(),
+                reason,
+            }),
+            None => callable.push(tool),
+        }
+    }
+    (callable, skipped)
 }
 
 /// What one probe found, before it becomes [`Finding`]s.

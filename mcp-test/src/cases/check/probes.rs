@@ -170,8 +170,9 @@ impl<'a> Checker<'a> {
                 }
             }
         } else {
+            // A 2025-era server is not wrong for being one: for the record.
             out.push((
-                Severity::Warning,
+                Severity::Info,
                 "the server does not speak 2026-07-28 (server/discover is -32601); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped".into(),
             ));
         }
@@ -179,26 +180,112 @@ impl<'a> Checker<'a> {
         discovered
     }
 
+    /// Whether to run the probes of a server `capability` (`tools`, `resources`, `prompts`,
+    /// `completions`), given whether the server declared it (`None`: not known).
+    ///
+    /// Declared: yes. Undeclared: no method of it is called but its list method (for
+    /// completions, `completion/complete`), which should be -32601; the probe
+    /// `capabilities/{capability}` says what it answered. Not known (a 2025-era target that
+    /// kept no handshake): yes, unless that method answers -32601.
+    pub(super) async fn offered(&mut self, capability: &str, declared: Option<bool>) -> bool {
+        if declared == Some(true) {
+            return true;
+        }
+        let (method, params) = match capability {
+            "tools" => ("tools/list", json!({})),
+            "resources" => ("resources/list", json!({})),
+            "prompts" => ("prompts/list", json!({})),
+            _ => (
+                "completion/complete",
+                json!({"ref": {"type": "ref/prompt", "name": "mcp-test-no-such-prompt"},
+                       "argument": {"name": "mcp-test", "value": ""}}),
+            ),
+        };
+        let mut out = Vec::new();
+        let response = self.req(method, params, &mut out).await;
+        let code = response
+            .as_ref()
+            .and_then(|r| r.pointer("/error/code"))
+            .and_then(Value::as_i64);
+        let name = format!("capabilities/{capability}");
+        if declared.is_none() {
+            if code == Some(-32601) {
+                out.push((
+                    Severity::Info,
+                    format!("{method} is -32601: the server does not offer {capability}; its probes were skipped"),
+                ));
+            }
+            let run = response.is_some() && code != Some(-32601);
+            if !run {
+                self.push_probe(&name, out);
+            }
+            return run;
+        }
+        match (&response, code) {
+            (None, _) | (Some(_), Some(-32601)) => {}
+            (Some(r), None) => out.push((
+                Severity::Warning,
+                format!(
+                    "the server did not declare the `{capability}` capability, yet {method} answered {}; a method of an undeclared capability should be -32601 (server-stateless conformance: \"If there is no `tools` capability, `tools/list` MUST give -32601\"; the spec text gives no level, so a warning)",
+                    brief(r)
+                ),
+            )),
+            (Some(r), Some(_)) => out.push((
+                Severity::Info,
+                format!(
+                    "the server did not declare the `{capability}` capability; {method} answered {} rather than -32601 (Method not found)",
+                    brief(r)
+                ),
+            )),
+        }
+        self.push_probe(&name, out);
+        false
+    }
+
+    /// `initialize` sent to a 2026-07-28 server: any error is right (the code is
+    /// implementation-defined), and a dual-era server MAY answer it; the error SHOULD name the
+    /// supported versions.
+    async fn initialize_on_a_modern_server(&mut self, out: &mut Out) {
+        let params = json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                            "clientInfo": {"name": "mcp-test", "version": "0"}});
+        let Some(r) = self.req("initialize", params, out).await else {
+            return;
+        };
+        let Some(error) = r.get("error") else {
+            return;
+        };
+        let listed = error
+            .pointer("/data/supported")
+            .and_then(Value::as_array)
+            .is_some_and(|v| !v.is_empty())
+            || error.to_string().contains("2026-07-28");
+        if !listed {
+            out.push((
+                Severity::Warning,
+                format!(
+                    "the error answering initialize names no supported protocol version; a 2026-07-28-only server SHOULD name them (basic/versioning.mdx §Backward Compatibility: SHOULD); got {}",
+                    brief(&r)
+                ),
+            ));
+        }
+    }
+
     pub(super) async fn methods(&mut self) {
         let mut out = Vec::new();
         let mut expect_32601 = vec!["mcp-test/no-such-method"];
         if self.modern() {
             expect_32601.extend([
-                "initialize",
                 "ping",
                 "logging/setLevel",
                 "resources/subscribe",
                 "resources/unsubscribe",
             ]);
         }
+        if self.modern() {
+            self.initialize_on_a_modern_server(&mut out).await;
+        }
         for method in expect_32601 {
-            let params = if method == "initialize" {
-                json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                       "clientInfo": {"name": "mcp-test", "version": "0"}})
-            } else {
-                json!({})
-            };
-            if let Some(r) = self.req(method, params, &mut out).await
+            if let Some(r) = self.req(method, json!({}), &mut out).await
                 && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32601)
             {
                 let what = if method.starts_with("mcp-test/") {
@@ -252,16 +339,16 @@ impl<'a> Checker<'a> {
         }
         let id = self.session.next_id();
         let bare = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {}});
-        match self.session.raw(bare).await {
+        match self.send_without_envelope(bare).await {
             Ok(r) => {
-                // Over HTTP the missing version is first a missing MCP-Protocol-Version
-                // header (-32020).
+                // The body has no version, the header says 2026-07-28: a server may call that
+                // a header mismatch (-32020).
                 let code = r.pointer("/error/code").and_then(Value::as_i64);
                 if !matches!(code, Some(-32602 | -32020)) {
                     out.push((
                         Severity::Defect,
                         format!(
-                            "a request without the `_meta` envelope must be -32602; got {}",
+                            "a request without the `_meta` envelope must be -32602 (basic/index.mdx §_meta: a missing required field MUST be -32602); got {}",
                             brief(&r)
                         ),
                     ));
@@ -271,6 +358,18 @@ impl<'a> Checker<'a> {
             Err(e) => out.push((Severity::Defect, format!("no answer to tools/list: {e}"))),
         }
         self.push_probe("methods/unsupported-version", out);
+    }
+
+    /// Sends a request that lacks the `_meta` envelope. Over HTTP it still carries
+    /// `MCP-Protocol-Version: 2026-07-28` and `Mcp-Method`, which the client derives from
+    /// `_meta` and so would leave out: a dual-era server keys on that header, and without it
+    /// rightly serves the request as 2025-era.
+    async fn send_without_envelope(&self, body: Value) -> Result<Value, String> {
+        #[cfg(feature = "http")]
+        if let Some(url) = self.session.target.http_url() {
+            return super::raw_http::post_modern(&url, &body, self.session.timeout).await;
+        }
+        self.session.raw(body).await.map_err(|e| e.to_string())
     }
 
     fn log_response(&self, method: &str, id: i64, response: Value) {
@@ -378,7 +477,7 @@ impl<'a> Checker<'a> {
                 out.push((
                     Severity::Warning,
                     format!(
-                        "{method} with an invalid cursor SHOULD be -32602; it answered a result"
+                        "{method} with an invalid cursor SHOULD be -32602 (server/utilities/pagination.mdx §Error Handling: SHOULD); it answered a result"
                     ),
                 ));
             }
@@ -415,11 +514,11 @@ impl<'a> Checker<'a> {
                 Happened::RpcError { code: -32602, .. } => {}
                 Happened::ToolError { .. } => out.push((
                     Severity::Warning,
-                    "an unknown tool answered isError: true; the spec says JSON-RPC -32602".into(),
+                    "an unknown tool answered isError: true; the spec's example is the protocol error -32602 (server/tools.mdx §Error Handling: an example, no MUST)".into(),
                 )),
                 other => out.push((
-                    Severity::Defect,
-                    format!("calling an unknown tool must be -32602; got {other}"),
+                    Severity::Warning,
+                    format!("calling an unknown tool should be -32602 (server/tools.mdx §Error Handling: an example, no MUST); got {other}"),
                 )),
             }
         }
@@ -440,6 +539,7 @@ impl<'a> Checker<'a> {
             .filter_map(|t| Some((t.get("name")?.as_str()?, t.get("outputSchema")?)))
             .collect();
         let mut skipped = 0;
+        let mut tool_errors: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, case) in cases.iter().enumerate() {
             if self.dead.is_some() {
                 skipped += 1;
@@ -479,6 +579,11 @@ impl<'a> Checker<'a> {
                         ),
                     ));
                 }
+                // A tool execution error is how a tool reports a business-logic failure
+                // (server/tools.mdx §Error Handling): counted per tool, for the record.
+                (Happened::ToolError { .. }, Expectation::Success) => {
+                    *tool_errors.entry(case.tool.as_str()).or_insert(0) += 1;
+                }
                 (h, Expectation::Success) if !agrees => out.push((
                     Severity::Warning,
                     format!(
@@ -512,6 +617,15 @@ impl<'a> Checker<'a> {
                 response,
             });
         }
+        for (tool, n) in tool_errors {
+            out.push((
+                Severity::Info,
+                format!(
+                    "tool {tool:?}: {n} schema-valid case{} answered with a tool execution error (isError: true), how a tool reports a business-logic failure (server/tools.mdx §Error Handling); not a protocol defect",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ));
+        }
         if skipped > 0 {
             out.push((
                 Severity::Info,
@@ -533,25 +647,38 @@ impl<'a> Checker<'a> {
                     .await
                 && r.get("error").is_some()
             {
+                // No clause says a listed resource must be readable by every client.
                 out.push((
-                    Severity::Warning,
+                    Severity::Info,
                     format!("reading the listed resource {uri} failed: {}", brief(&r)),
                 ));
             }
         }
         let missing = json!({"uri": "mcp-test://no/such/resource"});
         if let Some(r) = self.req("resources/read", missing, &mut out).await {
+            // 2026-07-28: MUST -32602. 2025-11-25: -32002 is the code the spec names, and
+            // its error handling is a SHOULD.
+            let severity = if self.modern() {
+                Severity::Defect
+            } else {
+                Severity::Warning
+            };
+            let clause = if self.modern() {
+                "server/resources.mdx §Error Handling: MUST"
+            } else {
+                "2025-11-25 server/resources.mdx §Error Handling: SHOULD"
+            };
             match r.pointer("/error/code").and_then(Value::as_i64) {
                 Some(-32602) => {}
                 Some(-32002) if !self.modern() => {}
                 Some(code) => out.push((
-                    Severity::Defect,
-                    format!("a missing resource must be -32602 (2026-07-28); got {code}"),
+                    severity,
+                    format!("a missing resource must be -32602 ({clause}); got {code}"),
                 )),
                 None => out.push((
-                    Severity::Defect,
+                    severity,
                     format!(
-                        "reading a missing resource answered a result: {}",
+                        "reading a missing resource answered a result ({clause}: -32602): {}",
                         brief(&r)
                     ),
                 )),
@@ -582,9 +709,9 @@ impl<'a> Checker<'a> {
                 && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
             {
                 out.push((
-                    Severity::Defect,
+                    Severity::Warning,
                     format!(
-                        "prompt {name:?} without its required arguments must be -32602; got {}",
+                        "prompt {name:?} without its required arguments SHOULD be -32602 (server/prompts.mdx §Error Handling: SHOULD); got {}",
                         brief(&r)
                     ),
                 ));
@@ -595,8 +722,11 @@ impl<'a> Checker<'a> {
             && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
         {
             out.push((
-                Severity::Defect,
-                format!("an unknown prompt must be -32602; got {}", brief(&r)),
+                Severity::Warning,
+                format!(
+                    "an unknown prompt SHOULD be -32602 (server/prompts.mdx §Error Handling: SHOULD); got {}",
+                    brief(&r)
+                ),
             ));
         }
         self.push_probe("prompts/arguments", out);
@@ -628,9 +758,13 @@ impl<'a> Checker<'a> {
                             entry.method
                         ),
                     )),
+                    // JSON-RPC leaves -32000..-32099 to implementations: for the record.
                     Some(c) if (-32019..=-32000).contains(&c) => errors.push((
-                        Severity::Warning,
-                        format!("{} answered the legacy code {c}", entry.method),
+                        Severity::Info,
+                        format!(
+                            "{} answered {c}, an implementation-defined server error code",
+                            entry.method
+                        ),
                     )),
                     None => errors.push((
                         Severity::Defect,

@@ -73,3 +73,41 @@ pub(super) async fn header_mirroring(url: &str, timeout: Duration) -> Out {
     }
     out
 }
+
+/// Posts `body` (a request without the `_meta` envelope) with the headers a 2026-07-28 client
+/// sends: `MCP-Protocol-Version: 2026-07-28` and the `Mcp-Method` of the body. A dual-era
+/// server keys on that header, so without it the request may rightly be served as 2025-era.
+/// Returns the first JSON-RPC message of the reply.
+pub(super) async fn post_modern(
+    url: &str,
+    body: &Value,
+    timeout: Duration,
+) -> Result<Value, String> {
+    let uri = HttpClient::parse_url(url).map_err(|e| format!("{url} is not a usable URL: {e}"))?;
+    let mut headers = HeaderMap::new();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(
+        ACCEPT,
+        HeaderValue::from_static("application/json, text/event-stream"),
+    );
+    headers.insert(
+        crate::headers::PROTOCOL_VERSION,
+        HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
+    );
+    if let Some(method) = body.get("method").and_then(Value::as_str)
+        && let Ok(value) = HeaderValue::from_str(method)
+    {
+        headers.insert(crate::headers::METHOD, value);
+    }
+    let reply = HttpClient::new()
+        .post(&uri, headers, body.to_string().into(), timeout)
+        .await
+        .map_err(|e| e.to_string())?;
+    reply.messages().into_iter().next().ok_or_else(|| {
+        format!(
+            "HTTP {} with no JSON-RPC message: {}",
+            reply.status.as_u16(),
+            shorten(&reply.text(), 200)
+        )
+    })
+}

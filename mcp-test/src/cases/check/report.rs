@@ -60,6 +60,15 @@ impl Probe {
     }
 }
 
+/// A tool `check` did not call, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SkippedTool {
+    /// The tool's name.
+    pub name: String,
+    /// Why it was not called.
+    pub reason: String,
+}
+
 /// What `check` found.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct CheckReport {
@@ -71,6 +80,8 @@ pub struct CheckReport {
     pub probes: Vec<Probe>,
     /// The schema-derived cases and their outcomes.
     pub cases: VerifyReport,
+    /// The tools not called (no schema cases, no multi-round drive), and why.
+    pub skipped_tools: Vec<SkippedTool>,
 }
 
 impl CheckReport {
@@ -111,6 +122,12 @@ impl CheckReport {
                 );
             }
         }
+        if !self.skipped_tools.is_empty() {
+            let _ = writeln!(out, "\nTools not called:");
+            for t in &self.skipped_tools {
+                let _ = writeln!(out, "  {}: {}", t.name, indent(&t.reason));
+            }
+        }
         let agreeing = self.cases.outcomes.iter().filter(|o| o.agrees).count();
         let _ = writeln!(out, "\nSummary");
         let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
@@ -128,7 +145,7 @@ impl CheckReport {
     }
 
     /// The machine report: `{target, era, summary: {defect, warning, info}, findings, probes,
-    /// cases}`.
+    /// cases, skipped_tools: [{name, reason}]}`.
     pub fn to_json(&self) -> Value {
         json!({
             "target": self.target,
@@ -143,6 +160,7 @@ impl CheckReport {
                 "name": p.name, "passed": p.passed(), "findings": p.findings
             })).collect::<Vec<_>>(),
             "cases": self.cases.outcomes,
+            "skipped_tools": self.skipped_tools,
         })
     }
 
@@ -192,7 +210,15 @@ impl CheckReport {
             }
             body.push_str("</testcase>\n");
         }
-        let total = self.probes.len() + self.cases.outcomes.len();
+        for t in &self.skipped_tools {
+            let _ = writeln!(
+                body,
+                "    <testcase classname=\"cases.{}\" name=\"not called\"><skipped message=\"{}\"/></testcase>",
+                xml(&t.name),
+                xml(&t.reason)
+            );
+        }
+        let total = self.probes.len() + self.cases.outcomes.len() + self.skipped_tools.len();
         format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\">\n{body}  </testsuite>\n</testsuites>\n",
             xml(&self.target)
