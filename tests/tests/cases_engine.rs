@@ -835,7 +835,7 @@ async fn a_potentially_destructive_tool_is_called_only_when_allowed() {
 
 #[tokio::test]
 async fn a_tool_that_requires_tasks_is_never_called() {
-    fn requires_tasks(request: &Value, response: &mut Value) {
+    fn requires_tasks(_request: &Value, response: &mut Value) {
         if let Some(tools) = response
             .pointer_mut("/result/tools")
             .and_then(Value::as_array_mut)
