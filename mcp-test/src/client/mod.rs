@@ -95,9 +95,22 @@ pub enum ClientError {
         /// Why.
         source: std::io::Error,
     },
-    /// Reading from or writing to the transport failed.
-    #[error("{0}")]
-    Io(String),
+    /// Reading from or writing to the transport failed; the `io::Error` is the source.
+    #[error("{what}: {source}{stderr}")]
+    Io {
+        /// What the client was doing.
+        what: String,
+        /// The I/O error.
+        source: std::io::Error,
+        /// The tail of the child's stderr, if any.
+        stderr: String,
+    },
+    /// The client was closed ([`Client::close`]) before this message.
+    #[error("cannot send {request}: the client was closed")]
+    ClientClosed {
+        /// The message (method and id).
+        request: String,
+    },
     /// No reply within the timeout.
     #[error("no reply to {request} within {after:?}{stderr}")]
     Timeout {

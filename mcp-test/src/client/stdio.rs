@@ -173,10 +173,9 @@ impl StdioTransport {
         line.push('\n');
         let mut stdin = self.stdin.lock().await;
         let Some(pipe) = stdin.as_mut() else {
-            return Err(ClientError::Io(format!(
-                "cannot send {}: the client was closed",
-                describe(message)
-            )));
+            return Err(ClientError::ClientClosed {
+                request: describe(message),
+            });
         };
         let written = async {
             pipe.write_all(line.as_bytes()).await?;
@@ -184,12 +183,13 @@ impl StdioTransport {
         }
         .await;
         drop(stdin);
-        written.map_err(|e| {
-            ClientError::Io(format!(
-                "could not write {} to the server's stdin: {e}{}",
-                describe(message),
-                stderr_tail(&self.stderr())
-            ))
+        written.map_err(|source| ClientError::Io {
+            what: format!(
+                "could not write {} to the server's stdin",
+                describe(message)
+            ),
+            source,
+            stderr: stderr_tail(&self.stderr()),
         })
     }
 
@@ -280,9 +280,11 @@ impl StdioTransport {
         };
         match tokio::time::timeout(timeout, process.wait()).await {
             Ok(Ok(status)) => Ok(Some(status)),
-            Ok(Err(e)) => Err(ClientError::Io(format!(
-                "could not wait for the server process: {e}"
-            ))),
+            Ok(Err(source)) => Err(ClientError::Io {
+                what: "could not wait for the server process".to_owned(),
+                source,
+                stderr: String::new(),
+            }),
             Err(_) => {
                 let _ = process.kill().await;
                 drop(child);
