@@ -21,20 +21,7 @@ pub(super) async fn header_mirroring(url: &str, timeout: Duration) -> Out {
         }
     };
     let body = crate::wire::build::build_request("tools/list", json!({}));
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert(
-        ACCEPT,
-        HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    headers.insert(
-        crate::headers::PROTOCOL_VERSION,
-        HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
-    );
-    headers.insert(
-        crate::headers::METHOD,
-        HeaderValue::from_static("tools/call"),
-    );
+    let headers = modern_headers("tools/call");
     let reply = match HttpClient::new()
         .post(&uri, headers, body.to_string().into(), timeout)
         .await
@@ -84,21 +71,7 @@ pub(super) async fn post_modern(
     timeout: Duration,
 ) -> Result<Value, String> {
     let uri = HttpClient::parse_url(url).map_err(|e| format!("{url} is not a usable URL: {e}"))?;
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert(
-        ACCEPT,
-        HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    headers.insert(
-        crate::headers::PROTOCOL_VERSION,
-        HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
-    );
-    if let Some(method) = body.get("method").and_then(Value::as_str)
-        && let Ok(value) = HeaderValue::from_str(method)
-    {
-        headers.insert(crate::headers::METHOD, value);
-    }
+    let headers = modern_headers(body.get("method").and_then(Value::as_str).unwrap_or(""));
     let reply = HttpClient::new()
         .post(&uri, headers, body.to_string().into(), timeout)
         .await
@@ -110,4 +83,25 @@ pub(super) async fn post_modern(
             shorten(&reply.text(), 200)
         )
     })
+}
+
+/// The headers of a 2026-07-28 POST: JSON in, JSON or SSE out, `MCP-Protocol-Version`, and
+/// `Mcp-Method: method` (left out when `method` is empty or not a header value).
+fn modern_headers(method: &str) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(
+        ACCEPT,
+        HeaderValue::from_static("application/json, text/event-stream"),
+    );
+    headers.insert(
+        crate::headers::PROTOCOL_VERSION,
+        HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
+    );
+    if !method.is_empty()
+        && let Ok(value) = HeaderValue::from_str(method)
+    {
+        headers.insert(crate::headers::METHOD, value);
+    }
+    headers
 }
