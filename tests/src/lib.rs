@@ -233,3 +233,16 @@ pub mod conformance;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// Serves `server` over Streamable HTTP on 127.0.0.1, on a port the system picks, as a task of
+/// the current runtime (so it ends with the test), and returns the endpoint's URL.
+pub async fn serve_http(server: Server) -> String {
+    use mcp_test::transport::http;
+    let listener = http::bind_local(0).await.expect("a free 127.0.0.1 port");
+    let url = format!(
+        "http://{}/mcp",
+        listener.local_addr().expect("a bound address")
+    );
+    tokio::spawn(http::serve(listener, server, http::HttpConfig::default()));
+    url
+}

@@ -208,10 +208,8 @@ async fn the_era_probe_falls_back_on_silence_after_the_probe_wait() {
         echo '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"quiet","version":"1"}}}'
         cat >/dev/null
     "#;
-    let client = Client::spawn(sh(script))
+    let client = client_for(script, Duration::from_secs(60))
         .await
-        .unwrap()
-        .with_timeout(Duration::from_secs(60))
         .with_probe_wait(Duration::from_millis(200));
     let started = std::time::Instant::now();
     let handshake = client.era().await.unwrap();
@@ -237,10 +235,8 @@ async fn a_slow_modern_server_is_still_found_modern() {
         echo '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: initialize"}}'
         cat >/dev/null
     "#;
-    let client = Client::spawn(sh(script))
+    let client = client_for(script, Duration::from_secs(30))
         .await
-        .unwrap()
-        .with_timeout(Duration::from_secs(30))
         .with_probe_wait(Duration::from_millis(100));
     let handshake = client.era().await.unwrap();
     assert_eq!(handshake.era, Era::Current, "{handshake:?}");

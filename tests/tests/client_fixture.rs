@@ -11,7 +11,7 @@ use mcp_test::testing::answer;
 use mcp_test::testing::{
     RequestOptions, call_tool, discover, get_prompt, list_tools, read_resource, result,
 };
-use mcp_test::transport::{http, stdio};
+use mcp_test::transport::stdio;
 use mcp_test::wire::Era;
 use mcp_test::{assert_input_required, assert_rpc_error, assert_tool_error, assert_tool_text};
 use serde_json::{Value, json};
@@ -33,13 +33,7 @@ fn stdio_client() -> Client {
 /// A client to the fixture served over HTTP on a free 127.0.0.1 port. The server task ends
 /// with the test's runtime.
 async fn http_client() -> Client {
-    let listener = http::bind_local(0).await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(http::serve(
-        listener,
-        conformance::conformance_server(),
-        http::HttpConfig::default(),
-    ));
+    let url = mcp_test_downstream::serve_http(conformance::conformance_server()).await;
     Client::http(&url).unwrap()
 }
 

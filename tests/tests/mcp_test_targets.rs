@@ -7,21 +7,13 @@
 mod conformance;
 
 use mcp_test::testing::{TestContext, result};
-use mcp_test::transport::http;
 use mcp_test::{assert_rpc_error, assert_tool_text, mcp_test};
 use serde_json::json;
 
 /// Serves the fixture over HTTP on 127.0.0.1, on a port the system picks, and returns its URL.
 /// The server is a task of the test's runtime, so it ends with the test.
 async fn serve_fixture() -> String {
-    let listener = http::bind_local(0).await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(http::serve(
-        listener,
-        conformance::conformance_server(),
-        http::HttpConfig::default(),
-    ));
-    url
+    mcp_test_downstream::serve_http(conformance::conformance_server()).await
 }
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_fixture");

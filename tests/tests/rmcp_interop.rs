@@ -8,7 +8,6 @@
 #[path = "../../mcp-test/examples/conformance.rs"]
 mod conformance;
 
-use mcp_test::transport::http;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
     ElicitationAction, ErrorData, GetPromptRequestParams, Implementation, ProtocolVersion,
@@ -144,13 +143,7 @@ async fn rmcp_client_over_stdio() {
 
 #[tokio::test]
 async fn rmcp_client_over_http() {
-    let listener = http::bind_local(0).await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(http::serve(
-        listener,
-        conformance::conformance_server(),
-        http::HttpConfig::default(),
-    ));
+    let url = mcp_test_downstream::serve_http(conformance::conformance_server()).await;
     let transport = StreamableHttpClientTransport::from_uri(url);
     let client = Interop
         .serve_with_lifecycle(transport, modern())

@@ -10,7 +10,6 @@
 
 use mcp_test::prelude::*;
 use mcp_test::testing::{image_response, result};
-use mcp_test::transport::http::{self, HttpConfig};
 use mcp_test_downstream::conformance::conformance_builder;
 use serde_json::Value;
 
@@ -42,10 +41,7 @@ fn stdio() -> TestContext {
 /// The fixture served over HTTP on a free port by a task of the test's own runtime, which ends
 /// with the test.
 async fn http() -> TestContext {
-    let listener = http::bind_local(0).await.expect("a free 127.0.0.1 port");
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(http::serve(listener, fixture(), HttpConfig::default()));
-    TestContext::http(url)
+    TestContext::http(mcp_test_downstream::serve_http(fixture()).await)
 }
 
 /// For each body, a module of the same name with one test per target.
