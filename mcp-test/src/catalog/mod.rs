@@ -452,6 +452,30 @@ fn required_string<'a>(
     }
 }
 
+fn optional_object<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a Map<String, Value>>, ErrorObject> {
+    match params.get(key) {
+        None => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {key} must be an object, got {}",
+            json_type(other)
+        ))),
+    }
+}
+
+fn required_object<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+    what: &str,
+) -> Result<&'a Map<String, Value>, ErrorObject> {
+    optional_object(params, key)?.ok_or_else(|| {
+        ErrorObject::invalid_params(format!("Invalid params: missing {key} ({what})"))
+    })
+}
+
 /// An object of strings (`prompts/get` arguments, completion context), as pairs.
 fn string_map(value: Option<&Value>, at: &str) -> Result<Vec<(String, String)>, ErrorObject> {
     match value {
@@ -717,45 +741,17 @@ impl Catalog {
         ctx: &Context,
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
-        let reference = match params.get("ref") {
-            Some(Value::Object(r)) => r,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: ref must be an object, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing ref (a {\"type\": \"ref/prompt\", \"name\"} or {\"type\": \"ref/resource\", \"uri\"})",
-                ));
-            }
-        };
-        let argument = match params.get("argument") {
-            Some(Value::Object(a)) => a,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: argument must be an object, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing argument (the {name, value} to complete)",
-                ));
-            }
-        };
+        let reference = required_object(
+            params,
+            "ref",
+            "a {\"type\": \"ref/prompt\", \"name\"} or {\"type\": \"ref/resource\", \"uri\"}",
+        )?;
+        let argument = required_object(params, "argument", "the {name, value} to complete")?;
         let arg_name = required_string(argument, "name", "argument.", "the argument to complete")?;
         let value = required_string(argument, "value", "argument.", "what the user typed so far")?;
-        let context = match params.get("context") {
+        let context = match optional_object(params, "context")? {
             None => Vec::new(),
-            Some(Value::Object(c)) => string_map(c.get("arguments"), "context.arguments")?,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: context must be an object, got {}",
-                    json_type(other)
-                )));
-            }
+            Some(c) => string_map(c.get("arguments"), "context.arguments")?,
         };
         let kind = required_string(reference, "type", "ref.", "ref/prompt or ref/resource")?;
         let identity = ctx.identity();

@@ -145,20 +145,7 @@ pub(crate) async fn call(
     ctx: &Context,
     params: &Map<String, Value>,
 ) -> Result<Value, ErrorObject> {
-    let name = match params.get("name") {
-        Some(Value::String(name)) => name,
-        Some(other) => {
-            return Err(ErrorObject::invalid_params(format!(
-                "Invalid params: name must be a string, got {}",
-                json_type(other)
-            )));
-        }
-        None => {
-            return Err(ErrorObject::invalid_params(
-                "Invalid params: missing name (the tool to call)",
-            ));
-        }
-    };
+    let name = super::required_string(params, "name", "", "the tool to call")?;
     let Some((_, tool)) = tools.visible(name, ctx.identity()) else {
         return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
     };
