@@ -16,6 +16,8 @@
 //! assert!(err.to_string().contains("/content: missing required property"), "{err}");
 //! ```
 
+pub mod clauses;
+
 use crate::validation::{SchemaValidator, Violation, describe};
 use serde_json::Value;
 use std::collections::HashMap;

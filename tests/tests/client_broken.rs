@@ -39,7 +39,11 @@ async fn a_real_server_process_over_stdio() {
         "sunny in Oslo"
     );
     assert_rpc_error!(call_tool(&client, "nope", json!({}), &opts).await, -32602);
-    assert!(client.violations().is_empty(), "{:?}", client.violations());
+    assert!(
+        client.transport_events().is_empty(),
+        "{:?}",
+        client.transport_events()
+    );
     // Closing stdin ends the server: it exits by itself, successfully.
     let status = client.close().await.unwrap().expect("a child process");
     assert!(status.success(), "{status:?}");
@@ -60,7 +64,11 @@ async fn non_json_on_stdout_is_an_error_quoting_the_line() {
         ClientError::NotJson { line, .. } => assert_eq!(line, "Server starting..."),
         other => panic!("expected NotJson, got {other:?}"),
     }
-    assert!(client.violations()[0].contains("Server starting..."));
+    assert!(
+        client.transport_events()[0]
+            .to_string()
+            .contains("Server starting...")
+    );
     client.close().await.unwrap();
 }
 
@@ -99,8 +107,8 @@ async fn a_reply_with_the_wrong_id_is_a_violation() {
     .await;
     let err = client.call("tools/list", json!({})).await.unwrap_err();
     assert!(matches!(err, ClientError::Timeout { .. }), "{err:?}");
-    let violations = client.violations();
-    assert!(violations[0].contains("id 999"), "{violations:?}");
+    let events = client.transport_events();
+    assert!(events[0].to_string().contains("id 999"), "{events:?}");
     client.close().await.unwrap();
 }
 
@@ -241,7 +249,11 @@ async fn a_slow_modern_server_is_still_found_modern() {
     let handshake = client.era().await.unwrap();
     assert_eq!(handshake.era, Era::Current, "{handshake:?}");
     client.close().await.unwrap();
-    assert!(client.violations().is_empty(), "{:?}", client.violations());
+    assert!(
+        client.transport_events().is_empty(),
+        "{:?}",
+        client.transport_events()
+    );
 }
 
 /// A -32022 that lists 2026-07-28 is retried; one that lists no revision this client speaks

@@ -1,7 +1,7 @@
 //! [`Connected`]: a client with what was learnt when connecting.
 
 use crate::server::Caller;
-use crate::target::{Target, TargetError, TargetFuture};
+use crate::target::{Target, TargetError, TargetFuture, TransportEvent};
 use crate::wire::Era;
 use serde_json::Value;
 
@@ -60,8 +60,8 @@ impl Target for Connected {
     fn era(&self) -> Option<Era> {
         Some(self.era)
     }
-    fn transport_violations(&self) -> Vec<String> {
-        self.client.violations()
+    fn transport_events(&self) -> Vec<TransportEvent> {
+        self.client.transport_events()
     }
     fn http_url(&self) -> Option<String> {
         self.client.http_url()

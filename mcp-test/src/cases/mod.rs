@@ -62,7 +62,7 @@ mod sample;
 mod target;
 
 pub use crate::wire::Era;
-pub use check::{CheckOptions, CheckReport, Finding, Severity, check};
+pub use check::{CheckOptions, CheckReport, Finding, Probe, Severity, Shown, SkippedTool, check};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use connected::Connected;
 pub use example_server::example_server;

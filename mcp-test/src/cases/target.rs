@@ -2,7 +2,8 @@
 
 use crate::server::Caller;
 use crate::target::{
-    Answers, DriveError, Rounds, Target, TargetError, TargetFuture, drive, send_within,
+    Answers, DriveError, Rounds, Target, TargetError, TargetFuture, TransportEvent, drive,
+    send_within,
 };
 use crate::wire::Era;
 use crate::wire::build::build_request;
@@ -80,8 +81,8 @@ impl Target for Session<'_> {
     fn era(&self) -> Option<Era> {
         self.target.era()
     }
-    fn transport_violations(&self) -> Vec<String> {
-        self.target.transport_violations()
+    fn transport_events(&self) -> Vec<TransportEvent> {
+        self.target.transport_events()
     }
     fn http_url(&self) -> Option<String> {
         self.target.http_url()

@@ -10,7 +10,7 @@
 //! - **stdio** ([`Client::spawn`]): starts the program with piped stdin/stdout/stderr, writes
 //!   one JSON message per line, routes replies by id, collects stderr
 //!   ([`Client::stderr`]), records anything on stdout that is not a JSON-RPC message
-//!   ([`Client::violations`]), and on [`Client::close`] closes stdin and expects the process
+//!   ([`Client::transport_events`]), and on [`Client::close`] closes stdin and expects the process
 //!   to exit. The child is killed when the last clone of the client is dropped.
 //! - **HTTP** ([`Client::http`]): POSTs each message with `Accept: application/json,
 //!   text/event-stream` and every mirrored header (`MCP-Protocol-Version`, `Mcp-Method`,
@@ -59,7 +59,7 @@ mod stdio;
 #[allow(unused_imports)]
 pub(crate) use http::{HttpClient, HttpReply};
 
-pub use crate::target::{Answers, Exchange, Rounds};
+pub use crate::target::{Answers, Exchange, Rounds, TransportEvent};
 
 use crate::server::Caller;
 use crate::target::{DriveError, Target, TargetError, TargetFuture, describe};
@@ -645,12 +645,13 @@ impl Client {
         }
     }
 
-    /// What the server did that the transport forbids, in order: lines on stdout that are
-    /// not JSON-RPC messages, replies to no request in flight, requests from the server.
-    pub fn violations(&self) -> Vec<String> {
+    /// What the server did on the transport that a checker may hold against it, in order:
+    /// lines on stdout that are not JSON-RPC messages, replies to no request in flight,
+    /// requests from the server.
+    pub fn transport_events(&self) -> Vec<TransportEvent> {
         match &self.inner.transport {
             #[cfg(feature = "client")]
-            Transport::Stdio(t) => t.violations(),
+            Transport::Stdio(t) => t.events(),
             #[cfg(feature = "http")]
             Transport::Http(_) => Vec::new(),
         }
@@ -808,8 +809,8 @@ impl Target for Client {
         })
     }
 
-    fn transport_violations(&self) -> Vec<String> {
-        self.violations()
+    fn transport_events(&self) -> Vec<TransportEvent> {
+        Client::transport_events(self)
     }
 
     fn http_url(&self) -> Option<String> {

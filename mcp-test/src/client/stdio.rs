@@ -1,6 +1,7 @@
 //! The stdio side of the client: a child process, one JSON-RPC message per line.
 
 use super::{ClientError, Exchange, describe, stderr_tail};
+use crate::target::TransportEvent;
 use serde_json::{Value, json};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -29,7 +30,7 @@ struct State {
     /// Requests given up on (timed out, `notifications/cancelled` sent): a late reply to one is
     /// allowed, and ignored.
     cancelled: Vec<String>,
-    violations: Vec<String>,
+    events: Vec<TransportEvent>,
     closed: bool,
 }
 
@@ -152,13 +153,8 @@ impl StdioTransport {
         String::from_utf8_lossy(&self.shared.stderr.lock().expect("stderr lock")).into_owned()
     }
 
-    pub(super) fn violations(&self) -> Vec<String> {
-        self.shared
-            .state
-            .lock()
-            .expect("state lock")
-            .violations
-            .clone()
+    pub(super) fn events(&self) -> Vec<TransportEvent> {
+        self.shared.state.lock().expect("state lock").events.clone()
     }
 
     /// The stderr tail once the child's stderr has closed (or after a short wait).
@@ -308,9 +304,10 @@ impl Shared {
         let message: Value = match serde_json::from_str(line) {
             Ok(message) => message,
             Err(e) => {
-                state
-                    .violations
-                    .push(format!("a line on stdout is not JSON ({e}): {line:?}"));
+                state.events.push(TransportEvent::NotJson {
+                    line: line.to_owned(),
+                    reason: e.to_string(),
+                });
                 for pending in state.pending.drain(..) {
                     let _ = pending.tx.send(Err(Failure::NotJson {
                         line: line.to_owned(),
@@ -323,9 +320,10 @@ impl Shared {
         let is_object = message.is_object();
         let has = |k: &str| message.get(k).is_some();
         if is_object && has("method") && has("id") {
-            state.violations.push(format!(
-                "the server sent a request on stdio, which a 2026-07-28 server never does: {line}"
-            ));
+            state.events.push(TransportEvent::ServerRequest {
+                method: message["method"].as_str().unwrap_or("?").to_owned(),
+                line: line.to_owned(),
+            });
         } else if is_object && has("method") {
             for pending in &mut state.pending {
                 pending.notes.push(message.clone());
@@ -346,14 +344,15 @@ impl Shared {
                 (None, Some(late)) => {
                     state.cancelled.remove(late);
                 }
-                (None, None) => state.violations.push(format!(
-                    "a reply to no request in flight (id {key}): {line}"
-                )),
+                (None, None) => state.events.push(TransportEvent::UnmatchedReply {
+                    id: key,
+                    line: line.to_owned(),
+                }),
             }
         } else {
-            state.violations.push(format!(
-                "a line on stdout is JSON but not a JSON-RPC message: {line}"
-            ));
+            state.events.push(TransportEvent::NotJsonRpc {
+                line: line.to_owned(),
+            });
             for pending in state.pending.drain(..) {
                 let _ = pending.tx.send(Err(Failure::NotJson {
                     line: line.to_owned(),

@@ -94,9 +94,11 @@ pub trait Target: Send + Sync {
         None
     }
 
-    /// What the server did that its transport forbids, so far: lines on stdout that are not
-    /// JSON-RPC, replies to no request, requests from the server. Empty by default.
-    fn transport_violations(&self) -> Vec<String> {
+    /// What the server did on the transport that a checker may hold against it, so far:
+    /// lines on stdout that are not JSON-RPC, replies to no request, requests from the
+    /// server. Facts, not verdicts: whether one breaks the spec depends on the era (a
+    /// 2025-era server may send requests). Empty by default.
+    fn transport_events(&self) -> Vec<TransportEvent> {
         Vec::new()
     }
 
@@ -112,6 +114,62 @@ pub trait Target: Send + Sync {
     /// 2026-07-28 server's capabilities from `server/discover` itself.
     fn declared_capabilities(&self) -> Option<Value> {
         None
+    }
+}
+
+/// Something a server did on its transport that a checker may hold against it
+/// ([`Target::transport_events`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportEvent {
+    /// A line on stdout that is not JSON.
+    NotJson {
+        /// The line.
+        line: String,
+        /// Why it does not parse.
+        reason: String,
+    },
+    /// A line on stdout that is JSON but not a JSON-RPC message.
+    NotJsonRpc {
+        /// The line.
+        line: String,
+    },
+    /// A reply whose id matches no request in flight.
+    UnmatchedReply {
+        /// The id as JSON text.
+        id: String,
+        /// The line.
+        line: String,
+    },
+    /// A JSON-RPC request from the server (forbidden on 2026-07-28 stdio; a 2025-era server
+    /// may send some).
+    ServerRequest {
+        /// Its method.
+        method: String,
+        /// The line.
+        line: String,
+    },
+}
+
+impl std::fmt::Display for TransportEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TransportEvent::NotJson { line, reason } => {
+                write!(f, "a line on stdout is not JSON ({reason}): {line:?}")
+            }
+            TransportEvent::NotJsonRpc { line } => {
+                write!(
+                    f,
+                    "a line on stdout is JSON but not a JSON-RPC message: {line}"
+                )
+            }
+            TransportEvent::UnmatchedReply { id, line } => {
+                write!(f, "a reply to no request in flight (id {id}): {line}")
+            }
+            TransportEvent::ServerRequest { method, line } => {
+                write!(f, "the server sent a {method} request: {line}")
+            }
+        }
     }
 }
 
@@ -246,8 +304,8 @@ macro_rules! forward {
             fn era(&self) -> Option<Era> {
                 (**self).era()
             }
-            fn transport_violations(&self) -> Vec<String> {
-                (**self).transport_violations()
+            fn transport_events(&self) -> Vec<TransportEvent> {
+                (**self).transport_events()
             }
             fn http_url(&self) -> Option<String> {
                 (**self).http_url()

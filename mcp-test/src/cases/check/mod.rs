@@ -18,7 +18,7 @@ mod raw_http;
 mod report;
 mod rounds;
 
-pub use report::{CheckReport, Finding, Probe, Severity, SkippedTool};
+pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 
 use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
 use crate::target::Target;

@@ -61,6 +61,8 @@ impl<'a> Checker<'a> {
                 severity,
                 probe: name.to_owned(),
                 message,
+                clause: None,
+                request: None,
             })
             .collect();
         self.probes.push(Probe {
@@ -812,9 +814,9 @@ impl<'a> Checker<'a> {
             Severity::Warning
         };
         let mut out: Out = target
-            .transport_violations()
+            .transport_events()
             .into_iter()
-            .map(|v| (severity, v))
+            .map(|v| (severity, v.to_string()))
             .collect();
         if let Some(dead) = &self.dead {
             out.push((

@@ -2,6 +2,7 @@
 //! [`CheckReport`] that renders as text, JSON or JUnit XML.
 
 use crate::cases::{Era, VerifyReport, shorten};
+use crate::spec::clauses::{Clause, Level};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::fmt::{self, Write as _};
@@ -28,15 +29,50 @@ impl fmt::Display for Severity {
     }
 }
 
+impl From<Level> for Severity {
+    /// The severity of breaking a clause of this level: MUST and MUST NOT make a defect,
+    /// SHOULD and SHOULD NOT a warning, MAY a note.
+    fn from(level: Level) -> Self {
+        match level {
+            Level::Must | Level::MustNot => Severity::Defect,
+            Level::Should | Level::ShouldNot => Severity::Warning,
+            Level::May => Severity::Info,
+        }
+    }
+}
+
 /// One thing found wrong (or noted) about a server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    /// How bad.
+    /// How bad: the level of [`clause`](Self::clause) when there is one
+    /// ([`Severity::from`]), else [`Severity::Info`].
     pub severity: Severity,
-    /// The probe that found it, e.g. `lists/pagination`.
+    /// The probe that found it, e.g. `lists/tools/list`.
     pub probe: String,
     /// What was found.
     pub message: String,
+    /// The spec clause the server broke; `None` for a note no clause backs.
+    pub clause: Option<Clause>,
+    /// The request that showed it, when one did.
+    pub request: Option<Shown>,
+}
+
+/// The request that showed a finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Shown {
+    /// Its method, e.g. `tools/call`.
+    pub method: String,
+    /// Its JSON-RPC id (`None` for a raw HTTP probe sent outside the session's ids).
+    pub id: Option<i64>,
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.id {
+            Some(id) => write!(f, "{} (id {id})", self.method),
+            None => f.write_str(&self.method),
+        }
+    }
 }
 
 /// One probe and what it found; it passes when it found no defect and no warning.

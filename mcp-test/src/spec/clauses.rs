@@ -1,0 +1,263 @@
+//! The requirements of the spec that a client can observe from outside a server, each with
+//! its level and its words.
+//!
+//! A checker may call a server wrong only by quoting the clause it breaks, and the clause's
+//! level decides how wrong: a [`Level::Must`] or [`Level::MustNot`] broken is a defect, a
+//! [`Level::Should`] or [`Level::ShouldNot`] a warning, a [`Level::May`] a note. Every
+//! [`Clause`] here is quoted from the revision it names (`docs/specification/<revision>/` of
+//! the MCP specification repository); [`ALL`] lists them.
+//!
+//! ```
+//! use mcp_test::spec::clauses::{self, Level};
+//! let clause = clauses::find("resources/not-found").unwrap();
+//! assert_eq!(clause.level, Level::Must);
+//! assert_eq!(clause.to_string(), "server/resources.mdx §Error Handling (MUST)");
+//! assert!(clause.text.contains("`-32602`"));
+//! ```
+
+use serde::Serialize;
+use std::fmt;
+
+/// How binding a clause is, in the words of RFC 2119 as the spec uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Level {
+    /// **MUST** (or **REQUIRED**).
+    Must,
+    /// **MUST NOT**.
+    MustNot,
+    /// **SHOULD** (or **RECOMMENDED**).
+    Should,
+    /// **SHOULD NOT**.
+    ShouldNot,
+    /// **MAY**: allowed, never wrong.
+    May,
+}
+
+impl Level {
+    /// Whether breaking the clause breaks the spec (MUST, MUST NOT).
+    pub fn is_absolute(self) -> bool {
+        matches!(self, Level::Must | Level::MustNot)
+    }
+
+    /// The keyword as the spec writes it.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::MustNot => "MUST NOT",
+            Level::Should => "SHOULD",
+            Level::ShouldNot => "SHOULD NOT",
+            Level::May => "MAY",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.keyword())
+    }
+}
+
+/// One requirement, quoted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Clause {
+    /// A stable name, `area/what`, e.g. `resources/not-found`.
+    pub id: &'static str,
+    /// The revision whose text it quotes: `2026-07-28`, `2025-11-25`, or `JSON-RPC 2.0`.
+    pub revision: &'static str,
+    /// The page, relative to the revision's folder, e.g. `server/resources.mdx`.
+    pub file: &'static str,
+    /// The section heading it sits under.
+    pub section: &'static str,
+    /// How binding it is.
+    pub level: Level,
+    /// The sentence itself.
+    pub text: &'static str,
+}
+
+impl Clause {
+    /// Where to read it: `file §section`, with the revision in front unless it is 2026-07-28.
+    pub fn location(&self) -> String {
+        if self.revision == "2026-07-28" {
+            format!("{} §{}", self.file, self.section)
+        } else {
+            format!("{} {} §{}", self.revision, self.file, self.section)
+        }
+    }
+}
+
+impl fmt::Display for Clause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.location(), self.level)
+    }
+}
+
+/// The clause named `id`, if it is one of [`ALL`].
+pub fn find(id: &str) -> Option<&'static Clause> {
+    ALL.iter().copied().find(|c| c.id == id)
+}
+
+macro_rules! clauses {
+    ($($(#[$doc:meta])* $name:ident = $id:literal, $rev:literal, $file:literal, $section:literal, $level:ident, $text:literal;)*) => {
+        $(
+            $(#[$doc])*
+            pub const $name: Clause = Clause {
+                id: $id,
+                revision: $rev,
+                file: $file,
+                section: $section,
+                level: Level::$level,
+                text: $text,
+            };
+        )*
+        /// Every clause of this module, in the order written.
+        pub const ALL: &[&Clause] = &[$(&$name),*];
+    };
+}
+
+clauses! {
+    /// Every message is JSON-RPC 2.0, whose error table gives -32601 to an unknown method.
+    JSONRPC_METHOD_NOT_FOUND = "jsonrpc/method-not-found", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32601 Method not found, \"The method does not exist / is not available.\")";
+    /// A result carries the request's id.
+    RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
+        "Result responses **MUST** include the same ID as the request they correspond to.";
+    /// An error carries the request's id.
+    ERROR_ID = "base/error-id", "2026-07-28", "basic/index.mdx", "Error Responses", Must,
+        "Error responses **MUST** include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).";
+    /// Error codes are integers.
+    ERROR_CODE_INTEGER = "base/error-code-integer", "2026-07-28", "basic/index.mdx", "Error Responses", Must,
+        "Error codes **MUST** be integers.";
+    /// Every 2026-07-28 result has `resultType`.
+    RESULT_TYPE = "base/result-type", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
+        "The `result` **MUST** include a `resultType` field to indicate the type of the result.";
+    /// The schema is the source of truth for every message.
+    SCHEMA = "base/schema", "2026-07-28", "basic/index.mdx", "Schema", Must,
+        "All implementations **MUST** support the base protocol, versioning, and the message patterns. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
+    /// -32002 and -32042 are gone in 2026-07-28.
+    REMOVED_ERROR_CODES = "base/removed-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", MustNot,
+        "Implementations of this protocol version **MUST NOT** emit these codes:";
+    /// The reserved server-error range: a note, not a rule a black box can hold a server to.
+    IMPLEMENTATION_ERROR_CODES = "base/implementation-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", ShouldNot,
+        "New codes **MUST NOT** be allocated in this sub-range, and new implementations **SHOULD NOT** use codes from this sub-range at all.";
+    /// A request without the required `_meta` fields is -32602.
+    META_REQUIRED = "base/meta-required", "2026-07-28", "basic/index.mdx", "`_meta`", Must,
+        "A request missing any required field is malformed; the server **MUST** reject it with JSON-RPC error code `-32602` (Invalid params).";
+    /// A request that needs a capability the client did not declare is -32021.
+    MISSING_CLIENT_CAPABILITY = "base/missing-client-capability", "2026-07-28", "basic/index.mdx", "`_meta`", Must,
+        "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server **MUST** return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.";
+    /// Servers implement `server/discover`.
+    DISCOVER = "discover/implemented", "2026-07-28", "server/discover.mdx", "server/discover", Must,
+        "Servers **MUST** implement it.";
+    /// The discover result names the server.
+    DISCOVER_SERVER_INFO = "discover/server-info", "2026-07-28", "server/discover.mdx", "DiscoverResult", Should,
+        "Servers **SHOULD** include this field.";
+    /// An unsupported protocol version is -32022.
+    UNSUPPORTED_VERSION = "versioning/unsupported-version", "2026-07-28", "basic/versioning.mdx", "Protocol Version Negotiation", Must,
+        "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it **MUST** respond with an `UnsupportedProtocolVersionError`.";
+    /// A modern-only server names its versions when refusing `initialize`.
+    INITIALIZE_NAMES_VERSIONS = "versioning/initialize-names-versions", "2026-07-28", "basic/versioning.mdx", "Backward Compatibility with Initialization-Based Versions", Should,
+        "A server that supports only modern versions **SHOULD** name the protocol versions it supports in any error it returns to an `initialize` request, on any transport.";
+    /// Capabilities are respected.
+    CAPABILITY_NEGOTIATION = "capabilities/respected", "2026-07-28", "server/prompts.mdx", "Implementation Considerations", Should,
+        "Both parties **SHOULD** respect capability negotiation";
+    /// An invalid cursor is -32602.
+    INVALID_CURSOR = "pagination/invalid-cursor", "2026-07-28", "server/utilities/pagination.mdx", "Error Handling", Should,
+        "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
+    /// `tools/list` comes in a deterministic order.
+    TOOLS_DETERMINISTIC_ORDER = "tools/deterministic-order", "2026-07-28", "server/tools.mdx", "Capabilities", Should,
+        "Servers **SHOULD** return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).";
+    /// Tool names are unique.
+    TOOL_NAMES_UNIQUE = "tools/names-unique", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
+        "Tool names **SHOULD** be unique within a server.";
+    /// A tool's input schema is a valid JSON Schema object.
+    TOOL_INPUT_SCHEMA = "tools/input-schema", "2026-07-28", "server/tools.mdx", "Tool", Must,
+        "`inputSchema`: JSON Schema defining expected parameters. **MUST** be a valid JSON Schema object (not `null`)";
+    /// Schemas are valid in their dialect.
+    SCHEMA_VALID = "schema/valid", "2026-07-28", "basic/index.mdx", "Schema Validation", Must,
+        "Schemas **MUST** be valid according to their declared or default dialect";
+    /// Structured results conform to the output schema.
+    OUTPUT_SCHEMA = "tools/output-schema", "2026-07-28", "server/tools.mdx", "Output Schema", Must,
+        "Servers **MUST** provide structured results that conform to this schema.";
+    /// Tool inputs are validated.
+    VALIDATE_TOOL_INPUTS = "tools/validate-inputs", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
+        "Servers **MUST**: Validate all tool inputs";
+    /// A missing resource is -32602.
+    RESOURCE_NOT_FOUND = "resources/not-found", "2026-07-28", "server/resources.mdx", "Error Handling", Must,
+        "If the requested resource does not exist, servers **MUST** return a JSON-RPC error with code `-32602` (Invalid params).";
+    /// A missing resource is never an empty result.
+    RESOURCE_NOT_FOUND_EMPTY = "resources/not-found-not-empty", "2026-07-28", "server/resources.mdx", "Error Handling", MustNot,
+        "Servers **MUST NOT** return an empty `contents` array for a non-existent resource.";
+    /// 2025-11-25: a missing resource is -32002.
+    LEGACY_RESOURCE_NOT_FOUND = "legacy/resources/not-found", "2025-11-25", "server/resources.mdx", "Error Handling", Should,
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Resource not found: `-32002`";
+    /// Prompt errors are -32602.
+    PROMPT_ERRORS = "prompts/errors", "2026-07-28", "server/prompts.mdx", "Error Handling", Should,
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
+    /// stdout carries MCP messages only.
+    STDIO_STDOUT = "stdio/stdout-messages-only", "2026-07-28", "basic/transports/stdio.mdx", "stdio", MustNot,
+        "The server **MUST NOT** write anything to its `stdout` that is not a valid MCP message.";
+    /// 2025-11-25: stdout carries MCP messages only.
+    LEGACY_STDIO_STDOUT = "legacy/stdio/stdout-messages-only", "2025-11-25", "basic/transports.mdx", "stdio", MustNot,
+        "The server **MUST NOT** write anything to its `stdout` that is not a valid MCP message.";
+    /// A 2026-07-28 server never sends requests on stdio.
+    STDIO_NO_REQUESTS = "stdio/no-requests", "2026-07-28", "basic/transports/stdio.mdx", "Receiving Messages", MustNot,
+        "The server **MUST NOT** write JSON-RPC _requests_ to `stdout`.";
+    /// A server exits when stdin closes.
+    STDIO_EXIT_ON_EOF = "stdio/exit-on-eof", "2026-07-28", "basic/transports/stdio.mdx", "Shutdown", Should,
+        "Servers **SHOULD** exit promptly when their standard input is closed or reads return end-of-file.";
+    /// Nothing more for a cancelled request.
+    CANCELLED_SILENT = "cancellation/no-further-messages", "2026-07-28", "basic/transports/stdio.mdx", "Cancellation", MustNot,
+        "Servers **SHOULD** stop work on a cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
+    /// Server-to-client requests go through MRTR.
+    MRTR_ONLY = "mrtr/server-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Multi Round-Trip Requests", Must,
+        "Servers **MUST** send server-to-client requests (such as `roots/list`, `sampling/createMessage`, or `elicitation/create`) using the MRTR pattern.";
+    /// `input_required` only on the three methods.
+    MRTR_SUPPORTED_REQUESTS = "mrtr/supported-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Supported Requests", MustNot,
+        "Servers **MUST NOT** send `InputRequiredResult` responses on any other client requests.";
+    /// An `InputRequiredResult` has input requests or state.
+    MRTR_REQUESTS_OR_STATE = "mrtr/requests-or-state", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        "Servers **MUST** include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response.";
+    /// Input requests are only of declared kinds.
+    MRTR_DECLARED_ONLY = "mrtr/declared-capabilities-only", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", MustNot,
+        "Servers **MUST NOT** send an `inputRequests` that the client has not declared support for in its capabilities.";
+    /// Input requests are elicitation, sampling or roots.
+    MRTR_REQUEST_KINDS = "mrtr/request-kinds", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        "`inputRequests` values are request objects that **MUST** be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest`.";
+    /// Tampered state is refused.
+    MRTR_STATE_INTEGRITY = "mrtr/state-integrity", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        "If `requestState` influences authorization, resource access, or business logic, servers **MUST** protect its integrity (e.g. HMAC or AEAD) and **MUST** reject state that fails verification.";
+    /// Missing answers get a new round.
+    MRTR_ASK_AGAIN = "mrtr/ask-again", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
+        "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information.";
+    /// Over HTTP, a header that disagrees with the body is refused.
+    HTTP_HEADER_MISMATCH = "http/header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
+        "If the values do not match, the server **MUST** reject the request with `400 Bad Request` and a `HeaderMismatch` JSON-RPC error (see Server Validation).";
+    /// Over HTTP, a request is answered with JSON or SSE.
+    HTTP_CONTENT_TYPE = "http/content-type", "2026-07-28", "basic/transports/streamable-http.mdx", "Sending Messages", Must,
+        "If the body is a JSON-RPC _request_, the server **MUST** return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn ids_are_unique_and_each_text_carries_its_level() {
+        let mut ids = HashSet::new();
+        for clause in ALL {
+            assert!(ids.insert(clause.id), "duplicate clause id {}", clause.id);
+            assert!(
+                clause
+                    .text
+                    .contains(&format!("**{}**", clause.level.keyword())),
+                "{}: the text does not say {}",
+                clause.id,
+                clause.level
+            );
+        }
+        assert_eq!(find("base/result-id"), Some(&RESULT_ID));
+        assert_eq!(find("no/such"), None);
+    }
+}
