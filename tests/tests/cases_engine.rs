@@ -541,12 +541,25 @@ async fn asking_for_an_undeclared_capability_is_a_defect() {
         "{:#?}",
         discipline.findings
     );
+    // Every case of the tool asks the same question: one finding, with the count.
+    assert_eq!(discipline.findings.len(), 1, "{:#?}", discipline.findings);
+    let finding = &discipline.findings[0];
     assert!(
-        discipline.findings.iter().any(|f| f.message.starts_with(
-            "book_table › accepts valid arguments: input request \"guest\" (elicitation/create)"
-        )),
-        "{:#?}",
-        discipline.findings
+        finding
+            .message
+            .starts_with("book_table › accepts valid arguments (and in ")
+            && finding
+                .message
+                .contains("more cases): input request \"guest\" (elicitation/create)"),
+        "{finding:#?}"
+    );
+    assert_eq!(
+        finding.clause.map(|c| c.id),
+        Some("mrtr/declared-capabilities-only")
+    );
+    assert_eq!(
+        finding.request.as_ref().map(|r| r.method.as_str()),
+        Some("tools/call")
     );
     // Driven with every capability, the server itself behaves.
     assert!(

@@ -19,11 +19,15 @@ use crate::target::{Answers, DriveError, Rounds};
 use crate::wire::error_codes;
 use crate::wire::meta_keys;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 impl Checker<'_> {
-    /// Without client capabilities: no input requests, and -32021 names what it needs.
+    /// Without client capabilities: no input requests, and -32021 names what it needs. The
+    /// same question asked by many cases of one tool is one finding, with the count.
     pub(super) async fn multi_round_discipline(&mut self, report: &VerifyReport) {
         let mut out = Vec::new();
+        // (tool, key, method) -> (the first case's title and request, how many cases)
+        let mut asked: BTreeMap<(&str, &str, &str), (&str, Option<Shown>, usize)> = BTreeMap::new();
         for o in &report.outcomes {
             let Some(r) = &o.response else { continue };
             let on = Some(Shown {
@@ -36,18 +40,11 @@ impl Checker<'_> {
             {
                 // The cases declare no client capabilities, so the server may ask for none.
                 for (key, req) in requests {
-                    out.push(
-                        Note::broke(
-                            &clauses::MRTR_DECLARED_ONLY,
-                            format!(
-                                "{} › {}: input request {key:?} ({}) asks for a capability the client did not declare; the server should answer -32021",
-                                o.case.tool,
-                                o.case.title,
-                                req.get("method").and_then(Value::as_str).unwrap_or("?")
-                            ),
-                        )
-                        .on(on.clone()),
-                    );
+                    let method = req.get("method").and_then(Value::as_str).unwrap_or("?");
+                    asked
+                        .entry((o.case.tool.as_str(), key.as_str(), method))
+                        .or_insert((o.case.title.as_str(), on.clone(), 0))
+                        .2 += 1;
                 }
             }
             if self.modern()
@@ -66,6 +63,25 @@ impl Checker<'_> {
                     .on(on),
                 );
             }
+        }
+        for ((tool, key, method), (title, on, n)) in asked {
+            let more = match n {
+                1 => String::new(),
+                n => format!(
+                    " (and in {} more case{})",
+                    n - 1,
+                    if n == 2 { "" } else { "s" }
+                ),
+            };
+            out.push(
+                Note::broke(
+                    &clauses::MRTR_DECLARED_ONLY,
+                    format!(
+                        "{tool} › {title}{more}: input request {key:?} ({method}) asks for a capability the client did not declare; the server should answer -32021"
+                    ),
+                )
+                .on(on),
+            );
         }
         self.push_probe("multi-round/discipline", out);
     }
