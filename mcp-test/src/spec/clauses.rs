@@ -217,6 +217,9 @@ clauses! {
     /// A missing resource is never an empty result.
     RESOURCE_NOT_FOUND_EMPTY = "resources/not-found-not-empty", "2026-07-28", "server/resources.mdx", "Error Handling", MustNot,
         "Servers **MUST NOT** return an empty `contents` array for a non-existent resource.";
+    /// 2025-11-25: the schema is the source of truth for every message.
+    LEGACY_SCHEMA = "legacy/base/schema", "2025-11-25", "basic/index.mdx", "Schema", Must,
+        "All implementations **MUST** support the base protocol and lifecycle management components. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// 2025-11-25: a result carries the request's id.
     LEGACY_RESULT_ID = "legacy/base/result-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
         "Result responses **MUST** include the same ID as the request they correspond to.";
