@@ -205,6 +205,12 @@ clauses! {
     /// Schemas are valid in their dialect.
     SCHEMA_VALID = "schema/valid", "2026-07-28", "basic/index.mdx", "Schema Validation", Must,
         "Schemas **MUST** be valid according to their declared or default dialect";
+    /// Validation follows the schema's dialect (an inclusive bound is inclusive).
+    SCHEMA_DIALECT = "schema/validate-per-dialect", "2026-07-28", "basic/index.mdx", "Implementation Requirements", Must,
+        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
+    /// 2025-11-25: validation follows the schema's dialect.
+    LEGACY_SCHEMA_DIALECT = "legacy/schema/validate-per-dialect", "2025-11-25", "basic/index.mdx", "Implementation Requirements", Must,
+        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
     /// Structured results conform to the output schema.
     OUTPUT_SCHEMA = "tools/output-schema", "2026-07-28", "server/tools.mdx", "Output Schema", Must,
         "Servers **MUST** provide structured results that conform to this schema.";
