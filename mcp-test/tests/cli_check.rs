@@ -374,8 +374,9 @@ async fn an_unreachable_server_still_gets_a_json_and_a_junit_report() {
     assert!(run.stdout.contains("errors=\"1\""), "{}", run.stdout);
 }
 
-/// A 2026-07-28 stdio server in `sh`: it answers `server/discover` at once and every other
-/// request with -32601 after `$DELAY` seconds (none when unset), until its stdin ends.
+/// A 2026-07-28 stdio server in `sh`: it answers `server/discover` at once, a request for
+/// `$WRONG_ID_FOR` under id 999, and every other request with -32601 after `$DELAY` seconds
+/// (none when unset), until its stdin ends.
 #[cfg(unix)]
 const SH_SERVER: &str = r#"
 while IFS= read -r line; do
@@ -385,6 +386,8 @@ while IFS= read -r line; do
   case "$line" in
     *'"method":"server/discover"'*)
       echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"sh","version":"1"}}}}' ;;
+    *'"method":"'"$WRONG_ID_FOR"'"'*)
+      echo '{"jsonrpc":"2.0","id":999,"error":{"code":-32601,"message":"Method not found"}}' ;;
     *)
       [ -n "$DELAY" ] && sleep "$DELAY"
       echo '{"jsonrpc":"2.0","id":'"$id"',"error":{"code":-32601,"message":"Method not found"}}' ;;
@@ -517,5 +520,39 @@ async fn a_check_cut_short_by_the_deadline_reports_what_ran_and_exits_2() {
         run.stderr.contains("incomplete: cut short"),
         "{}",
         run.stderr
+    );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn check_reports_a_reply_with_the_wrong_id_as_such() {
+    let script = format!("WRONG_ID_FOR=ping\n{SH_SERVER}");
+    let run = mcp_test(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
+        "--timeout",
+        "1",
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ])
+    .await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    let messages: Vec<&str> = probe(&report, "methods/removed-and-unknown")["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("no answer to ping")
+                && m.contains("answered with id 999 instead of")),
+        "{messages:#?}"
     );
 }

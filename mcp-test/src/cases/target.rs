@@ -115,16 +115,52 @@ impl<'a> Session<'a> {
         caller: &Caller,
     ) -> Result<Exchange, TargetError> {
         let Some(deadline) = &self.deadline else {
-            return send_within(self.target, message, caller, self.timeout).await;
+            return self.send_within(message, caller, self.timeout).await;
         };
         if deadline.passed() {
             return Err(deadline.refuse(describe(message)));
         }
         let timeout = self.timeout.min(deadline.left());
-        match send_within(self.target, message, caller, timeout).await {
+        match self.send_within(message, caller, timeout).await {
             // The deadline, not the per-call timeout, ended the wait.
-            Err(TargetError::Timeout { .. }) if timeout < self.timeout && deadline.passed() => {
+            Err(TargetError::Timeout { .. } | TargetError::WrongId { .. })
+                if timeout < self.timeout && deadline.passed() =>
+            {
                 Err(deadline.refuse(describe(message)))
+            }
+            other => other,
+        }
+    }
+
+    /// [`send_within`], telling a reply under the wrong id from silence: a request that times
+    /// out while the target reported replies to no request in flight is
+    /// [`TargetError::WrongId`].
+    async fn send_within(
+        &self,
+        message: &Value,
+        caller: &Caller,
+        timeout: Duration,
+    ) -> Result<Exchange, TargetError> {
+        let before = self.target.transport_events().len();
+        match send_within(self.target, message, caller, timeout).await {
+            Err(TargetError::Timeout { request, after }) => {
+                let mut got: Vec<String> = Vec::new();
+                for event in self.target.transport_events().into_iter().skip(before) {
+                    if let TransportEvent::UnmatchedReply { id, .. } = event
+                        && !got.contains(&id)
+                    {
+                        got.push(id);
+                    }
+                }
+                if got.is_empty() {
+                    return Err(TargetError::Timeout { request, after });
+                }
+                Err(TargetError::WrongId {
+                    request,
+                    expected: message.get("id").unwrap_or(&Value::Null).to_string(),
+                    got,
+                    after,
+                })
             }
             other => other,
         }
