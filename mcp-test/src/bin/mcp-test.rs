@@ -1,17 +1,19 @@
 //! `mcp-test`: check any MCP server, or generate Rust tests for it.
 //!
 //! ```text
-//! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit]
+//! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
 //! ```
 //!
 //! Without a target, both work on the bundled example server, in process.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use mcp_test::Server;
 use mcp_test::cases::ai::{self, AiError, AiOptions};
 use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
 use mcp_test::cases::{
-    CaseOptions, CheckOptions, Connected, ListToolsError, check::check_with_progress,
+    CaseOptions, CheckOptions, CheckReport, Connected, ListToolsError,
+    check::{check_connected_with_progress, check_with_progress},
     derive_for_tools, example_server, list_tools, verify_with,
 };
 use mcp_test::client::{Client, ClientError};
@@ -19,7 +21,7 @@ use mcp_test::target::{Target, TargetError};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -35,8 +37,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Runs protocol probes and schema-derived cases against a server and reports findings by
-    /// severity. Exits 1 on any defect, 2 when the server could not be reached. Without a
-    /// target, checks the bundled example server.
+    /// severity. Exits 1 on any defect, else 2 when the check could not run to its end (the
+    /// server could not be reached, or the deadline passed), else 0; every format prints a
+    /// report in each case. Without a target, checks the bundled example server.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
@@ -86,6 +89,15 @@ struct CheckArgs {
     /// Call this potentially destructive tool (repeatable).
     #[arg(long = "tool", value_name = "NAME")]
     tools: Vec<String>,
+    /// The overall deadline in seconds, connecting included (0: none). When it passes the
+    /// check stops sending, reports what ran, and exits 2 (1 if it found a defect). Closing
+    /// the server afterwards takes at most --close-grace more.
+    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    deadline: u64,
+    /// Seconds a stdio server gets to exit once its stdin is closed at the end; one still
+    /// running is then killed (SIGKILL, no SIGTERM first) and reported (transport/shutdown).
+    #[arg(long, value_name = "SECS", default_value_t = 5)]
+    close_grace: u64,
 }
 
 #[derive(Args)]
@@ -171,6 +183,14 @@ enum OpenError {
         /// What the client said.
         source: TargetError,
     },
+    /// The handshake did not end within the overall deadline.
+    #[error("{target}: no answer to the handshake within the overall deadline ({after:?})")]
+    Deadline {
+        /// The URL, or the command line.
+        target: String,
+        /// The deadline.
+        after: Duration,
+    },
 }
 
 /// Why `mcp-test generate` wrote nothing.
@@ -189,11 +209,43 @@ enum GenerateError {
     },
 }
 
-/// The server to talk to, and what to close afterwards.
+/// The server to talk to.
+enum Served {
+    /// Over stdio or HTTP, connected: closed at the end.
+    Remote(Connected),
+    /// The bundled example server, in process.
+    InProcess(Server),
+}
+
+/// The server to talk to, and how it was given.
 struct Opened {
-    target: Box<dyn Target>,
-    client: Option<Client>,
+    served: Served,
     source: ServerSource,
+}
+
+impl Opened {
+    fn target(&self) -> &dyn Target {
+        match &self.served {
+            Served::Remote(connected) => connected,
+            Served::InProcess(server) => server,
+        }
+    }
+
+    /// Ends the session with a remote server (the client's close grace).
+    async fn close(&self) {
+        if let Served::Remote(connected) = &self.served {
+            let _ = connected.client.close().await;
+        }
+    }
+}
+
+/// The target as reports name it: the URL, the command line, or the example server.
+fn target_label(args: &TargetArgs) -> String {
+    match &args.url {
+        Some(url) => url.clone(),
+        None if !args.command.is_empty() => args.command.join(" "),
+        None => example_server().label(),
+    }
 }
 
 async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
@@ -210,7 +262,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
         let client = Client::http(url)?
             .with_timeout(timeout)
             .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client.clone(), url.clone())
+        let connected = Connected::probe(client, url.clone())
             .await
             .map_err(|source| OpenError::Handshake {
                 target: url.clone(),
@@ -218,8 +270,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
             })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
-            target: Box::new(connected),
-            client: Some(client),
+            served: Served::Remote(connected),
             source: ServerSource::Url(url.clone()),
         });
     }
@@ -234,7 +285,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
             .await?
             .with_timeout(timeout)
             .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client.clone(), label.clone())
+        let connected = Connected::probe(client, label.clone())
             .await
             .map_err(|source| OpenError::Handshake {
                 target: format!("`{label}`"),
@@ -242,26 +293,45 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
             })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
-            target: Box::new(connected),
-            client: Some(client),
+            served: Served::Remote(connected),
             source: ServerSource::Command(args.command.clone()),
         });
     }
     note("no target given: checking the bundled example server in process");
     Ok(Opened {
-        target: Box::new(example_server()),
-        client: None,
+        served: Served::InProcess(example_server()),
         source: ServerSource::Example,
     })
 }
 
 async fn run_check(args: CheckArgs) -> ExitCode {
+    let started = Instant::now();
     let progress = !args.quiet;
-    let opened = match open(&args.target, progress).await {
+    let deadline = (args.deadline > 0).then(|| Duration::from_secs(args.deadline));
+    let opening = open(&args.target, progress);
+    let opened = match deadline {
+        None => opening.await,
+        Some(deadline) => match tokio::time::timeout(deadline, opening).await {
+            Ok(opened) => opened,
+            Err(_) => Err(OpenError::Deadline {
+                target: target_label(&args.target),
+                after: deadline,
+            }),
+        },
+    };
+    let opened = match opened {
         Ok(o) => o,
         Err(e) => {
             eprintln!("mcp-test: cannot connect: {e}");
-            return ExitCode::from(2);
+            let report = CheckReport::not_checked(
+                target_label(&args.target),
+                format!("cannot connect: {e}"),
+            );
+            // The text format says it on stderr only, as above.
+            if !matches!(args.format, Format::Text) {
+                print_report(&report, args.format);
+            }
+            return ExitCode::from(report.exit_code());
         }
     };
     let options = CheckOptions {
@@ -272,17 +342,32 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         timeout: Duration::from_secs(args.target.timeout.max(1)),
         allow_destructive: args.allow_destructive,
         allow_tools: args.tools.clone(),
+        // What connecting left of the deadline.
+        deadline: deadline.map(|d| d.saturating_sub(started.elapsed())),
+        close_grace: Duration::from_secs(args.close_grace),
     };
     let mut on_progress = |line: &str| {
         if progress {
             eprintln!("mcp-test: {line}");
         }
     };
-    let report = check_with_progress(opened.target.as_ref(), &options, &mut on_progress).await;
-    if let Some(client) = &opened.client {
-        let _ = client.close().await;
+    let report = match &opened.served {
+        Served::Remote(connected) => {
+            check_connected_with_progress(connected, &options, &mut on_progress).await
+        }
+        Served::InProcess(server) => check_with_progress(server, &options, &mut on_progress).await,
+    };
+    if let Some(why) = &report.incomplete
+        && progress
+    {
+        eprintln!("mcp-test: incomplete: {why}");
     }
-    let text = match args.format {
+    print_report(&report, args.format);
+    ExitCode::from(report.exit_code())
+}
+
+fn print_report(report: &CheckReport, format: Format) {
+    let text = match format {
         Format::Text => report.to_text(),
         Format::Json => serde_json::to_string_pretty(&report.to_json()).unwrap_or_default() + "\n",
         Format::Junit => report.to_junit(),
@@ -290,11 +375,6 @@ async fn run_check(args: CheckArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
-    if report.has_defects() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
 }
 
 async fn run_generate(args: GenerateArgs) -> ExitCode {
@@ -310,7 +390,7 @@ async fn run_generate(args: GenerateArgs) -> ExitCode {
 async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
     let opened = open(&args.target, true).await?;
     let timeout = Duration::from_secs(args.target.timeout.max(1));
-    let target = opened.target.as_ref();
+    let target = opened.target();
     let tools = list_tools(target, timeout).await?;
     let options = CaseOptions {
         edge_cases: args.edge_cases || args.ai.ai_generate,
@@ -355,15 +435,14 @@ async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
     } else {
         None
     };
-    if let Some(client) = &opened.client {
-        let _ = client.close().await;
-    }
+    opened.close().await;
+    let label = target.label();
     let text = render(
         &cases,
         outcomes.as_deref(),
         &GenerateOptions {
             source: opened.source,
-            label: target.label(),
+            label,
         },
     );
     std::fs::write(&args.output, text).map_err(|source| GenerateError::Write {

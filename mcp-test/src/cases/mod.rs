@@ -62,7 +62,12 @@ mod sample;
 mod target;
 
 pub use crate::wire::Era;
-pub use check::{CheckOptions, CheckReport, Finding, Probe, Severity, Shown, SkippedTool, check};
+pub use check::{
+    CheckOptions, CheckReport, DEFAULT_DEADLINE, Finding, Probe, Severity, Shown, SkippedTool,
+    check,
+};
+#[cfg(any(feature = "client", feature = "http"))]
+pub use check::{check_connected, check_connected_with_progress};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use connected::Connected;
 pub use example_server::example_server;

@@ -10,15 +10,25 @@
 //!   final response with synthesized answers ([`target::drive`](crate::target::drive)), every
 //!   round checked against the official schema, and a tampered `requestState` must be
 //!   refused;
-//! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body.
+//! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body;
+//! - one overall deadline ([`CheckOptions::deadline`]): when it passes the check stops
+//!   sending and reports what ran, saying it was cut short ([`CheckReport::incomplete`]);
+//! - for a connected server (`check_connected`), closing it with a short grace and
+//!   recording how it ended (`transport/shutdown`).
 
+mod deadline;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
 mod report;
 mod rounds;
+#[cfg(any(feature = "client", feature = "http"))]
+mod shutdown;
 
+pub use deadline::DEFAULT_DEADLINE;
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
+#[cfg(any(feature = "client", feature = "http"))]
+pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
 use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
 use crate::spec::clauses::{self, Clause};
@@ -44,6 +54,14 @@ pub struct CheckOptions {
     pub allow_destructive: bool,
     /// Tools to call even though they are potentially destructive (`--tool NAME`).
     pub allow_tools: Vec<String>,
+    /// The overall deadline, from the start of the check (default [`DEFAULT_DEADLINE`];
+    /// `None`: none). When it passes nothing more is sent, a request in flight is no longer
+    /// waited for, and the report keeps what ran and says it was cut short
+    /// ([`CheckReport::incomplete`]).
+    pub deadline: Option<Duration>,
+    /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
+    /// before it kills it (default 5 s, the client's `DEFAULT_CLOSE_GRACE`).
+    pub close_grace: Duration,
 }
 
 impl Default for CheckOptions {
@@ -53,6 +71,8 @@ impl Default for CheckOptions {
             timeout: DEFAULT_TIMEOUT,
             allow_destructive: false,
             allow_tools: Vec::new(),
+            deadline: Some(DEFAULT_DEADLINE),
+            close_grace: Duration::from_secs(5),
         }
     }
 }
@@ -81,6 +101,7 @@ pub async fn check_with_progress(
 ) -> CheckReport {
     let era = target.era().unwrap_or(Era::Current);
     let mut c = Checker::new(target, era, options.timeout);
+    let deadline = deadline::start(&mut c, options);
     progress("discovery: server/discover");
     let discover = c.discovery().await;
     // The capabilities the server declared: a 2026-07-28 server's from `server/discover`, a
@@ -182,6 +203,10 @@ pub async fn check_with_progress(
             "a 2025-era server: the mirrored headers are 2026-07-28's",
         ),
         #[cfg(feature = "http")]
+        Some(_) if !deadline::allows(deadline.as_deref(), "the raw HTTP probes") => {
+            c.skip_probe("http/header-mirroring", crate::target::DEADLINE_PASSED);
+        }
+        #[cfg(feature = "http")]
         Some(url) => {
             progress("HTTP: mirrored headers");
             let findings = raw_http::header_mirroring(&url, options.timeout).await;
@@ -193,13 +218,16 @@ pub async fn check_with_progress(
     progress("results and errors: every response received");
     c.results_and_errors(target.protocol_version());
     c.transport(target);
-    CheckReport {
+    let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),
         probes: c.into_probes(),
         cases: report,
         skipped_tools,
-    }
+        incomplete: None,
+    };
+    deadline::finish(deadline.as_deref(), &mut checked);
+    checked
 }
 
 /// The tools `check` may call, and the others with why not: a tool whose

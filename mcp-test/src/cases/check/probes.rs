@@ -143,8 +143,12 @@ impl<'a> Checker<'a> {
     /// After a call got no answer: the server is dead unless it still answers `tools/list`
     /// (a hang in one handler is then reported, and the check goes on).
     pub(super) async fn after_failure(&mut self, message: String) {
+        // The overall deadline, not the server, ended the call (see `deadline.rs`).
+        if self.session.past_deadline() {
+            return;
+        }
         let (_, alive) = self.session.request("tools/list", json!({})).await;
-        if alive.is_err() {
+        if alive.is_err() && !self.session.past_deadline() {
             self.dead = Some(message);
         }
     }
