@@ -20,7 +20,7 @@ mod rounds;
 
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 
-use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
+use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_split};
 use crate::target::Target;
 use probes::Checker;
 use serde_json::Value;
@@ -29,7 +29,10 @@ use std::time::Duration;
 /// What `check` runs.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Which cases to derive (edge cases are on by default). The cases always run without
+    /// Which cases to derive (edge cases are on by default), with the values to send
+    /// ([`CaseOptions::values`]; a tool whose given values do not fit its schema is not
+    /// called, and the report lists it with why; [`check_values`](super::check_values) finds
+    /// every such value beforehand). The cases always run without
     /// client capabilities, whatever [`CaseOptions::client_capabilities`](CaseOptions) says: a
     /// tool that needs one must answer -32021, and the multi-round probe then drives it with
     /// every capability declared.
@@ -107,7 +110,19 @@ pub async fn check_with_progress(
         c.tool_definitions(&tools).await;
         let (tools, skipped) = callable_tools(tools, options);
         skipped_tools = skipped;
-        let (cases, problems) = derive_for_tools(&tools, &options.cases);
+        let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
+        // A value the user gave that does not fit is the user's mistake, not the server's:
+        // that tool is not called.
+        skipped_tools.extend(bad_values.into_iter().map(|e| SkippedTool {
+            reason: match &e.action {
+                Some(action) => format!(
+                    "action {action:?}: the value given for `{}` {}",
+                    e.pointer, e.message
+                ),
+                None => format!("the value given for `{}` {}", e.pointer, e.message),
+            },
+            name: e.tool,
+        }));
         c.probe("tools/input-schemas", |out| {
             for p in problems {
                 out.push((Severity::Defect, format!("no cases derived: {p}")));
