@@ -11,7 +11,12 @@
 //!   round checked against the official schema, and a tampered `requestState` must be
 //!   refused;
 //! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body.
+//!
+//! What the outcomes of the schema cases mean (an off-by-one at a declared bound, a tool error
+//! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
+//! alone.
 
+mod classify;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
@@ -275,6 +280,19 @@ impl Note {
         Note {
             severity: Severity::from(clause.level),
             clause: Some(*clause),
+            message: message.into(),
+            request: None,
+        }
+    }
+
+    /// A warning no clause backs, kept for one thing: the server contradicts the input
+    /// schema it published itself (it refuses a value on a bound the schema declares
+    /// inclusive, while the interior value passes). The spec has no words for that, yet the
+    /// published schema is the server's own contract; the caller says so in the message.
+    pub(super) fn own_schema(message: impl Into<String>) -> Self {
+        Note {
+            severity: Severity::Warning,
+            clause: None,
             message: message.into(),
             request: None,
         }

@@ -45,7 +45,10 @@ impl From<Level> for Severity {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
     /// How bad: the level of [`clause`](Self::clause) when there is one
-    /// ([`Severity::from`]), else [`Severity::Info`].
+    /// ([`Severity::from`]), else [`Severity::Info`]; one exception, a [`Severity::Warning`]
+    /// with no clause: the server contradicts the input schema it published itself (it refuses
+    /// a value on a bound its schema declares inclusive while the interior value passes, an
+    /// off-by-one), which the spec has no words for.
     pub severity: Severity,
     /// The probe that found it, e.g. `lists/tools/list`.
     pub probe: String,
