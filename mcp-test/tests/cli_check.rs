@@ -411,16 +411,6 @@ async fn a_stdio_server_that_ignores_the_end_of_its_input_is_killed_and_reported
     // The server answers the check, then sleeps on after its stdin is closed.
     let script = format!("{SH_SERVER}\nexec sleep 60");
     let started = std::time::Instant::now();
-async fn given_values_reach_every_valid_case_and_a_bad_one_is_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("mcp-test-values-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("values.json");
-    std::fs::write(
-        &file,
-        r#"{"search_notes": {"/query": "apples"}, "*": {"/requested_by": "me@example.org"}}"#,
-    )
-    .unwrap();
-    let path = file.to_str().unwrap();
     let run = mcp_test(&[
         "check",
         "--quiet",
@@ -565,6 +555,24 @@ async fn check_reports_a_reply_with_the_wrong_id_as_such() {
                 && m.contains("answered with id 999 instead of")),
         "{messages:#?}"
     );
+}
+
+#[tokio::test]
+async fn given_values_reach_every_valid_case_and_a_bad_one_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("mcp-test-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("values.json");
+    std::fs::write(
+        &file,
+        r#"{"search_notes": {"/query": "apples"}, "*": {"/requested_by": "me@example.org"}}"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let run = mcp_test(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
         "--values",
         path,
         "--value",
