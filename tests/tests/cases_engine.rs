@@ -826,7 +826,7 @@ async fn initialize_answered_with_any_error_is_not_a_defect() {
     )
     .await;
     assert!(!report.has_defects(), "{}", report.to_text());
-    let methods = probe(&report, "methods/removed-and-unknown");
+    let methods = probe(&report, "methods/initialize-on-a-modern-server");
     assert!(
         methods.findings.len() == 1
             && methods.findings[0].severity == Severity::Warning

@@ -235,6 +235,8 @@ pub async fn check_with_progress(
         #[cfg(not(feature = "http"))]
         Some(_) => {}
     }
+    progress("methods: initialize, sent last, as a 2025-era client sends it");
+    c.initialize_last().await;
     progress("results and errors: every response received");
     c.results_and_errors(target.protocol_version());
     c.transport(target);

@@ -273,32 +273,74 @@ impl<'a> Checker<'a> {
         false
     }
 
-    /// `initialize` sent to a 2026-07-28 server: any error is right (the code is
-    /// implementation-defined), and a dual-era server MAY answer it; the error SHOULD name the
-    /// supported versions.
-    async fn initialize_on_a_modern_server(&mut self, out: &mut Out) {
-        let params = json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                            "clientInfo": {"name": "mcp-test", "version": "0"}});
-        let Some(r) = self.req("initialize", params, out).await else {
-            return;
-        };
-        let Some(error) = r.get("error") else {
-            return;
-        };
-        let listed = error
-            .pointer("/data/supported")
-            .and_then(Value::as_array)
-            .is_some_and(|v| !v.is_empty())
-            || error.to_string().contains("2026-07-28");
-        if !listed {
-            out.push(self.broke(
-                &clauses::INITIALIZE_NAMES_VERSIONS,
-                format!(
-                    "the error answering initialize names no supported protocol version; got {}",
-                    brief(&r)
-                ),
-            ));
+    /// `initialize` sent to a 2026-07-28 server as a 2025-era client sends it: no `_meta`
+    /// and, over HTTP, no `MCP-Protocol-Version` header. Any error is right (the code is
+    /// implementation-defined), and a dual-era server MAY answer it with an
+    /// `InitializeResult`, checked against the 2025-11-25 schema; an error SHOULD name the
+    /// supported versions (a SHOULD for a server that supports only modern versions, which
+    /// is what an error here shows).
+    ///
+    /// It runs last: a dual-era server that answers it may serve the rest of the connection
+    /// (stdio) as a 2025-era session, which is its right, and no later probe may then be held
+    /// to 2026-07-28.
+    pub(super) async fn initialize_last(&mut self) {
+        if !self.modern() || self.dead.is_some() {
+            return self.skip_probe(
+                "methods/initialize-on-a-modern-server",
+                if self.modern() {
+                    "the server had stopped answering"
+                } else {
+                    "a 2025-era server: initialize is its handshake"
+                },
+            );
         }
+        let mut out = Vec::new();
+        let id = self.session.next_id();
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": {"name": "mcp-test", "version": "0"}}});
+        self.last = Some(Shown {
+            method: "initialize".to_owned(),
+            id: Some(id),
+        });
+        let answer = self.send_as_legacy(body).await;
+        match answer {
+            Err(e) => out.push(self.broke(
+                &clauses::JSONRPC_RESPONSE,
+                format!("no answer to initialize: {e}"),
+            )),
+            Ok(r) => {
+                if let Some(error) = r.get("error") {
+                    let listed = error
+                        .pointer("/data/supported")
+                        .and_then(Value::as_array)
+                        .is_some_and(|v| !v.is_empty())
+                        || error.to_string().contains("2026-07-28");
+                    if !listed {
+                        out.push(self.broke(
+                            &clauses::INITIALIZE_NAMES_VERSIONS,
+                            format!(
+                                "the error answering initialize names no supported protocol version; got {}",
+                                brief(&r)
+                            ),
+                        ));
+                    }
+                } else if let Err(e) = spec::check_response_in(Era::Legacy, "initialize", &r) {
+                    // A dual-era server answered as a 2025-era one: held to that schema.
+                    out.push(
+                        Note::broke(&clauses::LEGACY_SCHEMA, format!("initialize: {e}"))
+                            .on(self.last.clone()),
+                    );
+                }
+                if r.get("id") != Some(&json!(id)) {
+                    out.push(self.broke(
+                        &clauses::RESULT_ID,
+                        format!("the response to initialize (id {id}) has id {}", r["id"]),
+                    ));
+                }
+            }
+        }
+        self.push_probe("methods/initialize-on-a-modern-server", out);
     }
 
     pub(super) async fn methods(&mut self) {
@@ -311,9 +353,6 @@ impl<'a> Checker<'a> {
                 "resources/subscribe",
                 "resources/unsubscribe",
             ]);
-        }
-        if self.modern() {
-            self.initialize_on_a_modern_server(&mut out).await;
         }
         for method in expect_32601 {
             if let Some(r) = self.req(method, json!({}), &mut out).await
@@ -407,6 +446,16 @@ impl<'a> Checker<'a> {
     /// `MCP-Protocol-Version: 2026-07-28` and `Mcp-Method`, which the client derives from
     /// `_meta` and so would leave out: a dual-era server keys on that header, and without it
     /// rightly serves the request as 2025-era.
+    /// Sends `body` as a 2025-era client would: over HTTP with no `MCP-Protocol-Version`
+    /// header (a dual-era server keys on it), on stdio as it is.
+    async fn send_as_legacy(&self, body: Value) -> Result<Value, String> {
+        #[cfg(feature = "http")]
+        if let Some(url) = self.session.target.http_url() {
+            return super::raw_http::post_legacy(&url, &body, self.session.timeout).await;
+        }
+        self.session.raw(body).await.map_err(|e| e.to_string())
+    }
+
     async fn send_without_envelope(&self, body: Value) -> Result<Value, String> {
         #[cfg(feature = "http")]
         if let Some(url) = self.session.target.http_url() {

@@ -86,8 +86,28 @@ pub(super) async fn post_modern(
     body: &Value,
     timeout: Duration,
 ) -> Result<Value, String> {
+    let method = body.get("method").and_then(Value::as_str).unwrap_or("");
+    post_first_message(url, body, modern_headers(method), timeout).await
+}
+
+/// Posts `body` as a 2025-era client does before any handshake: JSON in, JSON or SSE out,
+/// and no `MCP-Protocol-Version` or `Mcp-Method` header. Returns the first JSON-RPC message
+/// of the reply.
+pub(super) async fn post_legacy(
+    url: &str,
+    body: &Value,
+    timeout: Duration,
+) -> Result<Value, String> {
+    post_first_message(url, body, json_headers(), timeout).await
+}
+
+async fn post_first_message(
+    url: &str,
+    body: &Value,
+    headers: HeaderMap,
+    timeout: Duration,
+) -> Result<Value, String> {
     let uri = HttpClient::parse_url(url).map_err(|e| format!("{url} is not a usable URL: {e}"))?;
-    let headers = modern_headers(body.get("method").and_then(Value::as_str).unwrap_or(""));
     let reply = HttpClient::new()
         .post(&uri, headers, body.to_string().into(), timeout)
         .await
@@ -101,15 +121,21 @@ pub(super) async fn post_modern(
     })
 }
 
-/// The headers of a 2026-07-28 POST: JSON in, JSON or SSE out, `MCP-Protocol-Version`, and
-/// `Mcp-Method: method` (left out when `method` is empty or not a header value).
-fn modern_headers(method: &str) -> HeaderMap {
+/// JSON in, JSON or SSE out.
+fn json_headers() -> HeaderMap {
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     headers.insert(
         ACCEPT,
         HeaderValue::from_static("application/json, text/event-stream"),
     );
+    headers
+}
+
+/// The headers of a 2026-07-28 POST: [`json_headers`], `MCP-Protocol-Version`, and
+/// `Mcp-Method: method` (left out when `method` is empty or not a header value).
+fn modern_headers(method: &str) -> HeaderMap {
+    let mut headers = json_headers();
     headers.insert(
         crate::headers::PROTOCOL_VERSION,
         HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
