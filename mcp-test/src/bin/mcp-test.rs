@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit]
+//!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
 //! ```
 //!
@@ -9,10 +10,11 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::cases::ai::{self, AiError, AiOptions};
+use mcp_test::cases::check::{Expectations, check_with_progress};
 use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
 use mcp_test::cases::{
-    CaseOptions, CheckOptions, Connected, ListToolsError, check::check_with_progress,
-    derive_for_tools, example_server, list_tools, verify_with,
+    CaseOptions, CheckOptions, Connected, ListToolsError, derive_for_tools, example_server,
+    list_tools, verify_with,
 };
 use mcp_test::client::{Client, ClientError};
 use mcp_test::target::{Target, TargetError};
@@ -35,8 +37,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Runs protocol probes and schema-derived cases against a server and reports findings by
-    /// severity. Exits 1 on any defect, 2 when the server could not be reached. Without a
-    /// target, checks the bundled example server.
+    /// severity. Exits 1 on any defect (with --expect: on any difference from the file), 2
+    /// when the server could not be checked. Without a target, checks the bundled example
+    /// server.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
@@ -86,6 +89,15 @@ struct CheckArgs {
     /// Call this potentially destructive tool (repeatable).
     #[arg(long = "tool", value_name = "NAME")]
     tools: Vec<String>,
+    /// Compare the defects and warnings with an expect file (JSON: `{"server", "findings":
+    /// [{"severity", "probe", "clause", "contains", "why"}]}`): exit 0 when they match, 1
+    /// when a finding is not listed or a listed one is missing. The comparison goes to stderr.
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
+    /// Write the defects and warnings found as an expect file, each new entry with an empty
+    /// `why` to fill in. With --expect, the entries of that file that still match are kept.
+    #[arg(long, value_name = "FILE")]
+    write_expect: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -257,6 +269,14 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
 
 async fn run_check(args: CheckArgs) -> ExitCode {
     let progress = !args.quiet;
+    // A bad expect file is found before the server is started.
+    let expected = match args.expect.as_deref().map(Expectations::load).transpose() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("mcp-test: --expect: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opened = match open(&args.target, progress).await {
         Ok(o) => o,
         Err(e) => {
@@ -290,6 +310,32 @@ async fn run_check(args: CheckArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
+    drop(stdout);
+    if let Some(path) = &args.write_expect {
+        let written = Expectations::from_report(&report, expected.as_ref());
+        if let Err(e) = written.write(path) {
+            eprintln!("mcp-test: --write-expect: {e}");
+            return ExitCode::from(2);
+        }
+        eprintln!(
+            "mcp-test: wrote {} ({} entries; fill in each empty `why`)",
+            path.display(),
+            written.findings.len()
+        );
+    }
+    if let (Some(expected), Some(path)) = (&expected, &args.expect) {
+        let comparison = expected.compare(&report);
+        eprint!(
+            "mcp-test: --expect {}:\n{}",
+            path.display(),
+            comparison.to_text()
+        );
+        return if comparison.matches() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
     if report.has_defects() {
         ExitCode::from(1)
     } else {

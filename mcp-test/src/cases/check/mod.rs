@@ -12,12 +12,14 @@
 //!   refused;
 //! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body.
 
+mod expect;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
 mod report;
 mod rounds;
 
+pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 
 use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
