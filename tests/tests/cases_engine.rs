@@ -4,6 +4,7 @@ use mcp_test::cases::{
     Case, CaseOptions, CheckOptions, CheckReport, Era, Expectation, Happened, Severity, check,
     derive_cases, derive_for_tools, every_client_capability, example_server, verify,
 };
+use mcp_test::spec::clauses::{self, Level};
 use mcp_test::target::{Exchange, Target, TargetFuture};
 use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};
 use serde_json::{Value, json};
@@ -540,12 +541,25 @@ async fn asking_for_an_undeclared_capability_is_a_defect() {
         "{:#?}",
         discipline.findings
     );
+    // Every case of the tool asks the same question: one finding, with the count.
+    assert_eq!(discipline.findings.len(), 1, "{:#?}", discipline.findings);
+    let finding = &discipline.findings[0];
     assert!(
-        discipline.findings.iter().any(|f| f.message.starts_with(
-            "book_table › accepts valid arguments: input request \"guest\" (elicitation/create)"
-        )),
-        "{:#?}",
-        discipline.findings
+        finding
+            .message
+            .starts_with("book_table › accepts valid arguments (and in ")
+            && finding
+                .message
+                .contains("more cases): input request \"guest\" (elicitation/create)"),
+        "{finding:#?}"
+    );
+    assert_eq!(
+        finding.clause.map(|c| c.id),
+        Some("mrtr/declared-capabilities-only")
+    );
+    assert_eq!(
+        finding.request.as_ref().map(|r| r.method.as_str()),
+        Some("tools/call")
     );
     // Driven with every capability, the server itself behaves.
     assert!(
@@ -556,7 +570,9 @@ async fn asking_for_an_undeclared_capability_is_a_defect() {
 }
 
 #[tokio::test]
-async fn a_driven_call_that_ends_in_an_internal_error_is_a_defect() {
+async fn a_driven_call_that_ends_in_an_internal_error_is_noted_not_called_wrong() {
+    // Every answer was schema-valid, yet the call ends in -32603: likely a bug, but no clause
+    // of the spec forbids an internal error, so it is an info note with no clause.
     let pushy = Pushy {
         server: booking_server(),
         internal_error_at_the_end: true,
@@ -564,12 +580,10 @@ async fn a_driven_call_that_ends_in_an_internal_error_is_a_defect() {
     let report = check(&pushy, &calling_every_tool()).await;
     let driven = probe(&report, "multi-round/driven");
     assert!(
-        driven
-            .findings
-            .iter()
-            .any(|f| f.severity == Severity::Defect
-                && f.message
-                    .contains("ended in an internal error after 2 rounds")),
+        driven.findings.iter().any(|f| f.severity == Severity::Info
+            && f.clause.is_none()
+            && f.message
+                .contains("ended in an internal error after 2 rounds")),
         "{}",
         report.to_text()
     );
@@ -654,10 +668,11 @@ async fn a_legacy_server_is_probed_for_the_capabilities_its_initialize_result_de
     assert!(probe(&report, "capabilities/resources").passed());
     assert!(probe(&report, "capabilities/prompts").passed());
     assert!(
-        !report
+        report
             .probes
             .iter()
-            .any(|p| p.name.starts_with("lists/resources") || p.name.starts_with("lists/prompts")),
+            .filter(|p| p.name.starts_with("lists/resources") || p.name.starts_with("lists/prompts"))
+            .all(|p| p.skipped.as_deref().is_some_and(|why| why.contains("offers no"))),
         "{}",
         report.to_text()
     );
@@ -710,7 +725,9 @@ async fn prompt_errors_with_the_wrong_code_are_warnings_not_defects() {
         prompts
             .findings
             .iter()
-            .all(|f| f.severity == Severity::Warning && f.message.contains("SHOULD")),
+            .all(|f| f.severity == Severity::Warning
+                && f.clause
+                    .is_some_and(|c| c.id == "prompts/errors" && c.level == Level::Should)),
         "{}",
         report.to_text()
     );
@@ -750,7 +767,7 @@ async fn initialize_answered_with_any_error_is_not_a_defect() {
     assert!(
         methods.findings.len() == 1
             && methods.findings[0].severity == Severity::Warning
-            && methods.findings[0].message.contains("SHOULD"),
+            && methods.findings[0].clause == Some(clauses::INITIALIZE_NAMES_VERSIONS),
         "{}",
         report.to_text()
     );

@@ -92,6 +92,23 @@ impl fmt::Display for Clause {
     }
 }
 
+/// The 2025-11-25 twin of a 2026-07-28 clause: the same rule in the older revision's words
+/// (`legacy/` before its id), or the clause itself when it quotes JSON-RPC 2.0, which both
+/// eras follow. `None`: 2025-11-25 has no such rule.
+///
+/// ```
+/// use mcp_test::spec::clauses::{self, in_2025};
+/// assert_eq!(in_2025(&clauses::RESOURCE_NOT_FOUND), Some(&clauses::LEGACY_RESOURCE_NOT_FOUND));
+/// assert_eq!(in_2025(&clauses::TOOLS_DETERMINISTIC_ORDER), None);
+/// ```
+pub fn in_2025(clause: &Clause) -> Option<&'static Clause> {
+    if clause.revision == "JSON-RPC 2.0" || clause.revision == "2025-11-25" {
+        return find(clause.id);
+    }
+    let id = format!("legacy/{}", clause.id);
+    ALL.iter().copied().find(|c| c.id == id)
+}
+
 /// The clause named `id`, if it is one of [`ALL`].
 pub fn find(id: &str) -> Option<&'static Clause> {
     ALL.iter().copied().find(|c| c.id == id)
@@ -119,6 +136,9 @@ clauses! {
     /// Every message is JSON-RPC 2.0, whose error table gives -32601 to an unknown method.
     JSONRPC_METHOD_NOT_FOUND = "jsonrpc/method-not-found", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32601 Method not found, \"The method does not exist / is not available.\")";
+    /// A request gets a response.
+    JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
         "Result responses **MUST** include the same ID as the request they correspond to.";
@@ -161,6 +181,15 @@ clauses! {
     /// Capabilities are respected.
     CAPABILITY_NEGOTIATION = "capabilities/respected", "2026-07-28", "server/prompts.mdx", "Implementation Considerations", Should,
         "Both parties **SHOULD** respect capability negotiation";
+    /// A server with `tools` answers `tools/list`.
+    TOOLS_LIST = "tools/list", "2026-07-28", "server/tools.mdx", "Capabilities", Must,
+        "Servers that declare the `tools` capability **MUST** respond to `tools/list` requests with the set of tools currently available to the requesting client.";
+    /// A server with `resources` answers `resources/list`.
+    RESOURCES_LIST = "resources/list", "2026-07-28", "server/resources.mdx", "Capabilities", Must,
+        "Servers that declare the `resources` capability **MUST** respond to `resources/list` requests with the set of resources currently available to the requesting client.";
+    /// A server with `prompts` answers `prompts/list`.
+    PROMPTS_LIST = "prompts/list", "2026-07-28", "server/prompts.mdx", "Capabilities", Must,
+        "Servers that declare the `prompts` capability **MUST** respond to `prompts/list` requests with the set of prompts currently available to the requesting client.";
     /// An invalid cursor is -32602.
     INVALID_CURSOR = "pagination/invalid-cursor", "2026-07-28", "server/utilities/pagination.mdx", "Error Handling", Should,
         "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
@@ -188,6 +217,39 @@ clauses! {
     /// A missing resource is never an empty result.
     RESOURCE_NOT_FOUND_EMPTY = "resources/not-found-not-empty", "2026-07-28", "server/resources.mdx", "Error Handling", MustNot,
         "Servers **MUST NOT** return an empty `contents` array for a non-existent resource.";
+    /// 2025-11-25: a result carries the request's id.
+    LEGACY_RESULT_ID = "legacy/base/result-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
+        "Result responses **MUST** include the same ID as the request they correspond to.";
+    /// 2025-11-25: an error carries the request's id.
+    LEGACY_ERROR_ID = "legacy/base/error-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
+        "Error responses **MUST** include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).";
+    /// 2025-11-25: error codes are integers.
+    LEGACY_ERROR_CODE_INTEGER = "legacy/base/error-code-integer", "2025-11-25", "basic/index.mdx", "Responses", Must,
+        "Error codes **MUST** be integers.";
+    /// 2025-11-25: a tool's input schema is a valid JSON Schema object.
+    LEGACY_TOOL_INPUT_SCHEMA = "legacy/tools/input-schema", "2025-11-25", "server/tools.mdx", "Tool", Must,
+        "`inputSchema`: JSON Schema defining expected parameters. **MUST** be a valid JSON Schema object (not `null`)";
+    /// 2025-11-25: schemas are valid in their dialect.
+    LEGACY_SCHEMA_VALID = "legacy/schema/valid", "2025-11-25", "basic/index.mdx", "Schema Validation", Must,
+        "Schemas **MUST** be valid according to their declared or default dialect";
+    /// 2025-11-25: structured results conform to the output schema.
+    LEGACY_OUTPUT_SCHEMA = "legacy/tools/output-schema", "2025-11-25", "server/tools.mdx", "Output Schema", Must,
+        "Servers **MUST** provide structured results that conform to this schema.";
+    /// 2025-11-25: tool inputs are validated.
+    LEGACY_VALIDATE_TOOL_INPUTS = "legacy/tools/validate-inputs", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
+        "Servers **MUST**: Validate all tool inputs";
+    /// 2025-11-25: an invalid cursor is -32602.
+    LEGACY_INVALID_CURSOR = "legacy/pagination/invalid-cursor", "2025-11-25", "server/utilities/pagination.mdx", "Error Handling", Should,
+        "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
+    /// 2025-11-25: tool names are unique.
+    LEGACY_TOOL_NAMES_UNIQUE = "legacy/tools/names-unique", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
+        "Tool names **SHOULD** be unique within a server.";
+    /// 2025-11-25: prompt errors are -32602.
+    LEGACY_PROMPT_ERRORS = "legacy/prompts/errors", "2025-11-25", "server/prompts.mdx", "Error Handling", Should,
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
+    /// 2025-11-25: capabilities are respected.
+    LEGACY_CAPABILITY_NEGOTIATION = "legacy/capabilities/respected", "2025-11-25", "server/prompts.mdx", "Implementation Considerations", Should,
+        "Both parties **SHOULD** respect capability negotiation";
     /// 2025-11-25: a missing resource is -32002.
     LEGACY_RESOURCE_NOT_FOUND = "legacy/resources/not-found", "2025-11-25", "server/resources.mdx", "Error Handling", Should,
         "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Resource not found: `-32002`";
@@ -224,6 +286,12 @@ clauses! {
     /// Input requests are elicitation, sampling or roots.
     MRTR_REQUEST_KINDS = "mrtr/request-kinds", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
         "`inputRequests` values are request objects that **MUST** be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest`.";
+    /// `includeContext` other than `none` needs `sampling.context`.
+    SAMPLING_CONTEXT = "sampling/include-context", "2026-07-28", "client/sampling.mdx", "Capabilities", ShouldNot,
+        "Servers **SHOULD** avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and **SHOULD NOT** use them unless the client declares `sampling.context` capability.";
+    /// Tool-enabled sampling needs `sampling.tools`.
+    SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
+        "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
     /// Tampered state is refused.
     MRTR_STATE_INTEGRITY = "mrtr/state-integrity", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
         "If `requestState` influences authorization, resource access, or business logic, servers **MUST** protect its integrity (e.g. HMAC or AEAD) and **MUST** reject state that fails verification.";
@@ -231,8 +299,8 @@ clauses! {
     MRTR_ASK_AGAIN = "mrtr/ask-again", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
         "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information.";
     /// Over HTTP, a header that disagrees with the body is refused.
-    HTTP_HEADER_MISMATCH = "http/header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
-        "If the values do not match, the server **MUST** reject the request with `400 Bad Request` and a `HeaderMismatch` JSON-RPC error (see Server Validation).";
+    HTTP_HEADER_MISMATCH = "http/header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,
+        "Servers that process the request body **MUST** reject requests where the values specified in the headers do not match the corresponding values in the request body. […] When rejecting a request due to header validation failure, servers **MUST** return HTTP status `400 Bad Request` and **MUST** include a JSON-RPC error response using the following error code: `-32020` (HeaderMismatch).";
     /// Over HTTP, a request is answered with JSON or SSE.
     HTTP_CONTENT_TYPE = "http/content-type", "2026-07-28", "basic/transports/streamable-http.mdx", "Sending Messages", Must,
         "If the body is a JSON-RPC _request_, the server **MUST** return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).";

@@ -23,7 +23,9 @@ pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 
 use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
+use crate::spec::clauses::{self, Clause};
 use crate::target::Target;
+use crate::validation::SchemaValidator;
 use probes::Checker;
 use serde_json::Value;
 use std::time::Duration;
@@ -110,9 +112,25 @@ pub async fn check_with_progress(
         let (tools, skipped) = callable_tools(tools, options);
         skipped_tools = skipped;
         let (cases, problems) = derive_for_tools(&tools, &options.cases);
+        let era_now = era;
         c.probe("tools/input-schemas", |out| {
             for p in problems {
-                out.push((Severity::Defect, format!("no cases derived: {p}")));
+                // A schema that does not compile breaks the spec; one this crate found no
+                // valid arguments for may be fine: noted.
+                let schema = tools
+                    .iter()
+                    .find(|t| t.get("name").and_then(Value::as_str) == Some(p.tool.as_str()))
+                    .and_then(|t| t.get("inputSchema"));
+                let invalid = schema.is_some_and(|s| SchemaValidator::new(s).is_err());
+                out.push(if invalid {
+                    Note::broke_in(
+                        era_now,
+                        &clauses::TOOL_INPUT_SCHEMA,
+                        format!("the input schema is not a valid JSON Schema: {p}"),
+                    )
+                } else {
+                    Note::info(format!("no cases derived: {p}"))
+                });
             }
         });
         progress(&format!("cases: {} schema-derived cases", cases.len()));
@@ -121,14 +139,34 @@ pub async fn check_with_progress(
         c.multi_round_discipline(&report).await;
         progress("multi-round: tools that ask, driven with every client capability");
         c.multi_round_driven(&report).await;
+    } else {
+        for probe in [
+            "lists/tools/list",
+            "tools/definitions-and-unknown-tool",
+            "tools/input-schemas",
+            "tools/schema-cases",
+            "tools/output-schema",
+            "multi-round/discipline",
+            "multi-round/driven",
+        ] {
+            c.skip_probe(probe, "the server offers no tools");
+        }
     }
     if c.offered("resources", has("resources")).await {
         progress("resources: list, read, resource-not-found");
         c.resources().await;
+    } else {
+        for probe in ["lists/resources/list", "resources/not-found"] {
+            c.skip_probe(probe, "the server offers no resources");
+        }
     }
     if c.offered("prompts", has("prompts")).await {
         progress("prompts: list, unknown prompt, missing arguments");
         c.prompts().await;
+    } else {
+        for probe in ["lists/prompts/list", "prompts/arguments"] {
+            c.skip_probe(probe, "the server offers no prompts");
+        }
     }
     // No completion probe runs when the capability is declared; undeclared, it must be -32601.
     if has("completions") == Some(false) {
@@ -136,12 +174,23 @@ pub async fn check_with_progress(
     }
     // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
     #[cfg(feature = "http")]
-    if let Some(url) = target.http_url()
-        && era == Era::Current
-    {
-        progress("HTTP: mirrored headers");
-        let findings = raw_http::header_mirroring(&url, options.timeout).await;
-        c.push_probe("http/header-mirroring", findings);
+    let url = target.http_url();
+    #[cfg(not(feature = "http"))]
+    let url: Option<String> = None;
+    match url {
+        None => c.skip_probe("http/header-mirroring", "not reached over Streamable HTTP"),
+        Some(_) if era == Era::Legacy => c.skip_probe(
+            "http/header-mirroring",
+            "a 2025-era server: the mirrored headers are 2026-07-28's",
+        ),
+        #[cfg(feature = "http")]
+        Some(url) => {
+            progress("HTTP: mirrored headers");
+            let findings = raw_http::header_mirroring(&url, options.timeout).await;
+            c.push_probe("http/header-mirroring", findings);
+        }
+        #[cfg(not(feature = "http"))]
+        Some(_) => {}
     }
     progress("results and errors: every response received");
     c.results_and_errors();
@@ -195,7 +244,71 @@ fn callable_tools(tools: Vec<Value>, options: &CheckOptions) -> (Vec<Value>, Vec
 }
 
 /// What one probe found, before it becomes [`Finding`]s.
-type Out = Vec<(Severity, String)>;
+type Out = Vec<Note>;
+
+/// One thing a probe found: a clause broken, whose level sets the severity, or a note no
+/// clause backs (always [`Severity::Info`]); with the request that showed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Note {
+    severity: Severity,
+    clause: Option<Clause>,
+    message: String,
+    request: Option<Shown>,
+}
+
+impl Note {
+    /// `clause` was broken, as `message` tells.
+    pub(super) fn broke(clause: &Clause, message: impl Into<String>) -> Self {
+        Note {
+            severity: Severity::from(clause.level),
+            clause: Some(*clause),
+            message: message.into(),
+            request: None,
+        }
+    }
+
+    /// For the record: no clause is broken.
+    pub(super) fn info(message: impl Into<String>) -> Self {
+        Note {
+            severity: Severity::Info,
+            clause: None,
+            message: message.into(),
+            request: None,
+        }
+    }
+
+    /// `clause` as it reads in `era`: a 2025-era server is held to the 2025-11-25 twin of a
+    /// rule ([`clauses::in_2025`]); where that revision has none, the finding is a note
+    /// naming the 2026-07-28 rule.
+    pub(super) fn broke_in(era: Era, clause: &Clause, message: impl Into<String>) -> Self {
+        match era {
+            Era::Current => Note::broke(clause, message),
+            Era::Legacy => match clauses::in_2025(clause) {
+                Some(old) => Note::broke(old, message),
+                None => Note::info(format!(
+                    "{} (2026-07-28 asks this, {clause}; 2025-11-25 does not)",
+                    message.into()
+                )),
+            },
+        }
+    }
+
+    /// The request that showed it.
+    pub(super) fn on(mut self, request: Option<Shown>) -> Self {
+        self.request = request;
+        self
+    }
+
+    fn into_finding(self, probe: &str) -> Finding {
+        Finding {
+            severity: self.severity,
+            probe: probe.to_owned(),
+            message: self.message,
+            clause: self.clause,
+            request: self.request,
+        }
+    }
+}
 
 /// A response in one line: the error code and message, or the result shortened.
 fn brief(r: &Value) -> String {

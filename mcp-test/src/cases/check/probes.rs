@@ -1,11 +1,12 @@
 //! The protocol probes, over any [`Target`]: discovery, methods, lists, tool definitions, the
 //! schema cases, resources and prompts, result shapes and error codes, transport hygiene.
 
-use super::{Finding, Out, Probe, Severity, brief};
+use super::{Note, Out, Probe, Shown, brief};
 use crate::cases::target::Session;
 use crate::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
 use crate::spec;
-use crate::target::Target;
+use crate::spec::clauses::{self, Clause};
+use crate::target::{Target, TransportEvent};
 use crate::validation::SchemaValidator;
 use crate::wire::meta_keys;
 use serde_json::{Value, json};
@@ -14,7 +15,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// One request and its answer, kept for the results/errors probes.
-struct Logged {
+pub(super) struct Logged {
     method: String,
     id: i64,
     response: Value,
@@ -28,6 +29,8 @@ pub(super) struct Checker<'a> {
     probes: Vec<Probe>,
     /// Set when the server stopped answering: what happened.
     pub(super) dead: Option<String>,
+    /// The last request sent, which a finding names.
+    last: Option<Shown>,
 }
 
 impl<'a> Checker<'a> {
@@ -38,6 +41,7 @@ impl<'a> Checker<'a> {
             log: Mutex::new(Vec::new()),
             probes: Vec::new(),
             dead: None,
+            last: None,
         }
     }
 
@@ -52,23 +56,45 @@ impl<'a> Checker<'a> {
         self.push_probe(name, out);
     }
 
+    /// Records a probe and what it found. A probe that found nothing after the server had
+    /// stopped answering did not run: it is recorded as skipped.
     pub(super) fn push_probe(&mut self, name: &str, out: Out) {
+        if out.is_empty()
+            && let Some(dead) = &self.dead
+        {
+            let why = format!("the server had stopped answering ({dead})");
+            return self.skip_probe(name, why);
+        }
         let mut seen = HashSet::new();
         let findings = out
             .into_iter()
-            .filter(|(s, m)| seen.insert((*s, m.clone())))
-            .map(|(severity, message)| Finding {
-                severity,
-                probe: name.to_owned(),
-                message,
-                clause: None,
-                request: None,
-            })
+            .filter(|n| seen.insert((n.severity, n.message.clone())))
+            .map(|n| n.into_finding(name))
             .collect();
         self.probes.push(Probe {
             name: name.to_owned(),
             findings,
+            skipped: None,
         });
+    }
+
+    /// Records a probe that did not run, and why.
+    pub(super) fn skip_probe(&mut self, name: &str, why: impl Into<String>) {
+        self.probes.push(Probe {
+            name: name.to_owned(),
+            findings: Vec::new(),
+            skipped: Some(why.into()),
+        });
+    }
+
+    /// `clause` broken, in this server's era ([`Note::broke_in`]), shown by the last request.
+    pub(super) fn broke(&self, clause: &Clause, message: impl Into<String>) -> Note {
+        Note::broke_in(self.era, clause, message).on(self.last.clone())
+    }
+
+    /// A note for the record, on the last request.
+    pub(super) fn info(&self, message: impl Into<String>) -> Note {
+        Note::info(message).on(self.last.clone())
     }
 
     /// Sends a request; a transport failure is recorded (and later probes skip).
@@ -94,14 +120,18 @@ impl<'a> Checker<'a> {
         if self.dead.is_some() {
             return None;
         }
+        self.last = Some(Shown {
+            method: method.to_owned(),
+            id: Some(id),
+        });
         match self.session.raw(body).await {
             Ok(response) => {
                 self.log_response(method, id, response.clone());
                 Some(response)
             }
             Err(e) => {
-                out.push((
-                    Severity::Defect,
+                out.push(self.broke(
+                    &clauses::JSONRPC_RESPONSE,
                     format!("no answer to {method} (id {id}): {e}"),
                 ));
                 self.after_failure(e.to_string()).await;
@@ -129,39 +159,39 @@ impl<'a> Checker<'a> {
         if self.modern() {
             if let Some(r) = self.req("server/discover", json!({}), &mut out).await {
                 match r.get("result") {
-                    None => out.push((
-                        Severity::Defect,
+                    None => out.push(self.broke(
+                        &clauses::DISCOVER,
                         format!("server/discover answered an error: {}", r["error"]),
                     )),
                     Some(result) => {
                         let versions = result.get("supportedVersions").and_then(Value::as_array);
                         if !versions.is_some_and(|v| v.contains(&json!("2026-07-28"))) {
-                            out.push((
-                                Severity::Defect,
+                            out.push(self.broke(
+                                &clauses::SCHEMA,
                                 format!(
-                                    "supportedVersions does not list 2026-07-28: {}",
+                                    "supportedVersions does not list 2026-07-28, the version this server answered in: {}",
                                     result.get("supportedVersions").unwrap_or(&Value::Null)
                                 ),
                             ));
                         }
                         if !result.get("capabilities").is_some_and(Value::is_object) {
-                            out.push((
-                                Severity::Defect,
-                                "the discover result has no `capabilities` object".into(),
+                            out.push(self.broke(
+                                &clauses::SCHEMA,
+                                "the discover result has no `capabilities` object",
                             ));
                         }
                         let info = result.pointer("/_meta/io.modelcontextprotocol~1serverInfo");
                         match info {
-                            None => out.push((
-                                Severity::Warning,
-                                "the discover result does not name the server in _meta[\"io.modelcontextprotocol/serverInfo\"]".into(),
+                            None => out.push(self.broke(
+                                &clauses::DISCOVER_SERVER_INFO,
+                                "the discover result does not name the server in _meta[\"io.modelcontextprotocol/serverInfo\"]",
                             )),
                             Some(info)
                                 if !(info.get("name").is_some_and(Value::is_string)
                                     && info.get("version").is_some_and(Value::is_string)) =>
                             {
-                                out.push((
-                                    Severity::Defect,
+                                out.push(self.broke(
+                                    &clauses::SCHEMA,
                                     format!("serverInfo needs a string name and version: {info}"),
                                 ));
                             }
@@ -173,9 +203,8 @@ impl<'a> Checker<'a> {
             }
         } else {
             // A 2025-era server is not wrong for being one: for the record.
-            out.push((
-                Severity::Info,
-                "the server does not speak 2026-07-28 (server/discover is -32601); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped".into(),
+            out.push(Note::info(
+                "the server does not speak 2026-07-28 (server/discover is -32601); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped",
             ));
         }
         self.push_probe("discovery/fields", out);
@@ -212,10 +241,9 @@ impl<'a> Checker<'a> {
         let name = format!("capabilities/{capability}");
         if declared.is_none() {
             if code == Some(-32601) {
-                out.push((
-                    Severity::Info,
-                    format!("{method} is -32601: the server does not offer {capability}; its probes were skipped"),
-                ));
+                out.push(self.info(format!(
+                    "{method} is -32601: the server does not offer {capability}; its probes were skipped"
+                )));
             }
             let run = response.is_some() && code != Some(-32601);
             if !run {
@@ -225,20 +253,17 @@ impl<'a> Checker<'a> {
         }
         match (&response, code) {
             (None, _) | (Some(_), Some(-32601)) => {}
-            (Some(r), None) => out.push((
-                Severity::Warning,
+            (Some(r), None) => out.push(self.broke(
+                &clauses::CAPABILITY_NEGOTIATION,
                 format!(
-                    "the server did not declare the `{capability}` capability, yet {method} answered {}; a method of an undeclared capability should be -32601 (server-stateless conformance: \"If there is no `tools` capability, `tools/list` MUST give -32601\"; the spec text gives no level, so a warning)",
+                    "the server did not declare the `{capability}` capability, yet {method} answered {}; a method of an undeclared capability is not available (-32601)",
                     brief(r)
                 ),
             )),
-            (Some(r), Some(_)) => out.push((
-                Severity::Info,
-                format!(
-                    "the server did not declare the `{capability}` capability; {method} answered {} rather than -32601 (Method not found)",
-                    brief(r)
-                ),
-            )),
+            (Some(r), Some(_)) => out.push(self.info(format!(
+                "the server did not declare the `{capability}` capability; {method} answered {} rather than -32601 (Method not found)",
+                brief(r)
+            ))),
         }
         self.push_probe(&name, out);
         false
@@ -262,10 +287,10 @@ impl<'a> Checker<'a> {
             .is_some_and(|v| !v.is_empty())
             || error.to_string().contains("2026-07-28");
         if !listed {
-            out.push((
-                Severity::Warning,
+            out.push(self.broke(
+                &clauses::INITIALIZE_NAMES_VERSIONS,
                 format!(
-                    "the error answering initialize names no supported protocol version; a 2026-07-28-only server SHOULD name them (basic/versioning.mdx §Backward Compatibility: SHOULD); got {}",
+                    "the error answering initialize names no supported protocol version; got {}",
                     brief(&r)
                 ),
             ));
@@ -295,14 +320,18 @@ impl<'a> Checker<'a> {
                 } else {
                     "a method 2026-07-28 removed"
                 };
-                out.push((
-                    Severity::Defect,
+                out.push(self.broke(
+                    &clauses::JSONRPC_METHOD_NOT_FOUND,
                     format!("{method} ({what}) must be -32601; got {}", brief(&r)),
                 ));
             }
         }
         self.push_probe("methods/removed-and-unknown", out);
         if !self.modern() {
+            self.skip_probe(
+                "methods/unsupported-version",
+                "a 2025-era server: version negotiation is the initialize handshake",
+            );
             return;
         }
         let mut out = Vec::new();
@@ -312,8 +341,8 @@ impl<'a> Checker<'a> {
         }});
         if let Some(r) = self.req("tools/list", meta, &mut out).await {
             if r.pointer("/error/code").and_then(Value::as_i64) != Some(-32022) {
-                out.push((
-                    Severity::Defect,
+                out.push(self.broke(
+                    &clauses::UNSUPPORTED_VERSION,
                     format!(
                         "a request for protocol version 1999-01-01 must be -32022 (UnsupportedProtocolVersion); got {}",
                         brief(&r)
@@ -324,40 +353,48 @@ impl<'a> Checker<'a> {
                 let supported = data
                     .and_then(|d| d.get("supported"))
                     .and_then(Value::as_array);
+                // UnsupportedProtocolVersionError requires data.supported and
+                // data.requested (schema.ts).
                 if !supported.is_some_and(|s| s.contains(&json!("2026-07-28"))) {
-                    out.push((
-                        Severity::Warning,
-                        format!("the -32022 error should list the supported versions in data.supported; data is {}", data.unwrap_or(&Value::Null)),
+                    out.push(self.broke(
+                        &clauses::SCHEMA,
+                        format!("the -32022 error must list the supported versions, 2026-07-28 among them, in data.supported; data is {}", data.unwrap_or(&Value::Null)),
                     ));
                 }
                 if data.and_then(|d| d.get("requested")) != Some(&json!("1999-01-01")) {
-                    out.push((
-                        Severity::Warning,
-                        "the -32022 error should echo the requested version in data.requested"
-                            .into(),
+                    out.push(self.broke(
+                        &clauses::SCHEMA,
+                        "the -32022 error must echo the requested version in data.requested",
                     ));
                 }
             }
         }
         let id = self.session.next_id();
         let bare = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {}});
+        self.last = Some(Shown {
+            method: "tools/list".to_owned(),
+            id: Some(id),
+        });
         match self.send_without_envelope(bare).await {
             Ok(r) => {
                 // The body has no version, the header says 2026-07-28: a server may call that
                 // a header mismatch (-32020).
                 let code = r.pointer("/error/code").and_then(Value::as_i64);
                 if !matches!(code, Some(-32602 | -32020)) {
-                    out.push((
-                        Severity::Defect,
+                    out.push(self.broke(
+                        &clauses::META_REQUIRED,
                         format!(
-                            "a request without the `_meta` envelope must be -32602 (basic/index.mdx §_meta: a missing required field MUST be -32602); got {}",
+                            "a request without the `_meta` envelope must be -32602; got {}",
                             brief(&r)
                         ),
                     ));
                 }
                 self.log_response("tools/list", id, r);
             }
-            Err(e) => out.push((Severity::Defect, format!("no answer to tools/list: {e}"))),
+            Err(e) => out.push(self.broke(
+                &clauses::JSONRPC_RESPONSE,
+                format!("no answer to tools/list without `_meta`: {e}"),
+            )),
         }
         self.push_probe("methods/unsupported-version", out);
     }
@@ -387,7 +424,13 @@ impl<'a> Checker<'a> {
 
     /// Every page of a list method; findings for loops, duplicates and a list that does not
     /// end.
-    async fn pages(&mut self, method: &str, key: &str, out: &mut Out) -> Option<Vec<Value>> {
+    async fn pages(
+        &mut self,
+        method: &str,
+        key: &str,
+        responds: &Clause,
+        out: &mut Out,
+    ) -> Option<Vec<Value>> {
         let mut items = Vec::new();
         let mut cursors = HashSet::new();
         let mut cursor: Option<String> = None;
@@ -395,15 +438,15 @@ impl<'a> Checker<'a> {
             let params = cursor.as_ref().map_or(json!({}), |c| json!({"cursor": c}));
             let r = self.req(method, params, out).await?;
             let Some(result) = r.get("result") else {
-                out.push((
-                    Severity::Defect,
+                out.push(self.broke(
+                    responds,
                     format!("{method} answered an error: {}", brief(&r)),
                 ));
                 return None;
             };
             let Some(page) = result.get(key).and_then(Value::as_array) else {
-                out.push((
-                    Severity::Defect,
+                out.push(self.broke(
+                    &clauses::SCHEMA,
                     format!("the {method} result has no `{key}` array"),
                 ));
                 return None;
@@ -413,10 +456,12 @@ impl<'a> Checker<'a> {
                 None | Some(Value::Null) => return Some(items),
                 Some(Value::String(next)) => {
                     if !cursors.insert(next.clone()) {
-                        out.push((
-                            Severity::Defect,
+                        // A client that follows the cursors never gets to the end of the
+                        // set the server must answer with.
+                        out.push(self.broke(
+                            responds,
                             format!(
-                                "{method} pagination loops: nextCursor {next:?} was already returned"
+                                "{method} pagination loops: nextCursor {next:?} was already returned, so a client following the cursors never reaches the end of the list"
                             ),
                         ));
                         return Some(items);
@@ -424,25 +469,33 @@ impl<'a> Checker<'a> {
                     cursor = Some(next.clone());
                 }
                 Some(other) => {
-                    out.push((
-                        Severity::Defect,
+                    out.push(self.broke(
+                        &clauses::SCHEMA,
                         format!("{method}: nextCursor must be a string, got {other}"),
                     ));
                     return Some(items);
                 }
             }
         }
-        out.push((
-            Severity::Defect,
-            format!("{method} did not end within 200 pages"),
-        ));
+        out.push(self.info(format!("{method} did not end within 200 pages")));
         Some(items)
     }
 
-    /// Pagination, stable order, duplicates and a bad cursor for one list method.
-    async fn list_probe(&mut self, method: &str, key: &str, id_field: &str) -> Vec<Value> {
+    /// Pagination, stable order, duplicates and a bad cursor for one list method, which a
+    /// server with the capability must answer (`responds`).
+    async fn list_probe(
+        &mut self,
+        method: &str,
+        key: &str,
+        id_field: &str,
+        responds: &Clause,
+    ) -> Vec<Value> {
         let mut out = Vec::new();
-        let first = self.pages(method, key, &mut out).await.unwrap_or_default();
+        let first = self
+            .pages(method, key, responds, &mut out)
+            .await
+            .unwrap_or_default();
+        let tools = method == "tools/list";
         let names = |items: &[Value]| -> Vec<String> {
             items
                 .iter()
@@ -452,35 +505,41 @@ impl<'a> Checker<'a> {
         let mut seen = HashSet::new();
         for n in names(&first) {
             if !seen.insert(n.clone()) {
-                out.push((
-                    Severity::Defect,
-                    format!("{method} lists {id_field} {n} more than once"),
-                ));
+                let message = format!("{method} lists {id_field} {n} more than once");
+                out.push(if tools {
+                    self.broke(&clauses::TOOL_NAMES_UNIQUE, message)
+                } else {
+                    self.info(message)
+                });
             }
         }
         if self.dead.is_none() {
             let mut again_out = Vec::new();
-            if let Some(second) = self.pages(method, key, &mut again_out).await
-                && names(&second) != names(&first)
-            {
-                out.push((
-                    Severity::Defect,
-                    format!(
-                        "{method} is not stable across calls: first {:?}, then {:?}",
-                        names(&first),
-                        names(&second)
-                    ),
-                ));
+            if let Some(second) = self.pages(method, key, responds, &mut again_out).await {
+                let (a, b) = (names(&first), names(&second));
+                let mut sorted = (a.clone(), b.clone());
+                sorted.0.sort();
+                sorted.1.sort();
+                if a != b {
+                    let message = format!(
+                        "{method} differs between two calls in a row: first {a:?}, then {b:?}"
+                    );
+                    // The order of tools is a SHOULD; the set MAY change over time, and no
+                    // clause orders resources or prompts.
+                    out.push(if tools && sorted.0 == sorted.1 {
+                        self.broke(&clauses::TOOLS_DETERMINISTIC_ORDER, message)
+                    } else {
+                        self.info(message)
+                    });
+                }
             }
             let bad = json!({"cursor": "mcp-test-not-a-cursor"});
             if let Some(r) = self.req(method, bad, &mut out).await
                 && r.get("error").is_none()
             {
-                out.push((
-                    Severity::Warning,
-                    format!(
-                        "{method} with an invalid cursor SHOULD be -32602 (server/utilities/pagination.mdx §Error Handling: SHOULD); it answered a result"
-                    ),
+                out.push(self.broke(
+                    &clauses::INVALID_CURSOR,
+                    format!("{method} with an invalid cursor answered a result, not -32602"),
                 ));
             }
         }
@@ -489,7 +548,8 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) async fn tool_lists(&mut self) -> Vec<Value> {
-        self.list_probe("tools/list", "tools", "name").await
+        self.list_probe("tools/list", "tools", "name", &clauses::TOOLS_LIST)
+            .await
     }
 
     pub(super) async fn tool_definitions(&mut self, tools: &[Value]) {
@@ -499,29 +559,29 @@ impl<'a> Checker<'a> {
             if self.modern()
                 && let Err(e) = spec::check("Tool", tool)
             {
-                out.push((Severity::Defect, format!("tool {name:?}: {e}")));
+                out.push(self.broke(&clauses::SCHEMA, format!("tool {name:?}: {e}")));
             }
             if let Some(schema) = tool.get("outputSchema")
                 && let Err(e) = SchemaValidator::new(schema)
             {
-                out.push((
-                    Severity::Defect,
-                    format!("tool {name:?}: outputSchema does not compile: {e}"),
+                out.push(self.broke(
+                    &clauses::SCHEMA_VALID,
+                    format!("tool {name:?}: outputSchema is not a valid JSON Schema: {e}"),
                 ));
             }
         }
         let params = json!({"name": "mcp-test-no-such-tool", "arguments": {}});
         if let Some(r) = self.req("tools/call", params, &mut out).await {
+            // server/tools.mdx §Error Handling lists an unknown tool among the protocol
+            // errors, with -32602 as its example, and gives no level: a note.
             match Happened::from_response(&r) {
                 Happened::RpcError { code: -32602, .. } => {}
-                Happened::ToolError { .. } => out.push((
-                    Severity::Warning,
-                    "an unknown tool answered isError: true; the spec's example is the protocol error -32602 (server/tools.mdx §Error Handling: an example, no MUST)".into(),
+                Happened::ToolError { .. } => out.push(self.info(
+                    "an unknown tool answered isError: true; server/tools.mdx §Error Handling lists an unknown tool among the protocol errors (its example: -32602)",
                 )),
-                other => out.push((
-                    Severity::Warning,
-                    format!("calling an unknown tool should be -32602 (server/tools.mdx §Error Handling: an example, no MUST); got {other}"),
-                )),
+                other => out.push(self.info(format!(
+                    "calling an unknown tool answered {other}; server/tools.mdx §Error Handling lists it among the protocol errors (its example: -32602)"
+                ))),
             }
         }
         self.push_probe("tools/definitions-and-unknown-tool", out);
@@ -556,43 +616,56 @@ impl<'a> Checker<'a> {
             if let Some(r) = &response {
                 self.log_response("tools/call", r["id"].as_i64().unwrap_or(-1), r.clone());
             }
+            let shown = Some(Shown {
+                method: "tools/call".to_owned(),
+                id: response.as_ref().and_then(|r| r["id"].as_i64()),
+            });
             let agrees = happened.agrees_with(case.expectation);
             let label = format!("{} › {} [{}]", case.tool, case.title, case.source);
             match (&happened, case.expectation) {
                 (Happened::Failed { message }, _) => {
-                    out.push((
-                        Severity::Defect,
-                        format!(
-                            "{label}: the server gave no answer ({message}); arguments {}",
-                            case.args
-                        ),
-                    ));
+                    out.push(
+                        Note::broke_in(
+                            self.era,
+                            &clauses::JSONRPC_RESPONSE,
+                            format!(
+                                "{label}: the server gave no answer ({message}); arguments {}",
+                                case.args
+                            ),
+                        )
+                        .on(shown.clone()),
+                    );
                     self.after_failure(message.clone()).await;
                 }
                 // -32021 naming the capabilities the tool needs: neither an acceptance nor a
                 // rejection of the arguments.
                 (Happened::NeedsCapabilities { .. }, _) => {}
                 (Happened::Success { .. } | Happened::InputRequired, Expectation::Error) => {
-                    out.push((
-                        Severity::Defect,
-                        format!(
-                            "{label}: accepted invalid arguments (a missing validation): {}; arguments {}",
-                            case.rationale, case.args
-                        ),
-                    ));
+                    out.push(
+                        Note::broke_in(
+                            self.era,
+                            &clauses::VALIDATE_TOOL_INPUTS,
+                            format!(
+                                "{label}: accepted invalid arguments (a missing validation): {}; arguments {}",
+                                case.rationale, case.args
+                            ),
+                        )
+                        .on(shown.clone()),
+                    );
                 }
                 // A tool execution error is how a tool reports a business-logic failure
                 // (server/tools.mdx §Error Handling): counted per tool, for the record.
                 (Happened::ToolError { .. }, Expectation::Success) => {
                     *tool_errors.entry(case.tool.as_str()).or_insert(0) += 1;
                 }
-                (h, Expectation::Success) if !agrees => out.push((
-                    Severity::Warning,
-                    format!(
+                // No clause makes a server accept every schema-valid call.
+                (h, Expectation::Success) if !agrees => out.push(
+                    Note::info(format!(
                         "{label}: rejected valid arguments: {h}; arguments {}",
                         case.args
-                    ),
-                )),
+                    ))
+                    .on(shown.clone()),
+                ),
                 (
                     Happened::RpcError {
                         code: -32603,
@@ -600,17 +673,23 @@ impl<'a> Checker<'a> {
                     },
                     Expectation::Error,
                 ) => {
-                    out.push((
-                        Severity::Warning,
-                        format!("{label}: invalid arguments gave an internal error (-32603 {message:?}) rather than a clear rejection"),
-                    ));
+                    // Invalid input is a tool execution error or -32602 (server/tools.mdx
+                    // §Error Handling); an internal error is neither, but no clause says MUST.
+                    out.push(
+                        Note::info(format!("{label}: invalid arguments gave an internal error (-32603 {message:?}) rather than a clear rejection"))
+                            .on(shown.clone()),
+                    );
                 }
                 _ => {}
             }
             if let (Happened::Success { .. }, Some(schema), Some(r)) =
                 (&happened, output_schemas.get(case.tool.as_str()), &response)
             {
-                outputs.extend(output_findings(&case.tool, schema, &r["result"]));
+                outputs.extend(
+                    output_findings(self.era, &case.tool, schema, &r["result"])
+                        .into_iter()
+                        .map(|n| n.on(shown.clone())),
+                );
             }
             report.outcomes.push(Outcome {
                 case: case.clone(),
@@ -620,27 +699,37 @@ impl<'a> Checker<'a> {
             });
         }
         for (tool, n) in tool_errors {
-            out.push((
-                Severity::Info,
-                format!(
-                    "tool {tool:?}: {n} schema-valid case{} answered with a tool execution error (isError: true), how a tool reports a business-logic failure (server/tools.mdx §Error Handling); not a protocol defect",
-                    if n == 1 { "" } else { "s" }
-                ),
-            ));
+            out.push(Note::info(format!(
+                "tool {tool:?}: {n} schema-valid case{} answered with a tool execution error (isError: true), how a tool reports a business-logic failure (server/tools.mdx §Error Handling); not a protocol defect",
+                if n == 1 { "" } else { "s" }
+            )));
         }
         if skipped > 0 {
-            out.push((
-                Severity::Info,
-                format!("{skipped} cases skipped after the server stopped answering"),
-            ));
+            out.push(Note::info(format!(
+                "{skipped} cases skipped after the server stopped answering"
+            )));
         }
         self.push_probe("tools/schema-cases", out);
-        self.push_probe("tools/output-schema", outputs);
+        if output_schemas.is_empty() {
+            self.skip_probe(
+                "tools/output-schema",
+                "no tool called declares an outputSchema",
+            );
+        } else {
+            self.push_probe("tools/output-schema", outputs);
+        }
         report
     }
 
     pub(super) async fn resources(&mut self) {
-        let resources = self.list_probe("resources/list", "resources", "uri").await;
+        let resources = self
+            .list_probe(
+                "resources/list",
+                "resources",
+                "uri",
+                &clauses::RESOURCES_LIST,
+            )
+            .await;
         let mut out = Vec::new();
         for res in resources.iter().take(10) {
             if let Some(uri) = res.get("uri").and_then(Value::as_str)
@@ -650,47 +739,51 @@ impl<'a> Checker<'a> {
                 && r.get("error").is_some()
             {
                 // No clause says a listed resource must be readable by every client.
-                out.push((
-                    Severity::Info,
-                    format!("reading the listed resource {uri} failed: {}", brief(&r)),
-                ));
+                out.push(self.info(format!(
+                    "reading the listed resource {uri} failed: {}",
+                    brief(&r)
+                )));
             }
         }
         let missing = json!({"uri": "mcp-test://no/such/resource"});
         if let Some(r) = self.req("resources/read", missing, &mut out).await {
-            // 2026-07-28: MUST -32602. 2025-11-25: -32002 is the code the spec names, and
-            // its error handling is a SHOULD.
-            let severity = if self.modern() {
-                Severity::Defect
-            } else {
-                Severity::Warning
-            };
-            let clause = if self.modern() {
-                "server/resources.mdx §Error Handling: MUST"
-            } else {
-                "2025-11-25 server/resources.mdx §Error Handling: SHOULD"
-            };
+            // 2026-07-28: MUST -32602. 2025-11-25: SHOULD -32002, and -32602 is the code
+            // a later revision settled on, so it is not held against a 2025-era server.
+            let expected = if self.modern() { "-32602" } else { "-32002" };
             match r.pointer("/error/code").and_then(Value::as_i64) {
                 Some(-32602) => {}
                 Some(-32002) if !self.modern() => {}
-                Some(code) => out.push((
-                    severity,
-                    format!("a missing resource must be -32602 ({clause}); got {code}"),
+                Some(code) => out.push(self.broke(
+                    &clauses::RESOURCE_NOT_FOUND,
+                    format!("a missing resource must be {expected}; got {code}"),
                 )),
-                None => out.push((
-                    severity,
-                    format!(
-                        "reading a missing resource answered a result ({clause}: -32602): {}",
-                        brief(&r)
-                    ),
-                )),
+                None => {
+                    let empty = r
+                        .pointer("/result/contents")
+                        .and_then(Value::as_array)
+                        .is_some_and(Vec::is_empty);
+                    let clause = if empty && self.modern() {
+                        &clauses::RESOURCE_NOT_FOUND_EMPTY
+                    } else {
+                        &clauses::RESOURCE_NOT_FOUND
+                    };
+                    out.push(self.broke(
+                        clause,
+                        format!(
+                            "reading a missing resource answered a result, not {expected}: {}",
+                            brief(&r)
+                        ),
+                    ));
+                }
             }
         }
         self.push_probe("resources/not-found", out);
     }
 
     pub(super) async fn prompts(&mut self) {
-        let prompts = self.list_probe("prompts/list", "prompts", "name").await;
+        let prompts = self
+            .list_probe("prompts/list", "prompts", "name", &clauses::PROMPTS_LIST)
+            .await;
         let mut out = Vec::new();
         for prompt in &prompts {
             let Some(name) = prompt.get("name").and_then(Value::as_str) else {
@@ -710,10 +803,10 @@ impl<'a> Checker<'a> {
                     .await
                 && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
             {
-                out.push((
-                    Severity::Warning,
+                out.push(self.broke(
+                    &clauses::PROMPT_ERRORS,
                     format!(
-                        "prompt {name:?} without its required arguments SHOULD be -32602 (server/prompts.mdx §Error Handling: SHOULD); got {}",
+                        "prompt {name:?} without its required arguments: -32602 expected; got {}",
                         brief(&r)
                     ),
                 ));
@@ -723,12 +816,9 @@ impl<'a> Checker<'a> {
         if let Some(r) = self.req("prompts/get", unknown, &mut out).await
             && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
         {
-            out.push((
-                Severity::Warning,
-                format!(
-                    "an unknown prompt SHOULD be -32602 (server/prompts.mdx §Error Handling: SHOULD); got {}",
-                    brief(&r)
-                ),
+            out.push(self.broke(
+                &clauses::PROMPT_ERRORS,
+                format!("an unknown prompt: -32602 expected; got {}", brief(&r)),
             ));
         }
         self.push_probe("prompts/arguments", out);
@@ -738,11 +828,25 @@ impl<'a> Checker<'a> {
         let log = std::mem::take(&mut *self.log.lock().unwrap_or_else(|e| e.into_inner()));
         let mut results = Vec::new();
         let mut errors = Vec::new();
+        let era = self.era;
         for entry in &log {
             let r = &entry.response;
+            let on = Some(Shown {
+                method: entry.method.clone(),
+                id: Some(entry.id),
+            });
+            let note = |clause: &Clause, message: String| {
+                Note::broke_in(era, clause, message).on(on.clone())
+            };
+            let is_error = r.get("error").is_some();
             if r.get("id") != Some(&json!(entry.id)) {
-                errors.push((
-                    Severity::Defect,
+                let clause = if is_error {
+                    &clauses::ERROR_ID
+                } else {
+                    &clauses::RESULT_ID
+                };
+                errors.push(note(
+                    clause,
                     format!(
                         "the response to {} (id {}) has id {}",
                         entry.method,
@@ -753,23 +857,23 @@ impl<'a> Checker<'a> {
             }
             if let Some(code) = r.pointer("/error/code") {
                 match code.as_i64() {
-                    Some(-32002 | -32042) if self.modern() => errors.push((
-                        Severity::Defect,
+                    Some(-32002 | -32042) if self.modern() => errors.push(note(
+                        &clauses::REMOVED_ERROR_CODES,
                         format!(
                             "{} answered {code}, a code 2026-07-28 servers must not emit",
                             entry.method
                         ),
                     )),
                     // JSON-RPC leaves -32000..-32099 to implementations: for the record.
-                    Some(c) if (-32019..=-32000).contains(&c) => errors.push((
-                        Severity::Info,
-                        format!(
+                    Some(c) if (-32019..=-32000).contains(&c) => errors.push(
+                        Note::info(format!(
                             "{} answered {c}, an implementation-defined server error code",
                             entry.method
-                        ),
-                    )),
-                    None => errors.push((
-                        Severity::Defect,
+                        ))
+                        .on(on.clone()),
+                    ),
+                    None => errors.push(note(
+                        &clauses::ERROR_CODE_INTEGER,
                         format!(
                             "{}: the error code must be an integer, got {code}",
                             entry.method
@@ -783,44 +887,59 @@ impl<'a> Checker<'a> {
             }
             if let Some(result) = r.get("result") {
                 if result.get("resultType").is_none() {
-                    results.push((
-                        Severity::Defect,
-                        format!(
-                            "the {} result has no resultType (required on every 2026-07-28 result)",
-                            entry.method
-                        ),
+                    results.push(note(
+                        &clauses::RESULT_TYPE,
+                        format!("the {} result has no resultType", entry.method),
                     ));
                     continue;
                 }
                 if let Err(e) = spec::check_response(&entry.method, r) {
-                    results.push((Severity::Defect, format!("{}: {e}", entry.method)));
+                    results.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
                 }
-            } else if r.get("error").is_some()
-                && let Err(e) = spec::check("JSONRPCErrorResponse", r)
-            {
-                errors.push((Severity::Defect, format!("{}: {e}", entry.method)));
+            } else if is_error && let Err(e) = spec::check("JSONRPCErrorResponse", r) {
+                errors.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
             }
         }
-        self.push_probe("results/shape-and-cache-hints", results);
+        if self.modern() {
+            self.push_probe("results/shape-and-cache-hints", results);
+        } else {
+            self.skip_probe(
+                "results/shape-and-cache-hints",
+                "a 2025-era server: results are checked against the 2026-07-28 schema only",
+            );
+        }
         self.push_probe("errors/codes-and-ids", errors);
     }
 
+    /// What the server did on its transport, judged by era: a 2026-07-28 server never sends
+    /// a request on stdio (MUST NOT); a 2025-era one may (sampling, roots, elicitation,
+    /// ping), which is only noted.
     pub(super) fn transport(&mut self, target: &dyn Target) {
-        // A 2025-era server may send requests; the checker declared no capabilities, so it
-        // should not have to, but that is not a transport defect in that era.
-        let severity = if self.modern() {
-            Severity::Defect
-        } else {
-            Severity::Warning
-        };
         let mut out: Out = target
             .transport_events()
             .into_iter()
-            .map(|v| (severity, v.to_string()))
+            .map(|event| match &event {
+                TransportEvent::NotJson { .. } | TransportEvent::NotJsonRpc { .. } => {
+                    let clause = if self.modern() {
+                        &clauses::STDIO_STDOUT
+                    } else {
+                        &clauses::LEGACY_STDIO_STDOUT
+                    };
+                    Note::broke(clause, event.to_string())
+                }
+                TransportEvent::ServerRequest { .. } if self.modern() => {
+                    Note::broke(&clauses::STDIO_NO_REQUESTS, event.to_string())
+                }
+                TransportEvent::UnmatchedReply { .. } => {
+                    Note::broke_in(self.era, &clauses::RESULT_ID, event.to_string())
+                }
+                _ => Note::info(event.to_string()),
+            })
             .collect();
         if let Some(dead) = &self.dead {
-            out.push((
-                Severity::Defect,
+            out.push(Note::broke_in(
+                self.era,
+                &clauses::JSONRPC_RESPONSE,
                 format!("the server stopped answering: {dead}"),
             ));
         }
@@ -828,14 +947,15 @@ impl<'a> Checker<'a> {
     }
 }
 
-fn output_findings(tool: &str, schema: &Value, result: &Value) -> Out {
+fn output_findings(era: Era, tool: &str, schema: &Value, result: &Value) -> Out {
     let mut out = Vec::new();
     let Ok(validator) = SchemaValidator::new(schema) else {
         return out;
     };
     match result.get("structuredContent") {
-        None => out.push((
-            Severity::Defect,
+        None => out.push(Note::broke_in(
+            era,
+            &clauses::OUTPUT_SCHEMA,
             format!(
                 "tool {tool:?} has an outputSchema but a successful result has no structuredContent"
             ),
@@ -843,8 +963,9 @@ fn output_findings(tool: &str, schema: &Value, result: &Value) -> Out {
         Some(content) => {
             let violations = validator.violations(content);
             if !violations.is_empty() {
-                out.push((
-                    Severity::Defect,
+                out.push(Note::broke_in(
+                    era,
+                    &clauses::OUTPUT_SCHEMA,
                     format!(
                         "tool {tool:?}: structuredContent does not match the outputSchema:\n{}",
                         crate::validation::describe(&violations)

@@ -1,9 +1,10 @@
 //! The raw-HTTP probes: requests a correct client never sends, posted through the crate's one
 //! HTTP client ([`HttpClient`]) beside the MCP client, to see the server refuse them.
 
-use super::{Out, Severity};
+use super::{Note, Out, Shown};
 use crate::cases::shorten;
 use crate::client::{ClientError, HttpClient};
+use crate::spec::clauses;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
@@ -13,10 +14,16 @@ use std::time::Duration;
 /// HTTP 400 with -32020 (HeaderMismatch).
 pub(super) async fn header_mirroring(url: &str, timeout: Duration) -> Out {
     let mut out = Vec::new();
+    let on = Some(Shown {
+        method: "tools/list (Mcp-Method: tools/call)".to_owned(),
+        id: None,
+    });
     let uri = match HttpClient::parse_url(url) {
         Ok(uri) => uri,
         Err(e) => {
-            out.push((Severity::Defect, format!("{url} is not a usable URL: {e}")));
+            out.push(Note::info(format!(
+                "{url} is not a usable URL, so the probe did not run: {e}"
+            )));
             return out;
         }
     };
@@ -28,19 +35,25 @@ pub(super) async fn header_mirroring(url: &str, timeout: Duration) -> Out {
     {
         Ok(reply) => reply,
         Err(ClientError::Timeout { .. }) => {
-            out.push((
-                Severity::Defect,
-                format!(
-                    "no answer within {timeout:?} to a request with a mismatched Mcp-Method header"
-                ),
-            ));
+            out.push(
+                Note::broke(
+                    &clauses::JSONRPC_RESPONSE,
+                    format!(
+                        "no answer within {timeout:?} to a request with a mismatched Mcp-Method header"
+                    ),
+                )
+                .on(on),
+            );
             return out;
         }
         Err(e) => {
-            out.push((
-                Severity::Defect,
-                format!("no answer to a request with a mismatched Mcp-Method header: {e}"),
-            ));
+            out.push(
+                Note::broke(
+                    &clauses::JSONRPC_RESPONSE,
+                    format!("no answer to a request with a mismatched Mcp-Method header: {e}"),
+                )
+                .on(on),
+            );
             return out;
         }
     };
@@ -50,13 +63,16 @@ pub(super) async fn header_mirroring(url: &str, timeout: Duration) -> Out {
         .find_map(|m| m.pointer("/error/code").and_then(Value::as_i64));
     let status = reply.status.as_u16();
     if code != Some(-32020) || status != 400 {
-        out.push((
-            Severity::Defect,
-            format!(
-                "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) must be HTTP 400 with -32020; got HTTP {status}: {}",
-                shorten(&reply.text(), 200)
-            ),
-        ));
+        out.push(
+            Note::broke(
+                &clauses::HTTP_HEADER_MISMATCH,
+                format!(
+                    "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) must be HTTP 400 with -32020; got HTTP {status}: {}",
+                    shorten(&reply.text(), 200)
+                ),
+            )
+            .on(on),
+        );
     }
     out
 }

@@ -75,19 +75,26 @@ impl fmt::Display for Shown {
     }
 }
 
-/// One probe and what it found; it passes when it found no defect and no warning.
+/// One probe and what it found; it passes when it ran and found no defect and no warning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Probe {
     /// `area/name`, e.g. `methods/removed`.
     pub name: String,
     /// What it found.
     pub findings: Vec<Finding>,
+    /// Why it did not run, when it did not: it is then neither passed nor failed.
+    pub skipped: Option<String>,
 }
 
 impl Probe {
-    /// Whether the probe found nothing worse than an info note.
+    /// Whether the probe ran and found nothing worse than an info note.
     pub fn passed(&self) -> bool {
-        self.findings.iter().all(|f| f.severity == Severity::Info)
+        self.skipped.is_none() && self.findings.iter().all(|f| f.severity == Severity::Info)
+    }
+
+    /// Whether the probe found a defect or a warning.
+    pub fn failed(&self) -> bool {
+        self.findings.iter().any(|f| f.severity != Severity::Info)
     }
 
     /// The area of the probe: the part of its name before `/`.
@@ -156,6 +163,20 @@ impl CheckReport {
                     f.probe,
                     indent(&f.message)
                 );
+                if let Some(request) = &f.request {
+                    let _ = writeln!(out, "      request: {request}");
+                }
+                if let Some(clause) = &f.clause {
+                    let _ = writeln!(out, "      clause: {clause}: {}", indent(clause.text));
+                }
+            }
+        }
+        let skipped: Vec<&Probe> = self.probes.iter().filter(|p| p.skipped.is_some()).collect();
+        if !skipped.is_empty() {
+            let _ = writeln!(out, "\nProbes not run:");
+            for p in &skipped {
+                let why = p.skipped.as_deref().unwrap_or("");
+                let _ = writeln!(out, "  {}: {}", p.name, indent(why));
             }
         }
         if !self.skipped_tools.is_empty() {
@@ -171,17 +192,20 @@ impl CheckReport {
             let _ = writeln!(out, "  {:<10} {:>6}", s.to_string(), self.count(s));
         }
         let passed = self.probes.iter().filter(|p| p.passed()).count();
+        let ran = self.probes.len() - skipped.len();
         let _ = writeln!(
             out,
-            "  probes passed: {passed}/{}; schema cases agreeing: {agreeing}/{}",
-            self.probes.len(),
+            "  probes passed: {passed}/{ran} run ({} not run); schema cases agreeing: {agreeing}/{}",
+            skipped.len(),
             self.cases.outcomes.len()
         );
         out
     }
 
     /// The machine report: `{target, era, summary: {defect, warning, info}, findings, probes,
-    /// cases, skipped_tools: [{name, reason}]}`.
+    /// cases, skipped_tools: [{name, reason}]}`. A finding carries its `clause` (`{id,
+    /// revision, file, section, level, text}`) and `request` (`{method, id}`), or `null`; a
+    /// probe has `status` `passed`, `failed` or `skipped` (with `skipped`: why).
     pub fn to_json(&self) -> Value {
         json!({
             "target": self.target,
@@ -193,7 +217,11 @@ impl CheckReport {
             },
             "findings": self.findings().collect::<Vec<_>>(),
             "probes": self.probes.iter().map(|p| json!({
-                "name": p.name, "passed": p.passed(), "findings": p.findings
+                "name": p.name,
+                "status": if p.skipped.is_some() { "skipped" } else if p.passed() { "passed" } else { "failed" },
+                "passed": p.passed(),
+                "skipped": p.skipped,
+                "findings": p.findings
             })).collect::<Vec<_>>(),
             "cases": self.cases.outcomes,
             "skipped_tools": self.skipped_tools,
@@ -211,12 +239,17 @@ impl CheckReport {
                 "    <testcase classname=\"probes\" name=\"{}\">",
                 xml(&p.name)
             );
-            if !p.passed() {
+            if let Some(why) = &p.skipped {
+                let _ = write!(body, "<skipped message=\"{}\"/>", xml(why));
+            } else if p.failed() {
                 failures += 1;
                 let text: Vec<String> = p
                     .findings
                     .iter()
-                    .map(|f| format!("[{}] {}", f.severity, f.message))
+                    .map(|f| match &f.clause {
+                        Some(clause) => format!("[{}] {} ({clause})", f.severity, f.message),
+                        None => format!("[{}] {}", f.severity, f.message),
+                    })
                     .collect();
                 let _ = write!(
                     body,

@@ -11,35 +11,40 @@
 //!   JSON-RPC error other than -32603; and a tampered `requestState` must be refused.
 
 use super::probes::Checker;
-use super::{Out, Severity, brief};
+use super::{Note, Out, Shown, brief};
 use crate::cases::{Happened, Outcome, VerifyReport, every_client_capability};
 use crate::spec;
+use crate::spec::clauses::{self, Clause};
 use crate::target::{Answers, DriveError, Rounds};
 use crate::wire::error_codes;
 use crate::wire::meta_keys;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 impl Checker<'_> {
-    /// Without client capabilities: no input requests, and -32021 names what it needs.
+    /// Without client capabilities: no input requests, and -32021 names what it needs. The
+    /// same question asked by many cases of one tool is one finding, with the count.
     pub(super) async fn multi_round_discipline(&mut self, report: &VerifyReport) {
         let mut out = Vec::new();
+        // (tool, key, method) -> (the first case's title and request, how many cases)
+        let mut asked: BTreeMap<(&str, &str, &str), (&str, Option<Shown>, usize)> = BTreeMap::new();
         for o in &report.outcomes {
             let Some(r) = &o.response else { continue };
+            let on = Some(Shown {
+                method: "tools/call".to_owned(),
+                id: r["id"].as_i64(),
+            });
             let result = &r["result"];
             if result.get("resultType").and_then(Value::as_str) == Some("input_required")
                 && let Some(requests) = result.get("inputRequests").and_then(Value::as_object)
             {
                 // The cases declare no client capabilities, so the server may ask for none.
                 for (key, req) in requests {
-                    out.push((
-                        Severity::Defect,
-                        format!(
-                            "{} › {}: input request {key:?} ({}) asks for a capability the client did not declare; the server should answer -32021",
-                            o.case.tool,
-                            o.case.title,
-                            req.get("method").and_then(Value::as_str).unwrap_or("?")
-                        ),
-                    ));
+                    let method = req.get("method").and_then(Value::as_str).unwrap_or("?");
+                    asked
+                        .entry((o.case.tool.as_str(), key.as_str(), method))
+                        .or_insert((o.case.title.as_str(), on.clone(), 0))
+                        .2 += 1;
                 }
             }
             if self.modern()
@@ -47,14 +52,36 @@ impl Checker<'_> {
                     == Some(i64::from(error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY))
                 && let Err(e) = spec::check("MissingRequiredClientCapabilityError", r)
             {
-                out.push((
-                    Severity::Defect,
-                    format!(
-                        "{} › {}: a -32021 error must name the capabilities it needs in data.requiredCapabilities: {e}",
-                        o.case.tool, o.case.title
-                    ),
-                ));
+                out.push(
+                    Note::broke(
+                        &clauses::MISSING_CLIENT_CAPABILITY,
+                        format!(
+                            "{} › {}: a -32021 error must name the capabilities it needs in data.requiredCapabilities: {e}",
+                            o.case.tool, o.case.title
+                        ),
+                    )
+                    .on(on),
+                );
             }
+        }
+        for ((tool, key, method), (title, on, n)) in asked {
+            let more = match n {
+                1 => String::new(),
+                n => format!(
+                    " (and in {} more case{})",
+                    n - 1,
+                    if n == 2 { "" } else { "s" }
+                ),
+            };
+            out.push(
+                Note::broke(
+                    &clauses::MRTR_DECLARED_ONLY,
+                    format!(
+                        "{tool} › {title}{more}: input request {key:?} ({method}) asks for a capability the client did not declare; the server should answer -32021"
+                    ),
+                )
+                .on(on),
+            );
         }
         self.push_probe("multi-round/discipline", out);
     }
@@ -63,13 +90,23 @@ impl Checker<'_> {
     /// capability declared.
     pub(super) async fn multi_round_driven(&mut self, report: &VerifyReport) {
         let mut out = Vec::new();
-        let asking = report.outcomes.iter().filter(|o| {
-            o.case.source == "rule:base"
-                && matches!(
-                    o.happened,
-                    Happened::InputRequired | Happened::NeedsCapabilities { .. }
-                )
-        });
+        let asking: Vec<&Outcome> = report
+            .outcomes
+            .iter()
+            .filter(|o| {
+                o.case.source == "rule:base"
+                    && matches!(
+                        o.happened,
+                        Happened::InputRequired | Happened::NeedsCapabilities { .. }
+                    )
+            })
+            .collect();
+        if asking.is_empty() {
+            return self.skip_probe(
+                "multi-round/driven",
+                "no tool asked for input or answered -32021",
+            );
+        }
         for o in asking {
             if self.dead.is_some() {
                 break;
@@ -86,33 +123,49 @@ impl Checker<'_> {
             "arguments": o.case.args,
             "_meta": {meta_keys::CLIENT_CAPABILITIES: every_client_capability()},
         });
-        let (_, body) = self.session.body("tools/call", params);
+        let (id, body) = self.session.body("tools/call", params);
+        let on = Some(Shown {
+            method: "tools/call".to_owned(),
+            id: Some(id),
+        });
         let (rounds, complete) = match self.session.drive(&body, &Answers::synthesized()).await {
             Ok(rounds) => (rounds, true),
             Err(e) => {
                 let rounds = e.rounds().cloned().unwrap_or_default();
-                let problem = match &e {
+                let (clause, problem) = match &e {
                     DriveError::Unanswered {
                         round,
                         key,
                         request,
                         ..
-                    } => format!(
-                        "round {round} asks {key:?} with {}, which is no input request a client answers: {request}",
-                        request
-                            .get("method")
-                            .and_then(Value::as_str)
-                            .unwrap_or("no method")
+                    } => (
+                        Some(&clauses::MRTR_REQUEST_KINDS),
+                        format!(
+                            "round {round} asks {key:?} with {}, which is no input request a client answers: {request}",
+                            request
+                                .get("method")
+                                .and_then(Value::as_str)
+                                .unwrap_or("no method")
+                        ),
                     ),
-                    DriveError::TooManyRounds { limit, .. } => {
-                        format!("still input_required after {limit} rounds with every answer given")
-                    }
-                    other => other.to_string(),
+                    // A server MAY ask again and again (mrtr.mdx); past the limit it is noted.
+                    DriveError::TooManyRounds { limit, .. } => (
+                        None,
+                        format!(
+                            "still input_required after {limit} rounds with every answer given"
+                        ),
+                    ),
+                    DriveError::Target { .. } => (Some(&clauses::JSONRPC_RESPONSE), e.to_string()),
+                    other => (Some(&clauses::SCHEMA), other.to_string()),
                 };
-                out.push((
-                    Severity::Defect,
-                    format!("{label}: driven with every client capability: {problem}"),
-                ));
+                let message = format!("{label}: driven with every client capability: {problem}");
+                out.push(
+                    match clause {
+                        Some(clause) => Note::broke(clause, message),
+                        None => Note::info(message),
+                    }
+                    .on(on.clone()),
+                );
                 if let DriveError::Target { source, .. } = &e {
                     self.after_failure(source.to_string()).await;
                 }
@@ -125,14 +178,16 @@ impl Checker<'_> {
             if last.pointer("/error/code").and_then(Value::as_i64)
                 == Some(i64::from(error_codes::INTERNAL_ERROR))
             {
-                out.push((
-                    Severity::Defect,
-                    format!(
+                // Schema-valid answers to every question: an internal error is the server's,
+                // but no clause says MUST; noted.
+                out.push(
+                    Note::info(format!(
                         "{label}: driven with every client capability and synthesized answers, it ended in an internal error after {} rounds: {}",
                         rounds.len(),
                         brief(last)
-                    ),
-                ));
+                    ))
+                    .on(on.clone()),
+                );
             }
         }
         self.tamper(&label, o, &rounds, out).await;
@@ -146,10 +201,17 @@ impl Checker<'_> {
             let Some(response) = &exchange.response else {
                 continue;
             };
+            let on = Some(Shown {
+                method: "tools/call".to_owned(),
+                id: request["id"].as_i64(),
+            });
             if self.modern()
                 && let Err(e) = spec::check_response("tools/call", response)
             {
-                out.push((Severity::Defect, format!("{label}: round {round}: {e}")));
+                out.push(
+                    Note::broke(&clauses::SCHEMA, format!("{label}: round {round}: {e}"))
+                        .on(on.clone()),
+                );
             }
             let Some(asked) = response
                 .pointer("/result/inputRequests")
@@ -162,14 +224,17 @@ impl Checker<'_> {
                 .and_then(|m| m.get(meta_keys::CLIENT_CAPABILITIES))
                 .unwrap_or(&Value::Null);
             for (key, input) in asked {
-                for (severity, missing) in undeclared(declared, input) {
-                    out.push((
-                        severity,
-                        format!(
-                            "{label}: round {round}: input request {key:?} ({}) asks for {missing}, which the request did not declare",
-                            input.get("method").and_then(Value::as_str).unwrap_or("?")
-                        ),
-                    ));
+                for (clause, missing) in undeclared(declared, input) {
+                    out.push(
+                        Note::broke(
+                            clause,
+                            format!(
+                                "{label}: round {round}: input request {key:?} ({}) asks for {missing}, which the request did not declare",
+                                input.get("method").and_then(Value::as_str).unwrap_or("?")
+                            ),
+                        )
+                        .on(on.clone()),
+                    );
                 }
             }
         }
@@ -212,8 +277,11 @@ impl Checker<'_> {
         if let Some(r) = self.req("tools/call", params, out).await
             && r.get("error").is_none()
         {
-            out.push((
-                Severity::Defect,
+            // The clause binds when the state influences the outcome; a server whose state
+            // only fails the request MAY go unprotected, and a result that ran on tampered
+            // state is exactly what the clause forbids.
+            out.push(self.broke(
+                &clauses::MRTR_STATE_INTEGRITY,
                 format!(
                     "{label}: a tampered requestState was accepted: {}",
                     brief(&r)
@@ -224,14 +292,15 @@ impl Checker<'_> {
 }
 
 /// The capabilities input request `input` needs that `declared` (a `ClientCapabilities`
-/// object) does not declare, each with how bad asking without it is.
+/// object) does not declare, each with the clause asking without it breaks.
 ///
 /// - `elicitation/create` in form mode needs `elicitation` (an empty object declares form
 ///   mode), in URL mode `elicitation.url`;
 /// - `sampling/createMessage` needs `sampling`, and `sampling.tools` to pass `tools`; an
-///   `includeContext` other than `none` without `sampling.context` is a SHOULD (a warning);
+///   `includeContext` other than `none` without `sampling.context` is a SHOULD NOT;
 /// - `roots/list` needs `roots`.
-fn undeclared(declared: &Value, input: &Value) -> Vec<(Severity, &'static str)> {
+fn undeclared(declared: &Value, input: &Value) -> Vec<(&'static Clause, &'static str)> {
+    let must = &clauses::MRTR_DECLARED_ONLY;
     let params = input.get("params").unwrap_or(&Value::Null);
     let has = |pointer: &str| declared.pointer(pointer).is_some_and(Value::is_object);
     let mut missing = Vec::new();
@@ -240,33 +309,36 @@ fn undeclared(declared: &Value, input: &Value) -> Vec<(Severity, &'static str)> 
             let url = params.get("mode").and_then(Value::as_str) == Some("url");
             let elicitation = declared.get("elicitation").and_then(Value::as_object);
             match elicitation {
-                None => missing.push((Severity::Defect, "elicitation")),
+                None => missing.push((must, "elicitation")),
                 Some(e) if url && !e.contains_key("url") => {
-                    missing.push((Severity::Defect, "URL-mode elicitation (elicitation.url)"));
+                    missing.push((must, "URL-mode elicitation (elicitation.url)"));
                 }
                 Some(e) if !url && !e.contains_key("form") && e.contains_key("url") => {
-                    missing.push((Severity::Defect, "form-mode elicitation (elicitation.form)"));
+                    missing.push((must, "form-mode elicitation (elicitation.form)"));
                 }
                 Some(_) => {}
             }
         }
         Some("sampling/createMessage") => {
             if !has("/sampling") {
-                missing.push((Severity::Defect, "sampling"));
+                missing.push((must, "sampling"));
             } else {
                 if params.get("tools").is_some() && !has("/sampling/tools") {
-                    missing.push((Severity::Defect, "tool use in sampling (sampling.tools)"));
+                    missing.push((
+                        &clauses::SAMPLING_TOOLS,
+                        "tool use in sampling (sampling.tools)",
+                    ));
                 }
                 let context = params.get("includeContext").and_then(Value::as_str);
                 if context.is_some_and(|c| c != "none") && !has("/sampling/context") {
                     missing.push((
-                        Severity::Warning,
+                        &clauses::SAMPLING_CONTEXT,
                         "context inclusion in sampling (sampling.context)",
                     ));
                 }
             }
         }
-        Some("roots/list") if !has("/roots") => missing.push((Severity::Defect, "roots")),
+        Some("roots/list") if !has("/roots") => missing.push((must, "roots")),
         _ => {}
     }
     missing
@@ -300,7 +372,10 @@ mod tests {
         assert!(undeclared(&legacy, &form).is_empty());
         assert_eq!(
             undeclared(&legacy, &url),
-            [(Severity::Defect, "URL-mode elicitation (elicitation.url)")]
+            [(
+                &clauses::MRTR_DECLARED_ONLY,
+                "URL-mode elicitation (elicitation.url)"
+            )]
         );
         let url_only = json!({"elicitation": {"url": {}}});
         assert_eq!(undeclared(&url_only, &form).len(), 1);
@@ -311,9 +386,12 @@ mod tests {
         assert_eq!(
             undeclared(&all, &tools),
             [
-                (Severity::Defect, "tool use in sampling (sampling.tools)"),
                 (
-                    Severity::Warning,
+                    &clauses::SAMPLING_TOOLS,
+                    "tool use in sampling (sampling.tools)"
+                ),
+                (
+                    &clauses::SAMPLING_CONTEXT,
                     "context inclusion in sampling (sampling.context)"
                 )
             ]
