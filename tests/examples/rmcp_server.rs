@@ -208,11 +208,13 @@ impl ServerHandler for CorpusServer {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    // rmcp's `serve` returns once a 2025-era client has sent `initialize` (a 2026-07-28 client
+    // is served while it waits); stdin closing before that ends the server.
     let running = match CorpusServer::new().serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(e) => {
-            eprintln!("rmcp_server: cannot start: {e}");
-            std::process::exit(1);
+            eprintln!("rmcp_server: stopped before any initialize: {e}");
+            return;
         }
     };
     if let Err(e) = running.waiting().await {
