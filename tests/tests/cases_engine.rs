@@ -595,6 +595,8 @@ struct Rewritten {
     server: Server,
     era: Option<Era>,
     capabilities: Option<Value>,
+    /// The `protocolVersion` a 2025-era server chose.
+    version: Option<&'static str>,
     rewrite: fn(&Value, &mut Value),
     sent: Mutex<Vec<Value>>,
 }
@@ -605,6 +607,7 @@ impl Rewritten {
             server,
             era: None,
             capabilities: None,
+            version: None,
             rewrite,
             sent: Mutex::new(Vec::new()),
         }
@@ -639,9 +642,69 @@ impl Target for Rewritten {
     fn declared_capabilities(&self) -> Option<Value> {
         self.capabilities.clone()
     }
+    fn protocol_version(&self) -> Option<String> {
+        self.version.map(str::to_owned)
+    }
 }
 
 fn no_rewrite(_: &Value, _: &mut Value) {}
+
+/// Every tool of a `tools/list` result loses its required `inputSchema`.
+fn no_input_schema(request: &Value, response: &mut Value) {
+    if request["method"] == "tools/list"
+        && let Some(tools) = response
+            .pointer_mut("/result/tools")
+            .and_then(Value::as_array_mut)
+    {
+        for tool in tools {
+            tool.as_object_mut().unwrap().remove("inputSchema");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_result_is_held_to_the_2025_11_25_schema() {
+    let target = Rewritten {
+        era: Some(Era::Legacy),
+        capabilities: Some(json!({"tools": {}})),
+        version: Some("2025-11-25"),
+        ..Rewritten::new(booking_server(), no_input_schema)
+    };
+    let report = check(&target, &CheckOptions::default()).await;
+    let results = probe(&report, "results/shape-and-cache-hints");
+    assert!(
+        results
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Defect
+                && f.clause.is_some_and(|c| c.id == "legacy/base/schema")
+                && f.message
+                    .contains("not a valid ListToolsResult (MCP 2025-11-25 schema)")),
+        "{}",
+        report.to_text()
+    );
+}
+
+#[tokio::test]
+async fn a_legacy_server_on_an_older_revision_is_held_to_no_schema() {
+    // Only the 2025-11-25 schema is bundled: a server that chose 2025-03-26 is not held to it.
+    let target = Rewritten {
+        era: Some(Era::Legacy),
+        capabilities: Some(json!({"tools": {}})),
+        version: Some("2025-03-26"),
+        ..Rewritten::new(booking_server(), no_input_schema)
+    };
+    let report = check(&target, &CheckOptions::default()).await;
+    let results = probe(&report, "results/shape-and-cache-hints");
+    assert!(results.passed(), "{}", report.to_text());
+    assert!(
+        results.findings[0]
+            .message
+            .contains("chose protocol revision 2025-03-26"),
+        "{}",
+        report.to_text()
+    );
+}
 
 fn prompt_server() -> Server {
     Server::builder("prompts", "1.0.0")

@@ -193,7 +193,7 @@ pub async fn check_with_progress(
         Some(_) => {}
     }
     progress("results and errors: every response received");
-    c.results_and_errors();
+    c.results_and_errors(target.protocol_version());
     c.transport(target);
     CheckReport {
         target: target.label(),

@@ -556,9 +556,7 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for tool in tools {
             let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
-            if self.modern()
-                && let Err(e) = spec::check("Tool", tool)
-            {
+            if let Err(e) = spec::check_in(self.era, "Tool", tool) {
                 out.push(self.broke(&clauses::SCHEMA, format!("tool {name:?}: {e}")));
             }
             if let Some(schema) = tool.get("outputSchema")
@@ -824,11 +822,20 @@ impl<'a> Checker<'a> {
         self.push_probe("prompts/arguments", out);
     }
 
-    pub(super) fn results_and_errors(&mut self) {
+    /// Every response so far: ids, error codes, and the schema of the era's revision. A
+    /// 2025-era server that chose a revision older than 2025-11-25 (`chosen`) is held to no
+    /// schema: only 2025-11-25's is bundled.
+    pub(super) fn results_and_errors(&mut self, chosen: Option<String>) {
         let log = std::mem::take(&mut *self.log.lock().unwrap_or_else(|e| e.into_inner()));
         let mut results = Vec::new();
         let mut errors = Vec::new();
         let era = self.era;
+        let older = chosen.filter(|v| era == Era::Legacy && v != Era::Legacy.revision());
+        if let Some(version) = &older {
+            results.push(Note::info(format!(
+                "the server chose protocol revision {version}; its results were not checked against a schema (only 2025-11-25's and 2026-07-28's are bundled)"
+            )));
+        }
         for entry in &log {
             let r = &entry.response;
             let on = Some(Shown {
@@ -883,6 +890,12 @@ impl<'a> Checker<'a> {
                 }
             }
             if !self.modern() {
+                if older.is_none()
+                    && let Err(e) = spec::check_response_in(era, &entry.method, r)
+                {
+                    let into = if is_error { &mut errors } else { &mut results };
+                    into.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
+                }
                 continue;
             }
             if let Some(result) = r.get("result") {
@@ -900,14 +913,7 @@ impl<'a> Checker<'a> {
                 errors.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
             }
         }
-        if self.modern() {
-            self.push_probe("results/shape-and-cache-hints", results);
-        } else {
-            self.skip_probe(
-                "results/shape-and-cache-hints",
-                "a 2025-era server: results are checked against the 2026-07-28 schema only",
-            );
-        }
+        self.push_probe("results/shape-and-cache-hints", results);
         self.push_probe("errors/codes-and-ids", errors);
     }
 
