@@ -182,7 +182,7 @@ impl ServerHandler for CorpusServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let welcome = Resource::new(WELCOME_URI, "welcome").with_mime_type("text/plain");
-        Ok(ListResourcesResult::with_all_items(vec![welcome.into()]))
+        Ok(ListResourcesResult::with_all_items(vec![welcome]))
     }
 
     async fn read_resource(

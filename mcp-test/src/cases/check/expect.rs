@@ -30,6 +30,7 @@
 //!
 //! ```
 //! use mcp_test::cases::check::{CheckReport, Expectations, Finding, Probe, Severity};
+//! use mcp_test::spec::clauses;
 //!
 //! let report = CheckReport {
 //!     target: "demo".into(),
@@ -38,16 +39,18 @@
 //!         findings: vec![Finding {
 //!             severity: Severity::Warning,
 //!             probe: "prompts/arguments".into(),
-//!             message: "an unknown prompt SHOULD be -32602; got result".into(),
-//!             clause: None,
+//!             message: "an unknown prompt: -32602 expected; got error -32603".into(),
+//!             clause: clauses::find("prompts/errors").copied(),
 //!             request: None,
 //!         }],
+//!         skipped: None,
 //!     }],
 //!     ..CheckReport::default()
 //! };
 //! let expected = Expectations::parse(
 //!     r#"{"server": "demo", "findings": [
-//!         {"severity": "warning", "probe": "prompts/arguments", "contains": "unknown prompt",
+//!         {"severity": "warning", "probe": "prompts/arguments", "clause": "prompts/errors",
+//!          "contains": "unknown prompt",
 //!          "why": "server/prompts.mdx §Error Handling: Invalid prompt name SHOULD be -32602"}
 //!     ]}"#,
 //!     "demo.json",
@@ -551,6 +554,7 @@ mod tests {
                 .map(|f| Probe {
                     name: f.probe.clone(),
                     findings: vec![f],
+                    skipped: None,
                 })
                 .collect(),
             ..CheckReport::default()
