@@ -338,3 +338,291 @@ async fn a_request_without_meta_still_carries_the_protocol_version_header() {
         run.stderr
     );
 }
+
+#[tokio::test]
+async fn an_unreachable_server_still_gets_a_json_and_a_junit_report() {
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    let run = mcp_test(&["check", "--url", &url, "--timeout", "5", "--format", "json"]).await;
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    assert_eq!(report["target"], url.as_str());
+    let why = report["incomplete"].as_str().unwrap();
+    assert!(why.starts_with("cannot connect"), "{why}");
+    assert_eq!(report["probes"], json!([]));
+
+    let run = mcp_test(&[
+        "check",
+        "--url",
+        &url,
+        "--timeout",
+        "5",
+        "--format",
+        "junit",
+    ])
+    .await;
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.starts_with("<?xml"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "<testcase classname=\"check\" name=\"complete\"><error message=\"cannot connect"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("errors=\"1\""), "{}", run.stdout);
+}
+
+/// A 2026-07-28 stdio server in `sh`: it answers `server/discover` at once, a request for
+/// `$WRONG_ID_FOR` under id 999, and every other request with -32601 after `$DELAY` seconds
+/// (none when unset), until its stdin ends.
+#[cfg(unix)]
+const SH_SERVER: &str = r#"
+while IFS= read -r line; do
+  id=${line#*\"id\":}
+  [ "$id" = "$line" ] && continue
+  id=${id%%[,\}]*}
+  case "$line" in
+    *'"method":"server/discover"'*)
+      echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"sh","version":"1"}}}}' ;;
+    *'"method":"'"$WRONG_ID_FOR"'"'*)
+      echo '{"jsonrpc":"2.0","id":999,"error":{"code":-32601,"message":"Method not found"}}' ;;
+    *)
+      [ -n "$DELAY" ] && sleep "$DELAY"
+      echo '{"jsonrpc":"2.0","id":'"$id"',"error":{"code":-32601,"message":"Method not found"}}' ;;
+  esac
+done
+"#;
+
+#[cfg(unix)]
+fn probe<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("no probe {name}: {report:#}"))
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_stdio_server_that_ignores_the_end_of_its_input_is_killed_and_reported() {
+    // The server answers the check, then sleeps on after its stdin is closed.
+    let script = format!("{SH_SERVER}\nexec sleep 60");
+    let started = std::time::Instant::now();
+    let run = mcp_test(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
+        "--timeout",
+        "5",
+        "--close-grace",
+        "1",
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ])
+    .await;
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    let report: Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    let shutdown = probe(&report, "transport/shutdown");
+    assert_eq!(shutdown["passed"], false, "{shutdown:#}");
+    let finding = &shutdown["findings"][0];
+    assert_eq!(finding["severity"], "warning", "{finding:#}");
+    assert_eq!(finding["clause"]["id"], "stdio/exit-on-eof", "{finding:#}");
+    let message = finding["message"].as_str().unwrap();
+    assert!(
+        message.contains("still running 1s after its stdin was closed, and was killed"),
+        "{message}"
+    );
+    assert_eq!(report["incomplete"], Value::Null);
+    // The sh server lacks -32022 and -32602, so defects: exit 1.
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+
+    // The same server that exits at the end of its input passes the probe.
+    let run = mcp_test(&[
+        "check", "--quiet", "--format", "json", "--", "sh", "-c", SH_SERVER,
+    ])
+    .await;
+    let report: Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    assert_eq!(probe(&report, "transport/shutdown")["findings"], json!([]));
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_server_that_never_answers_ends_at_the_deadline_with_exit_2() {
+    let started = std::time::Instant::now();
+    let run = mcp_test(&[
+        "check",
+        "--deadline",
+        "2",
+        "--format",
+        "json",
+        "--",
+        "sh",
+        "-c",
+        "exec cat >/dev/null",
+    ])
+    .await;
+    let elapsed = started.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(15), "{elapsed:?}");
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    let why = report["incomplete"].as_str().unwrap();
+    assert!(why.contains("within the overall deadline (2s)"), "{why}");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_check_cut_short_by_the_deadline_reports_what_ran_and_exits_2() {
+    // Each answer takes a second; the deadline leaves time for a few.
+    let script = format!("DELAY=1\n{SH_SERVER}");
+    let started = std::time::Instant::now();
+    let run = mcp_test(&[
+        "check",
+        "--deadline",
+        "4",
+        "--timeout",
+        "3",
+        "--format",
+        "junit",
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ])
+    .await;
+    let elapsed = started.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "<testcase classname=\"check\" name=\"complete\"><error message=\"cut short by the overall deadline"
+        ),
+        "{}",
+        run.stdout
+    );
+    // What ran before the deadline is reported.
+    assert!(
+        run.stdout
+            .contains("<testcase classname=\"probes\" name=\"discovery/fields\">"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("incomplete: cut short"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn check_reports_a_reply_with_the_wrong_id_as_such() {
+    let script = format!("WRONG_ID_FOR=ping\n{SH_SERVER}");
+    let run = mcp_test(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
+        "--timeout",
+        "1",
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ])
+    .await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    let messages: Vec<&str> = probe(&report, "methods/removed-and-unknown")["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("no answer to ping")
+                && m.contains("answered with id 999 instead of")),
+        "{messages:#?}"
+    );
+}
+
+#[tokio::test]
+async fn given_values_reach_every_valid_case_and_a_bad_one_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("mcp-test-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("values.json");
+    std::fs::write(
+        &file,
+        r#"{"search_notes": {"/query": "apples"}, "*": {"/requested_by": "me@example.org"}}"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let run = mcp_test(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
+        "--values",
+        path,
+        "--value",
+        "notes:/data/id=n-2",
+    ])
+    .await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON report");
+    let base = |title: &str| {
+        report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["case"]["title"] == title)
+            .map(|c| c["case"]["args"].clone())
+            .unwrap_or_else(|| panic!("no case {title:?}"))
+    };
+    let search = base("accepts valid arguments");
+    assert_eq!(search["query"], "apples");
+    assert_eq!(search["requested_by"], "me@example.org");
+    assert_eq!(base("get: accepts valid arguments")["data"]["id"], "n-2");
+
+    // A value the schema rejects: exit 2 before anything runs, naming tool, pointer and why.
+    let run = mcp_test(&["check", "--value", "search_notes:/limit=500"]).await;
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("tool \"search_notes\": the value given for `/limit` (500) does not fit the input schema:\n  - /limit: 500 is greater than the maximum of 50"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+
+    // A malformed file: its name and the JSON pointer of the bad place.
+    std::fs::write(&file, r#"{"search_notes": {"query": "apples"}}"#).unwrap();
+    let run = mcp_test(&["check", "--values", path]).await;
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "--values {path}: at /search_notes/query: \"query\" is not a JSON pointer"
+        )),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(&file, "{\"search_notes\": ").unwrap();
+    let run = mcp_test(&["check", "--values", path]).await;
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("--values {path}: not JSON: ")),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -99,23 +99,143 @@ async fn a_server_that_never_answers_times_out() {
 }
 
 #[tokio::test]
-async fn a_reply_with_the_wrong_id_is_a_violation() {
+async fn a_reply_with_the_wrong_id_is_reported_as_such_not_as_silence() {
     let client = client_for(
         r#"read line; echo '{"jsonrpc":"2.0","id":999,"result":{}}'; cat >/dev/null"#,
         Duration::from_millis(500),
     )
     .await;
     let err = client.call("tools/list", json!({})).await.unwrap_err();
-    assert!(matches!(err, ClientError::Timeout { .. }), "{err:?}");
+    match &err {
+        ClientError::WrongId {
+            expected,
+            got,
+            after,
+            ..
+        } => {
+            assert_eq!(expected, "1");
+            assert_eq!(got, &["999"]);
+            assert_eq!(*after, Some(Duration::from_millis(500)));
+        }
+        other => panic!("expected WrongId, got {other:?}"),
+    }
+    let message = err.to_string();
+    assert!(
+        message.contains("tools/list (id 1)") && message.contains("id 999 instead of 1"),
+        "{message}"
+    );
     let events = client.transport_events();
     assert!(events[0].to_string().contains("id 999"), "{events:?}");
+    // A later request that simply gets no answer is a timeout again: the stray reply came
+    // before it was sent.
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(matches!(err, ClientError::Timeout { .. }), "{err:?}");
     client.close().await.unwrap();
 }
 
+/// Serves each of `replies` (a status line onwards) to one connection on 127.0.0.1, in turn.
+async fn scripted_http(replies: Vec<Vec<u8>>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        for reply in replies {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut buf = vec![0_u8; 8192];
+            let _ = socket.read(&mut buf).await;
+            let _ = socket.write_all(&reply).await;
+        }
+    });
+    url
+}
+
+fn http_reply(content_type: &str, body: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Over HTTP the reply to a POST answers its request: a response in it with another id is a
+/// wrong-id reply (JSON or SSE), not the answer and not "no reply". An error whose id is
+/// `null` (the server could not read the id) is still the answer.
 #[tokio::test]
-async fn a_server_that_ignores_the_end_of_its_input_is_killed() {
-    let client = client_for("exec sleep 60", Duration::from_millis(300)).await;
+async fn an_http_reply_with_the_wrong_id_is_reported_as_such() {
+    let url = scripted_http(vec![
+        http_reply(
+            "application/json",
+            r#"{"jsonrpc":"2.0","id":999,"result":{"resultType":"complete","tools":[]}}"#,
+        ),
+        http_reply(
+            "text/event-stream",
+            concat!(
+                "event: message\n",
+                r#"data: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#,
+                "\n\nevent: message\n",
+                r#"data: {"jsonrpc":"2.0","id":"x","result":{}}"#,
+                "\n\n"
+            ),
+        ),
+        http_reply(
+            "application/json",
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+        ),
+    ])
+    .await;
+    let client = Client::http(&url)
+        .unwrap()
+        .with_timeout(Duration::from_secs(10));
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    match &err {
+        ClientError::WrongId {
+            expected,
+            got,
+            after,
+            ..
+        } => {
+            assert_eq!(expected, "1");
+            assert_eq!(got, &["999"]);
+            assert_eq!(*after, None);
+        }
+        other => panic!("expected WrongId, got {other:?}"),
+    }
+    assert!(err.to_string().contains("id 999 instead of 1"), "{err}");
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(
+        err.to_string().contains(r#"id "x" instead of 2"#),
+        "{err:?}"
+    );
+    let response = client
+        .send(&client.request_body("tools/list", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(response["error"]["code"], -32700);
+}
+
+#[tokio::test]
+async fn a_server_that_ignores_the_end_of_its_input_is_killed_after_the_close_grace() {
+    // The close grace, not the (long) call timeout, bounds the wait.
+    let client = client_for("exec sleep 60", Duration::from_secs(60))
+        .await
+        .with_close_grace(Duration::from_millis(300));
+    let started = std::time::Instant::now();
     let err = client.close().await.unwrap_err();
+    match &err {
+        ClientError::NoExit { after, .. } => assert_eq!(*after, Duration::from_millis(300)),
+        other => panic!("expected NoExit, got {other:?}"),
+    }
+    assert!(err.to_string().contains("(killed)"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    // An explicit grace overrides the client's.
+    let client = client_for("exec sleep 60", Duration::from_secs(60)).await;
+    let err = client
+        .close_within(Duration::from_millis(100))
+        .await
+        .unwrap_err();
     assert!(matches!(err, ClientError::NoExit { .. }), "{err:?}");
 }
 
@@ -344,4 +464,30 @@ async fn after_a_legacy_http_handshake_the_header_is_the_negotiated_version() {
     );
     assert!(!request.contains("2026-07-28\r\n"), "{request}");
     assert!(request.contains("mcp-session-id: s-1\r\n"), "{request}");
+}
+
+/// A 2025-era HTTP server that refuses `server/discover` with an error under an id of its own
+/// is still found legacy: a wrong-id answer is not a modern one, so `initialize` decides.
+#[tokio::test]
+async fn a_wrong_id_answer_to_the_era_probe_falls_back_to_initialize() {
+    let refused = r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Missing session ID"}}"#;
+    let url = scripted_http(vec![
+        format!(
+            "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{refused}",
+            refused.len()
+        )
+        .into_bytes(),
+        http_reply(
+            "application/json",
+            r#"{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}}"#,
+        ),
+        b"HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".to_vec(),
+    ])
+    .await;
+    let client = Client::http(&url)
+        .unwrap()
+        .with_timeout(Duration::from_secs(10));
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Legacy, "{handshake:?}");
+    assert_eq!(handshake.result["serverInfo"]["name"], "old");
 }

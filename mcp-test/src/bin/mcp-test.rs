@@ -1,7 +1,8 @@
 //! `mcp-test`: check any MCP server, or generate Rust tests for it.
 //!
 //! ```text
-//! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit]
+//! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
+//!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
 //! ```
@@ -9,19 +10,21 @@
 //! Without a target, both work on the bundled example server, in process.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use mcp_test::Server;
 use mcp_test::cases::ai::{self, AiError, AiOptions};
-use mcp_test::cases::check::{Expectations, check_with_progress};
 use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
+use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
 use mcp_test::cases::{
-    CaseOptions, CheckOptions, Connected, ListToolsError, derive_for_tools, example_server,
-    list_tools, verify_with,
+    CaseOptions, CheckOptions, CheckReport, Connected, ListToolsError,
+    check::{Expectations, check_connected_with_progress, check_with_progress},
+    check_values, derive_for_tools, example_server, list_tools, verify_with,
 };
 use mcp_test::client::{Client, ClientError};
 use mcp_test::target::{Target, TargetError};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -37,9 +40,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Runs protocol probes and schema-derived cases against a server and reports findings by
-    /// severity. Exits 1 on any defect (with --expect: on any difference from the file), 2
-    /// when the server could not be checked. Without a target, checks the bundled example
-    /// server.
+    /// severity. Exits 1 on any defect, else 2 when the check could not run to its end (the
+    /// server could not be reached, or the deadline passed), else 0; every format prints a
+    /// report in each case. With --expect: 0 when the defects and warnings are those the file
+    /// lists, 1 when not, 2 when the check could not run to its end. Without a target, checks
+    /// the bundled example server.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
@@ -89,6 +94,17 @@ struct CheckArgs {
     /// Call this potentially destructive tool (repeatable).
     #[arg(long = "tool", value_name = "NAME")]
     tools: Vec<String>,
+    /// The overall deadline in seconds, connecting included (0: none). When it passes the
+    /// check stops sending, reports what ran, and exits 2 (1 if it found a defect). Closing
+    /// the server afterwards takes at most --close-grace more.
+    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    deadline: u64,
+    /// Seconds a stdio server gets to exit once its stdin is closed at the end; one still
+    /// running is then killed (SIGKILL, no SIGTERM first) and reported (transport/shutdown).
+    #[arg(long, value_name = "SECS", default_value_t = 5)]
+    close_grace: u64,
+    #[command(flatten)]
+    values: ValueArgs,
     /// Compare the defects and warnings with an expect file (JSON: `{"server", "findings":
     /// [{"severity", "probe", "clause", "contains", "why"}]}`): exit 0 when they match, 1
     /// when a finding is not listed or a listed one is missing. The comparison goes to stderr.
@@ -98,6 +114,69 @@ struct CheckArgs {
     /// `why` to fill in. With --expect, the entries of that file that still match are kept.
     #[arg(long, value_name = "FILE")]
     write_expect: Option<PathBuf>,
+}
+
+/// Values to send instead of generated ones.
+#[derive(Args)]
+struct ValueArgs {
+    /// A JSON file of values to send in every valid case, by tool and JSON pointer into the
+    /// arguments: {"read_file": {"/path": "/etc/hostname"}, "*": {"/timezone": "UTC"}}. "*"
+    /// applies to every tool whose input schema declares the pointer; a tool's own entry wins.
+    #[arg(long, value_name = "FILE")]
+    values: Option<PathBuf>,
+    /// One value, as TOOL:/pointer=VALUE (repeatable; wins over --values). VALUE is JSON when
+    /// it parses as JSON, else a string: read_file:/path=/etc/hostname, '*:/limit=5',
+    /// 'get_note:/id="42"' (the string "42"). A value its schema rejects is an error.
+    #[arg(long = "value", value_name = "TOOL:/POINTER=VALUE", value_parser = parse_assignment)]
+    value: Vec<(String, String, serde_json::Value)>,
+}
+
+impl ValueArgs {
+    /// The values of the file, then of each --value; an error names the file and where in it.
+    fn load(&self) -> Result<Values, String> {
+        let mut values = Values::new();
+        if let Some(path) = &self.values {
+            let file = path.display();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--values {file}: cannot read it: {e}"))?;
+            let doc: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| format!("--values {file}: not JSON: {e}"))?;
+            values = values_from_json(&doc).map_err(|e| format!("--values {file}: {e}"))?;
+        }
+        for (tool, pointer, value) in &self.value {
+            values
+                .entry(tool.clone())
+                .or_default()
+                .insert(pointer.clone(), value.clone());
+        }
+        Ok(values)
+    }
+
+    /// Checks `values` against the tools of `target` before anything runs.
+    async fn check(values: &Values, target: &dyn Target, timeout: Duration) -> Result<(), String> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        let tools = list_tools(target, timeout)
+            .await
+            .map_err(|e| format!("cannot check the given values: {e}"))?;
+        let options = CaseOptions {
+            values: values.clone(),
+            ..CaseOptions::default()
+        };
+        let errors: Vec<String> = check_values(&tools, &options)
+            .iter()
+            .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the given values cannot be used:\n{}",
+                errors.join("\n")
+            ))
+        }
+    }
 }
 
 #[derive(Args)]
@@ -114,6 +193,8 @@ struct GenerateArgs {
     /// Dry-run every case first; a case the server disagrees with becomes an ignored test.
     #[arg(long)]
     verify: bool,
+    #[command(flatten)]
+    values: ValueArgs,
     #[command(flatten)]
     ai: AiArgs,
 }
@@ -183,6 +264,14 @@ enum OpenError {
         /// What the client said.
         source: TargetError,
     },
+    /// The handshake did not end within the overall deadline.
+    #[error("{target}: no answer to the handshake within the overall deadline ({after:?})")]
+    Deadline {
+        /// The URL, or the command line.
+        target: String,
+        /// The deadline.
+        after: Duration,
+    },
 }
 
 /// Why `mcp-test generate` wrote nothing.
@@ -190,6 +279,8 @@ enum OpenError {
 enum GenerateError {
     #[error(transparent)]
     Open(#[from] OpenError),
+    #[error("{0}")]
+    Values(String),
     #[error(transparent)]
     ListTools(#[from] ListToolsError),
     #[error("--require-ai: {0}")]
@@ -201,11 +292,43 @@ enum GenerateError {
     },
 }
 
-/// The server to talk to, and what to close afterwards.
+/// The server to talk to.
+enum Served {
+    /// Over stdio or HTTP, connected: closed at the end.
+    Remote(Connected),
+    /// The bundled example server, in process.
+    InProcess(Server),
+}
+
+/// The server to talk to, and how it was given.
 struct Opened {
-    target: Box<dyn Target>,
-    client: Option<Client>,
+    served: Served,
     source: ServerSource,
+}
+
+impl Opened {
+    fn target(&self) -> &dyn Target {
+        match &self.served {
+            Served::Remote(connected) => connected,
+            Served::InProcess(server) => server,
+        }
+    }
+
+    /// Ends the session with a remote server (the client's close grace).
+    async fn close(&self) {
+        if let Served::Remote(connected) = &self.served {
+            let _ = connected.client.close().await;
+        }
+    }
+}
+
+/// The target as reports name it: the URL, the command line, or the example server.
+fn target_label(args: &TargetArgs) -> String {
+    match &args.url {
+        Some(url) => url.clone(),
+        None if !args.command.is_empty() => args.command.join(" "),
+        None => example_server().label(),
+    }
 }
 
 async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
@@ -222,7 +345,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
         let client = Client::http(url)?
             .with_timeout(timeout)
             .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client.clone(), url.clone())
+        let connected = Connected::probe(client, url.clone())
             .await
             .map_err(|source| OpenError::Handshake {
                 target: url.clone(),
@@ -230,8 +353,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
             })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
-            target: Box::new(connected),
-            client: Some(client),
+            served: Served::Remote(connected),
             source: ServerSource::Url(url.clone()),
         });
     }
@@ -246,7 +368,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
             .await?
             .with_timeout(timeout)
             .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client.clone(), label.clone())
+        let connected = Connected::probe(client, label.clone())
             .await
             .map_err(|source| OpenError::Handshake {
                 target: format!("`{label}`"),
@@ -254,21 +376,27 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
             })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
-            target: Box::new(connected),
-            client: Some(client),
+            served: Served::Remote(connected),
             source: ServerSource::Command(args.command.clone()),
         });
     }
     note("no target given: checking the bundled example server in process");
     Ok(Opened {
-        target: Box::new(example_server()),
-        client: None,
+        served: Served::InProcess(example_server()),
         source: ServerSource::Example,
     })
 }
 
 async fn run_check(args: CheckArgs) -> ExitCode {
+    let started = Instant::now();
     let progress = !args.quiet;
+    let values = match args.values.load() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("mcp-test: {e}");
+            return ExitCode::from(2);
+        }
+    };
     // A bad expect file is found before the server is started.
     let expected = match args.expect.as_deref().map(Expectations::load).transpose() {
         Ok(e) => e,
@@ -277,40 +405,69 @@ async fn run_check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let opened = match open(&args.target, progress).await {
+    let deadline = (args.deadline > 0).then(|| Duration::from_secs(args.deadline));
+    let opening = open(&args.target, progress);
+    let opened = match deadline {
+        None => opening.await,
+        Some(deadline) => match tokio::time::timeout(deadline, opening).await {
+            Ok(opened) => opened,
+            Err(_) => Err(OpenError::Deadline {
+                target: target_label(&args.target),
+                after: deadline,
+            }),
+        },
+    };
+    let opened = match opened {
         Ok(o) => o,
         Err(e) => {
             eprintln!("mcp-test: cannot connect: {e}");
-            return ExitCode::from(2);
+            let report = CheckReport::not_checked(
+                target_label(&args.target),
+                format!("cannot connect: {e}"),
+            );
+            // The text format says it on stderr only, as above.
+            if !matches!(args.format, Format::Text) {
+                print_report(&report, args.format);
+            }
+            return ExitCode::from(report.exit_code());
         }
     };
+    let timeout = Duration::from_secs(args.target.timeout.max(1));
+    if let Err(e) = ValueArgs::check(&values, opened.target(), timeout).await {
+        eprintln!("mcp-test: {e}");
+        opened.close().await;
+        return ExitCode::from(2);
+    }
     let options = CheckOptions {
         cases: CaseOptions {
             edge_cases: !args.no_edge_cases,
+            values,
             ..CaseOptions::default()
         },
-        timeout: Duration::from_secs(args.target.timeout.max(1)),
+        timeout,
         allow_destructive: args.allow_destructive,
         allow_tools: args.tools.clone(),
+        // What connecting left of the deadline.
+        deadline: deadline.map(|d| d.saturating_sub(started.elapsed())),
+        close_grace: Duration::from_secs(args.close_grace),
     };
     let mut on_progress = |line: &str| {
         if progress {
             eprintln!("mcp-test: {line}");
         }
     };
-    let report = check_with_progress(opened.target.as_ref(), &options, &mut on_progress).await;
-    if let Some(client) = &opened.client {
-        let _ = client.close().await;
-    }
-    let text = match args.format {
-        Format::Text => report.to_text(),
-        Format::Json => serde_json::to_string_pretty(&report.to_json()).unwrap_or_default() + "\n",
-        Format::Junit => report.to_junit(),
+    let report = match &opened.served {
+        Served::Remote(connected) => {
+            check_connected_with_progress(connected, &options, &mut on_progress).await
+        }
+        Served::InProcess(server) => check_with_progress(server, &options, &mut on_progress).await,
     };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
-    drop(stdout);
+    if let Some(why) = &report.incomplete
+        && progress
+    {
+        eprintln!("mcp-test: incomplete: {why}");
+    }
+    print_report(&report, args.format);
     if let Some(path) = &args.write_expect {
         let written = Expectations::from_report(&report, expected.as_ref());
         if let Err(e) = written.write(path) {
@@ -330,17 +487,27 @@ async fn run_check(args: CheckArgs) -> ExitCode {
             path.display(),
             comparison.to_text()
         );
-        return if comparison.matches() {
-            ExitCode::SUCCESS
+        // A check cut short proves nothing either way.
+        return ExitCode::from(if report.incomplete.is_some() {
+            2
+        } else if comparison.matches() {
+            0
         } else {
-            ExitCode::from(1)
-        };
+            1
+        });
     }
-    if report.has_defects() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    ExitCode::from(report.exit_code())
+}
+
+fn print_report(report: &CheckReport, format: Format) {
+    let text = match format {
+        Format::Text => report.to_text(),
+        Format::Json => serde_json::to_string_pretty(&report.to_json()).unwrap_or_default() + "\n",
+        Format::Junit => report.to_junit(),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
 }
 
 async fn run_generate(args: GenerateArgs) -> ExitCode {
@@ -354,14 +521,26 @@ async fn run_generate(args: GenerateArgs) -> ExitCode {
 }
 
 async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
+    let values = args.values.load().map_err(GenerateError::Values)?;
     let opened = open(&args.target, true).await?;
     let timeout = Duration::from_secs(args.target.timeout.max(1));
-    let target = opened.target.as_ref();
+    let target = opened.target();
     let tools = list_tools(target, timeout).await?;
     let options = CaseOptions {
         edge_cases: args.edge_cases || args.ai.ai_generate,
+        values,
         ..CaseOptions::default()
     };
+    let bad: Vec<String> = check_values(&tools, &options)
+        .iter()
+        .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
+        .collect();
+    if !bad.is_empty() {
+        return Err(GenerateError::Values(format!(
+            "the given values cannot be used:\n{}",
+            bad.join("\n")
+        )));
+    }
     let (mut cases, problems) = derive_for_tools(&tools, &options);
     for p in &problems {
         eprintln!("mcp-test: warning: {p}");
@@ -401,15 +580,14 @@ async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
     } else {
         None
     };
-    if let Some(client) = &opened.client {
-        let _ = client.close().await;
-    }
+    opened.close().await;
+    let label = target.label();
     let text = render(
         &cases,
         outcomes.as_deref(),
         &GenerateOptions {
             source: opened.source,
-            label: target.label(),
+            label,
         },
     );
     std::fs::write(&args.output, text).map_err(|source| GenerateError::Write {

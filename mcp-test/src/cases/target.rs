@@ -2,21 +2,90 @@
 
 use crate::server::Caller;
 use crate::target::{
-    Answers, DriveError, Rounds, Target, TargetError, TargetFuture, TransportEvent, drive,
-    send_within,
+    Answers, DriveError, Exchange, Rounds, Target, TargetError, TargetFuture, TransportEvent,
+    describe, drive, send_within,
 };
 use crate::wire::Era;
 use crate::wire::build::build_request;
 use serde_json::Value;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// An overall deadline, shared by a [`Session`] and whoever runs it: once it has passed the
+/// session sends nothing more, and a request in flight when it passes is no longer waited
+/// for. Each message refused so is counted, so the run can say it was cut short.
+#[derive(Debug)]
+pub(crate) struct Deadline {
+    /// `None`: too far to represent, so never.
+    at: Option<Instant>,
+    after: Duration,
+    refused: AtomicUsize,
+    first_refused: Mutex<Option<String>>,
+}
+
+impl Deadline {
+    /// A deadline `after` from now.
+    pub(crate) fn after(after: Duration) -> Arc<Deadline> {
+        Arc::new(Deadline {
+            at: Instant::now().checked_add(after),
+            after,
+            refused: AtomicUsize::new(0),
+            first_refused: Mutex::new(None),
+        })
+    }
+
+    /// The deadline as given, counted from when it was set.
+    pub(crate) fn budget(&self) -> Duration {
+        self.after
+    }
+
+    /// Whether it has passed.
+    pub(crate) fn passed(&self) -> bool {
+        self.at.is_some_and(|at| Instant::now() >= at)
+    }
+
+    /// The time left (zero once it has passed).
+    pub(crate) fn left(&self) -> Duration {
+        self.at.map_or(Duration::MAX, |at| {
+            at.saturating_duration_since(Instant::now())
+        })
+    }
+
+    /// Records that `what` was not done because the deadline passed, and returns the error
+    /// that says so.
+    pub(crate) fn refuse(&self, what: String) -> TargetError {
+        self.refused.fetch_add(1, Ordering::Relaxed);
+        let mut first = self.first_refused.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| what.clone());
+        TargetError::DeadlinePassed {
+            request: what,
+            after: self.after,
+        }
+    }
+
+    /// How many messages (or steps) were refused.
+    pub(crate) fn refused(&self) -> usize {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    /// The first message (or step) refused.
+    pub(crate) fn first_refused(&self) -> Option<String> {
+        self.first_refused
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
 
 /// Sends requests with fresh ids and a per-call timeout. As a [`Target`] it is the target
-/// with the timeout put around every message, so [`drive`] gets it on every round.
+/// with the timeout put around every message, so [`drive`] gets it on every round. With a
+/// [`Deadline`], no message goes out once it has passed ([`TargetError::DeadlinePassed`]).
 pub(crate) struct Session<'a> {
     pub(crate) target: &'a dyn Target,
     pub(crate) timeout: Duration,
     next_id: AtomicI64,
+    deadline: Option<Arc<Deadline>>,
 }
 
 impl<'a> Session<'a> {
@@ -25,6 +94,75 @@ impl<'a> Session<'a> {
             target,
             timeout,
             next_id: AtomicI64::new(1),
+            deadline: None,
+        }
+    }
+
+    /// Puts `deadline` over every message sent from now on.
+    pub(crate) fn set_deadline(&mut self, deadline: Arc<Deadline>) {
+        self.deadline = Some(deadline);
+    }
+
+    /// Whether the session's deadline, if any, has passed.
+    pub(crate) fn past_deadline(&self) -> bool {
+        self.deadline.as_ref().is_some_and(|d| d.passed())
+    }
+
+    /// Sends `message` within the timeout, and within the deadline when there is one.
+    async fn send_bounded(
+        &self,
+        message: &Value,
+        caller: &Caller,
+    ) -> Result<Exchange, TargetError> {
+        let Some(deadline) = &self.deadline else {
+            return self.send_within(message, caller, self.timeout).await;
+        };
+        if deadline.passed() {
+            return Err(deadline.refuse(describe(message)));
+        }
+        let timeout = self.timeout.min(deadline.left());
+        match self.send_within(message, caller, timeout).await {
+            // The deadline, not the per-call timeout, ended the wait.
+            Err(TargetError::Timeout { .. } | TargetError::WrongId { .. })
+                if timeout < self.timeout && deadline.passed() =>
+            {
+                Err(deadline.refuse(describe(message)))
+            }
+            other => other,
+        }
+    }
+
+    /// [`send_within`], telling a reply under the wrong id from silence: a request that times
+    /// out while the target reported replies to no request in flight is
+    /// [`TargetError::WrongId`].
+    async fn send_within(
+        &self,
+        message: &Value,
+        caller: &Caller,
+        timeout: Duration,
+    ) -> Result<Exchange, TargetError> {
+        let before = self.target.transport_events().len();
+        match send_within(self.target, message, caller, timeout).await {
+            Err(TargetError::Timeout { request, after }) => {
+                let mut got: Vec<String> = Vec::new();
+                for event in self.target.transport_events().into_iter().skip(before) {
+                    if let TransportEvent::UnmatchedReply { id, .. } = event
+                        && !got.contains(&id)
+                    {
+                        got.push(id);
+                    }
+                }
+                if got.is_empty() {
+                    return Err(TargetError::Timeout { request, after });
+                }
+                Err(TargetError::WrongId {
+                    request,
+                    expected: message.get("id").unwrap_or(&Value::Null).to_string(),
+                    got,
+                    after,
+                })
+            }
+            other => other,
         }
     }
 
@@ -64,9 +202,9 @@ impl<'a> Session<'a> {
 
     /// Sends a message as written and waits at most the timeout for its response.
     pub(crate) async fn raw(&self, body: Value) -> Result<Value, TargetError> {
-        let exchange = send_within(self.target, &body, &Caller::default(), self.timeout).await?;
+        let exchange = self.send_bounded(&body, &Caller::default()).await?;
         exchange.response.ok_or_else(|| TargetError::NoResponse {
-            request: crate::target::describe(&body),
+            request: describe(&body),
         })
     }
 }
@@ -76,7 +214,7 @@ impl Target for Session<'_> {
         self.target.label()
     }
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        Box::pin(send_within(self.target, message, caller, self.timeout))
+        Box::pin(self.send_bounded(message, caller))
     }
     fn era(&self) -> Option<Era> {
         self.target.era()

@@ -248,12 +248,31 @@ impl HttpTransport {
         }
         let mut response = None;
         let mut notifications = Vec::new();
+        // Responses that carry another id than the request's: a wrong-id reply, not the answer.
+        let mut wrong_ids = Vec::new();
+        let expected = body.get("id");
         for message in reply.messages() {
             if message.get("result").is_some() || message.get("error").is_some() {
+                if expects_reply && !answers(&message, expected) {
+                    let id = message.get("id").unwrap_or(&Value::Null).to_string();
+                    if !wrong_ids.contains(&id) {
+                        wrong_ids.push(id);
+                    }
+                    continue;
+                }
                 response = Some(message);
             } else {
                 notifications.push(message);
             }
+        }
+        if response.is_none() && !wrong_ids.is_empty() {
+            return Err(ClientError::WrongId {
+                request: what,
+                expected: expected.unwrap_or(&Value::Null).to_string(),
+                got: wrong_ids,
+                after: None,
+                stderr: String::new(),
+            });
         }
         if expects_reply && response.is_none() {
             return Err(ClientError::Http {
@@ -271,5 +290,16 @@ impl HttpTransport {
             status: Some(status),
             content_type,
         })
+    }
+}
+
+/// Whether `response` answers the request whose id is `id`: it carries that id, or it is an
+/// error whose id is `null` (a server that could not read the id, basic/index.mdx §Error
+/// Responses).
+fn answers(response: &Value, id: Option<&Value>) -> bool {
+    match response.get("id") {
+        Some(got) if Some(got) == id => true,
+        None | Some(Value::Null) => response.get("error").is_some(),
+        Some(_) => false,
     }
 }

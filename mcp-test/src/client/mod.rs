@@ -10,15 +10,17 @@
 //! - **stdio** ([`Client::spawn`]): starts the program with piped stdin/stdout/stderr, writes
 //!   one JSON message per line, routes replies by id, collects stderr
 //!   ([`Client::stderr`]), records anything on stdout that is not a JSON-RPC message
-//!   ([`Client::transport_events`]), and on [`Client::close`] closes stdin and expects the process
-//!   to exit. The child is killed when the last clone of the client is dropped.
+//!   ([`Client::transport_events`]), and on [`Client::close`] closes stdin and gives the
+//!   process a short grace ([`Client::with_close_grace`]) to exit before killing it. The child
+//!   is killed when the last clone of the client is dropped.
 //! - **HTTP** ([`Client::http`]): POSTs each message with `Accept: application/json,
 //!   text/event-stream` and every mirrored header (`MCP-Protocol-Version`, `Mcp-Method`,
 //!   `Mcp-Name`, and `Mcp-Param-*` for the called tool's `x-mcp-header` arguments, learnt from
 //!   `tools/list`), and reads a JSON or SSE reply and its status ([`Exchange`]).
 //! - Every call has a timeout (default 30 s, [`Client::with_timeout`], or the helpers'
 //!   `RequestOptions::timeout`); on stdio a timed-out request is cancelled with
-//!   `notifications/cancelled`.
+//!   `notifications/cancelled`. A reply with the wrong id is [`ClientError::WrongId`], never
+//!   taken for the answer nor reported as silence.
 //! - [`Client::call_rounds`] drives a multi-round (`input_required`) request to completion
 //!   with scripted [`Answers`]; [`Client::era`] tells a 2026-07-28 server from a 2025-11-25 one.
 //!
@@ -78,6 +80,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long [`Client::era`] waits for an answer to `server/discover` before it also tries the
 /// legacy `initialize` handshake.
 pub const DEFAULT_PROBE_WAIT: Duration = Duration::from_secs(5);
+
+/// How long [`Client::close`] waits for a stdio server to exit after its stdin is closed,
+/// unless told otherwise ([`Client::with_close_grace`]), before it kills it.
+pub const DEFAULT_CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 /// The 2025-era revision [`Client::era`] offers in `initialize`.
 pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -175,7 +181,25 @@ pub enum ClientError {
     /// shape, an input request no answer covers.
     #[error("{0}")]
     Protocol(String),
-    /// The child did not exit after its stdin was closed.
+    /// The server answered, but not with the request's id: over HTTP a reply whose
+    /// JSON-RPC response carries another id; on stdio no reply with the request's id came
+    /// within the timeout while replies with ids matching no request in flight did.
+    #[error("{}", wrong_id_message(.request, .expected, .got, .after.as_ref(), .stderr))]
+    WrongId {
+        /// The request (method and id).
+        request: String,
+        /// The request's id, as JSON text (`7`, `"a"`).
+        expected: String,
+        /// The ids the server answered with instead, as JSON text.
+        got: Vec<String>,
+        /// On stdio, how long the client waited for a reply with the right id; `None` over
+        /// HTTP, where the reply to a POST is the reply to its request.
+        after: Option<Duration>,
+        /// The tail of the child's stderr, if any.
+        stderr: String,
+    },
+    /// The child did not exit within the close grace after its stdin was closed, and was
+    /// killed (`SIGKILL` on Unix: there is no `SIGTERM` first).
     #[error(
         "the server process did not exit within {after:?} after its stdin was closed (killed){stderr}"
     )]
@@ -210,6 +234,7 @@ enum Transport {
 struct Inner {
     transport: Transport,
     timeout: Duration,
+    close_grace: Duration,
     capabilities: Value,
     probe_wait: Duration,
     next_id: AtomicI64,
@@ -243,6 +268,7 @@ impl Client {
             inner: Arc::new(Inner {
                 transport,
                 timeout: DEFAULT_TIMEOUT,
+                close_grace: DEFAULT_CLOSE_GRACE,
                 capabilities: json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
                 probe_wait: DEFAULT_PROBE_WAIT,
                 next_id: AtomicI64::new(1),
@@ -332,6 +358,21 @@ impl Client {
     #[must_use]
     pub fn with_timeout(self, timeout: Duration) -> Client {
         self.map_inner(|inner| inner.timeout = timeout)
+    }
+
+    /// The same connection with another close grace (default [`DEFAULT_CLOSE_GRACE`]): how
+    /// long [`Client::close`] waits for a stdio server to exit after closing its stdin before
+    /// it kills it. Call it before cloning.
+    ///
+    /// ```
+    /// # use mcp_test::client::Client;
+    /// let client = Client::http("http://127.0.0.1:9/mcp").unwrap()
+    ///     .with_close_grace(std::time::Duration::from_secs(1));
+    /// # let _ = client;
+    /// ```
+    #[must_use]
+    pub fn with_close_grace(self, grace: Duration) -> Client {
+        self.map_inner(|inner| inner.close_grace = grace)
     }
 
     /// The same connection with another probe wait for [`Client::era`] (default
@@ -505,7 +546,8 @@ impl Client {
     ///   probe: [`ClientError::Protocol`].
     /// - Anything else is a legacy server, which gets the 2025-11-25 `initialize` handshake
     ///   (then `notifications/initialized`): any other JSON-RPC error (the fallback is not keyed
-    ///   to one code), an HTTP 4xx whose body holds no recognised modern error, or silence.
+    ///   to one code), an HTTP 4xx whose body holds no recognised modern error, a reply with
+    ///   another id ([`ClientError::WrongId`]), or silence.
     /// - Silence: when `server/discover` has no answer within the probe wait
     ///   ([`Client::with_probe_wait`], default [`DEFAULT_PROBE_WAIT`]), `initialize` is sent as
     ///   well and the first decisive answer wins, so a silent legacy server is found quickly
@@ -657,14 +699,38 @@ impl Client {
         }
     }
 
-    /// Ends the session. On stdio: closes the child's stdin and waits (up to the timeout) for
-    /// it to exit, killing it otherwise ([`ClientError::NoExit`]), and returns its exit status.
-    /// Over HTTP, or on streams from [`Client::connect`], there is no process: `Ok(None)`.
-    /// Other clones of this client can no longer send.
+    /// Ends the session. On stdio: closes the child's stdin and waits up to the close grace
+    /// ([`Client::with_close_grace`], default [`DEFAULT_CLOSE_GRACE`]) for it to exit, and
+    /// returns its exit status; a child still running then is killed (`SIGKILL` on Unix, with
+    /// no `SIGTERM` first) and the error is [`ClientError::NoExit`]. Over HTTP, or on streams
+    /// from [`Client::connect`], there is no process: `Ok(None)`. Other clones of this client
+    /// can no longer send.
     pub async fn close(&self) -> Result<Option<ExitStatus>, ClientError> {
+        self.close_within(self.inner.close_grace).await
+    }
+
+    /// [`Client::close`] with this grace instead of the client's.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use mcp_test::client::{Client, ClientError};
+    /// use std::time::Duration;
+    /// # #[cfg(unix)] {
+    /// // `sleep` never reads its stdin, so closing it does not end the process.
+    /// let mut command = tokio::process::Command::new("sleep");
+    /// command.arg("30");
+    /// let client = Client::spawn(command).await.unwrap();
+    /// let err = client.close_within(Duration::from_millis(100)).await.unwrap_err();
+    /// assert!(matches!(err, ClientError::NoExit { .. }), "{err}");
+    /// # }
+    /// # }
+    /// ```
+    #[cfg_attr(not(feature = "client"), allow(unused_variables))]
+    pub async fn close_within(&self, grace: Duration) -> Result<Option<ExitStatus>, ClientError> {
         match &self.inner.transport {
             #[cfg(feature = "client")]
-            Transport::Stdio(t) => t.close(self.inner.timeout).await,
+            Transport::Stdio(t) => t.close(grace).await,
             #[cfg(feature = "http")]
             Transport::Http(_) => Ok(None),
         }
@@ -709,6 +775,11 @@ fn classify_discover(outcome: Result<Exchange, ClientError>) -> Discovered {
         Ok(exchange) => exchange,
         Err(ClientError::Timeout { .. }) => {
             return Discovered::Legacy("no answer to server/discover".to_owned());
+        }
+        // Not a modern answer (some 2025-era HTTP servers answer a request they refuse with
+        // an error under an id of their own): initialize decides.
+        Err(e @ ClientError::WrongId { .. }) => {
+            return Discovered::Legacy(format!("server/discover: {e}"));
         }
         Err(ClientError::Http { status, .. }) if (400..500).contains(&status) => {
             return Discovered::Legacy(format!(
@@ -755,6 +826,25 @@ fn result_of(method: &str, response: Value) -> Result<Value, ClientError> {
         None => Err(ClientError::Protocol(format!(
             "{method}: expected a result, got {response}"
         ))),
+    }
+}
+
+/// The message of [`ClientError::WrongId`].
+fn wrong_id_message(
+    request: &str,
+    expected: &str,
+    got: &[String],
+    after: Option<&Duration>,
+    stderr: &str,
+) -> String {
+    let ids = got.join(", ");
+    match after {
+        Some(after) => format!(
+            "no reply to {request} within {after:?}: the server answered with id {ids} instead of {expected} (a response must carry the id of its request){stderr}"
+        ),
+        None => format!(
+            "the reply to {request} carries id {ids} instead of {expected} (a response must carry the id of its request){stderr}"
+        ),
     }
 }
 

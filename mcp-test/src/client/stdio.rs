@@ -201,7 +201,9 @@ impl StdioTransport {
         let key = id.to_string();
         let request = describe(body);
         let (tx, rx) = oneshot::channel();
-        {
+        // Where the transport events stood when the request went out: a reply to no request
+        // that arrives after it is told apart from silence if the request times out.
+        let events_before = {
             let mut state = self.shared.state.lock().expect("state lock");
             if state.closed {
                 drop(state);
@@ -220,7 +222,8 @@ impl StdioTransport {
                 notes: Vec::new(),
                 tx,
             });
-        }
+            state.events.len()
+        };
         if let Err(e) = self.write(body).await {
             self.forget(&key);
             return Err(e);
@@ -243,20 +246,30 @@ impl StdioTransport {
             }),
             Err(_) => {
                 self.forget(&key);
-                self.shared
-                    .state
-                    .lock()
-                    .expect("state lock")
-                    .cancelled
-                    .push(key.clone());
+                let unmatched = {
+                    let mut state = self.shared.state.lock().expect("state lock");
+                    state.cancelled.push(key.clone());
+                    unmatched_since(&state.events, events_before)
+                };
                 let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                                     "params": {"requestId": id, "reason": "client timeout"}});
                 let _ = self.write(&cancel).await;
-                Err(ClientError::Timeout {
-                    request,
-                    after: timeout,
-                    stderr: stderr_tail(&self.stderr()),
-                })
+                let stderr = stderr_tail(&self.stderr());
+                if unmatched.is_empty() {
+                    Err(ClientError::Timeout {
+                        request,
+                        after: timeout,
+                        stderr,
+                    })
+                } else {
+                    Err(ClientError::WrongId {
+                        request,
+                        expected: key,
+                        got: unmatched,
+                        after: Some(timeout),
+                        stderr,
+                    })
+                }
             }
         }
     }
@@ -291,6 +304,19 @@ impl StdioTransport {
             }
         }
     }
+}
+
+/// The ids of the replies to no request in flight among `events[from..]`, each once.
+fn unmatched_since(events: &[TransportEvent], from: usize) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for event in events.iter().skip(from) {
+        if let TransportEvent::UnmatchedReply { id, .. } = event
+            && !ids.contains(id)
+        {
+            ids.push(id.clone());
+        }
+    }
+    ids
 }
 
 impl Shared {

@@ -240,6 +240,33 @@ pub enum TargetError {
         /// The deadline.
         after: Duration,
     },
+    /// No reply within the caller's deadline, while the target sent replies whose ids match
+    /// no request in flight ([`TransportEvent::UnmatchedReply`]): the server answered, under
+    /// the wrong id.
+    #[error(
+        "no reply to {request} within {after:?}: the server answered with id {} instead of {expected} (a response must carry the id of its request)",
+        got.join(", ")
+    )]
+    WrongId {
+        /// The request: method and id.
+        request: String,
+        /// The request's id, as JSON text.
+        expected: String,
+        /// The ids the server answered with meanwhile, as JSON text.
+        got: Vec<String>,
+        /// The deadline.
+        after: Duration,
+    },
+    /// An overall deadline passed (the checker's `--deadline`): the message was not sent, or
+    /// its reply was no longer waited for. Not the target's fault, unlike
+    /// [`TargetError::Timeout`].
+    #[error("{DEADLINE_PASSED} ({after:?}): {request} was not sent, or its reply not waited for")]
+    DeadlinePassed {
+        /// The message: method and id.
+        request: String,
+        /// The deadline, counted from when the run began.
+        after: Duration,
+    },
     /// A request got no reply at all (the target treated it as a notification).
     #[error("no response to the request {request}")]
     NoResponse {
@@ -247,6 +274,9 @@ pub enum TargetError {
         request: String,
     },
 }
+
+/// How the message of [`TargetError::DeadlinePassed`] begins.
+pub(crate) const DEADLINE_PASSED: &str = "cut short by the overall deadline";
 
 /// "METHOD (id ID)" for failure messages.
 pub(crate) fn describe(message: &Value) -> String {

@@ -10,19 +10,34 @@
 //!   final response with synthesized answers ([`target::drive`](crate::target::drive)), every
 //!   round checked against the official schema, and a tampered `requestState` must be
 //!   refused;
-//! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body.
+//! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body;
+//! - one overall deadline ([`CheckOptions::deadline`]): when it passes the check stops
+//!   sending and reports what ran, saying it was cut short ([`CheckReport::incomplete`]);
+//! - for a connected server (`check_connected`), closing it with a short grace and
+//!   recording how it ended (`transport/shutdown`).
+//!
+//! What the outcomes of the schema cases mean (an off-by-one at a declared bound, a tool error
+//! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
+//! alone.
 
+mod classify;
+mod deadline;
 mod expect;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
 mod report;
 mod rounds;
+#[cfg(any(feature = "client", feature = "http"))]
+mod shutdown;
 
+pub use deadline::DEFAULT_DEADLINE;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
+#[cfg(any(feature = "client", feature = "http"))]
+pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
-use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
+use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_split};
 use crate::spec::clauses::{self, Clause};
 use crate::target::Target;
 use crate::validation::SchemaValidator;
@@ -33,7 +48,10 @@ use std::time::Duration;
 /// What `check` runs.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Which cases to derive (edge cases are on by default). The cases always run without
+    /// Which cases to derive (edge cases are on by default), with the values to send
+    /// ([`CaseOptions::values`]; a tool whose given values do not fit its schema is not
+    /// called, and the report lists it with why; [`check_values`](super::check_values) finds
+    /// every such value beforehand). The cases always run without
     /// client capabilities, whatever [`CaseOptions::client_capabilities`](CaseOptions) says: a
     /// tool that needs one must answer -32021, and the multi-round probe then drives it with
     /// every capability declared.
@@ -46,6 +64,14 @@ pub struct CheckOptions {
     pub allow_destructive: bool,
     /// Tools to call even though they are potentially destructive (`--tool NAME`).
     pub allow_tools: Vec<String>,
+    /// The overall deadline, from the start of the check (default [`DEFAULT_DEADLINE`];
+    /// `None`: none). When it passes nothing more is sent, a request in flight is no longer
+    /// waited for, and the report keeps what ran and says it was cut short
+    /// ([`CheckReport::incomplete`]).
+    pub deadline: Option<Duration>,
+    /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
+    /// before it kills it (default 5 s, the client's `DEFAULT_CLOSE_GRACE`).
+    pub close_grace: Duration,
 }
 
 impl Default for CheckOptions {
@@ -55,6 +81,8 @@ impl Default for CheckOptions {
             timeout: DEFAULT_TIMEOUT,
             allow_destructive: false,
             allow_tools: Vec::new(),
+            deadline: Some(DEFAULT_DEADLINE),
+            close_grace: Duration::from_secs(5),
         }
     }
 }
@@ -83,6 +111,7 @@ pub async fn check_with_progress(
 ) -> CheckReport {
     let era = target.era().unwrap_or(Era::Current);
     let mut c = Checker::new(target, era, options.timeout);
+    let deadline = deadline::start(&mut c, options);
     progress("discovery: server/discover");
     let discover = c.discovery().await;
     // The capabilities the server declared: a 2026-07-28 server's from `server/discover`, a
@@ -111,7 +140,19 @@ pub async fn check_with_progress(
         c.tool_definitions(&tools).await;
         let (tools, skipped) = callable_tools(tools, options);
         skipped_tools = skipped;
-        let (cases, problems) = derive_for_tools(&tools, &options.cases);
+        let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
+        // A value the user gave that does not fit is the user's mistake, not the server's:
+        // that tool is not called.
+        skipped_tools.extend(bad_values.into_iter().map(|e| SkippedTool {
+            reason: match &e.action {
+                Some(action) => format!(
+                    "action {action:?}: the value given for `{}` {}",
+                    e.pointer, e.message
+                ),
+                None => format!("the value given for `{}` {}", e.pointer, e.message),
+            },
+            name: e.tool,
+        }));
         let era_now = era;
         c.probe("tools/input-schemas", |out| {
             for p in problems {
@@ -184,6 +225,10 @@ pub async fn check_with_progress(
             "a 2025-era server: the mirrored headers are 2026-07-28's",
         ),
         #[cfg(feature = "http")]
+        Some(_) if !deadline::allows(deadline.as_deref(), "the raw HTTP probes") => {
+            c.skip_probe("http/header-mirroring", crate::target::DEADLINE_PASSED);
+        }
+        #[cfg(feature = "http")]
         Some(url) => {
             progress("HTTP: mirrored headers");
             let findings = raw_http::header_mirroring(&url, options.timeout).await;
@@ -195,13 +240,16 @@ pub async fn check_with_progress(
     progress("results and errors: every response received");
     c.results_and_errors(target.protocol_version());
     c.transport(target);
-    CheckReport {
+    let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),
         probes: c.into_probes(),
         cases: report,
         skipped_tools,
-    }
+        incomplete: None,
+    };
+    deadline::finish(deadline.as_deref(), &mut checked);
+    checked
 }
 
 /// The tools `check` may call, and the others with why not: a tool whose

@@ -3,7 +3,7 @@
 
 use super::{Note, Out, Probe, Shown, brief};
 use crate::cases::target::Session;
-use crate::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
+use crate::cases::{Case, Era, Happened, Outcome, VerifyReport, run_in};
 use crate::spec;
 use crate::spec::clauses::{self, Clause};
 use crate::target::{Target, TransportEvent};
@@ -143,8 +143,12 @@ impl<'a> Checker<'a> {
     /// After a call got no answer: the server is dead unless it still answers `tools/list`
     /// (a hang in one handler is then reported, and the check goes on).
     pub(super) async fn after_failure(&mut self, message: String) {
+        // The overall deadline, not the server, ended the call (see `deadline.rs`).
+        if self.session.past_deadline() {
+            return;
+        }
         let (_, alive) = self.session.request("tools/list", json!({})).await;
-        if alive.is_err() {
+        if alive.is_err() && !self.session.past_deadline() {
             self.dead = Some(message);
         }
     }
@@ -599,7 +603,6 @@ impl<'a> Checker<'a> {
             .filter_map(|t| Some((t.get("name")?.as_str()?, t.get("outputSchema")?)))
             .collect();
         let mut skipped = 0;
-        let mut tool_errors: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, case) in cases.iter().enumerate() {
             if self.dead.is_some() {
                 skipped += 1;
@@ -619,66 +622,10 @@ impl<'a> Checker<'a> {
                 id: response.as_ref().and_then(|r| r["id"].as_i64()),
             });
             let agrees = happened.agrees_with(case.expectation);
-            let label = format!("{} › {} [{}]", case.tool, case.title, case.source);
-            match (&happened, case.expectation) {
-                (Happened::Failed { message }, _) => {
-                    out.push(
-                        Note::broke_in(
-                            self.era,
-                            &clauses::JSONRPC_RESPONSE,
-                            format!(
-                                "{label}: the server gave no answer ({message}); arguments {}",
-                                case.args
-                            ),
-                        )
-                        .on(shown.clone()),
-                    );
-                    self.after_failure(message.clone()).await;
-                }
-                // -32021 naming the capabilities the tool needs: neither an acceptance nor a
-                // rejection of the arguments.
-                (Happened::NeedsCapabilities { .. }, _) => {}
-                (Happened::Success { .. } | Happened::InputRequired, Expectation::Error) => {
-                    out.push(
-                        Note::broke_in(
-                            self.era,
-                            &clauses::VALIDATE_TOOL_INPUTS,
-                            format!(
-                                "{label}: accepted invalid arguments (a missing validation): {}; arguments {}",
-                                case.rationale, case.args
-                            ),
-                        )
-                        .on(shown.clone()),
-                    );
-                }
-                // A tool execution error is how a tool reports a business-logic failure
-                // (server/tools.mdx §Error Handling): counted per tool, for the record.
-                (Happened::ToolError { .. }, Expectation::Success) => {
-                    *tool_errors.entry(case.tool.as_str()).or_insert(0) += 1;
-                }
-                // No clause makes a server accept every schema-valid call.
-                (h, Expectation::Success) if !agrees => out.push(
-                    Note::info(format!(
-                        "{label}: rejected valid arguments: {h}; arguments {}",
-                        case.args
-                    ))
-                    .on(shown.clone()),
-                ),
-                (
-                    Happened::RpcError {
-                        code: -32603,
-                        message,
-                    },
-                    Expectation::Error,
-                ) => {
-                    // Invalid input is a tool execution error or -32602 (server/tools.mdx
-                    // §Error Handling); an internal error is neither, but no clause says MUST.
-                    out.push(
-                        Note::info(format!("{label}: invalid arguments gave an internal error (-32603 {message:?}) rather than a clear rejection"))
-                            .on(shown.clone()),
-                    );
-                }
-                _ => {}
+            // A call without an answer: is the server still there? (What the outcome means is
+            // `classify`'s, below.)
+            if let Happened::Failed { message } = &happened {
+                self.after_failure(message.clone()).await;
             }
             if let (Happened::Success { .. }, Some(schema), Some(r)) =
                 (&happened, output_schemas.get(case.tool.as_str()), &response)
@@ -696,12 +643,7 @@ impl<'a> Checker<'a> {
                 response,
             });
         }
-        for (tool, n) in tool_errors {
-            out.push(Note::info(format!(
-                "tool {tool:?}: {n} schema-valid case{} answered with a tool execution error (isError: true), how a tool reports a business-logic failure (server/tools.mdx §Error Handling); not a protocol defect",
-                if n == 1 { "" } else { "s" }
-            )));
-        }
+        out.extend(super::classify::findings(self.era, &report.outcomes));
         if skipped > 0 {
             out.push(Note::info(format!(
                 "{skipped} cases skipped after the server stopped answering"

@@ -125,6 +125,11 @@ pub struct CheckReport {
     pub cases: VerifyReport,
     /// The tools not called (no schema cases, no multi-round drive), and why.
     pub skipped_tools: Vec<SkippedTool>,
+    /// Why the check did not run to its end, when it did not: the server could not be
+    /// reached ([`CheckReport::not_checked`]), or the overall deadline passed
+    /// ([`CheckOptions::deadline`](super::CheckOptions::deadline)). What ran is still
+    /// reported; `mcp-test check` then exits 2 unless it found a defect.
+    pub incomplete: Option<String>,
 }
 
 impl CheckReport {
@@ -148,6 +153,9 @@ impl CheckReport {
         let mut out = String::new();
         let era = self.era.map_or("unknown".to_owned(), |e| e.to_string());
         let _ = writeln!(out, "mcp-test check: {} (protocol {era})", self.target);
+        if let Some(why) = &self.incomplete {
+            let _ = writeln!(out, "\nIncomplete: {}", indent(why));
+        }
         let findings: Vec<&Finding> = self.findings().collect();
         if findings.is_empty() {
             let _ = writeln!(out, "\nNo findings.");
@@ -202,14 +210,16 @@ impl CheckReport {
         out
     }
 
-    /// The machine report: `{target, era, summary: {defect, warning, info}, findings, probes,
-    /// cases, skipped_tools: [{name, reason}]}`. A finding carries its `clause` (`{id,
-    /// revision, file, section, level, text}`) and `request` (`{method, id}`), or `null`; a
-    /// probe has `status` `passed`, `failed` or `skipped` (with `skipped`: why).
+    /// The machine report: `{target, era, incomplete, summary: {defect, warning, info},
+    /// findings, probes, cases, skipped_tools: [{name, reason}]}`; `incomplete` is `null` for
+    /// a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
+    /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
+    /// `passed`, `failed` or `skipped` (with `skipped`: why).
     pub fn to_json(&self) -> Value {
         json!({
             "target": self.target,
             "era": self.era,
+            "incomplete": self.incomplete,
             "summary": {
                 "defect": self.count(Severity::Defect),
                 "warning": self.count(Severity::Warning),
@@ -229,10 +239,19 @@ impl CheckReport {
     }
 
     /// A JUnit XML report: one test case per probe and per schema case; a probe with a
-    /// defect or a warning, or a disagreeing case, is a failure.
+    /// defect or a warning, or a disagreeing case, is a failure. A check that did not run to
+    /// its end has a test case `check/complete` with an `<error>` saying why.
     pub fn to_junit(&self) -> String {
         let mut body = String::new();
         let mut failures = 0;
+        if let Some(why) = &self.incomplete {
+            let _ = writeln!(
+                body,
+                "    <testcase classname=\"check\" name=\"complete\"><error message=\"{}\">{}</error></testcase>",
+                xml(&shorten(why, 200)),
+                xml(why)
+            );
+        }
         for p in &self.probes {
             let _ = write!(
                 body,
@@ -287,9 +306,11 @@ impl CheckReport {
                 xml(&t.reason)
             );
         }
-        let total = self.probes.len() + self.cases.outcomes.len() + self.skipped_tools.len();
+        let errors = usize::from(self.incomplete.is_some());
+        let total =
+            self.probes.len() + self.cases.outcomes.len() + self.skipped_tools.len() + errors;
         format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\">\n{body}  </testsuite>\n</testsuites>\n",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}  </testsuite>\n</testsuites>\n",
             xml(&self.target)
         )
     }

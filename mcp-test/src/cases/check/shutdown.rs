@@ -1,0 +1,202 @@
+//! The end of a check: close the server, and record how it ended as the probe
+//! `transport/shutdown`.
+//!
+//! On stdio the client closes the server's stdin and gives it a short grace to exit
+//! ([`CheckOptions::close_grace`]); a server still running then is killed (`SIGKILL` on
+//! Unix, with no `SIGTERM` first). A 2026-07-28 server that had to be killed breaks
+//! [`STDIO_EXIT_ON_EOF`] (a SHOULD: a warning). The 2025-11-25 lifecycle (`basic/lifecycle.mdx`
+//! §Shutdown) asks nothing of the server here, only of the client (close stdin, wait, then
+//! `SIGTERM` and `SIGKILL`), so for a 2025-era server it is a note.
+
+use super::{CheckOptions, CheckReport, Finding, Probe, Severity, check_with_progress};
+use crate::cases::Connected;
+use crate::cases::Era;
+use crate::client::ClientError;
+use crate::spec::clauses::{Clause, STDIO_EXIT_ON_EOF};
+use std::process::ExitStatus;
+
+/// The name of the probe [`CheckReport::record_shutdown`] adds.
+pub const SHUTDOWN_PROBE: &str = "transport/shutdown";
+
+impl CheckReport {
+    /// Records how closing the server went (the outcome of
+    /// [`Client::close`](crate::client::Client::close)) as the probe `transport/shutdown`:
+    ///
+    /// - the process exited by itself: no finding (a non-zero status is a note);
+    /// - it did not exit within the grace and was killed ([`ClientError::NoExit`]): a warning
+    ///   quoting [`STDIO_EXIT_ON_EOF`] for a 2026-07-28 server, a note for a 2025-era one;
+    /// - closing failed otherwise: a note;
+    /// - there was no process (HTTP, or streams): the probe is recorded as not run.
+    ///
+    /// ```
+    /// use mcp_test::cases::{CheckReport, Era, Severity};
+    /// use mcp_test::client::ClientError;
+    /// use std::time::Duration;
+    /// let mut report = CheckReport { era: Some(Era::Current), ..CheckReport::default() };
+    /// report.record_shutdown(&Err(ClientError::NoExit {
+    ///     after: Duration::from_secs(2),
+    ///     stderr: String::new(),
+    /// }));
+    /// let finding = report.findings().next().unwrap();
+    /// assert_eq!(finding.probe, "transport/shutdown");
+    /// assert_eq!(finding.severity, Severity::Warning);
+    /// assert_eq!(finding.clause.unwrap().id, "stdio/exit-on-eof");
+    /// ```
+    pub fn record_shutdown(&mut self, outcome: &Result<Option<ExitStatus>, ClientError>) {
+        let legacy = self.era == Some(Era::Legacy);
+        let finding = |severity: Severity, message: String, clause: Option<Clause>| Finding {
+            severity,
+            probe: SHUTDOWN_PROBE.to_owned(),
+            message,
+            clause,
+            request: None,
+        };
+        let findings = match outcome {
+            Ok(None) => {
+                self.probes.push(Probe {
+                    name: SHUTDOWN_PROBE.to_owned(),
+                    findings: Vec::new(),
+                    skipped: Some(
+                        "no server process to close (Streamable HTTP, or streams)".into(),
+                    ),
+                });
+                return;
+            }
+            Ok(Some(status)) if status.success() => Vec::new(),
+            Ok(Some(status)) => vec![finding(
+                Severity::Info,
+                format!(
+                    "the server exited with {status} after its stdin was closed (no clause says what status a server exits with)"
+                ),
+                None,
+            )],
+            Err(ClientError::NoExit { after, .. }) if legacy => vec![finding(
+                Severity::Info,
+                format!(
+                    "the server was still running {after:?} after its stdin was closed, and was killed (SIGKILL, no SIGTERM first); 2025-11-25 basic/lifecycle.mdx §Shutdown asks nothing of the server here (the client closes stdin, waits, then terminates it), so a note"
+                ),
+                None,
+            )],
+            Err(ClientError::NoExit { after, .. }) => vec![finding(
+                Severity::from(STDIO_EXIT_ON_EOF.level),
+                format!(
+                    "the server was still running {after:?} after its stdin was closed, and was killed (SIGKILL, no SIGTERM first)"
+                ),
+                Some(STDIO_EXIT_ON_EOF),
+            )],
+            Err(e) => vec![finding(
+                Severity::Info,
+                format!("closing the server failed: {e}"),
+                None,
+            )],
+        };
+        self.probes.push(Probe {
+            name: SHUTDOWN_PROBE.to_owned(),
+            findings,
+            skipped: None,
+        });
+    }
+}
+
+/// [`check`](super::check()) a connected server, then close it and record how it ended
+/// ([`CheckReport::record_shutdown`]): the report `mcp-test check` prints. The close waits
+/// [`CheckOptions::close_grace`] for a stdio server to exit before killing it; other clones
+/// of the client can no longer send afterwards.
+///
+/// ```
+/// use mcp_test::cases::{check_connected, example_server, CheckOptions, Connected};
+/// use mcp_test::client::Client;
+/// use mcp_test::transport::stdio::{serve, StdioConfig};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// // The example server over a pair of in-memory pipes (a child process works the same way).
+/// let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+/// let (server_read, server_write) = tokio::io::split(server_end);
+/// tokio::spawn(serve(example_server(), server_read, server_write, StdioConfig::default()));
+/// let (read, write) = tokio::io::split(client_end);
+/// let connected = Connected::probe(Client::connect(read, write), "example").await.unwrap();
+/// let report = check_connected(&connected, &CheckOptions::default()).await;
+/// assert_eq!(report.exit_code(), 0, "{}", report.to_text());
+/// # }
+/// ```
+pub async fn check_connected(connected: &Connected, options: &CheckOptions) -> CheckReport {
+    check_connected_with_progress(connected, options, &mut |_| {}).await
+}
+
+/// [`check_connected`], calling `progress` with a line before each step.
+pub async fn check_connected_with_progress(
+    connected: &Connected,
+    options: &CheckOptions,
+    progress: &mut (dyn FnMut(&str) + Send),
+) -> CheckReport {
+    let mut report = check_with_progress(connected, options, progress).await;
+    progress("shutdown: closing the server");
+    let outcome = connected.client.close_within(options.close_grace).await;
+    report.record_shutdown(&outcome);
+    report
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::Duration;
+
+    fn report(era: Era) -> CheckReport {
+        CheckReport {
+            era: Some(era),
+            ..CheckReport::default()
+        }
+    }
+
+    fn no_exit() -> Result<Option<ExitStatus>, ClientError> {
+        Err(ClientError::NoExit {
+            after: Duration::from_secs(1),
+            stderr: String::new(),
+        })
+    }
+
+    #[test]
+    fn the_check_closes_with_the_client_s_default_grace() {
+        assert_eq!(
+            CheckOptions::default().close_grace,
+            crate::client::DEFAULT_CLOSE_GRACE
+        );
+    }
+
+    #[test]
+    fn a_2026_server_that_ignores_eof_breaks_a_should() {
+        let mut r = report(Era::Current);
+        r.record_shutdown(&no_exit());
+        let f = r.findings().next().unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(f.clause, Some(STDIO_EXIT_ON_EOF));
+        assert!(f.message.contains("still running 1s"), "{}", f.message);
+        assert!(!r.has_defects());
+    }
+
+    #[test]
+    fn a_2025_server_that_ignores_eof_is_a_note() {
+        let mut r = report(Era::Legacy);
+        r.record_shutdown(&no_exit());
+        let f = r.findings().next().unwrap();
+        assert_eq!(f.severity, Severity::Info);
+        assert_eq!(f.clause, None);
+        assert!(f.message.contains("2025-11-25"), "{}", f.message);
+    }
+
+    #[test]
+    fn a_clean_exit_passes_and_no_process_is_not_run() {
+        let mut r = report(Era::Current);
+        r.record_shutdown(&Ok(Some(ExitStatus::from_raw(0))));
+        assert_eq!(r.probes.len(), 1);
+        assert_eq!(r.probes[0].name, SHUTDOWN_PROBE);
+        assert!(r.probes[0].findings.is_empty());
+        // Exit code 3 (a wait status of 3 << 8): a note.
+        r.record_shutdown(&Ok(Some(ExitStatus::from_raw(3 << 8))));
+        assert_eq!(r.probes[1].findings[0].severity, Severity::Info);
+        r.record_shutdown(&Ok(None));
+        assert!(r.probes[2].skipped.is_some());
+        assert!(!r.probes[2].passed());
+    }
+}
