@@ -132,3 +132,15 @@ async fn write_expect_writes_a_file_that_the_next_run_matches() {
     let run = mcp_test(&["check", "--quiet", "--expect", file.arg()]).await;
     assert_eq!(run.status, 0, "{}", run.stderr);
 }
+
+#[tokio::test]
+async fn a_server_that_cannot_be_checked_exits_2_whatever_the_file_says() {
+    let file = TempFile::new("unreachable.json", Some(r#"{"findings": []}"#));
+    // A port that was free a moment ago: nothing listens there.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("its address"));
+    drop(listener);
+    let run = mcp_test(&["check", "--quiet", "--expect", file.arg(), "--url", &url]).await;
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("cannot connect"), "{}", run.stderr);
+}
