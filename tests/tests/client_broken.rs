@@ -420,6 +420,52 @@ async fn an_http_400_without_a_modern_error_is_a_legacy_server() {
     assert_eq!(handshake.result["serverInfo"]["name"], "old");
 }
 
+/// Streamable HTTP after the 2025-era handshake: every request carries the negotiated revision
+/// in `MCP-Protocol-Version` (2025-11-25 basic/transports.mdx §Protocol Version Header), even a
+/// body built with the 2026-07-28 `_meta` (which names 2026-07-28): a 2025-era server rejects
+/// a version header it does not support.
+#[tokio::test]
+async fn after_a_legacy_http_handshake_the_header_is_the_negotiated_version() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let replies: [&[u8]; 4] = [
+        b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 92\r\nconnection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Bad Request: Server not init\"},\"id\":null}",
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: s-1\r\ncontent-length: 126\r\nconnection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"serverInfo\":{\"name\":\"old\",\"version\":\"1\"}}}",
+        b"HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 46\r\nconnection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"tools\":[]}}",
+    ];
+    let (tx, rx) = tokio::sync::oneshot::channel::<String>();
+    tokio::spawn(async move {
+        let mut last = String::new();
+        for reply in replies {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut buf = vec![0_u8; 8192];
+            let n = socket.read(&mut buf).await.unwrap_or(0);
+            last = String::from_utf8_lossy(&buf[..n]).into_owned();
+            let _ = socket.write_all(reply).await;
+        }
+        let _ = tx.send(last);
+    });
+    let client = Client::http(&url)
+        .unwrap()
+        .with_timeout(Duration::from_secs(30));
+    assert_eq!(client.era().await.unwrap().era, Era::Legacy);
+    let body = client.request_body("tools/list", json!({}));
+    assert_eq!(
+        body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    let response = client.send(&body).await.unwrap();
+    assert_eq!(response["result"]["tools"], json!([]), "{response}");
+    let request = rx.await.unwrap().to_ascii_lowercase();
+    assert!(
+        request.contains("mcp-protocol-version: 2025-11-25\r\n"),
+        "{request}"
+    );
+    assert!(!request.contains("2026-07-28\r\n"), "{request}");
+    assert!(request.contains("mcp-session-id: s-1\r\n"), "{request}");
+}
+
 /// A 2025-era HTTP server that refuses `server/discover` with an error under an id of its own
 /// is still found legacy: a wrong-id answer is not a modern one, so `initialize` decides.
 #[tokio::test]

@@ -3,6 +3,7 @@
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
+//!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
 //! ```
 //!
@@ -15,7 +16,7 @@ use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
 use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
 use mcp_test::cases::{
     CaseOptions, CheckOptions, CheckReport, Connected, ListToolsError,
-    check::{check_connected_with_progress, check_with_progress},
+    check::{Expectations, check_connected_with_progress, check_with_progress},
     check_values, derive_for_tools, example_server, list_tools, verify_with,
 };
 use mcp_test::client::{Client, ClientError};
@@ -41,7 +42,9 @@ enum Command {
     /// Runs protocol probes and schema-derived cases against a server and reports findings by
     /// severity. Exits 1 on any defect, else 2 when the check could not run to its end (the
     /// server could not be reached, or the deadline passed), else 0; every format prints a
-    /// report in each case. Without a target, checks the bundled example server.
+    /// report in each case. With --expect: 0 when the defects and warnings are those the file
+    /// lists, 1 when not, 2 when the check could not run to its end. Without a target, checks
+    /// the bundled example server.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
@@ -102,6 +105,15 @@ struct CheckArgs {
     close_grace: u64,
     #[command(flatten)]
     values: ValueArgs,
+    /// Compare the defects and warnings with an expect file (JSON: `{"server", "findings":
+    /// [{"severity", "probe", "clause", "contains", "why"}]}`): exit 0 when they match, 1
+    /// when a finding is not listed or a listed one is missing. The comparison goes to stderr.
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
+    /// Write the defects and warnings found as an expect file, each new entry with an empty
+    /// `why` to fill in. With --expect, the entries of that file that still match are kept.
+    #[arg(long, value_name = "FILE")]
+    write_expect: Option<PathBuf>,
 }
 
 /// Values to send instead of generated ones.
@@ -385,6 +397,14 @@ async fn run_check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // A bad expect file is found before the server is started.
+    let expected = match args.expect.as_deref().map(Expectations::load).transpose() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("mcp-test: --expect: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let deadline = (args.deadline > 0).then(|| Duration::from_secs(args.deadline));
     let opening = open(&args.target, progress);
     let opened = match deadline {
@@ -448,6 +468,34 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("mcp-test: incomplete: {why}");
     }
     print_report(&report, args.format);
+    if let Some(path) = &args.write_expect {
+        let written = Expectations::from_report(&report, expected.as_ref());
+        if let Err(e) = written.write(path) {
+            eprintln!("mcp-test: --write-expect: {e}");
+            return ExitCode::from(2);
+        }
+        eprintln!(
+            "mcp-test: wrote {} ({} entries; fill in each empty `why`)",
+            path.display(),
+            written.findings.len()
+        );
+    }
+    if let (Some(expected), Some(path)) = (&expected, &args.expect) {
+        let comparison = expected.compare(&report);
+        eprint!(
+            "mcp-test: --expect {}:\n{}",
+            path.display(),
+            comparison.to_text()
+        );
+        // A check cut short proves nothing either way.
+        return ExitCode::from(if report.incomplete.is_some() {
+            2
+        } else if comparison.matches() {
+            0
+        } else {
+            1
+        });
+    }
     ExitCode::from(report.exit_code())
 }
 

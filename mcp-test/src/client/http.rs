@@ -178,11 +178,12 @@ impl HttpTransport {
             HeaderValue::from_static("application/json, text/event-stream"),
         );
         let mut pairs = mirrored_headers_for(body, tools);
-        if let Some(version) = self.legacy_version.lock().expect("version lock").clone()
-            && !pairs
-                .iter()
-                .any(|(n, _)| n == crate::headers::PROTOCOL_VERSION)
-        {
+        // After the 2025-era handshake the header is the negotiated revision on every request
+        // (2025-11-25 basic/transports.mdx §Protocol Version Header: MUST), whatever version
+        // the body's `_meta` names: a 2025-era server ignores `_meta` but rejects a header it
+        // does not support.
+        if let Some(version) = self.legacy_version.lock().expect("version lock").clone() {
+            pairs.retain(|(n, _)| n != crate::headers::PROTOCOL_VERSION);
             pairs.push((crate::headers::PROTOCOL_VERSION.to_owned(), version));
         }
         for (name, value) in pairs {

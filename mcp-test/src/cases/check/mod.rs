@@ -22,6 +22,7 @@
 
 mod classify;
 mod deadline;
+mod expect;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
@@ -31,6 +32,7 @@ mod rounds;
 mod shutdown;
 
 pub use deadline::DEFAULT_DEADLINE;
+pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
