@@ -595,11 +595,19 @@ pub(crate) fn check_headers(
         .and_then(|m| m.get(crate::wire::meta_keys::PROTOCOL_VERSION))
         .and_then(Value::as_str);
     match single_header(headers, headers::PROTOCOL_VERSION, "MCP-Protocol-Version")? {
+        // A client that sends no version header is most likely a 2025-era one, whose first
+        // request is `initialize`: name the versions served, in the message and in
+        // `data.supported`, which basic/versioning.mdx asks of a modern-only server (SHOULD).
         None => {
-            return Err(missing(
-                "MCP-Protocol-Version",
-                "params._meta protocolVersion",
-            ));
+            let supported = [crate::wire::PROTOCOL_VERSION];
+            let error = missing("MCP-Protocol-Version", "params._meta protocolVersion");
+            let message = format!(
+                "{}; this server speaks protocol version {}",
+                error.message,
+                supported.join(", ")
+            );
+            return Err(ErrorObject::header_mismatch(message)
+                .with_data(serde_json::json!({ "supported": supported })));
         }
         Some(header) => {
             if let Some(body) = body_version
