@@ -19,6 +19,7 @@
 pub mod clauses;
 
 use crate::validation::{SchemaValidator, Violation, describe};
+use crate::wire::Era;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
@@ -27,9 +28,22 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The bundled `schema.json` of revision 2026-07-28, as text.
 pub const SCHEMA_JSON: &str = include_str!("../spec/schema-2026-07-28.json");
 
+/// The bundled `schema.json` of revision 2025-11-25, the one a 2025-era server (reached
+/// through the `initialize` handshake) is held to, as text.
+pub const SCHEMA_2025_JSON: &str = include_str!("../spec/schema-2025-11-25.json");
+
 fn schema() -> &'static Value {
-    static SCHEMA: OnceLock<Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| serde_json::from_str(SCHEMA_JSON).expect("the bundled schema is JSON"))
+    schema_of(Era::Current)
+}
+
+fn schema_of(era: Era) -> &'static Value {
+    static CURRENT: OnceLock<Value> = OnceLock::new();
+    static LEGACY: OnceLock<Value> = OnceLock::new();
+    let (cell, text) = match era {
+        Era::Current => (&CURRENT, SCHEMA_JSON),
+        Era::Legacy => (&LEGACY, SCHEMA_2025_JSON),
+    };
+    cell.get_or_init(|| serde_json::from_str(text).expect("the bundled schema is JSON"))
 }
 
 /// The names of every definition in the schema (`$defs`), e.g. `CallToolResult`.
@@ -41,50 +55,119 @@ pub fn definitions() -> impl Iterator<Item = &'static str> {
         .map(String::as_str)
 }
 
-fn validator(definition: &str) -> Result<Arc<SchemaValidator>, SpecError> {
-    // Compiled validators are pure functions of the bundled schema, so one cache per process
+fn validator(era: Era, definition: &str) -> Result<Arc<SchemaValidator>, SpecError> {
+    // Compiled validators are pure functions of the bundled schemas, so one cache per process
     // is safe to share between tests.
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<SchemaValidator>>>> = OnceLock::new();
+    type Cache = Mutex<HashMap<(Era, String), Arc<SchemaValidator>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(v) = cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(definition)
-    {
+    let key = (era, definition.to_owned());
+    if let Some(v) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(v.clone());
     }
-    if schema()["$defs"].get(definition).is_none() {
+    let defs = &schema_of(era)["$defs"];
+    if defs.get(definition).is_none() {
         return Err(SpecError {
             definition: definition.to_owned(),
+            revision: era.revision(),
             violations: vec![Violation {
                 pointer: String::new(),
-                message: format!("the 2026-07-28 schema has no definition named {definition}"),
+                message: format!(
+                    "the {} schema has no definition named {definition}",
+                    era.revision()
+                ),
             }],
         });
     }
     let root = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$defs": schema()["$defs"],
+        "$defs": defs,
         "$ref": format!("#/$defs/{definition}"),
     });
     let compiled = Arc::new(SchemaValidator::new(&root).expect("the bundled schema compiles"));
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(definition.to_owned(), compiled.clone());
+        .insert(key, compiled.clone());
     Ok(compiled)
 }
 
-/// Checks `instance` against the schema definition named `definition` (e.g. `"Tool"`).
+/// Checks `instance` against the 2026-07-28 schema definition named `definition` (e.g.
+/// `"Tool"`).
 pub fn check(definition: &str, instance: &Value) -> Result<(), SpecError> {
-    let violations = validator(definition)?.violations(instance);
+    check_in(Era::Current, definition, instance)
+}
+
+/// Checks `instance` against the definition named `definition` in the schema of `era`'s
+/// revision: 2026-07-28, or 2025-11-25 for [`Era::Legacy`].
+///
+/// ```
+/// use mcp_test::wire::Era;
+/// use serde_json::json;
+/// // A 2025-11-25 tools/list result has no resultType, and needs none.
+/// let tools = json!({"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]});
+/// mcp_test::spec::check_in(Era::Legacy, "ListToolsResult", &tools).unwrap();
+/// assert!(mcp_test::spec::check_in(Era::Current, "ListToolsResult", &tools).is_err());
+/// ```
+pub fn check_in(era: Era, definition: &str, instance: &Value) -> Result<(), SpecError> {
+    let violations = validator(era, definition)?.violations(instance);
     if violations.is_empty() {
         Ok(())
     } else {
         Err(SpecError {
             definition: definition.to_owned(),
+            revision: era.revision(),
             violations,
         })
+    }
+}
+
+/// The 2025-11-25 result definition of a method a client sends, if that revision defines
+/// it.
+///
+/// ```
+/// assert_eq!(mcp_test::spec::legacy_result_definition("initialize"), Some("InitializeResult"));
+/// assert_eq!(mcp_test::spec::legacy_result_definition("server/discover"), None);
+/// ```
+pub fn legacy_result_definition(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "initialize" => "InitializeResult",
+        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
+            "EmptyResult"
+        }
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
+        "prompts/list" => "ListPromptsResult",
+        "prompts/get" => "GetPromptResult",
+        "resources/list" => "ListResourcesResult",
+        "resources/templates/list" => "ListResourceTemplatesResult",
+        "resources/read" => "ReadResourceResult",
+        "completion/complete" => "CompleteResult",
+        _ => return None,
+    })
+}
+
+/// Checks a whole JSON-RPC response to `method` against the schema of `era`'s revision:
+/// [`check_response`] for 2026-07-28; for 2025-11-25, an error against
+/// `JSONRPCErrorResponse`, a result against `JSONRPCResultResponse` and the method's result
+/// definition ([`legacy_result_definition`]).
+pub fn check_response_in(era: Era, method: &str, response: &Value) -> Result<(), SpecError> {
+    match era {
+        Era::Current => check_response(method, response),
+        Era::Legacy if response.get("error").is_some() => {
+            check_in(era, "JSONRPCErrorResponse", response)
+        }
+        Era::Legacy => {
+            check_in(era, "JSONRPCResultResponse", response)?;
+            match legacy_result_definition(method) {
+                Some(definition) => check_in(
+                    era,
+                    definition,
+                    response.get("result").unwrap_or(&Value::Null),
+                ),
+                None => Ok(()),
+            }
+        }
     }
 }
 
@@ -139,6 +222,7 @@ pub fn check_response(method: &str, response: &Value) -> Result<(), SpecError> {
     let result = response.get("result").unwrap_or(&Value::Null);
     let fail = |definition: &str, pointer: &str, message: String| SpecError {
         definition: definition.to_owned(),
+        revision: Era::Current.revision(),
         violations: vec![Violation {
             pointer: pointer.to_owned(),
             message,
@@ -184,6 +268,8 @@ pub fn check_response(method: &str, response: &Value) -> Result<(), SpecError> {
 pub struct SpecError {
     /// The definition checked against.
     pub definition: String,
+    /// The revision of the schema: `2026-07-28` or `2025-11-25`.
+    pub revision: &'static str,
     /// Every violation, with its JSON pointer.
     pub violations: Vec<Violation>,
 }
@@ -192,8 +278,9 @@ impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "not a valid {} (MCP 2026-07-28 schema):\n{}",
+            "not a valid {} (MCP {} schema):\n{}",
             self.definition,
+            self.revision,
             describe(&self.violations)
         )
     }

@@ -557,3 +557,73 @@ async fn check_reports_a_reply_with_the_wrong_id_as_such() {
         "{messages:#?}"
     );
 }
+
+#[tokio::test]
+async fn given_values_reach_every_valid_case_and_a_bad_one_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("mcp-test-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("values.json");
+    std::fs::write(
+        &file,
+        r#"{"search_notes": {"/query": "apples"}, "*": {"/requested_by": "me@example.org"}}"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let run = mcp_test(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
+        "--values",
+        path,
+        "--value",
+        "notes:/data/id=n-2",
+    ])
+    .await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON report");
+    let base = |title: &str| {
+        report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["case"]["title"] == title)
+            .map(|c| c["case"]["args"].clone())
+            .unwrap_or_else(|| panic!("no case {title:?}"))
+    };
+    let search = base("accepts valid arguments");
+    assert_eq!(search["query"], "apples");
+    assert_eq!(search["requested_by"], "me@example.org");
+    assert_eq!(base("get: accepts valid arguments")["data"]["id"], "n-2");
+
+    // A value the schema rejects: exit 2 before anything runs, naming tool, pointer and why.
+    let run = mcp_test(&["check", "--value", "search_notes:/limit=500"]).await;
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("tool \"search_notes\": the value given for `/limit` (500) does not fit the input schema:\n  - /limit: 500 is greater than the maximum of 50"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+
+    // A malformed file: its name and the JSON pointer of the bad place.
+    std::fs::write(&file, r#"{"search_notes": {"query": "apples"}}"#).unwrap();
+    let run = mcp_test(&["check", "--values", path]).await;
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "--values {path}: at /search_notes/query: \"query\" is not a JSON pointer"
+        )),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(&file, "{\"search_notes\": ").unwrap();
+    let run = mcp_test(&["check", "--values", path]).await;
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("--values {path}: not JSON: ")),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

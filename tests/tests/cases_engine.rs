@@ -595,6 +595,8 @@ struct Rewritten {
     server: Server,
     era: Option<Era>,
     capabilities: Option<Value>,
+    /// The `protocolVersion` a 2025-era server chose.
+    version: Option<&'static str>,
     rewrite: fn(&Value, &mut Value),
     sent: Mutex<Vec<Value>>,
 }
@@ -605,6 +607,7 @@ impl Rewritten {
             server,
             era: None,
             capabilities: None,
+            version: None,
             rewrite,
             sent: Mutex::new(Vec::new()),
         }
@@ -639,9 +642,69 @@ impl Target for Rewritten {
     fn declared_capabilities(&self) -> Option<Value> {
         self.capabilities.clone()
     }
+    fn protocol_version(&self) -> Option<String> {
+        self.version.map(str::to_owned)
+    }
 }
 
 fn no_rewrite(_: &Value, _: &mut Value) {}
+
+/// Every tool of a `tools/list` result loses its required `inputSchema`.
+fn no_input_schema(request: &Value, response: &mut Value) {
+    if request["method"] == "tools/list"
+        && let Some(tools) = response
+            .pointer_mut("/result/tools")
+            .and_then(Value::as_array_mut)
+    {
+        for tool in tools {
+            tool.as_object_mut().unwrap().remove("inputSchema");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_result_is_held_to_the_2025_11_25_schema() {
+    let target = Rewritten {
+        era: Some(Era::Legacy),
+        capabilities: Some(json!({"tools": {}})),
+        version: Some("2025-11-25"),
+        ..Rewritten::new(booking_server(), no_input_schema)
+    };
+    let report = check(&target, &CheckOptions::default()).await;
+    let results = probe(&report, "results/shape-and-cache-hints");
+    assert!(
+        results
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Defect
+                && f.clause.is_some_and(|c| c.id == "legacy/base/schema")
+                && f.message
+                    .contains("not a valid ListToolsResult (MCP 2025-11-25 schema)")),
+        "{}",
+        report.to_text()
+    );
+}
+
+#[tokio::test]
+async fn a_legacy_server_on_an_older_revision_is_held_to_no_schema() {
+    // Only the 2025-11-25 schema is bundled: a server that chose 2025-03-26 is not held to it.
+    let target = Rewritten {
+        era: Some(Era::Legacy),
+        capabilities: Some(json!({"tools": {}})),
+        version: Some("2025-03-26"),
+        ..Rewritten::new(booking_server(), no_input_schema)
+    };
+    let report = check(&target, &CheckOptions::default()).await;
+    let results = probe(&report, "results/shape-and-cache-hints");
+    assert!(results.passed(), "{}", report.to_text());
+    assert!(
+        results.findings[0]
+            .message
+            .contains("chose protocol revision 2025-03-26"),
+        "{}",
+        report.to_text()
+    );
+}
 
 fn prompt_server() -> Server {
     Server::builder("prompts", "1.0.0")
@@ -879,4 +942,161 @@ async fn a_tool_that_requires_tasks_is_never_called() {
             .contains("MUST NOT call it without task augmentation")
     );
     assert!(report.cases.outcomes.is_empty());
+}
+
+/// Tells the weather on a day: its `date` must really be one.
+#[derive(Tool)]
+#[tool(name = "weather_on", annotations(read_only))]
+struct WeatherOn {
+    /// The day, as YYYY-MM-DD.
+    #[tool(format = "date")]
+    day: String,
+}
+
+impl WeatherOn {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        // Strict, as a real server is: "sample" would be a tool error.
+        let parts: Vec<&str> = self.day.split('-').collect();
+        match parts.as_slice() {
+            [y, m, d] if y.len() == 4 && m.len() == 2 && d.len() == 2 => {
+                Ok(format!("sunny on {}", self.day))
+            }
+            _ => Err(ToolError::new(format!("not a date: {}", self.day))),
+        }
+    }
+}
+
+/// Forecasts up to a week ahead; its range check is off by one.
+#[derive(Tool)]
+#[tool(name = "forecast", annotations(read_only))]
+struct Forecast {
+    /// How many days ahead.
+    #[tool(minimum = 1, maximum = 7)]
+    days: u8,
+}
+
+impl Forecast {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        if self.days >= 7 {
+            return Err(ToolError::new("days must be less than 7"));
+        }
+        Ok(format!("{} days of sun", self.days))
+    }
+}
+
+/// Reads a note that exists only under one id.
+#[derive(Tool)]
+#[tool(name = "read_note", annotations(read_only))]
+struct ReadNote {
+    /// The note's id.
+    id: String,
+}
+
+impl ReadNote {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        match self.id.as_str() {
+            "n-1" => Ok("apples, pears".into()),
+            other => Err(ToolError::new(format!("no note {other}"))),
+        }
+    }
+}
+
+fn weather_server() -> Server {
+    Server::builder("weather", "1.0.0")
+        .tool::<WeatherOn>()
+        .tool::<Forecast>()
+        .tool::<ReadNote>()
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn check_sends_schema_values_finds_an_off_by_one_and_takes_given_values() {
+    let report = check(&weather_server(), &CheckOptions::default()).await;
+    let cases = probe(&report, "tools/schema-cases");
+    let text = report.to_text();
+    // `format: date` got a date, which the strict tool accepts: no finding names it.
+    let base = report
+        .cases
+        .outcomes
+        .iter()
+        .find(|o| o.case.tool == "weather_on" && o.case.source == "rule:base")
+        .unwrap();
+    assert_eq!(base.case.args, json!({"day": "2026-01-01"}));
+    assert!(matches!(base.happened, Happened::Success { .. }), "{text}");
+    assert!(
+        cases
+            .findings
+            .iter()
+            .all(|f| !f.message.contains("weather_on")),
+        "{text}"
+    );
+    // forecast refuses exactly its inclusive maximum while 4 passes: one defect, quoting the
+    // rule that validation follows the schema's dialect (where the maximum is inclusive).
+    let off_by_one: Vec<_> = cases
+        .findings
+        .iter()
+        .filter(|f| f.message.contains("off-by-one"))
+        .collect();
+    assert_eq!(off_by_one.len(), 1, "{text}");
+    let f = off_by_one[0];
+    assert_eq!(
+        (f.severity, f.clause.map(|c| c.id)),
+        (Severity::Defect, Some("schema/validate-per-dialect")),
+        "{text}"
+    );
+    assert!(
+        f.message.starts_with(
+            "forecast › accepts `/days` at exactly maximum 7 [rule:bounds]: refused `/days` = 7, on the inclusive maximum its own inputSchema declares, while the interior value 4 passed"
+        ),
+        "{text}"
+    );
+    // read_note knows only n-1: its generated id is a tool error, one info for the tool.
+    let read_note: Vec<_> = cases
+        .findings
+        .iter()
+        .filter(|f| f.message.starts_with("tool \"read_note\""))
+        .collect();
+    assert_eq!(read_note.len(), 1, "{text}");
+    assert_eq!(read_note[0].severity, Severity::Info);
+    assert!(read_note[0].message.contains("isError: true"), "{text}");
+    assert!(!report.has_defects(), "{text}");
+
+    // With the id given, read_note's valid cases all succeed: only the off-by-one is left.
+    let options = CheckOptions {
+        cases: CaseOptions::default().value("read_note", "/id", json!("n-1")),
+        ..CheckOptions::default()
+    };
+    let report = check(&weather_server(), &options).await;
+    let cases = probe(&report, "tools/schema-cases");
+    assert_eq!(cases.findings.len(), 1, "{}", report.to_text());
+    assert!(cases.findings[0].message.contains("off-by-one"));
+
+    // A given value the schema rejects: the tool is not called, and the report says why.
+    let options = CheckOptions {
+        cases: CaseOptions::default().value("forecast", "/days", json!(8)),
+        ..CheckOptions::default()
+    };
+    let report = check(&weather_server(), &options).await;
+    assert!(
+        report
+            .cases
+            .outcomes
+            .iter()
+            .all(|o| o.case.tool != "forecast"),
+        "{}",
+        report.to_text()
+    );
+    let skipped = report
+        .skipped_tools
+        .iter()
+        .find(|t| t.name == "forecast")
+        .unwrap();
+    assert!(
+        skipped
+            .reason
+            .starts_with("the value given for `/days` (8) does not fit the input schema:\n- /days: 8 is greater than the maximum of 7"),
+        "{}",
+        skipped.reason
+    );
 }

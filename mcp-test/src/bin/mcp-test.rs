@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
+//!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
 //! ```
 //!
@@ -11,10 +12,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::Server;
 use mcp_test::cases::ai::{self, AiError, AiOptions};
 use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
+use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
 use mcp_test::cases::{
     CaseOptions, CheckOptions, CheckReport, Connected, ListToolsError,
     check::{check_connected_with_progress, check_with_progress},
-    derive_for_tools, example_server, list_tools, verify_with,
+    check_values, derive_for_tools, example_server, list_tools, verify_with,
 };
 use mcp_test::client::{Client, ClientError};
 use mcp_test::target::{Target, TargetError};
@@ -98,6 +100,71 @@ struct CheckArgs {
     /// running is then killed (SIGKILL, no SIGTERM first) and reported (transport/shutdown).
     #[arg(long, value_name = "SECS", default_value_t = 5)]
     close_grace: u64,
+    #[command(flatten)]
+    values: ValueArgs,
+}
+
+/// Values to send instead of generated ones.
+#[derive(Args)]
+struct ValueArgs {
+    /// A JSON file of values to send in every valid case, by tool and JSON pointer into the
+    /// arguments: {"read_file": {"/path": "/etc/hostname"}, "*": {"/timezone": "UTC"}}. "*"
+    /// applies to every tool whose input schema declares the pointer; a tool's own entry wins.
+    #[arg(long, value_name = "FILE")]
+    values: Option<PathBuf>,
+    /// One value, as TOOL:/pointer=VALUE (repeatable; wins over --values). VALUE is JSON when
+    /// it parses as JSON, else a string: read_file:/path=/etc/hostname, '*:/limit=5',
+    /// 'get_note:/id="42"' (the string "42"). A value its schema rejects is an error.
+    #[arg(long = "value", value_name = "TOOL:/POINTER=VALUE", value_parser = parse_assignment)]
+    value: Vec<(String, String, serde_json::Value)>,
+}
+
+impl ValueArgs {
+    /// The values of the file, then of each --value; an error names the file and where in it.
+    fn load(&self) -> Result<Values, String> {
+        let mut values = Values::new();
+        if let Some(path) = &self.values {
+            let file = path.display();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--values {file}: cannot read it: {e}"))?;
+            let doc: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| format!("--values {file}: not JSON: {e}"))?;
+            values = values_from_json(&doc).map_err(|e| format!("--values {file}: {e}"))?;
+        }
+        for (tool, pointer, value) in &self.value {
+            values
+                .entry(tool.clone())
+                .or_default()
+                .insert(pointer.clone(), value.clone());
+        }
+        Ok(values)
+    }
+
+    /// Checks `values` against the tools of `target` before anything runs.
+    async fn check(values: &Values, target: &dyn Target, timeout: Duration) -> Result<(), String> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        let tools = list_tools(target, timeout)
+            .await
+            .map_err(|e| format!("cannot check the given values: {e}"))?;
+        let options = CaseOptions {
+            values: values.clone(),
+            ..CaseOptions::default()
+        };
+        let errors: Vec<String> = check_values(&tools, &options)
+            .iter()
+            .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the given values cannot be used:\n{}",
+                errors.join("\n")
+            ))
+        }
+    }
 }
 
 #[derive(Args)]
@@ -114,6 +181,8 @@ struct GenerateArgs {
     /// Dry-run every case first; a case the server disagrees with becomes an ignored test.
     #[arg(long)]
     verify: bool,
+    #[command(flatten)]
+    values: ValueArgs,
     #[command(flatten)]
     ai: AiArgs,
 }
@@ -198,6 +267,8 @@ enum OpenError {
 enum GenerateError {
     #[error(transparent)]
     Open(#[from] OpenError),
+    #[error("{0}")]
+    Values(String),
     #[error(transparent)]
     ListTools(#[from] ListToolsError),
     #[error("--require-ai: {0}")]
@@ -307,6 +378,13 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
 async fn run_check(args: CheckArgs) -> ExitCode {
     let started = Instant::now();
     let progress = !args.quiet;
+    let values = match args.values.load() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("mcp-test: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let deadline = (args.deadline > 0).then(|| Duration::from_secs(args.deadline));
     let opening = open(&args.target, progress);
     let opened = match deadline {
@@ -334,12 +412,19 @@ async fn run_check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(report.exit_code());
         }
     };
+    let timeout = Duration::from_secs(args.target.timeout.max(1));
+    if let Err(e) = ValueArgs::check(&values, opened.target(), timeout).await {
+        eprintln!("mcp-test: {e}");
+        opened.close().await;
+        return ExitCode::from(2);
+    }
     let options = CheckOptions {
         cases: CaseOptions {
             edge_cases: !args.no_edge_cases,
+            values,
             ..CaseOptions::default()
         },
-        timeout: Duration::from_secs(args.target.timeout.max(1)),
+        timeout,
         allow_destructive: args.allow_destructive,
         allow_tools: args.tools.clone(),
         // What connecting left of the deadline.
@@ -388,14 +473,26 @@ async fn run_generate(args: GenerateArgs) -> ExitCode {
 }
 
 async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
+    let values = args.values.load().map_err(GenerateError::Values)?;
     let opened = open(&args.target, true).await?;
     let timeout = Duration::from_secs(args.target.timeout.max(1));
     let target = opened.target();
     let tools = list_tools(target, timeout).await?;
     let options = CaseOptions {
         edge_cases: args.edge_cases || args.ai.ai_generate,
+        values,
         ..CaseOptions::default()
     };
+    let bad: Vec<String> = check_values(&tools, &options)
+        .iter()
+        .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
+        .collect();
+    if !bad.is_empty() {
+        return Err(GenerateError::Values(format!(
+            "the given values cannot be used:\n{}",
+            bad.join("\n")
+        )));
+    }
     let (mut cases, problems) = derive_for_tools(&tools, &options);
     for p in &problems {
         eprintln!("mcp-test: warning: {p}");

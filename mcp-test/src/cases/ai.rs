@@ -330,6 +330,7 @@ fn validate(s: &Value, schemas: &BTreeMap<String, Value>, model: &str) -> Option
         expectation,
         rationale: text("rationale").unwrap_or_default(),
         source: format!("ai:{model}"),
+        boundary: None,
     })
 }
 

@@ -69,4 +69,8 @@ impl Target for Connected {
     fn declared_capabilities(&self) -> Option<Value> {
         self.handshake.get("capabilities").cloned()
     }
+    fn protocol_version(&self) -> Option<String> {
+        let version = self.handshake.get("protocolVersion")?.as_str()?;
+        Some(version.to_owned())
+    }
 }

@@ -45,6 +45,7 @@ pub struct GenerateOptions {
 ///     tool: "echo".into(), title: "rejects a missing `/text`".into(),
 ///     args: serde_json::json!({}), expectation: Expectation::Error,
 ///     rationale: "\"text\" is required".into(), source: "rule:required".into(),
+///     boundary: None,
 /// };
 /// let options = GenerateOptions { source: ServerSource::Example, label: "example".into() };
 /// let file = render(&[case], None, &options);

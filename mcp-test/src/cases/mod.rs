@@ -60,6 +60,7 @@ pub mod generate;
 mod rules;
 mod sample;
 mod target;
+pub mod values;
 
 pub use crate::wire::Era;
 pub use check::{
@@ -71,11 +72,13 @@ pub use check::{check_connected, check_connected_with_progress};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use connected::Connected;
 pub use example_server::example_server;
+pub use values::{ValueError, check_values};
 
 use crate::target::{Answers, Target, TargetError};
 use crate::wire::meta_keys;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 use target::Session;
@@ -107,6 +110,36 @@ pub struct Case {
     pub rationale: String,
     /// Where it came from: `rule:<name>` for the rules engine, `ai:<model>` for a suggestion.
     pub source: String,
+    /// For a valid case that puts one value on the edge of what its schema allows (exactly
+    /// `maximum`, exactly `minLength`...): which value and which bound. Its interior
+    /// counterpart is the valid case whose arguments differ only at
+    /// [`Boundary::pointer`]. `None` for every other case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<Boundary>,
+}
+
+/// The bound a valid [`Case`] sits on: the value at `pointer` is the last one `keyword`
+/// allows.
+///
+/// ```
+/// use mcp_test::cases::{derive_cases, Boundary, CaseOptions};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object",
+///     "properties": {"days": {"type": "integer", "minimum": 1, "maximum": 7}}});
+/// let cases = derive_cases("forecast", &schema, &CaseOptions::default()).unwrap();
+/// let at_max = cases.iter().find(|c| c.args["days"] == 7).unwrap();
+/// assert_eq!(at_max.boundary, Some(Boundary { pointer: "/days".into(), keyword: "maximum".into() }));
+/// assert_eq!(cases[0].boundary, None, "the base case is interior");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Boundary {
+    /// The JSON pointer of the value in the arguments, e.g. `/days`.
+    pub pointer: String,
+    /// The keyword whose bound it is: `minimum`, `maximum`, `exclusiveMinimum` and
+    /// `exclusiveMaximum` (integers: the first value past the bound), `minLength`,
+    /// `maxLength`, `minItems`, `maxItems`.
+    pub keyword: String,
 }
 
 /// What a case predicts.
@@ -145,15 +178,23 @@ pub struct CaseOptions {
     /// ([`Answers::synthesized`]) through [`target::drive`](crate::target::drive), and the
     /// case's outcome is the final response.
     pub client_capabilities: Option<Value>,
+    /// Values to send, by tool (`"*"`: every tool) and by JSON pointer into the arguments
+    /// (`/path`, `/data/when`), used before anything the schema or the generator offers in
+    /// every valid case. A tool's own entry wins over `"*"`; a `"*"` entry applies to the
+    /// tools whose input schema declares that pointer. A value its schema rejects fails the
+    /// derivation of that tool, naming the pointer and the violation ([`check_values`]
+    /// checks them all at once). See [`CaseOptions::value`].
+    pub values: BTreeMap<String, BTreeMap<String, Value>>,
 }
 
 impl Default for CaseOptions {
-    /// Edge cases on, seed `0x6d63_7074` ("mcpt"), no client capabilities.
+    /// Edge cases on, seed `0x6d63_7074` ("mcpt"), no client capabilities, no values.
     fn default() -> Self {
         CaseOptions {
             edge_cases: true,
             seed: 0x6d63_7074,
             client_capabilities: None,
+            values: BTreeMap::new(),
         }
     }
 }
@@ -191,6 +232,42 @@ impl CaseOptions {
         self.client_capabilities = Some(capabilities);
         self
     }
+
+    /// Send `value` at `pointer` (a JSON pointer into the arguments, e.g. `/path`) in every
+    /// valid case of `tool` (`"*"`: of every tool whose input schema declares the pointer),
+    /// instead of a value from the schema or the generator. Boundary cases of other
+    /// properties keep it; the cases that test this property's own constraints start from it.
+    ///
+    /// ```
+    /// use mcp_test::cases::{derive_cases, CaseOptions};
+    /// use serde_json::json;
+    ///
+    /// let schema = json!({"type": "object", "required": ["path"],
+    ///     "properties": {"path": {"type": "string"}, "tz": {"type": "string"}}});
+    /// let options = CaseOptions::default()
+    ///     .value("read_file", "/path", json!("/etc/hostname"))
+    ///     .value("*", "/tz", json!("Europe/Paris"));
+    /// let cases = derive_cases("read_file", &schema, &options).unwrap();
+    /// assert_eq!(cases[0].args, json!({"path": "/etc/hostname", "tz": "Europe/Paris"}));
+    ///
+    /// // A value the schema rejects is an error naming the tool, the pointer and why.
+    /// let bad = CaseOptions::default().value("read_file", "/path", json!(7));
+    /// let e = derive_cases("read_file", &schema, &bad).unwrap_err();
+    /// assert!(e.to_string().contains("`/path`"), "{e}");
+    /// ```
+    #[must_use]
+    pub fn value(
+        mut self,
+        tool: impl Into<String>,
+        pointer: impl Into<String>,
+        value: Value,
+    ) -> Self {
+        self.values
+            .entry(tool.into())
+            .or_default()
+            .insert(pointer.into(), value);
+        self
+    }
 }
 
 /// A tool whose cases could not be derived, and why.
@@ -220,13 +297,14 @@ impl std::error::Error for DeriveError {}
 /// An action tool (`{action, data}` with `allOf` of `if`/`then` on the action's `const`, as
 /// [`derive(Tool)`](derive@crate::Tool) publishes it) gets the full set for every action, plus
 /// one unknown action. Fails when the schema does not compile, or when no valid arguments can
-/// be derived (e.g. a `pattern` the generator cannot satisfy together with `maxLength`).
+/// be derived (e.g. a `pattern` the generator cannot satisfy together with `maxLength`), or
+/// when a value of [`CaseOptions::values`] does not fit.
 pub fn derive_cases(
     tool: &str,
     input_schema: &Value,
     options: &CaseOptions,
 ) -> Result<Vec<Case>, DeriveError> {
-    rules::derive(tool, input_schema, options)
+    rules::derive(tool, input_schema, options).map_err(DeriveError::from)
 }
 
 /// The cases of every tool in a `tools/list` result (`[{name, inputSchema, ...}]`), and the
@@ -241,20 +319,37 @@ pub fn derive_cases(
 /// assert_eq!(cases[0].tool, "ping");
 /// ```
 pub fn derive_for_tools(tools: &[Value], options: &CaseOptions) -> (Vec<Case>, Vec<DeriveError>) {
+    let (cases, mut problems, bad_values) = derive_split(tools, options);
+    problems.extend(
+        bad_values
+            .into_iter()
+            .map(|e| rules::Failure::Value(e).into()),
+    );
+    (cases, problems)
+}
+
+/// [`derive_for_tools`], keeping the tools whose given values do not fit apart from the tools
+/// whose schema gives no cases.
+pub(crate) fn derive_split(
+    tools: &[Value],
+    options: &CaseOptions,
+) -> (Vec<Case>, Vec<DeriveError>, Vec<ValueError>) {
     let mut cases = Vec::new();
     let mut problems = Vec::new();
+    let mut bad_values = Vec::new();
     for tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
         let schema = tool
             .get("inputSchema")
             .cloned()
             .unwrap_or(serde_json::json!({"type": "object"}));
-        match derive_cases(name, &schema, options) {
+        match rules::derive(name, &schema, options) {
             Ok(c) => cases.extend(c),
-            Err(e) => problems.push(e),
+            Err(rules::Failure::Schema(e)) => problems.push(e),
+            Err(rules::Failure::Value(e)) => bad_values.push(e),
         }
     }
-    (cases, problems)
+    (cases, problems, bad_values)
 }
 
 /// What a server did with a case.

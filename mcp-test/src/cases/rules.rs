@@ -1,10 +1,13 @@
 //! The rules: from one tool's input schema to base, boundary and negative cases.
 
 use serde_json::{Map, Value, json};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
-use super::sample::{Sampler, declared_types, format_violation, is_null_schema, primary_type};
-use super::{Case, CaseOptions, DeriveError, Expectation};
+use super::sample::{
+    Sampler, declared_types, fitting_examples, format_violation, is_null_schema, primary_type,
+};
+use super::values::ValueError;
+use super::{Boundary, Case, CaseOptions, DeriveError, Expectation};
 use crate::validation::{SchemaValidator, describe, join_pointer};
 
 /// One edit of the base arguments.
@@ -19,6 +22,8 @@ struct Mutation {
     title: String,
     rationale: String,
     expectation: Expectation,
+    /// The bound a valid mutation puts its value on (the keyword).
+    boundary: Option<&'static str>,
 }
 
 /// The actions of an action tool (`{action: enum, data}` with `allOf` of `if`/`then` on the
@@ -86,31 +91,109 @@ fn action_schema(root: &Value, action: &str, then: &Value) -> Value {
     Value::Object(effective)
 }
 
+/// Why a tool got no cases.
+pub(super) enum Failure {
+    /// The schema: it does not compile, or no valid arguments could be derived.
+    Schema(DeriveError),
+    /// A value the user supplied.
+    Value(ValueError),
+}
+
+impl From<Failure> for DeriveError {
+    fn from(failure: Failure) -> Self {
+        match failure {
+            Failure::Schema(e) => e,
+            Failure::Value(e) => DeriveError {
+                tool: e.tool,
+                action: e.action,
+                message: format!("the value given for `{}` {}", e.pointer, e.message),
+            },
+        }
+    }
+}
+
+/// The values the user gave for `tool`: its own entries over the `"*"` ones, each with
+/// whether it is the tool's own (a `"*"` entry applies only where the schema declares it).
+fn given_values(tool: &str, options: &CaseOptions) -> Vec<(String, Value, bool)> {
+    let mut out: BTreeMap<&str, (&Value, bool)> = BTreeMap::new();
+    for (name, own) in [("*", false), (tool, true)] {
+        if let Some(values) = options.values.get(name) {
+            for (pointer, value) in values {
+                out.insert(pointer, (value, own));
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(p, (v, own))| (p.to_owned(), v.clone(), own))
+        .collect()
+}
+
+/// The given values that `schema` declares a place for.
+fn values_for(schema: &Value, given: &[(String, Value, bool)]) -> Vec<(String, Value)> {
+    given
+        .iter()
+        .filter(|(pointer, _, _)| declares(schema, schema, pointer))
+        .map(|(p, v, _)| (p.clone(), v.clone()))
+        .collect()
+}
+
 pub(super) fn derive(
     tool: &str,
     schema: &Value,
     options: &CaseOptions,
-) -> Result<Vec<Case>, DeriveError> {
-    let problem = |action: Option<&str>, message: String| DeriveError {
-        tool: tool.to_owned(),
-        action: action.map(str::to_owned),
-        message,
+) -> Result<Vec<Case>, Failure> {
+    let problem = |action: Option<&str>, message: String| {
+        Failure::Schema(DeriveError {
+            tool: tool.to_owned(),
+            action: action.map(str::to_owned),
+            message,
+        })
     };
+    let value_problem = |pointer: &str, message: String| {
+        Failure::Value(ValueError {
+            tool: tool.to_owned(),
+            action: None,
+            pointer: pointer.to_owned(),
+            message,
+        })
+    };
+    let given = given_values(tool, options);
+    for (pointer, _, _) in &given {
+        if !(pointer.is_empty() || pointer.starts_with('/')) {
+            return Err(value_problem(
+                pointer,
+                "is not a JSON pointer: it must be empty or start with `/`".into(),
+            ));
+        }
+    }
     let validator = SchemaValidator::new(schema)
         .map_err(|e| problem(None, format!("the input schema does not compile: {e}")))?;
     let mut sampler = Sampler::new(options.seed);
     let mut cases = Vec::new();
+    let mut used: HashSet<String> = HashSet::new();
     match actions(schema) {
         Some(actions) if !actions.is_empty() => {
+            if let Some((pointer, _, _)) = given.iter().find(|(p, _, own)| *own && p == "/action") {
+                return Err(value_problem(
+                    pointer,
+                    "is the action of an action tool, which the cases choose: every action gets its own cases".into(),
+                ));
+            }
             for (action, then) in &actions {
                 let effective = action_schema(schema, action, then);
+                let values = values_for(&effective, &given);
+                used.extend(values.iter().map(|(p, _)| p.clone()));
                 let ctx = Ctx {
                     tool,
                     action: Some(action),
                     validator: &validator,
+                    values: &values,
                 };
                 ctx.derive_from(&effective, &mut sampler, options, &mut cases)
-                    .map_err(|e| problem(Some(action), e.to_string()))?;
+                    .map_err(|e| match e {
+                        Derived::Value(e) => Failure::Value(e),
+                        Derived::None(e) => problem(Some(action), e.to_string()),
+                    })?;
             }
             if options.edge_cases {
                 // One unknown action per tool (the action is the enum under test).
@@ -118,6 +201,7 @@ pub(super) fn derive(
                     tool,
                     action: None,
                     validator: &validator,
+                    values: &[],
                 };
                 let mut args = cases
                     .iter()
@@ -133,20 +217,96 @@ pub(super) fn derive(
                     "rejects an unknown action".into(),
                     "\"action\" must be one of the declared actions; the server should reject any other"
                         .into(),
+                    None,
                 );
             }
         }
         _ => {
+            let values = values_for(schema, &given);
+            used.extend(values.iter().map(|(p, _)| p.clone()));
             let ctx = Ctx {
                 tool,
                 action: None,
                 validator: &validator,
+                values: &values,
             };
             ctx.derive_from(schema, &mut sampler, options, &mut cases)
-                .map_err(|e| problem(None, e.to_string()))?;
+                .map_err(|e| match e {
+                    Derived::Value(e) => Failure::Value(e),
+                    Derived::None(e) => problem(None, e.to_string()),
+                })?;
         }
     }
+    if let Some((pointer, _, _)) = given.iter().find(|(p, _, own)| *own && !used.contains(p)) {
+        return Err(value_problem(
+            pointer,
+            "names nothing the input schema declares (no property at that pointer)".into(),
+        ));
+    }
     Ok(dedup(cases))
+}
+
+/// Whether `schema` (inside `root`, for local `$ref`s) declares a place at `pointer`: through
+/// `properties`, `items`, `prefixItems`, a local `$ref`, or any branch of `anyOf`, `oneOf`,
+/// `allOf`, `then` or `else`. `additionalProperties` declares no name.
+pub(super) fn declares(root: &Value, schema: &Value, pointer: &str) -> bool {
+    if pointer.is_empty() {
+        return true;
+    }
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    declares_tokens(root, schema, &tokens, 0)
+}
+
+fn declares_tokens(root: &Value, schema: &Value, tokens: &[String], depth: usize) -> bool {
+    let Some((head, rest)) = tokens.split_first() else {
+        return true;
+    };
+    let Some(obj) = schema.as_object() else {
+        return false;
+    };
+    if depth > 32 {
+        return false;
+    }
+    let below = |sub: &Value| declares_tokens(root, sub, rest, depth + 1);
+    let here = |sub: &Value| declares_tokens(root, sub, tokens, depth + 1);
+    if let Some(sub) = obj.get("properties").and_then(|p| p.get(head))
+        && below(sub)
+    {
+        return true;
+    }
+    if let Ok(i) = head.parse::<usize>() {
+        let item = obj
+            .get("prefixItems")
+            .and_then(|p| p.get(i))
+            .or_else(|| obj.get("items").filter(|i| i.is_object()));
+        if item.is_some_and(below) {
+            return true;
+        }
+    }
+    if let Some(target) = obj
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix('#'))
+        .and_then(|p| root.pointer(p))
+        && here(target)
+    {
+        return true;
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(branches)) = obj.get(key)
+            && branches.iter().any(here)
+        {
+            return true;
+        }
+    }
+    ["then", "else"]
+        .iter()
+        .filter_map(|k| obj.get(*k))
+        .any(here)
 }
 
 fn dedup(cases: Vec<Case>) -> Vec<Case> {
@@ -180,10 +340,20 @@ struct NoValidArguments {
     violations: String,
 }
 
+/// Why one schema (a tool's, or one action's) got no valid arguments.
+enum Derived {
+    /// A value the user gave does not fit.
+    Value(ValueError),
+    /// Nothing the generator tried fits.
+    None(NoValidArguments),
+}
+
 struct Ctx<'a> {
     tool: &'a str,
     action: Option<&'a str>,
     validator: &'a SchemaValidator,
+    /// The values the user gave that this schema declares, by pointer.
+    values: &'a [(String, Value)],
 }
 
 impl Ctx<'_> {
@@ -193,18 +363,19 @@ impl Ctx<'_> {
         sampler: &mut Sampler,
         options: &CaseOptions,
         cases: &mut Vec<Case>,
-    ) -> Result<(), NoValidArguments> {
-        let full = sampler.value(schema, 0);
+    ) -> Result<(), Derived> {
+        let mut full = sampler.value(schema, 0);
+        self.apply_values(&mut full)?;
         let minimal = minimal(schema, &full);
         let base = if self.validator.is_valid(&full) {
             full
         } else if self.validator.is_valid(&minimal) {
             minimal.clone()
         } else {
-            return Err(NoValidArguments {
+            return Err(Derived::None(NoValidArguments {
                 violations: describe(&self.validator.violations(&full)),
                 attempt: full,
-            });
+            }));
         };
         self.push(
             cases,
@@ -213,6 +384,7 @@ impl Ctx<'_> {
             "rule:base",
             "accepts valid arguments".into(),
             "every property filled with a value that satisfies every constraint".into(),
+            None,
         );
         if !options.edge_cases {
             return Ok(());
@@ -225,18 +397,71 @@ impl Ctx<'_> {
                 "rule:required",
                 "accepts only the required properties".into(),
                 "optional properties may be left out".into(),
+                None,
             );
         }
         let mut mutations = Vec::new();
         walk(schema, "", &base, sampler, &mut mutations, 0);
         for m in mutations {
+            // The user's value wins over the schema's other examples.
+            if let (Op::Set(ptr, _), "rule:examples") = (&m.op, m.source)
+                && self.values.iter().any(|(p, _)| p == ptr)
+            {
+                continue;
+            }
             let mut args = base.clone();
             let applied = match &m.op {
                 Op::Set(ptr, v) => set(&mut args, ptr, v.clone()),
                 Op::Remove(ptr) => remove(&mut args, ptr),
             };
             if applied {
-                self.push(cases, args, m.expectation, m.source, m.title, m.rationale);
+                let boundary = match (&m.op, m.boundary) {
+                    (Op::Set(ptr, _), Some(keyword)) => Some(Boundary {
+                        pointer: ptr.clone(),
+                        keyword: keyword.to_owned(),
+                    }),
+                    _ => None,
+                };
+                self.push(
+                    cases,
+                    args,
+                    m.expectation,
+                    m.source,
+                    m.title,
+                    m.rationale,
+                    boundary,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the user's values into `args`; an error names the first one the schema rejects.
+    fn apply_values(&self, args: &mut Value) -> Result<(), Derived> {
+        if self.values.is_empty() {
+            return Ok(());
+        }
+        for (pointer, value) in self.values {
+            set_creating(args, pointer, value.clone());
+        }
+        let violations = self.validator.violations(args);
+        for (pointer, value) in self.values {
+            let mine: Vec<_> = violations
+                .iter()
+                .filter(|v| is_at_or_under(&v.pointer, pointer))
+                .cloned()
+                .collect();
+            if !mine.is_empty() {
+                return Err(Derived::Value(ValueError {
+                    tool: self.tool.to_owned(),
+                    action: self.action.map(str::to_owned),
+                    pointer: pointer.clone(),
+                    message: format!(
+                        "({}) does not fit the input schema:\n{}",
+                        super::shorten(&value.to_string(), 120),
+                        describe(&mine)
+                    ),
+                }));
             }
         }
         Ok(())
@@ -244,6 +469,7 @@ impl Ctx<'_> {
 
     /// Adds a case if its prediction agrees with the real schema: a success (or observed) case
     /// must be valid, an error case invalid. Mutations the schema does not catch are dropped.
+    #[allow(clippy::too_many_arguments)]
     fn push(
         &self,
         cases: &mut Vec<Case>,
@@ -252,6 +478,7 @@ impl Ctx<'_> {
         source: &str,
         title: String,
         rationale: String,
+        boundary: Option<Boundary>,
     ) {
         let valid = self.validator.is_valid(&args);
         let keep = match expectation {
@@ -273,8 +500,14 @@ impl Ctx<'_> {
             expectation,
             rationale,
             source: source.to_owned(),
+            boundary,
         });
     }
+}
+
+/// Whether the JSON pointer `inner` is `outer` or below it.
+fn is_at_or_under(inner: &str, outer: &str) -> bool {
+    inner == outer || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
 }
 
 /// The base with every optional property removed, recursively.
@@ -382,14 +615,18 @@ fn walk(
         title,
         rationale,
         expectation: Expectation::Error,
+        boundary: None,
     };
-    let ok = |op, source, title: String, rationale: String| Mutation {
-        op,
-        source,
-        title,
-        rationale,
-        expectation: Expectation::Success,
-    };
+    // A valid value on the edge of what `keyword` allows (`None`: not exactly on it).
+    let edge =
+        |op, source, keyword: Option<&'static str>, title: String, rationale: String| Mutation {
+            op,
+            source,
+            title,
+            rationale,
+            expectation: Expectation::Success,
+            boundary: keyword,
+        };
     let at = show(ptr);
     let is_action = ptr == "/action";
 
@@ -439,6 +676,18 @@ fn walk(
             format!("{at} must be exactly {c}"),
         ));
     }
+    // rule:examples: every example the schema gives, beyond the one already sent.
+    for (i, example) in fitting_examples(&schema).into_iter().enumerate() {
+        if &example != value && !is_action {
+            out.push(edge(
+                Op::Set(ptr.to_owned(), example.clone()),
+                "rule:examples",
+                None,
+                format!("accepts example {} of {at}", i + 1),
+                format!("the schema gives {example} as an example of {at}"),
+            ));
+        }
+    }
 
     match value {
         Value::String(current) => {
@@ -459,9 +708,10 @@ fn walk(
                     format!("rejects {at} one character under minLength {min}"),
                     format!("{at} needs at least {min} characters"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), json!(resize(current, min))),
                     "rule:min-length",
+                    Some("minLength"),
                     format!("accepts {at} of exactly minLength {min}"),
                     format!("{min} characters is the shortest allowed {at}"),
                 ));
@@ -475,9 +725,10 @@ fn walk(
                     format!("rejects {at} one character over maxLength {max}"),
                     format!("{at} allows at most {max} characters"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), json!(resize(current, max))),
                     "rule:max-length",
+                    Some("maxLength"),
                     format!("accepts {at} of exactly maxLength {max}"),
                     format!("{max} characters is the longest allowed {at}"),
                 ));
@@ -517,9 +768,10 @@ fn walk(
                     format!("rejects {at} just under minimum {m}"),
                     format!("{at} must be >= {m}"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), mk(m)),
                     "rule:bounds",
+                    Some("minimum"),
                     format!("accepts {at} at exactly minimum {m}"),
                     format!("{m} is the smallest allowed {at}"),
                 ));
@@ -531,9 +783,10 @@ fn walk(
                     format!("rejects {at} just over maximum {m}"),
                     format!("{at} must be <= {m}"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), mk(m)),
                     "rule:bounds",
+                    Some("maximum"),
                     format!("accepts {at} at exactly maximum {m}"),
                     format!("{m} is the largest allowed {at}"),
                 ));
@@ -545,9 +798,10 @@ fn walk(
                     format!("rejects {at} equal to exclusiveMinimum {m}"),
                     format!("{at} must be > {m}"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), mk(m + step)),
                     "rule:bounds",
+                    is_int.then_some("exclusiveMinimum"),
                     format!("accepts {at} just over exclusiveMinimum {m}"),
                     format!("{} is the smallest allowed {at}", m + step),
                 ));
@@ -559,9 +813,10 @@ fn walk(
                     format!("rejects {at} equal to exclusiveMaximum {m}"),
                     format!("{at} must be < {m}"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), mk(m - step)),
                     "rule:bounds",
+                    is_int.then_some("exclusiveMaximum"),
                     format!("accepts {at} just under exclusiveMaximum {m}"),
                     format!("{} is the largest allowed {at}", m - step),
                 ));
@@ -585,9 +840,10 @@ fn walk(
                     format!("rejects {at} one item under minItems {min}"),
                     format!("{at} needs at least {min} items"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), sampler.items_of(&schema, min)),
                     "rule:min-items",
+                    Some("minItems"),
                     format!("accepts {at} with exactly minItems {min}"),
                     format!("{min} items is the fewest allowed in {at}"),
                 ));
@@ -601,9 +857,10 @@ fn walk(
                     format!("rejects {at} one item over maxItems {max}"),
                     format!("{at} allows at most {max} items"),
                 ));
-                out.push(ok(
+                out.push(edge(
                     Op::Set(ptr.to_owned(), sampler.items_of(&schema, max)),
                     "rule:max-items",
+                    Some("maxItems"),
                     format!("accepts {at} with exactly maxItems {max}"),
                     format!("{max} items is the most allowed in {at}"),
                 ));
@@ -674,6 +931,7 @@ fn walk(
                         "{at} does not forbid unknown properties; what the server does with one is its own choice"
                     ),
                     expectation: Expectation::Observe,
+                    boundary: None,
                 }),
                 _ => {}
             }
@@ -772,6 +1030,52 @@ fn set(root: &mut Value, ptr: &str, value: Value) -> bool {
     }
 }
 
+/// Sets the value at a JSON pointer, creating missing objects on the way. False when a step
+/// is neither an object nor an array with that index.
+fn set_creating(root: &mut Value, ptr: &str, value: Value) -> bool {
+    if ptr.is_empty() {
+        *root = value;
+        return true;
+    }
+    let tokens: Vec<String> = ptr
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut current = root;
+    for (i, token) in tokens.iter().enumerate() {
+        let last = i + 1 == tokens.len();
+        if current.is_null() {
+            *current = json!({});
+        }
+        current = match current {
+            Value::Object(map) => {
+                if last {
+                    map.insert(token.clone(), value);
+                    return true;
+                }
+                map.entry(token.clone()).or_insert(Value::Null)
+            }
+            Value::Array(items) => match token.parse::<usize>() {
+                Ok(n) if n < items.len() => {
+                    if last {
+                        items[n] = value;
+                        return true;
+                    }
+                    &mut items[n]
+                }
+                Ok(n) if n == items.len() && last => {
+                    items.push(value);
+                    return true;
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+    }
+    false
+}
+
 fn remove(root: &mut Value, ptr: &str) -> bool {
     let Some((parent, last)) = ptr.rsplit_once('/') else {
         return false;
@@ -780,5 +1084,211 @@ fn remove(root: &mut Value, ptr: &str) -> bool {
     match root.pointer_mut(parent) {
         Some(Value::Object(map)) => map.remove(&key).is_some(),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn derive_with(schema: &Value, options: &CaseOptions) -> Result<Vec<Case>, DeriveError> {
+        derive("t", schema, options).map_err(DeriveError::from)
+    }
+
+    fn base(schema: &Value, options: &CaseOptions) -> Value {
+        derive_with(schema, options).unwrap()[0].args.clone()
+    }
+
+    fn file_schema() -> Value {
+        json!({"type": "object", "required": ["path"], "properties": {
+            "path": {"type": "string", "minLength": 1},
+            "when": {"type": "string", "format": "date"},
+            "tz": {"type": "string", "examples": ["Europe/Paris", "UTC"]},
+            "mode": {"enum": ["r", "w"], "default": "w"},
+            "id": {"type": "string", "format": "uuid"}
+        }, "additionalProperties": false})
+    }
+
+    #[test]
+    fn the_base_case_takes_the_schema_own_values() {
+        assert_eq!(
+            base(&file_schema(), &CaseOptions::default()),
+            json!({"path": "sample", "when": "2026-01-01", "tz": "Europe/Paris", "mode": "w",
+                   "id": "123e4567-e89b-42d3-a456-426614174000"})
+        );
+    }
+
+    #[test]
+    fn every_other_example_is_an_extra_valid_case() {
+        let cases = derive_with(&file_schema(), &CaseOptions::default()).unwrap();
+        let examples: Vec<&Case> = cases
+            .iter()
+            .filter(|c| c.source == "rule:examples")
+            .collect();
+        assert_eq!(examples.len(), 1, "{examples:#?}");
+        assert_eq!(examples[0].args["tz"], "UTC");
+        assert_eq!(examples[0].title, "accepts example 2 of `/tz`");
+        assert_eq!(examples[0].expectation, Expectation::Success);
+        // Whole-argument examples on the root too.
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}},
+            "examples": [{"n": 4}, {"n": 5}]});
+        let cases = derive_with(&schema, &CaseOptions::default()).unwrap();
+        assert_eq!(cases[0].args, json!({"n": 4}));
+        assert!(
+            cases
+                .iter()
+                .any(|c| c.args == json!({"n": 5}) && c.source == "rule:examples")
+        );
+    }
+
+    #[test]
+    fn user_values_win_over_everything_and_reach_every_valid_case() {
+        let options = CaseOptions::default()
+            .value("t", "/path", json!("/etc/hostname"))
+            .value("t", "/tz", json!("Asia/Tokyo"))
+            .value("*", "/when", json!("2030-12-31"))
+            .value("*", "/not_here", json!(1))
+            .value("other", "/path", json!(7));
+        let cases = derive_with(&file_schema(), &options).unwrap();
+        assert_eq!(cases[0].args["path"], "/etc/hostname");
+        assert_eq!(cases[0].args["tz"], "Asia/Tokyo");
+        assert_eq!(cases[0].args["when"], "2030-12-31");
+        assert!(
+            cases[0].args.get("not_here").is_none(),
+            "a `*` value goes only where declared"
+        );
+        // The other example of /tz is not sent: the user's value wins.
+        assert!(cases.iter().all(|c| c.source != "rule:examples"));
+        for c in cases
+            .iter()
+            .filter(|c| c.expectation == Expectation::Success)
+        {
+            if c.boundary.as_ref().is_none_or(|b| b.pointer != "/path") {
+                assert_eq!(c.args["path"], "/etc/hostname", "{}", c.title);
+            }
+        }
+        // The tool's own value wins over `*`.
+        let options = CaseOptions::default()
+            .value("*", "/tz", json!("UTC"))
+            .value("t", "/tz", json!("CET"));
+        assert_eq!(base(&file_schema(), &options)["tz"], "CET");
+    }
+
+    #[test]
+    fn a_user_value_the_schema_rejects_is_an_error_naming_tool_pointer_and_violation() {
+        let options = CaseOptions::default().value("t", "/when", json!("31/12/2030"));
+        let e = derive_with(&file_schema(), &options).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "tool \"t\": the value given for `/when` (\"31/12/2030\") does not fit the input schema:\n- /when: \"31/12/2030\" is not a \"date\""
+        );
+        let options = CaseOptions::default().value("t", "/nope", json!(1));
+        let e = derive_with(&file_schema(), &options).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`/nope` names nothing the input schema declares"),
+            "{e}"
+        );
+        let options = CaseOptions::default().value("t", "path", json!("x"));
+        let e = derive_with(&file_schema(), &options).unwrap_err();
+        assert!(e.to_string().contains("is not a JSON pointer"), "{e}");
+        // A `*` value must fit every tool that declares its pointer.
+        let options = CaseOptions::default().value("*", "/mode", json!("x"));
+        let e = derive_with(&file_schema(), &options).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("tool \"t\": the value given for `/mode`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn user_values_reach_nested_places_and_one_action() {
+        let schema = json!({"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["open", "close"]},
+            "data": {}
+        }, "required": ["action"], "allOf": [
+            {"if": {"properties": {"action": {"const": "open"}}},
+             "then": {"properties": {"data": {"type": "object",
+                "properties": {"file": {"type": "string"}}, "required": ["file"],
+                "additionalProperties": false}}, "required": ["data"]}},
+            {"if": {"properties": {"action": {"const": "close"}}},
+             "then": {"properties": {"data": {"type": "object",
+                "properties": {"handle": {"type": "integer"}}, "required": ["handle"],
+                "additionalProperties": false}}, "required": ["data"]}}
+        ]});
+        let options = CaseOptions::default().value("t", "/data/file", json!("/tmp/a"));
+        let cases = derive_with(&schema, &options).unwrap();
+        let open = cases
+            .iter()
+            .find(|c| c.title == "open: accepts valid arguments")
+            .unwrap();
+        assert_eq!(open.args["data"]["file"], "/tmp/a");
+        let close = cases
+            .iter()
+            .find(|c| c.title == "close: accepts valid arguments")
+            .unwrap();
+        assert!(close.args["data"].get("file").is_none(), "{}", close.args);
+        let options = CaseOptions::default().value("t", "/action", json!("open"));
+        assert!(derive_with(&schema, &options).is_err());
+    }
+
+    #[test]
+    fn boundary_cases_name_their_pointer_and_keyword() {
+        let schema = json!({"type": "object", "properties": {
+            "n": {"type": "integer", "minimum": 1, "maximum": 9},
+            "x": {"type": "integer", "exclusiveMaximum": 5},
+            "r": {"type": "number", "exclusiveMinimum": 0},
+            "s": {"type": "string", "minLength": 2, "maxLength": 4},
+            "a": {"type": "array", "minItems": 1, "maxItems": 3, "items": {"type": "integer"}}
+        }});
+        let cases = derive_with(&schema, &CaseOptions::default()).unwrap();
+        let mut found: Vec<(String, String, Value)> = cases
+            .iter()
+            .filter_map(|c| {
+                let b = c.boundary.as_ref()?;
+                assert_eq!(c.expectation, Expectation::Success);
+                Some((
+                    b.pointer.clone(),
+                    b.keyword.clone(),
+                    c.args.pointer(&b.pointer)?.clone(),
+                ))
+            })
+            .collect();
+        found.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        let s = |a: &str, b: &str, v: Value| (a.to_owned(), b.to_owned(), v);
+        assert_eq!(
+            found,
+            [
+                s("/a", "maxItems", json!([1, 2, 3])),
+                s("/a", "minItems", json!([1])),
+                s("/n", "maximum", json!(9)),
+                s("/n", "minimum", json!(1)),
+                s("/s", "maxLength", json!("samm")),
+                s("/s", "minLength", json!("sa")),
+                s("/x", "exclusiveMaximum", json!(4)),
+            ]
+        );
+        // Every boundary case differs from the base case at its pointer only.
+        for c in cases.iter().filter(|c| c.boundary.is_some()) {
+            let p = &c.boundary.as_ref().unwrap().pointer;
+            let (mut a, mut b) = (c.args.clone(), cases[0].args.clone());
+            set(&mut a, p, Value::Null);
+            set(&mut b, p, Value::Null);
+            assert_eq!(a, b, "{}", c.title);
+        }
+    }
+
+    #[test]
+    fn set_creating_makes_the_objects_on_the_way() {
+        let mut v = json!({"a": 1});
+        assert!(set_creating(&mut v, "/b/c~1d", json!(2)));
+        assert_eq!(v, json!({"a": 1, "b": {"c/d": 2}}));
+        let mut v = json!({"l": [1]});
+        assert!(set_creating(&mut v, "/l/1", json!(2)));
+        assert!(!set_creating(&mut v, "/l/5", json!(2)));
+        assert!(!set_creating(&mut v, "/a/x", json!(2)) || v["a"]["x"] == 2);
+        assert!(declares(&file_schema(), &file_schema(), "/tz"));
+        assert!(!declares(&file_schema(), &file_schema(), "/tz/x"));
     }
 }

@@ -1,8 +1,11 @@
 //! Valid sample values for a JSON Schema: the base of every derived case.
 //!
-//! Preference order for each (sub)schema: `const`, `enum` members, `examples`, `default`, then a
-//! typed sample honouring bounds, lengths, items, formats and patterns. Nothing here is trusted:
-//! the engine validates every sample against the real schema before using it.
+//! Values come from the schema itself first, in this order for each (sub)schema: `const`, the
+//! `examples` (the n-th fitting one for the n-th variant), `default`, the `enum` members, a
+//! value of the declared `format` (date, date-time, uri, email, uuid...), then a generated
+//! value honouring bounds, lengths, items and patterns. A value the schema offers is used only
+//! if it validates against that (sub)schema. Nothing here is trusted: the engine validates
+//! every sample against the real schema before using it.
 
 use rand::SeedableRng;
 use rand::distr::Distribution;
@@ -40,6 +43,16 @@ impl Sampler {
         if let Some(c) = obj.get("const") {
             return c.clone();
         }
+        if let Some(example) = fitting_examples(schema).into_iter().nth(variant) {
+            return example;
+        }
+        if variant == 0
+            && let Some(default) = obj.get("default")
+            && !default.is_null()
+            && fits(schema, default)
+        {
+            return default.clone();
+        }
         if let Some(Value::Array(members)) = obj.get("enum")
             && !members.is_empty()
         {
@@ -50,19 +63,6 @@ impl Sampler {
                 non_null
             };
             return pool[variant % pool.len()].clone();
-        }
-        if variant == 0 {
-            if let Some(Value::Array(examples)) = obj.get("examples")
-                && let Some(first) = examples.iter().find(|e| fits(schema, e))
-            {
-                return first.clone();
-            }
-            if let Some(default) = obj.get("default")
-                && !default.is_null()
-                && fits(schema, default)
-            {
-                return default.clone();
-            }
         }
         for key in ["anyOf", "oneOf"] {
             if let Some(Value::Array(branches)) = obj.get(key) {
@@ -98,17 +98,23 @@ impl Sampler {
             let n = s.chars().count();
             n >= min && max.is_none_or(|m| n <= m)
         };
+        let format = obj.get("format").and_then(Value::as_str);
+        // A value of the format, if the whole property schema (pattern, lengths) accepts it.
+        if let Some(format) = format
+            && let Some(sample) = format_sample(format, variant)
+            && fits_len(&sample)
+            && fits(&Value::Object(obj.clone()), &json!(sample))
+        {
+            return sample;
+        }
         if let Some(pattern) = obj.get("pattern").and_then(Value::as_str) {
-            let check = json!({"type": "string", "pattern": pattern});
+            let mut check = json!({"type": "string", "pattern": pattern});
+            if let Some(format) = format {
+                check["format"] = json!(format);
+            }
             if let Some(s) = self.matching_pattern(pattern, &check, variant, &fits_len) {
                 return s;
             }
-        }
-        if let Some(format) = obj.get("format").and_then(Value::as_str)
-            && let Some(sample) = format_sample(format, variant)
-            && fits_len(&sample)
-        {
-            return sample;
         }
         let mut s = if variant == 0 {
             "sample".to_owned()
@@ -157,7 +163,12 @@ impl Sampler {
             .get("maxItems")
             .and_then(Value::as_u64)
             .map(|m| m as usize);
-        let count = min.max(1).min(max.unwrap_or(usize::MAX));
+        // Strictly inside [minItems, maxItems] when there is room: the base case is then
+        // interior, and the boundary cases are the only ones on the edges.
+        let mut count = min.max(1).min(max.unwrap_or(usize::MAX));
+        if count == min && min > 0 && max.is_none_or(|m| m > min + 1) {
+            count += 1;
+        }
         self.items(obj, count, variant, depth)
     }
 
@@ -248,6 +259,28 @@ impl Sampler {
     }
 }
 
+/// The schema's `examples` that validate against it, non-null ones first, in their order.
+pub(crate) fn fitting_examples(schema: &Value) -> Vec<Value> {
+    let Some(Value::Array(examples)) = schema.get("examples") else {
+        return Vec::new();
+    };
+    let Ok(validator) = SchemaValidator::new(schema) else {
+        return Vec::new();
+    };
+    let (nulls, mut out): (Vec<&Value>, Vec<&Value>) = examples
+        .iter()
+        .filter(|e| validator.is_valid(e))
+        .partition(|e| e.is_null());
+    out.extend(nulls);
+    let mut unique: Vec<Value> = Vec::with_capacity(out.len());
+    for e in out {
+        if !unique.contains(e) {
+            unique.push(e.clone());
+        }
+    }
+    unique
+}
+
 /// Whether `value` is valid against `schema` alone (a schema that does not compile never is).
 pub(crate) fn fits(schema: &Value, value: &Value) -> bool {
     SchemaValidator::new(schema).is_ok_and(|v| v.is_valid(value))
@@ -322,18 +355,25 @@ pub(crate) fn primary_type(schema: &Value) -> Option<String> {
     None
 }
 
+/// `s` padded or cut into [min, max], strictly inside when there is room (so the base case is
+/// interior and only the boundary cases sit on the edges).
 fn pad_or_cut(s: &mut String, min: usize, max: Option<usize>) {
-    while s.chars().count() < min {
+    let room = |n: usize| max.is_none_or(|m| m > n + 1);
+    let least = if min > 0 && room(min) { min + 1 } else { min };
+    while s.chars().count() < least {
         s.push('x');
     }
     if let Some(max) = max
         && s.chars().count() > max
     {
-        *s = s.chars().take(max).collect();
+        let most = if max > min + 1 { max - 1 } else { max };
+        *s = s.chars().take(most).collect();
     }
 }
 
-/// A valid string for the formats the validator asserts.
+/// A valid string of a format (the `variant`-th of a family of distinct ones): the formats
+/// of JSON Schema 2020-12 that the validator asserts, each a plausible value a server is
+/// likely to accept (documentation addresses and hosts, dates in 2026).
 pub(crate) fn format_sample(format: &str, variant: usize) -> Option<String> {
     let n = variant;
     Some(match format {
@@ -353,10 +393,35 @@ pub(crate) fn format_sample(format: &str, variant: usize) -> Option<String> {
         ),
         "regex" => "^[a-z]+$".to_owned(),
         "json-pointer" => format!("/item/{n}"),
+        "relative-json-pointer" => format!("{n}/item"),
         "uri-template" => "https://example.com/{id}".to_owned(),
         _ => return None,
     })
 }
+
+/// Every format [`format_sample`] knows.
+#[cfg(test)]
+pub(crate) const FORMATS: &[&str] = &[
+    "email",
+    "idn-email",
+    "uri",
+    "iri",
+    "uri-reference",
+    "iri-reference",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "date",
+    "date-time",
+    "time",
+    "duration",
+    "uuid",
+    "regex",
+    "json-pointer",
+    "relative-json-pointer",
+    "uri-template",
+];
 
 /// A string that violates a format the validator asserts.
 pub(crate) fn format_violation(format: &str) -> Option<&'static str> {
@@ -410,8 +475,9 @@ fn integer(obj: &Map<String, Value>, variant: usize) -> Value {
     let v = variant as i64;
     let mut n = match (lo, hi) {
         (Some(l), Some(h)) => (l + (h - l) / 2 + v).min(h),
-        (Some(l), None) => l.max(1) + v,
-        (None, Some(h)) => h.min(1) - v,
+        // Off the one bound when it would sit on it: the base case stays interior.
+        (Some(l), None) => l.max(1) + v + i64::from(l.max(1) == l),
+        (None, Some(h)) => h.min(1) - v - i64::from(h.min(1) == h),
         (None, None) => 1 + v,
     };
     if n % step != 0 {
@@ -462,6 +528,87 @@ mod tests {
         assert!(fits(&schema, &v), "{v}");
         let schema = json!({"type": "string", "format": "email"});
         assert!(fits(&schema, &s.value(&schema, 0)));
+    }
+
+    #[test]
+    fn every_format_sample_validates_against_its_format() {
+        for format in FORMATS {
+            let schema = json!({"type": "string", "format": format});
+            for variant in 0..4 {
+                let v = Sampler::new(1).value(&schema, variant);
+                assert!(fits(&schema, &v), "{format} variant {variant}: {v}");
+                assert_eq!(
+                    v,
+                    json!(format_sample(format, variant).unwrap()),
+                    "{format}: the format's own value, not a filler"
+                );
+            }
+            // The validator does not assert the idn- formats (their violation is then no
+            // violation, and the engine drops the case).
+            if let Some(bad) = format_violation(format)
+                && !format.starts_with("idn-")
+            {
+                assert!(!fits(&schema, &json!(bad)), "{format}: {bad:?} passes");
+            }
+        }
+    }
+
+    #[test]
+    fn a_format_value_that_misses_the_rest_of_the_schema_is_not_used() {
+        let mut s = Sampler::new(3);
+        // Too long for the date: the filler, cut to fit inside the bound.
+        let schema = json!({"type": "string", "format": "date", "maxLength": 4});
+        assert_eq!(s.value(&schema, 0), json!("sam"));
+        // A pattern the uri sample misses: a string of the pattern that is also a uri.
+        let schema = json!({"type": "string", "format": "uri", "pattern": "^urn:[a-z]{3}$"});
+        let v = s.value(&schema, 0);
+        assert!(fits(&schema, &v), "{v}");
+    }
+
+    #[test]
+    fn the_schema_own_values_come_first_const_examples_default_enum_format() {
+        let mut s = Sampler::new(1);
+        let mut schema = json!({
+            "type": "string", "format": "date", "enum": ["2026-02-02", "2026-03-03"],
+            "default": "2026-03-03", "examples": ["2026-02-02"], "const": "2026-02-02"
+        });
+        let mut order = Vec::new();
+        for key in ["const", "examples", "default", "enum", "format"] {
+            order.push(s.value(&schema, 0));
+            schema.as_object_mut().unwrap().remove(key);
+        }
+        order.push(s.value(&schema, 0));
+        assert_eq!(
+            order,
+            [
+                json!("2026-02-02"), // const
+                json!("2026-02-02"), // examples[0]
+                json!("2026-03-03"), // default
+                json!("2026-02-02"), // enum[0]
+                json!("2026-01-01"), // format: date
+                json!("sample"),     // generated
+            ]
+        );
+    }
+
+    #[test]
+    fn examples_that_do_not_fit_are_skipped_and_variants_take_the_next_one() {
+        let mut s = Sampler::new(1);
+        let schema = json!({"type": "integer", "minimum": 10, "examples": [3, null, 12, 40]});
+        assert_eq!(s.value(&schema, 0), json!(12));
+        assert_eq!(s.value(&schema, 1), json!(40));
+        assert_eq!(fitting_examples(&schema), [json!(12), json!(40)]);
+        // Array items: the examples first, then generated values, all distinct.
+        let schema = json!({"type": "array", "minItems": 3,
+            "items": {"type": "string", "examples": ["Europe/Paris", "UTC"]}});
+        assert_eq!(
+            s.value(&schema, 0),
+            json!(["Europe/Paris", "UTC", "sample2", "sample3"]),
+            "minItems 3 and no maxItems: one more, inside the bound"
+        );
+        // A default that does not fit is not used either.
+        let schema = json!({"type": "integer", "maximum": 5, "default": 9});
+        assert_eq!(s.value(&schema, 0), json!(1));
     }
 
     #[test]

@@ -228,4 +228,7 @@ impl Target for Session<'_> {
     fn declared_capabilities(&self) -> Option<Value> {
         self.target.declared_capabilities()
     }
+    fn protocol_version(&self) -> Option<String> {
+        self.target.protocol_version()
+    }
 }

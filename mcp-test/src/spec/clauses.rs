@@ -205,6 +205,12 @@ clauses! {
     /// Schemas are valid in their dialect.
     SCHEMA_VALID = "schema/valid", "2026-07-28", "basic/index.mdx", "Schema Validation", Must,
         "Schemas **MUST** be valid according to their declared or default dialect";
+    /// Validation follows the schema's dialect (an inclusive bound is inclusive).
+    SCHEMA_DIALECT = "schema/validate-per-dialect", "2026-07-28", "basic/index.mdx", "Implementation Requirements", Must,
+        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
+    /// 2025-11-25: validation follows the schema's dialect.
+    LEGACY_SCHEMA_DIALECT = "legacy/schema/validate-per-dialect", "2025-11-25", "basic/index.mdx", "Implementation Requirements", Must,
+        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
     /// Structured results conform to the output schema.
     OUTPUT_SCHEMA = "tools/output-schema", "2026-07-28", "server/tools.mdx", "Output Schema", Must,
         "Servers **MUST** provide structured results that conform to this schema.";
@@ -217,6 +223,9 @@ clauses! {
     /// A missing resource is never an empty result.
     RESOURCE_NOT_FOUND_EMPTY = "resources/not-found-not-empty", "2026-07-28", "server/resources.mdx", "Error Handling", MustNot,
         "Servers **MUST NOT** return an empty `contents` array for a non-existent resource.";
+    /// 2025-11-25: the schema is the source of truth for every message.
+    LEGACY_SCHEMA = "legacy/base/schema", "2025-11-25", "basic/index.mdx", "Schema", Must,
+        "All implementations **MUST** support the base protocol and lifecycle management components. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// 2025-11-25: a result carries the request's id.
     LEGACY_RESULT_ID = "legacy/base/result-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
         "Result responses **MUST** include the same ID as the request they correspond to.";

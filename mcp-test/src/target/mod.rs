@@ -115,6 +115,13 @@ pub trait Target: Send + Sync {
     fn declared_capabilities(&self) -> Option<Value> {
         None
     }
+
+    /// The protocol revision the connection uses, when the target knows it: for a 2025-era
+    /// server the `protocolVersion` its `InitializeResult` chose (which may be older than
+    /// 2025-11-25). `None` (the default): not known, or 2026-07-28's per-request version.
+    fn protocol_version(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Something a server did on its transport that a checker may hold against it
@@ -342,6 +349,9 @@ macro_rules! forward {
             }
             fn declared_capabilities(&self) -> Option<Value> {
                 (**self).declared_capabilities()
+            }
+            fn protocol_version(&self) -> Option<String> {
+                (**self).protocol_version()
             }
         }
     )*};

@@ -15,7 +15,12 @@
 //!   sending and reports what ran, saying it was cut short ([`CheckReport::incomplete`]);
 //! - for a connected server (`check_connected`), closing it with a short grace and
 //!   recording how it ended (`transport/shutdown`).
+//!
+//! What the outcomes of the schema cases mean (an off-by-one at a declared bound, a tool error
+//! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
+//! alone.
 
+mod classify;
 mod deadline;
 mod probes;
 #[cfg(feature = "http")]
@@ -30,7 +35,7 @@ pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
-use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_for_tools};
+use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_split};
 use crate::spec::clauses::{self, Clause};
 use crate::target::Target;
 use crate::validation::SchemaValidator;
@@ -41,7 +46,10 @@ use std::time::Duration;
 /// What `check` runs.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Which cases to derive (edge cases are on by default). The cases always run without
+    /// Which cases to derive (edge cases are on by default), with the values to send
+    /// ([`CaseOptions::values`]; a tool whose given values do not fit its schema is not
+    /// called, and the report lists it with why; [`check_values`](super::check_values) finds
+    /// every such value beforehand). The cases always run without
     /// client capabilities, whatever [`CaseOptions::client_capabilities`](CaseOptions) says: a
     /// tool that needs one must answer -32021, and the multi-round probe then drives it with
     /// every capability declared.
@@ -130,7 +138,19 @@ pub async fn check_with_progress(
         c.tool_definitions(&tools).await;
         let (tools, skipped) = callable_tools(tools, options);
         skipped_tools = skipped;
-        let (cases, problems) = derive_for_tools(&tools, &options.cases);
+        let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
+        // A value the user gave that does not fit is the user's mistake, not the server's:
+        // that tool is not called.
+        skipped_tools.extend(bad_values.into_iter().map(|e| SkippedTool {
+            reason: match &e.action {
+                Some(action) => format!(
+                    "action {action:?}: the value given for `{}` {}",
+                    e.pointer, e.message
+                ),
+                None => format!("the value given for `{}` {}", e.pointer, e.message),
+            },
+            name: e.tool,
+        }));
         let era_now = era;
         c.probe("tools/input-schemas", |out| {
             for p in problems {
@@ -216,7 +236,7 @@ pub async fn check_with_progress(
         Some(_) => {}
     }
     progress("results and errors: every response received");
-    c.results_and_errors();
+    c.results_and_errors(target.protocol_version());
     c.transport(target);
     let mut checked = CheckReport {
         target: target.label(),

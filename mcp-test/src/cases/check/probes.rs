@@ -3,7 +3,7 @@
 
 use super::{Note, Out, Probe, Shown, brief};
 use crate::cases::target::Session;
-use crate::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
+use crate::cases::{Case, Era, Happened, Outcome, VerifyReport, run_in};
 use crate::spec;
 use crate::spec::clauses::{self, Clause};
 use crate::target::{Target, TransportEvent};
@@ -560,9 +560,7 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for tool in tools {
             let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
-            if self.modern()
-                && let Err(e) = spec::check("Tool", tool)
-            {
+            if let Err(e) = spec::check_in(self.era, "Tool", tool) {
                 out.push(self.broke(&clauses::SCHEMA, format!("tool {name:?}: {e}")));
             }
             if let Some(schema) = tool.get("outputSchema")
@@ -605,7 +603,6 @@ impl<'a> Checker<'a> {
             .filter_map(|t| Some((t.get("name")?.as_str()?, t.get("outputSchema")?)))
             .collect();
         let mut skipped = 0;
-        let mut tool_errors: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, case) in cases.iter().enumerate() {
             if self.dead.is_some() {
                 skipped += 1;
@@ -625,66 +622,10 @@ impl<'a> Checker<'a> {
                 id: response.as_ref().and_then(|r| r["id"].as_i64()),
             });
             let agrees = happened.agrees_with(case.expectation);
-            let label = format!("{} › {} [{}]", case.tool, case.title, case.source);
-            match (&happened, case.expectation) {
-                (Happened::Failed { message }, _) => {
-                    out.push(
-                        Note::broke_in(
-                            self.era,
-                            &clauses::JSONRPC_RESPONSE,
-                            format!(
-                                "{label}: the server gave no answer ({message}); arguments {}",
-                                case.args
-                            ),
-                        )
-                        .on(shown.clone()),
-                    );
-                    self.after_failure(message.clone()).await;
-                }
-                // -32021 naming the capabilities the tool needs: neither an acceptance nor a
-                // rejection of the arguments.
-                (Happened::NeedsCapabilities { .. }, _) => {}
-                (Happened::Success { .. } | Happened::InputRequired, Expectation::Error) => {
-                    out.push(
-                        Note::broke_in(
-                            self.era,
-                            &clauses::VALIDATE_TOOL_INPUTS,
-                            format!(
-                                "{label}: accepted invalid arguments (a missing validation): {}; arguments {}",
-                                case.rationale, case.args
-                            ),
-                        )
-                        .on(shown.clone()),
-                    );
-                }
-                // A tool execution error is how a tool reports a business-logic failure
-                // (server/tools.mdx §Error Handling): counted per tool, for the record.
-                (Happened::ToolError { .. }, Expectation::Success) => {
-                    *tool_errors.entry(case.tool.as_str()).or_insert(0) += 1;
-                }
-                // No clause makes a server accept every schema-valid call.
-                (h, Expectation::Success) if !agrees => out.push(
-                    Note::info(format!(
-                        "{label}: rejected valid arguments: {h}; arguments {}",
-                        case.args
-                    ))
-                    .on(shown.clone()),
-                ),
-                (
-                    Happened::RpcError {
-                        code: -32603,
-                        message,
-                    },
-                    Expectation::Error,
-                ) => {
-                    // Invalid input is a tool execution error or -32602 (server/tools.mdx
-                    // §Error Handling); an internal error is neither, but no clause says MUST.
-                    out.push(
-                        Note::info(format!("{label}: invalid arguments gave an internal error (-32603 {message:?}) rather than a clear rejection"))
-                            .on(shown.clone()),
-                    );
-                }
-                _ => {}
+            // A call without an answer: is the server still there? (What the outcome means is
+            // `classify`'s, below.)
+            if let Happened::Failed { message } = &happened {
+                self.after_failure(message.clone()).await;
             }
             if let (Happened::Success { .. }, Some(schema), Some(r)) =
                 (&happened, output_schemas.get(case.tool.as_str()), &response)
@@ -702,12 +643,7 @@ impl<'a> Checker<'a> {
                 response,
             });
         }
-        for (tool, n) in tool_errors {
-            out.push(Note::info(format!(
-                "tool {tool:?}: {n} schema-valid case{} answered with a tool execution error (isError: true), how a tool reports a business-logic failure (server/tools.mdx §Error Handling); not a protocol defect",
-                if n == 1 { "" } else { "s" }
-            )));
-        }
+        out.extend(super::classify::findings(self.era, &report.outcomes));
         if skipped > 0 {
             out.push(Note::info(format!(
                 "{skipped} cases skipped after the server stopped answering"
@@ -828,11 +764,20 @@ impl<'a> Checker<'a> {
         self.push_probe("prompts/arguments", out);
     }
 
-    pub(super) fn results_and_errors(&mut self) {
+    /// Every response so far: ids, error codes, and the schema of the era's revision. A
+    /// 2025-era server that chose a revision older than 2025-11-25 (`chosen`) is held to no
+    /// schema: only 2025-11-25's is bundled.
+    pub(super) fn results_and_errors(&mut self, chosen: Option<String>) {
         let log = std::mem::take(&mut *self.log.lock().unwrap_or_else(|e| e.into_inner()));
         let mut results = Vec::new();
         let mut errors = Vec::new();
         let era = self.era;
+        let older = chosen.filter(|v| era == Era::Legacy && v != Era::Legacy.revision());
+        if let Some(version) = &older {
+            results.push(Note::info(format!(
+                "the server chose protocol revision {version}; its results were not checked against a schema (only 2025-11-25's and 2026-07-28's are bundled)"
+            )));
+        }
         for entry in &log {
             let r = &entry.response;
             let on = Some(Shown {
@@ -887,6 +832,12 @@ impl<'a> Checker<'a> {
                 }
             }
             if !self.modern() {
+                if older.is_none()
+                    && let Err(e) = spec::check_response_in(era, &entry.method, r)
+                {
+                    let into = if is_error { &mut errors } else { &mut results };
+                    into.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
+                }
                 continue;
             }
             if let Some(result) = r.get("result") {
@@ -904,14 +855,7 @@ impl<'a> Checker<'a> {
                 errors.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
             }
         }
-        if self.modern() {
-            self.push_probe("results/shape-and-cache-hints", results);
-        } else {
-            self.skip_probe(
-                "results/shape-and-cache-hints",
-                "a 2025-era server: results are checked against the 2026-07-28 schema only",
-            );
-        }
+        self.push_probe("results/shape-and-cache-hints", results);
         self.push_probe("errors/codes-and-ids", errors);
     }
 

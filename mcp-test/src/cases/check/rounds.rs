@@ -21,13 +21,16 @@ use crate::wire::meta_keys;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
+/// The input requests of the schema cases: (tool, key, method) -> (the first case's title
+/// and request, how many cases).
+type Asked<'a> = BTreeMap<(&'a str, &'a str, &'a str), (&'a str, Option<Shown>, usize)>;
+
 impl Checker<'_> {
     /// Without client capabilities: no input requests, and -32021 names what it needs. The
     /// same question asked by many cases of one tool is one finding, with the count.
     pub(super) async fn multi_round_discipline(&mut self, report: &VerifyReport) {
         let mut out = Vec::new();
-        // (tool, key, method) -> (the first case's title and request, how many cases)
-        let mut asked: BTreeMap<(&str, &str, &str), (&str, Option<Shown>, usize)> = BTreeMap::new();
+        let mut asked: Asked<'_> = BTreeMap::new();
         for o in &report.outcomes {
             let Some(r) = &o.response else { continue };
             let on = Some(Shown {

@@ -1,0 +1,577 @@
+//! What the outcomes of the schema cases say about a server: pure functions from the cases and
+//! their outcomes to findings, with no server involved.
+//!
+//! The severity of each finding is the level of the clause it quotes, and a finding no clause
+//! backs is a note ([`Note::info`]):
+//!
+//! | what happened | finding |
+//! |---|---|
+//! | no answer to a call (the server died, or stopped answering) | defect: JSON-RPC 2.0 §5, a call MUST get a Response ([`clauses::JSONRPC_RESPONSE`]) |
+//! | invalid arguments accepted | defect: server/tools.mdx §Security Considerations, servers MUST validate all tool inputs ([`clauses::VALIDATE_TOOL_INPUTS`]) |
+//! | a valid value on an inclusive bound refused while the interior value of the same property passed | defect: basic/index.mdx §Implementation Requirements, servers MUST validate according to the schema's dialect, in which the bound is inclusive ([`clauses::SCHEMA_DIALECT`]) |
+//! | valid arguments answered `isError: true` | note, one per tool: how a tool reports a business-logic failure (server/tools.mdx §Error Handling) |
+//! | valid arguments answered -32603 | note: server/tools.mdx §Error Handling counts server errors among the protocol errors, and no clause makes a tool succeed |
+//! | valid arguments answered another JSON-RPC error | note: no clause makes a server accept every schema-valid call |
+//! | invalid arguments answered -32603 | note: a rejection, if not the clearest |
+//! | -32021, with or without `requiredCapabilities` | nothing: a missing client capability is never a verdict on the arguments |
+//!
+//! Near-identical findings (the same tool, the same kind, the same message once the values
+//! sent and any numbers are taken out) become one, which counts them and shows the first.
+
+use super::{Note, Shown};
+use crate::cases::{Case, Era, Expectation, Happened, Outcome};
+use crate::spec::clauses;
+use crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
+use serde_json::Value;
+
+/// What kind of finding an outcome makes, before grouping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    NoAnswer,
+    AcceptedInvalid,
+    OffByOne,
+    ToolErrorOnValid,
+    InternalErrorOnValid,
+    RejectedValid,
+    InternalErrorOnInvalid,
+}
+
+/// One finding before grouping: its kind, the tool, the text that groups it, the case's label
+/// (which the note's message starts with) and the note.
+struct Single {
+    kind: Kind,
+    tool: String,
+    key: String,
+    label: String,
+    note: Note,
+}
+
+/// The findings of the schema cases' outcomes, grouped, in the order first seen.
+pub(super) fn findings(era: Era, outcomes: &[Outcome]) -> Vec<Note> {
+    let singles: Vec<Single> = outcomes
+        .iter()
+        .filter_map(|o| single(era, o, outcomes))
+        .collect();
+    group(singles)
+}
+
+fn label(case: &Case) -> String {
+    format!("{} › {} [{}]", case.tool, case.title, case.source)
+}
+
+fn shown(outcome: &Outcome) -> Option<Shown> {
+    Some(Shown {
+        method: "tools/call".to_owned(),
+        id: outcome
+            .response
+            .as_ref()
+            .and_then(|r| r.get("id"))
+            .and_then(Value::as_i64),
+    })
+}
+
+/// Whether `happened` refuses the arguments: a tool error or a JSON-RPC error other than
+/// -32021 (a missing client capability says nothing about the arguments).
+fn refuses(happened: &Happened) -> bool {
+    match happened {
+        Happened::ToolError { .. } => true,
+        Happened::RpcError { code, .. } => *code != i64::from(MISSING_REQUIRED_CLIENT_CAPABILITY),
+        _ => false,
+    }
+}
+
+fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
+    let case = &o.case;
+    let label = label(case);
+    let args = &case.args;
+    let make = |kind, key: String, note: Note| {
+        Some(Single {
+            kind,
+            tool: case.tool.clone(),
+            key: without_values(&key, args),
+            label: label.clone(),
+            note: note.on(shown(o)),
+        })
+    };
+    match (&o.happened, case.expectation) {
+        // JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply with a Response".
+        (Happened::Failed { message }, _) => make(
+            Kind::NoAnswer,
+            message.clone(),
+            Note::broke_in(
+                era,
+                &clauses::JSONRPC_RESPONSE,
+                format!("{label}: the server gave no answer ({message}); arguments {args}"),
+            ),
+        ),
+        (Happened::NeedsCapabilities { .. }, _) => None,
+        (Happened::RpcError { code, .. }, _)
+            if *code == i64::from(MISSING_REQUIRED_CLIENT_CAPABILITY) =>
+        {
+            None
+        }
+        // server/tools.mdx §Security Considerations: "Servers MUST: Validate all tool inputs".
+        (Happened::Success { .. } | Happened::InputRequired, Expectation::Error) => make(
+            Kind::AcceptedInvalid,
+            format!("{} {}", case.title, case.rationale),
+            Note::broke_in(
+                era,
+                &clauses::VALIDATE_TOOL_INPUTS,
+                format!(
+                    "{label}: accepted invalid arguments (a missing validation): {}; arguments {args}",
+                    case.rationale
+                ),
+            ),
+        ),
+        (h, Expectation::Success) if refuses(h) => {
+            if let Some(interior) = interior_that_passed(o, all) {
+                let boundary = case.boundary.as_ref()?;
+                let at = |args: &Value| {
+                    args.pointer(&boundary.pointer)
+                        .map_or("?".to_owned(), Value::to_string)
+                };
+                // Nothing makes a server accept every call its inputSchema allows, but here
+                // only the edge fails while the interior passes: the server validates its own
+                // schema with the bound exclusive, against the dialect, where "Clients and
+                // servers MUST validate schemas according to their declared or default
+                // dialect" (basic/index.mdx §Implementation Requirements; 2020-12 bounds such
+                // as `minimum`, `maxLength` and `maxItems` are inclusive).
+                return make(
+                    Kind::OffByOne,
+                    format!("{} {}", boundary.pointer, boundary.keyword),
+                    Note::broke_in(
+                        era,
+                        &clauses::SCHEMA_DIALECT,
+                        format!(
+                            "{label}: refused `{}` = {}, on the {} its own inputSchema declares, while the interior value {} passed ({}): an off-by-one; {h}; arguments {args}",
+                            boundary.pointer,
+                            at(args),
+                            bound_name(&boundary.keyword),
+                            at(&interior.case.args),
+                            interior.case.title,
+                        ),
+                    ),
+                );
+            }
+            match h {
+                // server/tools.mdx §Error Handling: a tool execution error is how a tool
+                // reports input validation and business-logic failures. Grouped per tool.
+                Happened::ToolError { text } => make(
+                    Kind::ToolErrorOnValid,
+                    String::new(),
+                    Note::info(format!("{label}: {text:?}")),
+                ),
+                // server/tools.mdx §Error Handling lists "Server errors" among the protocol
+                // errors, and no clause makes a tool succeed: a note, however likely a bug.
+                Happened::RpcError {
+                    code: -32603,
+                    message,
+                } => make(
+                    Kind::InternalErrorOnValid,
+                    message.clone(),
+                    Note::info(format!(
+                        "{label}: an internal error (-32603 {message:?}) on arguments its own inputSchema accepts; server/tools.mdx §Error Handling counts server errors among the protocol errors and no clause makes a tool succeed, so a note, though likely a bug; arguments {args}"
+                    )),
+                ),
+                // No clause makes a server accept every schema-valid call.
+                other => make(
+                    Kind::RejectedValid,
+                    other.to_string(),
+                    Note::info(format!(
+                        "{label}: refused arguments its inputSchema accepts: {other}; no clause makes a server accept every schema-valid call; arguments {args}"
+                    )),
+                ),
+            }
+        }
+        // Invalid input is a tool execution error or a protocol error (server/tools.mdx
+        // §Error Handling); an internal error still refuses it, but no clause says MUST.
+        (
+            Happened::RpcError {
+                code: -32603,
+                message,
+            },
+            Expectation::Error,
+        ) => make(
+            Kind::InternalErrorOnInvalid,
+            message.clone(),
+            Note::info(format!(
+                "{label}: invalid arguments gave an internal error (-32603 {message:?}) rather than a clear rejection"
+            )),
+        ),
+        _ => None,
+    }
+}
+
+/// For a valid boundary case that was refused: the valid case of the same tool whose
+/// arguments differ from it only at the boundary's pointer (its interior counterpart), if
+/// that one passed.
+fn interior_that_passed<'a>(o: &Outcome, all: &'a [Outcome]) -> Option<&'a Outcome> {
+    let boundary = o.case.boundary.as_ref()?;
+    let blank = |args: &Value| {
+        let mut args = args.clone();
+        if let Some(v) = args.pointer_mut(&boundary.pointer) {
+            *v = Value::Null;
+        }
+        args
+    };
+    let mine = blank(&o.case.args);
+    all.iter().find(|other| {
+        other.case.tool == o.case.tool
+            && other.case.expectation == Expectation::Success
+            && other.case.boundary.is_none()
+            && matches!(
+                other.happened,
+                Happened::Success { .. } | Happened::InputRequired
+            )
+            && other.case.args.pointer(&boundary.pointer).is_some()
+            && other.case.args.pointer(&boundary.pointer) != o.case.args.pointer(&boundary.pointer)
+            && blank(&other.case.args) == mine
+    })
+}
+
+fn bound_name(keyword: &str) -> String {
+    match keyword {
+        "minimum" | "maximum" | "minLength" | "maxLength" | "minItems" | "maxItems" => {
+            format!("inclusive {keyword}")
+        }
+        "exclusiveMinimum" => "smallest integer past its exclusiveMinimum".to_owned(),
+        "exclusiveMaximum" => "largest integer under its exclusiveMaximum".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// `text` with every string and number value of `args` (and every other run of digits) taken
+/// out: "no note n-12 in /tmp/sample" and "no note n-7 in /tmp/x" group together when those
+/// were the values sent.
+fn without_values(text: &str, args: &Value) -> String {
+    let mut values = Vec::new();
+    leaves(args, &mut values);
+    values.sort_by_key(|v| std::cmp::Reverse(v.chars().count()));
+    let mut out = text.to_owned();
+    for v in values.iter().filter(|v| v.chars().count() >= 2) {
+        out = out.replace(v.as_str(), "…");
+    }
+    let mut squeezed = String::with_capacity(out.len());
+    let mut in_digits = false;
+    for c in out.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                squeezed.push('#');
+            }
+            in_digits = true;
+        } else {
+            squeezed.push(c);
+            in_digits = false;
+        }
+    }
+    squeezed
+}
+
+fn leaves(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Number(n) => out.push(n.to_string()),
+        Value::Array(items) => items.iter().for_each(|i| leaves(i, out)),
+        Value::Object(map) => map.values().for_each(|i| leaves(i, out)),
+        _ => {}
+    }
+}
+
+/// One note per (tool, kind, key), counting the others; tool errors on valid arguments are
+/// one note per tool.
+fn group(singles: Vec<Single>) -> Vec<Note> {
+    let mut groups: Vec<(Single, usize)> = Vec::new();
+    for s in singles {
+        let same = |g: &Single| {
+            g.kind == s.kind
+                && g.tool == s.tool
+                && (s.kind == Kind::ToolErrorOnValid || g.key == s.key)
+        };
+        match groups.iter_mut().find(|(g, _)| same(g)) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((s, 1)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(Single { kind, tool, label, note, .. }, n)| {
+            let mut first = note;
+            if kind == Kind::ToolErrorOnValid {
+                first.message = format!(
+                    "tool {tool:?}: {n} schema-valid case{} answered with a tool execution error (isError: true), how a tool reports a business-logic failure (server/tools.mdx §Error Handling); not a protocol defect; e.g. {}",
+                    if n == 1 { "" } else { "s" },
+                    first.message
+                );
+            } else if n > 1 {
+                let more = n - 1;
+                let rest = first
+                    .message
+                    .strip_prefix(&format!("{label}: "))
+                    .unwrap_or(&first.message);
+                first.message = format!(
+                    "{label} (and {more} more case{} like it): {rest}",
+                    if more == 1 { "" } else { "s" }
+                );
+            }
+            first
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::check::Severity;
+    use crate::cases::{Boundary, CaseOptions, derive_cases};
+    use serde_json::json;
+
+    fn outcome(case: &Case, happened: Happened) -> Outcome {
+        Outcome {
+            agrees: happened.agrees_with(case.expectation),
+            case: case.clone(),
+            happened,
+            response: Some(json!({"jsonrpc": "2.0", "id": 7})),
+        }
+    }
+
+    fn ok() -> Happened {
+        Happened::Success { text: "ok".into() }
+    }
+
+    fn tool_error(text: &str) -> Happened {
+        Happened::ToolError { text: text.into() }
+    }
+
+    fn rpc(code: i64, message: &str) -> Happened {
+        Happened::RpcError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The cases of a tool with one bounded integer and one free string.
+    fn cases() -> Vec<Case> {
+        let schema = json!({"type": "object", "properties": {
+            "days": {"type": "integer", "minimum": 1, "maximum": 7},
+            "city": {"type": "string"}
+        }, "required": ["days"], "additionalProperties": false});
+        derive_cases("forecast", &schema, &CaseOptions::default()).unwrap()
+    }
+
+    /// Runs every case through `server`, which sees each case.
+    fn run(server: impl Fn(&Case) -> Happened) -> Vec<Outcome> {
+        cases().iter().map(|c| outcome(c, server(c))).collect()
+    }
+
+    /// A server that validates correctly; `valid` answers each valid case.
+    fn correct(valid: impl Fn(&Case) -> Happened) -> impl Fn(&Case) -> Happened {
+        move |c| match c.expectation {
+            Expectation::Error => rpc(-32602, "invalid params"),
+            _ => valid(c),
+        }
+    }
+
+    fn at_max(c: &Case) -> bool {
+        c.boundary
+            == Some(Boundary {
+                pointer: "/days".into(),
+                keyword: "maximum".into(),
+            })
+    }
+
+    #[test]
+    fn a_correct_server_has_no_findings() {
+        assert!(findings(Era::Current, &run(correct(|_| ok()))).is_empty());
+    }
+
+    #[test]
+    fn refusing_only_the_inclusive_maximum_is_an_off_by_one_warning_without_a_clause() {
+        let outcomes = run(correct(|c| {
+            if at_max(c) {
+                tool_error("days must be less than 7")
+            } else {
+                ok()
+            }
+        }));
+        let notes = findings(Era::Current, &outcomes);
+        assert_eq!(notes.len(), 1, "{notes:#?}");
+        let n = &notes[0];
+        assert_eq!(
+            (n.severity, n.clause),
+            (Severity::Defect, Some(clauses::SCHEMA_DIALECT))
+        );
+        assert!(
+            n.message.starts_with(
+                "forecast › accepts `/days` at exactly maximum 7 [rule:bounds]: refused `/days` = 7, on the inclusive maximum its own inputSchema declares, while the interior value 4 passed (accepts valid arguments): an off-by-one; tool error"
+            ),
+            "{}",
+            n.message
+        );
+        assert_eq!(n.request.as_ref().and_then(|r| r.id), Some(7));
+    }
+
+    #[test]
+    fn a_boundary_refused_with_its_interior_is_no_off_by_one() {
+        // Everything valid refused: one isError note for the tool, no warning.
+        let outcomes = run(correct(|_| tool_error("no such city: sample")));
+        let notes = findings(Era::Current, &outcomes);
+        assert_eq!(notes.len(), 1, "{notes:#?}");
+        let valid = outcomes
+            .iter()
+            .filter(|o| o.case.expectation == Expectation::Success)
+            .count();
+        assert_eq!(notes[0].severity, Severity::Info);
+        assert!(
+            notes[0].message.starts_with(&format!(
+                "tool \"forecast\": {valid} schema-valid cases answered with a tool execution error (isError: true)"
+            )),
+            "{}",
+            notes[0].message
+        );
+        assert!(notes[0].message.contains(
+            "e.g. forecast › accepts valid arguments [rule:base]: \"no such city: sample\""
+        ));
+    }
+
+    #[test]
+    fn an_internal_error_on_valid_arguments_is_a_note_grouped_modulo_the_values() {
+        let outcomes = run(correct(|c| {
+            let days = c.args["days"].as_i64().unwrap_or(0);
+            rpc(-32603, &format!("forecast for {days} days failed"))
+        }));
+        let notes = findings(Era::Current, &outcomes);
+        assert_eq!(notes.len(), 1, "{notes:#?}");
+        let n = &notes[0];
+        assert_eq!((n.severity, n.clause), (Severity::Info, None));
+        assert!(
+            n.message.contains(
+                " more cases like it): an internal error (-32603 \"forecast for 4 days failed\")"
+            ),
+            "{}",
+            n.message
+        );
+        assert!(
+            n.message.contains("server/tools.mdx §Error Handling"),
+            "{}",
+            n.message
+        );
+    }
+
+    #[test]
+    fn other_refusals_group_by_message_and_code() {
+        let outcomes = run(correct(|c| {
+            if c.args.get("city").is_some() {
+                rpc(-32602, &format!("unknown city {}", c.args["city"]))
+            } else {
+                rpc(-32000, "quota exceeded")
+            }
+        }));
+        let notes = findings(Era::Current, &outcomes);
+        let texts: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(notes.len(), 2, "{texts:#?}");
+        assert!(
+            notes
+                .iter()
+                .all(|n| n.severity == Severity::Info && n.clause.is_none())
+        );
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.contains("-32602 (\"unknown city \\\"sample\\\"\")")),
+            "{texts:#?}"
+        );
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.contains("-32000 (\"quota exceeded\")")),
+            "{texts:#?}"
+        );
+    }
+
+    #[test]
+    fn missing_client_capabilities_are_never_a_verdict_on_the_arguments() {
+        let outcomes = run(|_| rpc(-32021, "needs elicitation"));
+        assert!(findings(Era::Current, &outcomes).is_empty());
+        let outcomes = run(|_| Happened::NeedsCapabilities {
+            required: json!({"elicitation": {}}),
+        });
+        assert!(findings(Era::Current, &outcomes).is_empty());
+        // Nor is a -32021 at the boundary an off-by-one.
+        let outcomes = run(correct(|c| {
+            if at_max(c) {
+                rpc(-32021, "needs roots")
+            } else {
+                ok()
+            }
+        }));
+        assert!(findings(Era::Current, &outcomes).is_empty());
+    }
+
+    #[test]
+    fn no_answer_is_a_defect_quoting_json_rpc_and_accepting_invalid_input_quotes_validation() {
+        let outcomes = run(|c| {
+            if at_max(c) {
+                Happened::Failed {
+                    message: "timed out after 5s".into(),
+                }
+            } else {
+                ok()
+            }
+        });
+        let notes = findings(Era::Current, &outcomes);
+        let defects: Vec<&Note> = notes
+            .iter()
+            .filter(|n| n.severity == Severity::Defect)
+            .collect();
+        assert_eq!(defects.len(), notes.len(), "{notes:#?}");
+        let no_answer: Vec<&&Note> = defects
+            .iter()
+            .filter(|n| n.clause == Some(clauses::JSONRPC_RESPONSE))
+            .collect();
+        assert_eq!(no_answer.len(), 1);
+        assert!(
+            no_answer[0]
+                .message
+                .contains("the server gave no answer (timed out after 5s)")
+        );
+        let missing = notes
+            .iter()
+            .filter(|n| n.clause == Some(clauses::VALIDATE_TOOL_INPUTS))
+            .count();
+        let invalid = outcomes
+            .iter()
+            .filter(|o| o.case.expectation == Expectation::Error)
+            .count();
+        assert_eq!(missing, invalid, "one per missing validation: {notes:#?}");
+        // A 2025-era server is held to the 2025-11-25 twin.
+        let legacy = findings(Era::Legacy, &outcomes);
+        assert!(
+            legacy
+                .iter()
+                .any(|n| n.clause == Some(clauses::LEGACY_VALIDATE_TOOL_INPUTS))
+        );
+    }
+
+    #[test]
+    fn an_internal_error_on_invalid_arguments_is_a_note() {
+        let outcomes = run(|c| match c.expectation {
+            Expectation::Error => rpc(-32603, "panic"),
+            _ => ok(),
+        });
+        let notes = findings(Era::Current, &outcomes);
+        assert_eq!(notes.len(), 1, "{notes:#?}");
+        assert_eq!(notes[0].severity, Severity::Info);
+        assert!(notes[0].message.contains(
+            "more cases like it): invalid arguments gave an internal error (-32603 \"panic\")"
+        ));
+    }
+
+    #[test]
+    fn values_and_numbers_are_taken_out_of_the_grouping_key() {
+        let args = json!({"path": "/tmp/sample.txt", "n": 12});
+        assert_eq!(
+            without_values("no file /tmp/sample.txt (12 bytes, line 3)", &args),
+            "no file … (… bytes, line #)"
+        );
+    }
+}
