@@ -468,7 +468,8 @@ async fn a_server_that_never_answers_ends_at_the_deadline_with_exit_2() {
         "--",
         "sh",
         "-c",
-        "exec cat >/dev/null",
+        // Reads and discards every request; stdout stays open and silent.
+        "cat >/dev/null",
     ])
     .await;
     let elapsed = started.elapsed();
