@@ -11,7 +11,10 @@
 //!
 //! `prompts/get` checks the arguments before the handler runs, each failure a -32602 naming
 //! the argument: a required argument missing, an argument the prompt does not have, a value
-//! that does not parse into its field.
+//! that does not parse into its field. The handler may refuse arguments itself with
+//! [`ToolError::new`]: that is -32602 too, with its message as written and `data.prompt`,
+//! while another error its `?` converts is -32603 (every handler kind is in [`ToolError`]'s
+//! table).
 //!
 //! ```
 //! use mcp_test::{Context, Server, ToolError};

@@ -14,8 +14,11 @@
 //!   text);
 //! - handlers take the request's [`Context`] by value (a cheap clone: identity, state,
 //!   assigns, and the round of a multi-round request, so `ctx.elicit(..)` works as in tools);
-//! - errors are [`ToolError`]s, so `?` works on any error: an [`ErrorObject`] is answered as
-//!   it is, anything else as -32603 naming the URI;
+//! - errors are [`ToolError`]s, so `?` works on any error, answered as [`ToolError`]'s table
+//!   says for every kind of handler: [`ToolError::new`] (the handler's own words: "no such
+//!   item", "ids start at 1") is -32602 with that message and `data.uri`, [`NotFound`] is
+//!   -32602 *Resource not found*, an [`ErrorObject`] is answered as it is, and any other error
+//!   `?` converts (a failed query) is -32603 naming the URI;
 //! - every mistake a builder can make (a malformed URI or template, a missing handler, a
 //!   completion for a variable the template does not have) is a [`BuildError`](crate::BuildError)
 //!   from [`ServerBuilder::build`](crate::ServerBuilder::build), never a panic.
