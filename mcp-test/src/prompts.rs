@@ -274,6 +274,12 @@ pub struct GetPromptResult {
 /// | `String`, `&'static str` | one user text message |
 /// | [`PromptMessage`] / `Vec<PromptMessage>` | those messages |
 /// | [`GetPromptResult`] | as is (with its `description`) |
+#[diagnostic::on_unimplemented(
+    message = "a prompt handler cannot return `{Self}`",
+    label = "`{Self}` is not a prompt result",
+    note = "return text (`String`, `&'static str`), a `PromptMessage`, a `Vec<PromptMessage>` or a `GetPromptResult`, as `Ok(..)` of a `Result<_, ToolError>`",
+    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
+)]
 pub trait IntoPromptResult {
     /// Converts the handler's return value.
     fn into_prompt_result(self) -> GetPromptResult;

@@ -120,6 +120,12 @@ pub struct ResourceTemplateDefinition {
 /// let b = vec![1_u8, 2].into_contents("test://b", None);
 /// assert_eq!(serde_json::to_value(&b[0]).unwrap(), serde_json::json!({"uri": "test://b", "blob": "AQI="}));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "a resource read handler cannot return `{Self}`",
+    label = "`{Self}` is not resource contents",
+    note = "return text (`String`, `&'static str`), bytes (`Vec<u8>`), a `ResourceContents` or a `Vec<ResourceContents>`, as `Ok(..)` of a `Result<_, ToolError>`; for JSON, return its text and set `.mime_type(\"application/json\")`",
+    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
+)]
 pub trait IntoContents {
     /// The contents of the resource at `uri`.
     fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents>;

@@ -54,6 +54,12 @@ use std::future::Future;
 ///
 /// assert_eq!(Echo::definition().name, "echo");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP tool",
+    label = "`{Self}` does not implement `Tool`",
+    note = "derive it: `#[derive(Tool)]` on a struct whose fields are the arguments (or on an enum, one variant per action), and an `async fn run(self, ctx: &Context) -> Result<String, ToolError>` (or another tool result) in an `impl` of the type",
+    note = "or implement `mcp_test::Tool` by hand, to serve a tool whose schema is written out as JSON"
+)]
 pub trait Tool: Sized + Send + 'static {
     /// The tool's unique name: 1–128 characters of `[A-Za-z0-9_.-]`.
     const NAME: &'static str;
