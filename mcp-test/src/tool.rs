@@ -406,13 +406,52 @@ impl<T: IntoToolResult, E: Into<ToolError>> IntoToolResult for Result<T, E> {
 
 /// Structured tool output: answers with `structuredContent` and the serialized JSON as a text
 /// block, and makes the tool publish `T`'s JSON Schema as its `outputSchema`.
+///
+/// # Key order
+///
+/// Every object in the output, at every depth, has its keys sorted, in `structuredContent` and
+/// in the text alike: a struct's fields do not keep their declaration order. JSON objects are
+/// unordered (RFC 8259), and one canonical spelling keeps snapshots and caches stable whatever
+/// `serde_json` features other crates of the build turn on (with `preserve_order`, maps would
+/// otherwise keep insertion order). Arrays keep their order. Published schemas sort their keys
+/// the same way ([`schema::publish`](crate::schema::publish)).
+///
+/// ```
+/// use mcp_test::{IntoToolResult, Json};
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Forecast {
+///     city: String,
+///     celsius: f64,
+///     hourly: Vec<Hour>,
+/// }
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Hour {
+///     time: String,
+///     rain: bool,
+/// }
+///
+/// let forecast = Forecast {
+///     city: "Paris".into(),
+///     celsius: 21.5,
+///     hourly: vec![Hour { time: "09:00".into(), rain: false }, Hour { time: "10:00".into(), rain: true }],
+/// };
+/// let result = Json(forecast).into_tool_result().unwrap();
+/// assert_eq!(
+///     result.content[0].as_text().unwrap(),
+///     r#"{"celsius":21.5,"city":"Paris","hourly":[{"rain":false,"time":"09:00"},{"rain":true,"time":"10:00"}]}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Json<T>(pub T);
 
 impl<T: serde::Serialize + schemars::JsonSchema> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        let value = serde_json::to_value(&self.0)
+        let mut value = serde_json::to_value(&self.0)
             .map_err(|e| ToolError::new(format!("could not serialize the tool's output: {e}")))?;
+        // A no-op unless some crate of the build turned on serde_json's `preserve_order`.
+        value.sort_all_objects();
         Ok(CallToolResult::structured(value))
     }
 
