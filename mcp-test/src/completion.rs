@@ -140,6 +140,12 @@ impl Completion {
 
 /// What a completion handler may return: a [`Completion`], or the values themselves
 /// (`Vec<String>`, `Vec<&str>`), which [`Completion::new`] caps at 100.
+#[diagnostic::on_unimplemented(
+    message = "a completion handler cannot return `{Self}`",
+    label = "`{Self}` is not a completion",
+    note = "return the values (`Vec<String>`, `Vec<&str>`) or a `Completion`, as `Ok(..)` of a `Result<_, ToolError>`",
+    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
+)]
 pub trait IntoCompletion {
     /// Converts the handler's return value.
     fn into_completion(self) -> Completion;

@@ -278,9 +278,56 @@ impl Context {
     }
 
     /// Server-wide shared state of type `T`, registered with
-    /// [`ServerBuilder::state`](crate::ServerBuilder::state).
+    /// [`ServerBuilder::state`](crate::ServerBuilder::state). [`Context::require_state`] is the
+    /// same with an error for `?`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.state.get::<T>()
+    }
+
+    /// Server-wide shared state of type `T`, or a [`MissingState`] error naming `T`, for `?` in
+    /// a handler: it converts into [`ToolError`](crate::ToolError) (and into any error type
+    /// that takes a `std::error::Error`, such as `anyhow::Error`).
+    ///
+    /// A missing state is the server's mistake, not the caller's: from a tool it is an
+    /// `isError` result saying which type to register, from a resource, prompt or completion
+    /// handler -32603 (see [`ToolError`](crate::ToolError)).
+    ///
+    /// ```
+    /// use mcp_test::prelude::*;
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// struct Visits(AtomicU64);
+    ///
+    /// /// Counts visits.
+    /// #[derive(Tool)]
+    /// struct Visit {}
+    ///
+    /// impl Visit {
+    ///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+    ///         let visits = ctx.require_state::<Visits>()?;
+    ///         Ok((visits.0.fetch_add(1, Ordering::Relaxed) + 1).to_string())
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let counted = Server::builder("visits", "1.0.0")
+    ///     .state(Visits(AtomicU64::new(0)))
+    ///     .tool::<Visit>()
+    ///     .build()
+    ///     .unwrap();
+    /// assert_tool_text!(TestContext::new(counted).call_tool("visit", json!({})).await, "1");
+    ///
+    /// let forgotten = Server::builder("visits", "1.0.0").tool::<Visit>().build().unwrap();
+    /// let response = TestContext::new(forgotten).call_tool("visit", json!({})).await;
+    /// let text = assert_tool_error!(response, "no server state of type");
+    /// assert!(text.contains("Visits`"), "{text}");
+    /// # }
+    /// ```
+    pub fn require_state<T: Send + Sync + 'static>(&self) -> Result<&T, MissingState> {
+        self.state.get::<T>().ok_or(MissingState {
+            type_name: std::any::type_name::<T>(),
+        })
     }
 
     /// The server's tools, in `tools/list` order (empty outside a server).
@@ -351,6 +398,34 @@ impl Context {
     /// ```
     pub fn log(&self, level: crate::wire::LoggingLevel, logger: Option<&str>, data: Value) -> bool {
         self.notifier.log(level, logger, data)
+    }
+}
+
+/// The error of [`Context::require_state`]: the server has no state of the type a handler
+/// asked for. Its message names the type and says how to register it.
+///
+/// ```
+/// use mcp_test::{Context, MissingState, ToolError};
+///
+/// struct Pool;
+/// let ctx = Context::builder().build();
+/// let error: MissingState = ctx.require_state::<Pool>().err().unwrap();
+/// assert!(error.type_name().ends_with("Pool"));
+/// assert!(error.to_string().contains("ServerBuilder::state"));
+/// let _: ToolError = error.into();
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no server state of type `{type_name}`: register one with `ServerBuilder::state(..)` when building the server"
+)]
+pub struct MissingState {
+    type_name: &'static str,
+}
+
+impl MissingState {
+    /// The full name of the missing type, as [`std::any::type_name`] gives it.
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
     }
 }
 

@@ -89,7 +89,7 @@ pub mod validation;
 pub mod wire;
 
 pub use authorization::Access;
-pub use context::{Context, ContextBuilder, Extensions, Identity};
+pub use context::{Context, ContextBuilder, Extensions, Identity, MissingState};
 pub use server::{BuildError, Caller, Server, ServerBuilder};
 pub use tool::{IntoToolResult, Json, Tool, ToolError};
 pub use wire::{CallToolResult, Content, ErrorObject};

@@ -11,7 +11,10 @@
 //!
 //! `prompts/get` checks the arguments before the handler runs, each failure a -32602 naming
 //! the argument: a required argument missing, an argument the prompt does not have, a value
-//! that does not parse into its field.
+//! that does not parse into its field. The handler may refuse arguments itself with
+//! [`ToolError::new`]: that is -32602 too, with its message as written and `data.prompt`,
+//! while another error its `?` converts is -32603 (every handler kind is in [`ToolError`]'s
+//! table).
 //!
 //! ```
 //! use mcp_test::{Context, Server, ToolError};
@@ -271,6 +274,12 @@ pub struct GetPromptResult {
 /// | `String`, `&'static str` | one user text message |
 /// | [`PromptMessage`] / `Vec<PromptMessage>` | those messages |
 /// | [`GetPromptResult`] | as is (with its `description`) |
+#[diagnostic::on_unimplemented(
+    message = "a prompt handler cannot return `{Self}`",
+    label = "`{Self}` is not a prompt result",
+    note = "return text (`String`, `&'static str`), a `PromptMessage`, a `Vec<PromptMessage>` or a `GetPromptResult`, as `Ok(..)` of a `Result<_, ToolError>`",
+    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
+)]
 pub trait IntoPromptResult {
     /// Converts the handler's return value.
     fn into_prompt_result(self) -> GetPromptResult;

@@ -14,8 +14,11 @@
 //!   text);
 //! - handlers take the request's [`Context`] by value (a cheap clone: identity, state,
 //!   assigns, and the round of a multi-round request, so `ctx.elicit(..)` works as in tools);
-//! - errors are [`ToolError`]s, so `?` works on any error: an [`ErrorObject`] is answered as
-//!   it is, anything else as -32603 naming the URI;
+//! - errors are [`ToolError`]s, so `?` works on any error, answered as [`ToolError`]'s table
+//!   says for every kind of handler: [`ToolError::new`] (the handler's own words: "no such
+//!   item", "ids start at 1") is -32602 with that message and `data.uri`, [`NotFound`] is
+//!   -32602 *Resource not found*, an [`ErrorObject`] is answered as it is, and any other error
+//!   `?` converts (a failed query) is -32603 naming the URI;
 //! - every mistake a builder can make (a malformed URI or template, a missing handler, a
 //!   completion for a variable the template does not have) is a [`BuildError`](crate::BuildError)
 //!   from [`ServerBuilder::build`](crate::ServerBuilder::build), never a panic.
@@ -117,6 +120,12 @@ pub struct ResourceTemplateDefinition {
 /// let b = vec![1_u8, 2].into_contents("test://b", None);
 /// assert_eq!(serde_json::to_value(&b[0]).unwrap(), serde_json::json!({"uri": "test://b", "blob": "AQI="}));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "a resource read handler cannot return `{Self}`",
+    label = "`{Self}` is not resource contents",
+    note = "return text (`String`, `&'static str`), bytes (`Vec<u8>`), a `ResourceContents` or a `Vec<ResourceContents>`, as `Ok(..)` of a `Result<_, ToolError>`; for JSON, return its text and set `.mime_type(\"application/json\")`",
+    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
+)]
 pub trait IntoContents {
     /// The contents of the resource at `uri`.
     fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents>;

@@ -228,6 +228,39 @@ impl ServerBuilder {
     }
 
     /// Registers a tool.
+    ///
+    /// `tools/list` lists tools sorted by name, not in registration order: the spec asks for a
+    /// deterministic order, and sorting by name keeps it when registrations move between
+    /// modules or behind a condition, so clients' caches, a model's prompt cache and the
+    /// cursors of paged lists stay valid across such refactors. Prompts are listed by name
+    /// too, resources by URI and resource templates by template.
+    ///
+    /// ```
+    /// use mcp_test::prelude::*;
+    ///
+    /// /// Zips.
+    /// #[derive(Tool)]
+    /// struct Zip {}
+    /// impl Zip {
+    ///     async fn run(self, _ctx: &Context) -> Result<&'static str, ToolError> { Ok("zipped") }
+    /// }
+    ///
+    /// /// Archives.
+    /// #[derive(Tool)]
+    /// struct Archive {}
+    /// impl Archive {
+    ///     async fn run(self, _ctx: &Context) -> Result<&'static str, ToolError> { Ok("archived") }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = Server::builder("files", "1.0.0").tool::<Zip>().tool::<Archive>().build().unwrap();
+    /// let names: Vec<&str> = server.tool_definitions().iter().map(|t| t.name.as_str()).collect();
+    /// assert_eq!(names, ["archive", "zip"]);
+    /// let listed = TestContext::new(server).list_tools().await;
+    /// assert_eq!(listed["result"]["tools"][0]["name"], "archive");
+    /// # }
+    /// ```
     pub fn tool<T: Tool>(self) -> Self {
         self.tool_with_access::<T>(Access::public())
     }

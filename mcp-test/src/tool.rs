@@ -54,6 +54,12 @@ use std::future::Future;
 ///
 /// assert_eq!(Echo::definition().name, "echo");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP tool",
+    label = "`{Self}` does not implement `Tool`",
+    note = "derive it: `#[derive(Tool)]` on a struct whose fields are the arguments (or on an enum, one variant per action), and an `async fn run(self, ctx: &Context) -> Result<String, ToolError>` (or another tool result) in an `impl` of the type",
+    note = "or implement `mcp_test::Tool` by hand, to serve a tool whose schema is written out as JSON"
+)]
 pub trait Tool: Sized + Send + 'static {
     /// The tool's unique name: 1–128 characters of `[A-Za-z0-9_.-]`.
     const NAME: &'static str;
@@ -104,48 +110,133 @@ pub trait Tool: Sized + Send + 'static {
     }
 }
 
-/// An error a tool handler returns.
+/// An error a handler returns: a tool's `run` (or [`Tool::call`]), a resource or template
+/// read, a prompt's get, or a completion.
 ///
-/// Most errors are *tool execution errors*: they become a result with `isError: true` whose text
-/// the model can read and correct itself from (spec §7, SEP-1303). Any `std::error::Error`
-/// converts into one, so `?` works in handlers. An [`ErrorObject`] converts into a *protocol*
-/// error instead, answered as a JSON-RPC error (for example -32021 when the tool needs a client
-/// capability the request did not declare).
+/// It is one of three things, and what the client receives depends on which, and on the kind
+/// of handler that returned it:
+///
+/// - **The handler's own words** ([`ToolError::new`], [`ToolError::with_content`]): the request
+///   cannot be served as asked (an unknown city, a date in the past). From a tool it is a *tool
+///   execution error*, a result with `isError: true` whose text the model can read and correct
+///   itself from (spec §7, SEP-1303). From any other handler, which has no such result, it is
+///   -32602 *Invalid params* with the message as written: what the spec asks for bad
+///   arguments.
+/// - **Another error, converted by `?`**: any `std::error::Error` converts, its message followed
+///   by its sources. From a tool it is an `isError: true` result too; from any other handler
+///   it is -32603 *Internal error*: a failed database query is not the client's fault.
+/// - **A protocol error** ([`ToolError::protocol`], or `.into()` on an [`ErrorObject`]): answered
+///   as that JSON-RPC error, from every handler (for example -32021 when a tool needs a client
+///   capability the request did not declare, or [`NotFound`](crate::resources::NotFound)).
+///
+/// | handler | `ToolError::new(..)` | `?` on another error | an [`ErrorObject`] | a panic |
+/// |---|---|---|---|---|
+/// | tool (`run`, [`Tool::call`]) | `isError: true`, the message as content | `isError: true` | that error | -32603, `data.tool`, `data.panic` |
+/// | resource or template read | -32602, the message, `data.uri` | -32603, `data.uri` | that error (-32602 gets `data.uri`) | -32603, `data.uri`, `data.panic` |
+/// | prompt get | -32602, the message, `data.prompt` | -32603, `data.prompt` | that error | -32603, `data.prompt`, `data.panic` |
+/// | completion | -32602, the message, `data.argument` | -32603, `data.argument` | that error | -32603, `data.argument`, `data.panic` |
+///
+/// Before any handler runs, the server answers what it can tell by itself: a tool's arguments
+/// that break its input schema are an `isError` result naming the JSON pointer; an unknown
+/// tool or prompt, a prompt's missing or unknown argument, and a URI no resource or template
+/// serves are -32602.
+///
+/// For an internal failure in words of your own, return
+/// [`ErrorObject::internal`](crate::wire::ErrorObject::internal).
 ///
 /// ```
 /// use mcp_test::{ToolError, wire::ErrorObject};
 ///
-/// let e: ToolError = "12x".parse::<i32>().unwrap_err().into();
-/// assert_eq!(e.to_string(), "invalid digit found in string");
-/// assert!(e.protocol_error().is_none());
+/// // The handler's own words: `isError` from a tool, -32602 from a prompt or resource.
+/// let rejected = ToolError::new("no forecast for Atlantis");
+/// assert!(rejected.is_rejection());
 ///
+/// // Another error, through `?`: `isError` from a tool, -32603 from a prompt or resource.
+/// let failed: ToolError = "12x".parse::<i32>().unwrap_err().into();
+/// assert_eq!(failed.to_string(), "invalid digit found in string");
+/// assert!(!failed.is_rejection() && failed.protocol_error().is_none());
+///
+/// // A protocol error, answered as it is everywhere.
 /// let p: ToolError = ErrorObject::invalid_params("Invalid params: bad date").into();
 /// assert_eq!(p.protocol_error().unwrap().code, -32602);
+/// ```
+///
+/// The same handler error from a tool and from a prompt:
+///
+/// ```
+/// use mcp_test::prelude::*;
+/// use mcp_test::prompts::Prompt;
+///
+/// /// Forecasts the weather.
+/// #[derive(Tool)]
+/// struct Forecast {
+///     city: String,
+/// }
+///
+/// impl Forecast {
+///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+///         Err(ToolError::new(format!("no forecast for {}", self.city)))
+///     }
+/// }
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Trip {
+///     city: String,
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let trip = Prompt::new("trip").get(|_ctx: Context, trip: Trip| async move {
+///     Err::<String, _>(ToolError::new(format!("no trips to {}", trip.city)))
+/// });
+/// let server = Server::builder("travel", "1.0.0").tool::<Forecast>().prompt(trip).build().unwrap();
+/// let mcp = TestContext::new(server);
+/// assert_tool_error!(mcp.call_tool("forecast", json!({"city": "Atlantis"})).await, "no forecast for Atlantis");
+/// let error = assert_rpc_error!(
+///     mcp.get_prompt("trip", json!({"city": "Atlantis"})).await,
+///     -32602,
+///     "no trips to Atlantis"
+/// );
+/// assert_eq!(error.data.unwrap()["prompt"], "trip");
+/// # }
 /// ```
 pub struct ToolError {
     kind: ToolErrorKind,
 }
 
 pub(crate) enum ToolErrorKind {
-    /// Becomes `isError: true` with this content.
-    Execution(Vec<Content>),
-    /// Becomes a JSON-RPC error.
+    /// The handler's own words ([`ToolError::new`], [`ToolError::with_content`]): `isError: true`
+    /// from a tool, -32602 from any other handler.
+    Rejected(Vec<Content>),
+    /// Another error, converted by `?`: `isError: true` from a tool, -32603 from any other
+    /// handler.
+    Failed(Vec<Content>),
+    /// Becomes this JSON-RPC error.
     Protocol(ErrorObject),
 }
 
 impl ToolError {
-    /// A tool execution error with one text block.
+    /// The handler's own words about why the request cannot be served, as one text block: a
+    /// tool execution error (`isError: true`) from a tool, -32602 *Invalid params* with this
+    /// message from a resource, prompt or completion handler. See the [table](ToolError).
     pub fn new(message: impl fmt::Display) -> Self {
         ToolError {
-            kind: ToolErrorKind::Execution(vec![Content::text(message.to_string())]),
+            kind: ToolErrorKind::Rejected(vec![Content::text(message.to_string())]),
         }
     }
 
-    /// A tool execution error with arbitrary content blocks.
+    /// As [`ToolError::new`], with arbitrary content blocks (a resource, prompt or completion
+    /// handler's -32602 carries their text, one line each).
     pub fn with_content(content: Vec<Content>) -> Self {
         ToolError {
-            kind: ToolErrorKind::Execution(content),
+            kind: ToolErrorKind::Rejected(content),
         }
+    }
+
+    /// Whether this is the handler's own words ([`ToolError::new`],
+    /// [`ToolError::with_content`]) rather than an error converted by `?` or a protocol error.
+    pub fn is_rejection(&self) -> bool {
+        matches!(self.kind, ToolErrorKind::Rejected(_))
     }
 
     /// A protocol error, answered as a JSON-RPC error rather than an `isError` result.
@@ -159,7 +250,7 @@ impl ToolError {
     pub fn protocol_error(&self) -> Option<&ErrorObject> {
         match &self.kind {
             ToolErrorKind::Protocol(e) => Some(e),
-            ToolErrorKind::Execution(_) => None,
+            ToolErrorKind::Rejected(_) | ToolErrorKind::Failed(_) => None,
         }
     }
 
@@ -172,7 +263,7 @@ impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ToolErrorKind::Protocol(e) => fmt::Display::fmt(e, f),
-            ToolErrorKind::Execution(content) => {
+            ToolErrorKind::Rejected(content) | ToolErrorKind::Failed(content) => {
                 let mut first = true;
                 for block in content {
                     if !first {
@@ -194,7 +285,8 @@ impl fmt::Debug for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ToolErrorKind::Protocol(e) => f.debug_tuple("ToolError::Protocol").field(e).finish(),
-            ToolErrorKind::Execution(c) => f.debug_tuple("ToolError::Execution").field(c).finish(),
+            ToolErrorKind::Rejected(c) => f.debug_tuple("ToolError::Rejected").field(c).finish(),
+            ToolErrorKind::Failed(c) => f.debug_tuple("ToolError::Failed").field(c).finish(),
         }
     }
 }
@@ -214,7 +306,9 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
             message.push_str(&cause.to_string());
             source = cause.source();
         }
-        ToolError::new(message)
+        ToolError {
+            kind: ToolErrorKind::Failed(vec![Content::text(message)]),
+        }
     }
 }
 
@@ -312,13 +406,52 @@ impl<T: IntoToolResult, E: Into<ToolError>> IntoToolResult for Result<T, E> {
 
 /// Structured tool output: answers with `structuredContent` and the serialized JSON as a text
 /// block, and makes the tool publish `T`'s JSON Schema as its `outputSchema`.
+///
+/// # Key order
+///
+/// Every object in the output, at every depth, has its keys sorted, in `structuredContent` and
+/// in the text alike: a struct's fields do not keep their declaration order. JSON objects are
+/// unordered (RFC 8259), and one canonical spelling keeps snapshots and caches stable whatever
+/// `serde_json` features other crates of the build turn on (with `preserve_order`, maps would
+/// otherwise keep insertion order). Arrays keep their order. Published schemas sort their keys
+/// the same way ([`schema::publish`](crate::schema::publish)).
+///
+/// ```
+/// use mcp_test::{IntoToolResult, Json};
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Forecast {
+///     city: String,
+///     celsius: f64,
+///     hourly: Vec<Hour>,
+/// }
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Hour {
+///     time: String,
+///     rain: bool,
+/// }
+///
+/// let forecast = Forecast {
+///     city: "Paris".into(),
+///     celsius: 21.5,
+///     hourly: vec![Hour { time: "09:00".into(), rain: false }, Hour { time: "10:00".into(), rain: true }],
+/// };
+/// let result = Json(forecast).into_tool_result().unwrap();
+/// assert_eq!(
+///     result.content[0].as_text().unwrap(),
+///     r#"{"celsius":21.5,"city":"Paris","hourly":[{"rain":false,"time":"09:00"},{"rain":true,"time":"10:00"}]}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Json<T>(pub T);
 
 impl<T: serde::Serialize + schemars::JsonSchema> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        let value = serde_json::to_value(&self.0)
+        let mut value = serde_json::to_value(&self.0)
             .map_err(|e| ToolError::new(format!("could not serialize the tool's output: {e}")))?;
+        // A no-op unless some crate of the build turned on serde_json's `preserve_order`.
+        value.sort_all_objects();
         Ok(CallToolResult::structured(value))
     }
 

@@ -256,7 +256,13 @@ async fn errors_name_the_endpoint() {
 }
 
 async fn generate(args: &[&str], out: &std::path::Path) -> (i32, String) {
+    generate_in(std::path::Path::new("."), args, out).await
+}
+
+/// `generate` run in `cwd`, where the default cache directory would be.
+async fn generate_in(cwd: &std::path::Path, args: &[&str], out: &std::path::Path) -> (i32, String) {
     let output = tokio::process::Command::new(BIN)
+        .current_dir(cwd)
         .arg("generate")
         .args(args)
         .arg("-o")
@@ -334,5 +340,48 @@ async fn the_cli_adds_validated_ai_cases() {
         text.contains("async fn notes_gets_a_note_that_does_not_exist()"),
         "{text}"
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn no_ai_cache_neither_reads_nor_writes_the_cache() {
+    let (base, model) = start(Model::default()).await;
+    let dir = scratch("cli-no-cache");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("generated.rs");
+    let args = [
+        "--ai-generate",
+        "--require-ai",
+        "--ai-base-url",
+        &base,
+        "--ai-model",
+        "tiny",
+        "--no-ai-cache",
+    ];
+    for _ in 0..2 {
+        let (status, stderr) = generate_in(&dir, &args, &out).await;
+        assert_eq!(status, 0, "{stderr}");
+    }
+    assert_eq!(
+        model.requests.lock().unwrap().len(),
+        2,
+        "without the cache, every run asks the model"
+    );
+    assert!(
+        !dir.join(".mcp-test-cache").exists(),
+        "the default cache directory was written"
+    );
+    // With the default cache the second run is answered from it.
+    for _ in 0..2 {
+        let (status, stderr) = generate_in(&dir, &args[..6], &out).await;
+        assert_eq!(status, 0, "{stderr}");
+    }
+    assert_eq!(model.requests.lock().unwrap().len(), 3);
+    assert!(dir.join(".mcp-test-cache").is_dir());
+
+    let (status, stderr) =
+        generate_in(&dir, &[&args[..], &["--ai-cache-dir", "c"]].concat(), &out).await;
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("--no-ai-cache"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -75,3 +75,15 @@ async fn http_requests_carry_the_protocol_option(mcp: TestContext) {
     let error = assert_rpc_error!(mcp.discover().await, -32022);
     assert_eq!(error.data.unwrap()["requested"], "1900-01-01");
 }
+
+/// A server an `async fn` builds: `server = f().await`, as the compile error for `server = f`
+/// suggests (`ui-tests/tests/ui/mcp_test/async_server.rs`).
+async fn built_later() -> mcp_test::Server {
+    conformance::conformance_server()
+}
+
+#[mcp_test(server = built_later().await)]
+async fn server_takes_an_awaited_builder(mcp: TestContext) {
+    let tools = result(mcp.list_tools().await);
+    assert!(tools["tools"].as_array().is_some_and(|t| !t.is_empty()));
+}

@@ -175,7 +175,9 @@ fn builder() -> ServerBuilder {
             Resource::new("docs://broken", "broken")
                 .description("Fails to read")
                 .read(|_ctx: Context| async move {
-                    Err::<String, _>(ToolError::new("the disk is on fire"))
+                    // A failure (not the handler's own words): `?` makes it -32603.
+                    Err(std::io::Error::other("the disk is on fire"))?;
+                    Ok::<_, ToolError>("unreachable")
                 }),
         )
         .resource(
@@ -349,10 +351,10 @@ fn builder() -> ServerBuilder {
                     Ok::<_, ToolError>(format!("Use this context: {context}"))
                 }),
         )
-        .prompt(
-            Prompt::new("fails")
-                .get(|_ctx: Context, ()| async move { Err::<String, _>(ToolError::new("boom")) }),
-        )
+        .prompt(Prompt::new("fails").get(|_ctx: Context, ()| async move {
+            Err(std::io::Error::other("boom"))?;
+            Ok::<_, ToolError>("unreachable")
+        }))
 }
 
 fn server() -> Server {
@@ -732,6 +734,97 @@ async fn read_handler_failures_are_internal_errors_naming_the_uri() {
             .as_str()
             .unwrap()
             .contains("boom")
+    );
+}
+
+/// A handler's own words (`ToolError::new`) refuse the request: from a read, a prompt or a
+/// completion that is -32602 with the message as written, as the spec asks for bad arguments,
+/// while an error `?` converts stays -32603 (`read_handler_failures_are_internal_errors..`).
+#[tokio::test]
+async fn a_handlers_own_words_are_invalid_params_with_the_message_kept() {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Trip {
+        city: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Item {
+        id: u32,
+    }
+    let server = Server::builder("refusals", "1.0.0")
+        .resource_template(ResourceTemplate::new("shop://items/{id}", "item").read(
+            |_ctx: Context, Item { id }: Item| async move {
+                if id == 0 {
+                    return Err(ToolError::new("item ids start at 1"));
+                }
+                Ok(format!("item {id}"))
+            },
+        ))
+        .prompt(
+            Prompt::new("trip")
+                .get(|_ctx: Context, trip: Trip| async move {
+                    if trip.city == "Atlantis" {
+                        return Err(ToolError::new("no trips to Atlantis"));
+                    }
+                    Ok(format!("Plan a trip to {}", trip.city))
+                })
+                .complete(
+                    "city",
+                    |_ctx: Context, request: CompletionRequest| async move {
+                        if request.value.len() > 20 {
+                            return Err(ToolError::new("type at most 20 characters"));
+                        }
+                        Ok(vec!["Paris"])
+                    },
+                ),
+        )
+        .build()
+        .unwrap();
+
+    let read = rpc(
+        &server,
+        &anonymous(),
+        "resources/read",
+        json!({"uri": "shop://items/0"}),
+    )
+    .await;
+    let e = error(&read, -32602);
+    assert_eq!(e["message"], "item ids start at 1");
+    assert_eq!(e["data"], json!({"uri": "shop://items/0"}));
+
+    let prompt = rpc(
+        &server,
+        &anonymous(),
+        "prompts/get",
+        json!({"name": "trip", "arguments": {"city": "Atlantis"}}),
+    )
+    .await;
+    let e = error(&prompt, -32602);
+    assert_eq!(e["message"], "no trips to Atlantis");
+    assert_eq!(e["data"], json!({"prompt": "trip"}));
+
+    let complete = rpc(
+        &server,
+        &anonymous(),
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "trip"},
+               "argument": {"name": "city", "value": "x".repeat(21)}}),
+    )
+    .await;
+    let e = error(&complete, -32602);
+    assert_eq!(e["message"], "type at most 20 characters");
+    assert_eq!(e["data"], json!({"argument": "city"}));
+
+    // The same handlers serve what they accept.
+    let ok = rpc(
+        &server,
+        &anonymous(),
+        "prompts/get",
+        json!({"name": "trip", "arguments": {"city": "Paris"}}),
+    )
+    .await;
+    assert_eq!(
+        result(&ok)["messages"][0]["content"]["text"],
+        "Plan a trip to Paris"
     );
 }
 

@@ -217,6 +217,9 @@ struct AiArgs {
     /// Where responses are cached (default: .mcp-test-cache).
     #[arg(long)]
     ai_cache_dir: Option<std::path::PathBuf>,
+    /// Neither read nor write cached responses.
+    #[arg(long, conflicts_with = "ai_cache_dir")]
+    no_ai_cache: bool,
     /// Ignore cached responses older than this many seconds.
     #[arg(long)]
     ai_cache_max_age: Option<u64>,
@@ -546,13 +549,17 @@ async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
         eprintln!("mcp-test: warning: {p}");
     }
     if args.ai.ai_generate {
-        let ai_options = AiOptions::from_env(
+        let mut ai_options = AiOptions::from_env(
             args.ai.ai_base_url.clone(),
             args.ai.ai_model.clone(),
             args.ai.ai_api_key.clone(),
         )
-        .cache_dir(args.ai.ai_cache_dir.clone())
         .cache_max_age(args.ai.ai_cache_max_age.map(Duration::from_secs));
+        if args.ai.no_ai_cache {
+            ai_options = ai_options.cache_dir(None);
+        } else if let Some(dir) = &args.ai.ai_cache_dir {
+            ai_options = ai_options.cache_dir(Some(dir.clone()));
+        }
         match ai::suggest(&ai_options, &target.label(), &tools).await {
             Ok(suggested) => {
                 eprintln!(

@@ -102,12 +102,20 @@ impl AiOptions {
         }
     }
 
-    /// Another cache directory (`None`: keep the current one).
+    /// Caches responses in `dir`; `None` disables the cache (nothing is read or written).
+    ///
+    /// ```
+    /// use mcp_test::cases::ai::AiOptions;
+    /// use std::path::PathBuf;
+    /// let options = AiOptions::from_env(None, None, None);
+    /// assert_eq!(options.cache_dir, Some(PathBuf::from(".mcp-test-cache")));
+    /// let elsewhere = options.clone().cache_dir(Some("/tmp/ai-cache".into()));
+    /// assert_eq!(elsewhere.cache_dir, Some(PathBuf::from("/tmp/ai-cache")));
+    /// assert_eq!(options.cache_dir(None).cache_dir, None);
+    /// ```
     #[must_use]
     pub fn cache_dir(mut self, dir: Option<PathBuf>) -> Self {
-        if dir.is_some() {
-            self.cache_dir = dir;
-        }
+        self.cache_dir = dir;
         self
     }
 

@@ -517,8 +517,11 @@ fn panic_message(panic: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| "a non-string panic payload".to_owned())
 }
 
-/// Runs a handler future: a panic or an execution error becomes -32603 naming `what`, a
-/// protocol error passes through.
+/// Runs the future of a handler that is not a tool (a read, a prompt's get, a completion), and
+/// answers its error as [`ToolError`]'s table says: the handler's own words
+/// ([`ToolError::new`]) are -32602 with that message, another error converted by `?` or a
+/// panic is -32603 naming `what`, a protocol error passes through. `data` (what was asked
+/// for) goes with the first two.
 async fn run_handler<T>(
     fut: BoxFuture<'static, Result<T, ToolError>>,
     what: &str,
@@ -530,7 +533,10 @@ async fn run_handler<T>(
             let text = error.to_string();
             match error.into_kind() {
                 ToolErrorKind::Protocol(error) => Err(error),
-                ToolErrorKind::Execution(_) => Err(ErrorObject::internal(format!(
+                ToolErrorKind::Rejected(_) => {
+                    Err(ErrorObject::invalid_params(text).with_data(data))
+                }
+                ToolErrorKind::Failed(_) => Err(ErrorObject::internal(format!(
                     "Internal error: {what} failed: {text}"
                 ))
                 .with_data(data)),

@@ -175,11 +175,13 @@ pub(crate) async fn call(
             Ok(Ok(result)) => Ok(result),
             Ok(Err(error)) => match error.into_kind() {
                 ToolErrorKind::Protocol(error) => Err(error),
-                ToolErrorKind::Execution(content) => Ok(CallToolResult {
-                    content,
-                    is_error: true,
-                    ..CallToolResult::default()
-                }),
+                ToolErrorKind::Rejected(content) | ToolErrorKind::Failed(content) => {
+                    Ok(CallToolResult {
+                        content,
+                        is_error: true,
+                        ..CallToolResult::default()
+                    })
+                }
             },
             Err(panic) => {
                 let message = super::panic_message(panic.as_ref());

@@ -809,6 +809,12 @@ pub async fn request(
 /// let server = Server::builder("demo", "1.0.0").into_test_server();
 /// assert_eq!(server.info().name, "demo");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a server to test",
+    label = "expected a `Server`, a `ServerBuilder` or a `Result<Server, _>`",
+    note = "`#[mcp_test(server = f)]` calls `f()`, and `server = expr` takes the expression as it is",
+    note = "if it is a future (an `async fn` that builds the server), `.await` it: `server = f().await`; or make `f` a plain `fn`, since building a `Server` needs no `.await`"
+)]
 pub trait IntoTestServer {
     /// The server.
     fn into_test_server(self) -> Server;

@@ -97,6 +97,12 @@ impl AuthRejection {
 /// });
 /// # let _ = config;
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot authenticate HTTP requests",
+    label = "not an `Authenticator`",
+    note = "pass a closure `|parts: &http::request::Parts| -> Result<Identity, AuthRejection>`, `Send + Sync + 'static`",
+    note = "for a check that must `.await` (a token lookup), implement `Authenticator` on a type of your own and return a boxed future"
+)]
 pub trait Authenticator: Send + Sync + 'static {
     /// Authenticates one request from its head.
     fn authenticate<'a>(
