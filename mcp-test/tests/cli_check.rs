@@ -13,27 +13,8 @@ use mcp_test::transport::http::{HttpConfig, bind_local, serve};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-test");
-
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-async fn mcp_test(args: &[&str]) -> Run {
-    let output = tokio::process::Command::new(BIN)
-        .args(args)
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("the mcp-test binary runs");
-    Run {
-        status: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+mod support;
+use support::{Run, mcp_test};
 
 #[tokio::test]
 async fn check_without_a_target_checks_the_bundled_server_with_zero_findings() {

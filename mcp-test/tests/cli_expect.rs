@@ -4,27 +4,8 @@
 
 use std::path::PathBuf;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-test");
-
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-async fn mcp_test(args: &[&str]) -> Run {
-    let output = tokio::process::Command::new(BIN)
-        .args(args)
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("the mcp-test binary runs");
-    Run {
-        status: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+mod support;
+use support::mcp_test;
 
 /// A file of its own in the temp dir, removed when dropped.
 struct TempFile(PathBuf);
