@@ -491,3 +491,34 @@ async fn a_wrong_id_answer_to_the_era_probe_falls_back_to_initialize() {
     assert_eq!(handshake.era, Era::Legacy, "{handshake:?}");
     assert_eq!(handshake.result["serverInfo"]["name"], "old");
 }
+
+#[tokio::test]
+async fn requests_from_the_server_get_an_answer_not_silence() {
+    // A 2025-era server may ping its client, or ask for roots, and wait for the answer before
+    // it answers anything else: `ping` gets an empty result, what the client declared no
+    // capability for gets -32601. The requests are still recorded, for the checker to judge.
+    let client = client_for(
+        r#"read req
+id=$(printf '%s' "$req" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
+echo '{"jsonrpc":"2.0","id":"s1","method":"ping"}'
+read a1
+echo '{"jsonrpc":"2.0","id":"s2","method":"roots/list"}'
+read a2
+echo "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"answers\":[$a1,$a2]}}"
+cat >/dev/null"#,
+        Duration::from_secs(5),
+    )
+    .await;
+    let result = client.call("tools/list", json!({})).await.unwrap();
+    let answers = &result["answers"];
+    assert_eq!(
+        answers[0],
+        json!({"jsonrpc": "2.0", "id": "s1", "result": {}}),
+        "{result}"
+    );
+    assert_eq!(answers[1]["id"], "s2", "{result}");
+    assert_eq!(answers[1]["error"]["code"], -32601, "{result}");
+    let events = client.transport_events();
+    assert_eq!(events.len(), 2, "{events:?}");
+    client.close().await.unwrap();
+}

@@ -44,7 +44,7 @@ type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
 pub(super) struct StdioTransport {
     program: String,
-    stdin: tokio::sync::Mutex<Option<Writer>>,
+    stdin: Arc<tokio::sync::Mutex<Option<Writer>>>,
     child: tokio::sync::Mutex<Option<Child>>,
     shared: Arc<Shared>,
 }
@@ -121,6 +121,8 @@ impl StdioTransport {
             for_stderr.stderr_done.send_replace(true);
         });
         let for_stdout = shared.clone();
+        let stdin = Arc::new(tokio::sync::Mutex::new(Some(stdin)));
+        let answers = stdin.clone();
         tokio::spawn(async move {
             let mut reader = BufReader::new(stdout);
             let mut line = Vec::new();
@@ -128,7 +130,18 @@ impl StdioTransport {
                 line.clear();
                 match reader.read_until(b'\n', &mut line).await {
                     Ok(0) | Err(_) => break,
-                    Ok(_) => for_stdout.on_line(&line),
+                    Ok(_) => {
+                        if let Some(answer) = for_stdout.on_line(&line) {
+                            // A server that waits for the answer must get one; one that can no
+                            // longer read it has closed its stdin, which is its business.
+                            let mut text = answer.to_string();
+                            text.push('\n');
+                            if let Some(pipe) = answers.lock().await.as_mut() {
+                                let _ = pipe.write_all(text.as_bytes()).await;
+                                let _ = pipe.flush().await;
+                            }
+                        }
+                    }
                 }
             }
             let mut state = for_stdout.state.lock().expect("state lock");
@@ -139,7 +152,7 @@ impl StdioTransport {
         });
         StdioTransport {
             program,
-            stdin: tokio::sync::Mutex::new(Some(stdin)),
+            stdin,
             child: tokio::sync::Mutex::new(child),
             shared,
         }
@@ -319,12 +332,33 @@ fn unmatched_since(events: &[TransportEvent], from: usize) -> Vec<String> {
     ids
 }
 
+/// The client's answer to a request from the server: `ping` gets an empty result (2025-11-25
+/// basic/utilities/ping.mdx: the receiver MUST respond promptly with an empty response), and
+/// anything else -32601, since this client declares no capability a server may ask of it
+/// (roots, sampling, elicitation). A 2025-era server may send them; waiting for an answer
+/// that never came would hang it.
+fn answer_to_server(request: &Value) -> Value {
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    match request.get("method").and_then(Value::as_str) {
+        Some("ping") => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
+        method => json!({"jsonrpc": "2.0", "id": id, "error": {
+            "code": crate::wire::error_codes::METHOD_NOT_FOUND,
+            "message": format!(
+                "Method not found: this client serves no {} request (it declared no capability for it)",
+                method.unwrap_or("such")
+            ),
+        }}),
+    }
+}
+
 impl Shared {
-    fn on_line(&self, raw: &[u8]) {
+    /// Takes one line from the server's stdout; returns the answer to send back when the
+    /// line is a request from the server.
+    fn on_line(&self, raw: &[u8]) -> Option<Value> {
         let text = String::from_utf8_lossy(raw);
         let line = text.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
-            return;
+            return None;
         }
         let mut state = self.state.lock().expect("state lock");
         let message: Value = match serde_json::from_str(line) {
@@ -340,7 +374,7 @@ impl Shared {
                         reason: e.to_string(),
                     }));
                 }
-                return;
+                return None;
             }
         };
         let is_object = message.is_object();
@@ -350,6 +384,7 @@ impl Shared {
                 method: message["method"].as_str().unwrap_or("?").to_owned(),
                 line: line.to_owned(),
             });
+            return Some(answer_to_server(&message));
         } else if is_object && has("method") {
             for pending in &mut state.pending {
                 pending.notes.push(message.clone());
@@ -386,5 +421,6 @@ impl Shared {
                 }));
             }
         }
+        None
     }
 }
