@@ -4,9 +4,9 @@
 //!
 //! The scratch crate lives in a temporary directory of its own (one per test process) and is
 //! checked offline against the workspace's lockfile, so no version drifts. It builds into
-//! `readme-crate/` under the target directory these tests were built in: its own build lock,
-//! since `cargo test` holds the workspace's while tests run, and a cache the next run reuses, so
-//! dependencies are compiled once per target directory rather than once per run.
+//! `tmp/readme-crate/` under the target directory these tests were built in: its own build
+//! lock, since `cargo test` holds the workspace's while tests run, and a cache the next run
+//! reuses, so dependencies are compiled once per target directory rather than once per run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,14 +65,10 @@ fn dependencies(toml: &str, optional: bool) -> String {
     lines.join("\n")
 }
 
-/// The target directory this test binary was built in (`<target>/debug/deps/this`), wherever
-/// `CARGO_TARGET_DIR` or `--target-dir` put it.
+/// Where the scratch crate builds: under the target directory these tests were built in
+/// (`CARGO_TARGET_TMPDIR` is its `tmp/`), wherever `CARGO_TARGET_DIR` or `--target-dir` put it.
 fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    exe.ancestors()
-        .nth(3)
-        .expect("the test binary is in <target>/<profile>/deps")
-        .to_path_buf()
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-crate")
 }
 
 /// Writes the scratch crate into `dir` and checks its test target, failing with cargo's
@@ -102,7 +98,10 @@ fn check(dir: &Path, dependencies: &str, example: &str) {
             "--message-format=short",
         ])
         .arg("--target-dir")
-        .arg(target_dir().join("readme-crate"))
+        .arg(target_dir())
+        // The outer build's flags (coverage, say) are not the newcomer's.
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env("CARGO_INCREMENTAL", "0")
         .current_dir(dir)
         .output()
