@@ -73,6 +73,155 @@ pub struct Clause {
     pub level: Level,
     /// The sentence itself.
     pub text: &'static str,
+    /// The part of the protocol it belongs to.
+    pub area: Area,
+    /// The transport on which a client can see it kept or broken.
+    pub transport: Transport,
+    /// How `check` holds a server to it, or why it cannot.
+    #[serde(skip)]
+    pub check: Check,
+}
+
+/// The parts of the protocol the requirements matrix is grouped by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Area {
+    /// JSON-RPC messages, `_meta`, results and the schema.
+    Base,
+    /// Discovery, `initialize`, versions and capabilities.
+    Lifecycle,
+    /// The stdio transport.
+    Stdio,
+    /// The Streamable HTTP transport and its header rules.
+    Http,
+    /// Tools.
+    Tools,
+    /// Resources and resource templates.
+    Resources,
+    /// Prompts.
+    Prompts,
+    /// Argument completion.
+    Completion,
+    /// Log messages and progress notifications.
+    Logging,
+    /// Cursors.
+    Pagination,
+    /// Multi-round requests (`input_required`, `requestState`).
+    MultiRound,
+    /// `subscriptions/listen` and list-changed notifications.
+    Subscriptions,
+    /// `ttlMs` and the other cache hints.
+    CacheHints,
+    /// Error codes and error responses.
+    Errors,
+}
+
+impl Area {
+    /// Every area, in the order the matrix lists them.
+    pub const ALL: [Area; 14] = [
+        Area::Base,
+        Area::Lifecycle,
+        Area::Stdio,
+        Area::Http,
+        Area::Tools,
+        Area::Resources,
+        Area::Prompts,
+        Area::Completion,
+        Area::Logging,
+        Area::Pagination,
+        Area::MultiRound,
+        Area::Subscriptions,
+        Area::CacheHints,
+        Area::Errors,
+    ];
+
+    /// Its name in reports: `base`, `multi-round`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Area::Base => "base",
+            Area::Lifecycle => "lifecycle",
+            Area::Stdio => "stdio",
+            Area::Http => "http",
+            Area::Tools => "tools",
+            Area::Resources => "resources",
+            Area::Prompts => "prompts",
+            Area::Completion => "completion",
+            Area::Logging => "logging",
+            Area::Pagination => "pagination",
+            Area::MultiRound => "multi-round",
+            Area::Subscriptions => "subscriptions",
+            Area::CacheHints => "cache-hints",
+            Area::Errors => "errors",
+        }
+    }
+}
+
+impl fmt::Display for Area {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a requirement can be seen from outside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Transport {
+    /// On any transport.
+    Any,
+    /// Only over stdio.
+    Stdio,
+    /// Only over Streamable HTTP.
+    Http,
+}
+
+impl Transport {
+    /// `any`, `stdio` or `http`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Any => "any",
+            Transport::Stdio => "stdio",
+            Transport::Http => "http",
+        }
+    }
+}
+
+/// How a requirement is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// By these probes of `mcp-test check` (the probe names of its report).
+    Probes(&'static [&'static str]),
+    /// Not from outside a server, for this reason.
+    Outside(&'static str),
+}
+
+/// [`Check::Probes`], for the table below.
+const fn probes(names: &'static [&'static str]) -> Check {
+    Check::Probes(names)
+}
+
+/// [`Check::Outside`], for the table below.
+const fn outside(why: &'static str) -> Check {
+    Check::Outside(why)
+}
+
+impl Clause {
+    /// The eras whose servers it binds: a 2026-07-28 clause binds 2026-07-28 servers, a
+    /// 2025-11-25 clause 2025-era ones, a JSON-RPC 2.0 clause both.
+    pub fn binds(&self, era: crate::wire::Era) -> bool {
+        match self.revision {
+            "2026-07-28" => era == crate::wire::Era::Current,
+            "2025-11-25" => era == crate::wire::Era::Legacy,
+            _ => true,
+        }
+    }
+
+    /// The probes that check it; empty when it cannot be checked from outside.
+    pub fn probes(&self) -> &'static [&'static str] {
+        match self.check {
+            Check::Probes(names) => names,
+            Check::Outside(_) => &[],
+        }
+    }
 }
 
 impl Clause {
@@ -115,7 +264,8 @@ pub fn find(id: &str) -> Option<&'static Clause> {
 }
 
 macro_rules! clauses {
-    ($($(#[$doc:meta])* $name:ident = $id:literal, $rev:literal, $file:literal, $section:literal, $level:ident, $text:literal;)*) => {
+    ($($(#[$doc:meta])* $name:ident = $id:literal, $rev:literal, $file:literal, $section:literal, $level:ident,
+        $area:ident, $transport:ident, $check:expr, $text:literal;)*) => {
         $(
             $(#[$doc])*
             pub const $name: Clause = Clause {
@@ -125,6 +275,9 @@ macro_rules! clauses {
                 section: $section,
                 level: Level::$level,
                 text: $text,
+                area: Area::$area,
+                transport: Transport::$transport,
+                check: $check,
             };
         )*
         /// Every clause of this module, in the order written.
@@ -133,185 +286,251 @@ macro_rules! clauses {
 }
 
 clauses! {
+    // ==== Base protocol, lifecycle and versioning, errors, logging and progress,
+    // subscriptions, cache hints, multi-round requests ====
     /// Every message is JSON-RPC 2.0, whose error table gives -32601 to an unknown method.
     JSONRPC_METHOD_NOT_FOUND = "jsonrpc/method-not-found", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        Base, Any, probes(&["methods/removed-and-unknown"]),
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32601 Method not found, \"The method does not exist / is not available.\")";
     /// A request gets a response.
     JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        Base, Any, probes(&["transport/hygiene", "tools/schema-cases"]),
         "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
+        Base, Any, probes(&["results/shape-and-cache-hints"]),
         "Result responses **MUST** include the same ID as the request they correspond to.";
     /// An error carries the request's id.
     ERROR_ID = "base/error-id", "2026-07-28", "basic/index.mdx", "Error Responses", Must,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
         "Error responses **MUST** include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).";
     /// Error codes are integers.
     ERROR_CODE_INTEGER = "base/error-code-integer", "2026-07-28", "basic/index.mdx", "Error Responses", Must,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
         "Error codes **MUST** be integers.";
     /// Every 2026-07-28 result has `resultType`.
     RESULT_TYPE = "base/result-type", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
+        Base, Any, probes(&["results/shape-and-cache-hints"]),
         "The `result` **MUST** include a `resultType` field to indicate the type of the result.";
     /// The schema is the source of truth for every message.
     SCHEMA = "base/schema", "2026-07-28", "basic/index.mdx", "Schema", Must,
+        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields"]),
         "All implementations **MUST** support the base protocol, versioning, and the message patterns. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// -32002 and -32042 are gone in 2026-07-28.
     REMOVED_ERROR_CODES = "base/removed-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", MustNot,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
         "Implementations of this protocol version **MUST NOT** emit these codes:";
     /// The reserved server-error range: a note, not a rule a black box can hold a server to.
     IMPLEMENTATION_ERROR_CODES = "base/implementation-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", ShouldNot,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
         "New codes **MUST NOT** be allocated in this sub-range, and new implementations **SHOULD NOT** use codes from this sub-range at all.";
     /// A request without the required `_meta` fields is -32602.
     META_REQUIRED = "base/meta-required", "2026-07-28", "basic/index.mdx", "`_meta`", Must,
+        Base, Any, probes(&["methods/unsupported-version"]),
         "A request missing any required field is malformed; the server **MUST** reject it with JSON-RPC error code `-32602` (Invalid params).";
     /// A request that needs a capability the client did not declare is -32021.
     MISSING_CLIENT_CAPABILITY = "base/missing-client-capability", "2026-07-28", "basic/index.mdx", "`_meta`", Must,
+        Base, Any, probes(&["multi-round/discipline"]),
         "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server **MUST** return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.";
     /// Servers implement `server/discover`.
     DISCOVER = "discover/implemented", "2026-07-28", "server/discover.mdx", "server/discover", Must,
+        Lifecycle, Any, probes(&["discovery/fields"]),
         "Servers **MUST** implement it.";
     /// The discover result names the server.
     DISCOVER_SERVER_INFO = "discover/server-info", "2026-07-28", "server/discover.mdx", "DiscoverResult", Should,
+        Lifecycle, Any, probes(&["discovery/fields"]),
         "Servers **SHOULD** include this field.";
     /// An unsupported protocol version is -32022.
     UNSUPPORTED_VERSION = "versioning/unsupported-version", "2026-07-28", "basic/versioning.mdx", "Protocol Version Negotiation", Must,
+        Lifecycle, Any, probes(&["methods/unsupported-version"]),
         "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it **MUST** respond with an `UnsupportedProtocolVersionError`.";
     /// A modern-only server names its versions when refusing `initialize`.
     INITIALIZE_NAMES_VERSIONS = "versioning/initialize-names-versions", "2026-07-28", "basic/versioning.mdx", "Backward Compatibility with Initialization-Based Versions", Should,
+        Lifecycle, Any, probes(&["methods/initialize-on-a-modern-server"]),
         "A server that supports only modern versions **SHOULD** name the protocol versions it supports in any error it returns to an `initialize` request, on any transport.";
     /// Capabilities are respected.
     CAPABILITY_NEGOTIATION = "capabilities/respected", "2026-07-28", "server/prompts.mdx", "Implementation Considerations", Should,
+        Lifecycle, Any, probes(&["capabilities/tools", "capabilities/resources", "capabilities/prompts", "capabilities/completions"]),
         "Both parties **SHOULD** respect capability negotiation";
-    /// A server with `tools` answers `tools/list`.
-    TOOLS_LIST = "tools/list", "2026-07-28", "server/tools.mdx", "Capabilities", Must,
-        "Servers that declare the `tools` capability **MUST** respond to `tools/list` requests with the set of tools currently available to the requesting client.";
-    /// A server with `resources` answers `resources/list`.
-    RESOURCES_LIST = "resources/list", "2026-07-28", "server/resources.mdx", "Capabilities", Must,
-        "Servers that declare the `resources` capability **MUST** respond to `resources/list` requests with the set of resources currently available to the requesting client.";
-    /// A server with `prompts` answers `prompts/list`.
-    PROMPTS_LIST = "prompts/list", "2026-07-28", "server/prompts.mdx", "Capabilities", Must,
-        "Servers that declare the `prompts` capability **MUST** respond to `prompts/list` requests with the set of prompts currently available to the requesting client.";
-    /// An invalid cursor is -32602.
-    INVALID_CURSOR = "pagination/invalid-cursor", "2026-07-28", "server/utilities/pagination.mdx", "Error Handling", Should,
-        "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
-    /// `tools/list` comes in a deterministic order.
-    TOOLS_DETERMINISTIC_ORDER = "tools/deterministic-order", "2026-07-28", "server/tools.mdx", "Capabilities", Should,
-        "Servers **SHOULD** return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).";
-    /// Tool names are unique.
-    TOOL_NAMES_UNIQUE = "tools/names-unique", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
-        "Tool names **SHOULD** be unique within a server.";
-    /// A tool's input schema is a valid JSON Schema object.
-    TOOL_INPUT_SCHEMA = "tools/input-schema", "2026-07-28", "server/tools.mdx", "Tool", Must,
-        "`inputSchema`: JSON Schema defining expected parameters. **MUST** be a valid JSON Schema object (not `null`)";
-    /// Schemas are valid in their dialect.
-    SCHEMA_VALID = "schema/valid", "2026-07-28", "basic/index.mdx", "Schema Validation", Must,
-        "Schemas **MUST** be valid according to their declared or default dialect";
-    /// Validation follows the schema's dialect (an inclusive bound is inclusive).
-    SCHEMA_DIALECT = "schema/validate-per-dialect", "2026-07-28", "basic/index.mdx", "Implementation Requirements", Must,
-        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
-    /// 2025-11-25: validation follows the schema's dialect.
-    LEGACY_SCHEMA_DIALECT = "legacy/schema/validate-per-dialect", "2025-11-25", "basic/index.mdx", "Implementation Requirements", Must,
-        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
-    /// Structured results conform to the output schema.
-    OUTPUT_SCHEMA = "tools/output-schema", "2026-07-28", "server/tools.mdx", "Output Schema", Must,
-        "Servers **MUST** provide structured results that conform to this schema.";
-    /// Tool inputs are validated.
-    VALIDATE_TOOL_INPUTS = "tools/validate-inputs", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
-        "Servers **MUST**: Validate all tool inputs";
-    /// A missing resource is -32602.
-    RESOURCE_NOT_FOUND = "resources/not-found", "2026-07-28", "server/resources.mdx", "Error Handling", Must,
-        "If the requested resource does not exist, servers **MUST** return a JSON-RPC error with code `-32602` (Invalid params).";
-    /// A missing resource is never an empty result.
-    RESOURCE_NOT_FOUND_EMPTY = "resources/not-found-not-empty", "2026-07-28", "server/resources.mdx", "Error Handling", MustNot,
-        "Servers **MUST NOT** return an empty `contents` array for a non-existent resource.";
     /// 2025-11-25: the schema is the source of truth for every message.
     LEGACY_SCHEMA = "legacy/base/schema", "2025-11-25", "basic/index.mdx", "Schema", Must,
+        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields"]),
         "All implementations **MUST** support the base protocol and lifecycle management components. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// 2025-11-25: a result carries the request's id.
     LEGACY_RESULT_ID = "legacy/base/result-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
+        Base, Any, probes(&["results/shape-and-cache-hints"]),
         "Result responses **MUST** include the same ID as the request they correspond to.";
     /// 2025-11-25: an error carries the request's id.
     LEGACY_ERROR_ID = "legacy/base/error-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
         "Error responses **MUST** include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).";
     /// 2025-11-25: error codes are integers.
     LEGACY_ERROR_CODE_INTEGER = "legacy/base/error-code-integer", "2025-11-25", "basic/index.mdx", "Responses", Must,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
         "Error codes **MUST** be integers.";
-    /// 2025-11-25: a tool's input schema is a valid JSON Schema object.
-    LEGACY_TOOL_INPUT_SCHEMA = "legacy/tools/input-schema", "2025-11-25", "server/tools.mdx", "Tool", Must,
-        "`inputSchema`: JSON Schema defining expected parameters. **MUST** be a valid JSON Schema object (not `null`)";
-    /// 2025-11-25: schemas are valid in their dialect.
-    LEGACY_SCHEMA_VALID = "legacy/schema/valid", "2025-11-25", "basic/index.mdx", "Schema Validation", Must,
-        "Schemas **MUST** be valid according to their declared or default dialect";
-    /// 2025-11-25: structured results conform to the output schema.
-    LEGACY_OUTPUT_SCHEMA = "legacy/tools/output-schema", "2025-11-25", "server/tools.mdx", "Output Schema", Must,
-        "Servers **MUST** provide structured results that conform to this schema.";
-    /// 2025-11-25: tool inputs are validated.
-    LEGACY_VALIDATE_TOOL_INPUTS = "legacy/tools/validate-inputs", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
-        "Servers **MUST**: Validate all tool inputs";
-    /// 2025-11-25: an invalid cursor is -32602.
-    LEGACY_INVALID_CURSOR = "legacy/pagination/invalid-cursor", "2025-11-25", "server/utilities/pagination.mdx", "Error Handling", Should,
-        "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
-    /// 2025-11-25: tool names are unique.
-    LEGACY_TOOL_NAMES_UNIQUE = "legacy/tools/names-unique", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
-        "Tool names **SHOULD** be unique within a server.";
-    /// 2025-11-25: prompt errors are -32602.
-    LEGACY_PROMPT_ERRORS = "legacy/prompts/errors", "2025-11-25", "server/prompts.mdx", "Error Handling", Should,
-        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
     /// 2025-11-25: capabilities are respected.
     LEGACY_CAPABILITY_NEGOTIATION = "legacy/capabilities/respected", "2025-11-25", "server/prompts.mdx", "Implementation Considerations", Should,
+        Lifecycle, Any, probes(&["capabilities/tools", "capabilities/resources", "capabilities/prompts", "capabilities/completions"]),
         "Both parties **SHOULD** respect capability negotiation";
-    /// 2025-11-25: a missing resource is -32002.
-    LEGACY_RESOURCE_NOT_FOUND = "legacy/resources/not-found", "2025-11-25", "server/resources.mdx", "Error Handling", Should,
-        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Resource not found: `-32002`";
-    /// Prompt errors are -32602.
-    PROMPT_ERRORS = "prompts/errors", "2026-07-28", "server/prompts.mdx", "Error Handling", Should,
-        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
-    /// stdout carries MCP messages only.
-    STDIO_STDOUT = "stdio/stdout-messages-only", "2026-07-28", "basic/transports/stdio.mdx", "stdio", MustNot,
-        "The server **MUST NOT** write anything to its `stdout` that is not a valid MCP message.";
-    /// 2025-11-25: stdout carries MCP messages only.
-    LEGACY_STDIO_STDOUT = "legacy/stdio/stdout-messages-only", "2025-11-25", "basic/transports.mdx", "stdio", MustNot,
-        "The server **MUST NOT** write anything to its `stdout` that is not a valid MCP message.";
-    /// A 2026-07-28 server never sends requests on stdio.
-    STDIO_NO_REQUESTS = "stdio/no-requests", "2026-07-28", "basic/transports/stdio.mdx", "Receiving Messages", MustNot,
-        "The server **MUST NOT** write JSON-RPC _requests_ to `stdout`.";
-    /// A server exits when stdin closes.
-    STDIO_EXIT_ON_EOF = "stdio/exit-on-eof", "2026-07-28", "basic/transports/stdio.mdx", "Shutdown", Should,
-        "Servers **SHOULD** exit promptly when their standard input is closed or reads return end-of-file.";
-    /// Nothing more for a cancelled request.
-    CANCELLED_SILENT = "cancellation/no-further-messages", "2026-07-28", "basic/transports/stdio.mdx", "Cancellation", MustNot,
-        "Servers **SHOULD** stop work on a cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
     /// Server-to-client requests go through MRTR.
     MRTR_ONLY = "mrtr/server-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Multi Round-Trip Requests", Must,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **MUST** send server-to-client requests (such as `roots/list`, `sampling/createMessage`, or `elicitation/create`) using the MRTR pattern.";
     /// `input_required` only on the three methods.
     MRTR_SUPPORTED_REQUESTS = "mrtr/supported-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Supported Requests", MustNot,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **MUST NOT** send `InputRequiredResult` responses on any other client requests.";
     /// An `InputRequiredResult` has input requests or state.
     MRTR_REQUESTS_OR_STATE = "mrtr/requests-or-state", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **MUST** include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response.";
     /// Input requests are only of declared kinds.
     MRTR_DECLARED_ONLY = "mrtr/declared-capabilities-only", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", MustNot,
+        MultiRound, Any, probes(&["multi-round/discipline", "multi-round/driven"]),
         "Servers **MUST NOT** send an `inputRequests` that the client has not declared support for in its capabilities.";
     /// Input requests are elicitation, sampling or roots.
     MRTR_REQUEST_KINDS = "mrtr/request-kinds", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "`inputRequests` values are request objects that **MUST** be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest`.";
     /// `includeContext` other than `none` needs `sampling.context`.
     SAMPLING_CONTEXT = "sampling/include-context", "2026-07-28", "client/sampling.mdx", "Capabilities", ShouldNot,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **SHOULD** avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and **SHOULD NOT** use them unless the client declares `sampling.context` capability.";
     /// Tool-enabled sampling needs `sampling.tools`.
     SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
     /// Tampered state is refused.
     MRTR_STATE_INTEGRITY = "mrtr/state-integrity", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "If `requestState` influences authorization, resource access, or business logic, servers **MUST** protect its integrity (e.g. HMAC or AEAD) and **MUST** reject state that fails verification.";
     /// Missing answers get a new round.
     MRTR_ASK_AGAIN = "mrtr/ask-again", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information.";
+
+    // ==== Tools, resources, prompts, completion, pagination ====
+    /// A server with `tools` answers `tools/list`.
+    TOOLS_LIST = "tools/list", "2026-07-28", "server/tools.mdx", "Capabilities", Must,
+        Tools, Any, probes(&["lists/tools/list"]),
+        "Servers that declare the `tools` capability **MUST** respond to `tools/list` requests with the set of tools currently available to the requesting client.";
+    /// A server with `resources` answers `resources/list`.
+    RESOURCES_LIST = "resources/list", "2026-07-28", "server/resources.mdx", "Capabilities", Must,
+        Resources, Any, probes(&["lists/resources/list"]),
+        "Servers that declare the `resources` capability **MUST** respond to `resources/list` requests with the set of resources currently available to the requesting client.";
+    /// A server with `prompts` answers `prompts/list`.
+    PROMPTS_LIST = "prompts/list", "2026-07-28", "server/prompts.mdx", "Capabilities", Must,
+        Prompts, Any, probes(&["lists/prompts/list"]),
+        "Servers that declare the `prompts` capability **MUST** respond to `prompts/list` requests with the set of prompts currently available to the requesting client.";
+    /// An invalid cursor is -32602.
+    INVALID_CURSOR = "pagination/invalid-cursor", "2026-07-28", "server/utilities/pagination.mdx", "Error Handling", Should,
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/prompts/list"]),
+        "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
+    /// `tools/list` comes in a deterministic order.
+    TOOLS_DETERMINISTIC_ORDER = "tools/deterministic-order", "2026-07-28", "server/tools.mdx", "Capabilities", Should,
+        Tools, Any, probes(&["lists/tools/list"]),
+        "Servers **SHOULD** return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).";
+    /// Tool names are unique.
+    TOOL_NAMES_UNIQUE = "tools/names-unique", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["lists/tools/list"]),
+        "Tool names **SHOULD** be unique within a server.";
+    /// A tool's input schema is a valid JSON Schema object.
+    TOOL_INPUT_SCHEMA = "tools/input-schema", "2026-07-28", "server/tools.mdx", "Tool", Must,
+        Tools, Any, probes(&["tools/input-schemas"]),
+        "`inputSchema`: JSON Schema defining expected parameters. **MUST** be a valid JSON Schema object (not `null`)";
+    /// Schemas are valid in their dialect.
+    SCHEMA_VALID = "schema/valid", "2026-07-28", "basic/index.mdx", "Schema Validation", Must,
+        Tools, Any, probes(&["tools/definitions-and-unknown-tool"]),
+        "Schemas **MUST** be valid according to their declared or default dialect";
+    /// Validation follows the schema's dialect (an inclusive bound is inclusive).
+    SCHEMA_DIALECT = "schema/validate-per-dialect", "2026-07-28", "basic/index.mdx", "Implementation Requirements", Must,
+        Tools, Any, probes(&["tools/schema-cases"]),
+        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
+    /// 2025-11-25: validation follows the schema's dialect.
+    LEGACY_SCHEMA_DIALECT = "legacy/schema/validate-per-dialect", "2025-11-25", "basic/index.mdx", "Implementation Requirements", Must,
+        Tools, Any, probes(&["tools/schema-cases"]),
+        "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
+    /// Structured results conform to the output schema.
+    OUTPUT_SCHEMA = "tools/output-schema", "2026-07-28", "server/tools.mdx", "Output Schema", Must,
+        Tools, Any, probes(&["tools/output-schema"]),
+        "Servers **MUST** provide structured results that conform to this schema.";
+    /// Tool inputs are validated.
+    VALIDATE_TOOL_INPUTS = "tools/validate-inputs", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
+        Tools, Any, probes(&["tools/schema-cases"]),
+        "Servers **MUST**: Validate all tool inputs";
+    /// A missing resource is -32602.
+    RESOURCE_NOT_FOUND = "resources/not-found", "2026-07-28", "server/resources.mdx", "Error Handling", Must,
+        Resources, Any, probes(&["resources/not-found"]),
+        "If the requested resource does not exist, servers **MUST** return a JSON-RPC error with code `-32602` (Invalid params).";
+    /// A missing resource is never an empty result.
+    RESOURCE_NOT_FOUND_EMPTY = "resources/not-found-not-empty", "2026-07-28", "server/resources.mdx", "Error Handling", MustNot,
+        Resources, Any, probes(&["resources/not-found"]),
+        "Servers **MUST NOT** return an empty `contents` array for a non-existent resource.";
+    /// 2025-11-25: a tool's input schema is a valid JSON Schema object.
+    LEGACY_TOOL_INPUT_SCHEMA = "legacy/tools/input-schema", "2025-11-25", "server/tools.mdx", "Tool", Must,
+        Tools, Any, probes(&["tools/input-schemas"]),
+        "`inputSchema`: JSON Schema defining expected parameters. **MUST** be a valid JSON Schema object (not `null`)";
+    /// 2025-11-25: schemas are valid in their dialect.
+    LEGACY_SCHEMA_VALID = "legacy/schema/valid", "2025-11-25", "basic/index.mdx", "Schema Validation", Must,
+        Tools, Any, probes(&["tools/definitions-and-unknown-tool"]),
+        "Schemas **MUST** be valid according to their declared or default dialect";
+    /// 2025-11-25: structured results conform to the output schema.
+    LEGACY_OUTPUT_SCHEMA = "legacy/tools/output-schema", "2025-11-25", "server/tools.mdx", "Output Schema", Must,
+        Tools, Any, probes(&["tools/output-schema"]),
+        "Servers **MUST** provide structured results that conform to this schema.";
+    /// 2025-11-25: tool inputs are validated.
+    LEGACY_VALIDATE_TOOL_INPUTS = "legacy/tools/validate-inputs", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
+        Tools, Any, probes(&["tools/schema-cases"]),
+        "Servers **MUST**: Validate all tool inputs";
+    /// 2025-11-25: an invalid cursor is -32602.
+    LEGACY_INVALID_CURSOR = "legacy/pagination/invalid-cursor", "2025-11-25", "server/utilities/pagination.mdx", "Error Handling", Should,
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/prompts/list"]),
+        "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
+    /// 2025-11-25: tool names are unique.
+    LEGACY_TOOL_NAMES_UNIQUE = "legacy/tools/names-unique", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["lists/tools/list"]),
+        "Tool names **SHOULD** be unique within a server.";
+    /// 2025-11-25: prompt errors are -32602.
+    LEGACY_PROMPT_ERRORS = "legacy/prompts/errors", "2025-11-25", "server/prompts.mdx", "Error Handling", Should,
+        Prompts, Any, probes(&["prompts/arguments"]),
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
+    /// 2025-11-25: a missing resource is -32002.
+    LEGACY_RESOURCE_NOT_FOUND = "legacy/resources/not-found", "2025-11-25", "server/resources.mdx", "Error Handling", Should,
+        Resources, Any, probes(&["resources/not-found"]),
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Resource not found: `-32002`";
+    /// Prompt errors are -32602.
+    PROMPT_ERRORS = "prompts/errors", "2026-07-28", "server/prompts.mdx", "Error Handling", Should,
+        Prompts, Any, probes(&["prompts/arguments"]),
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
+
+    // ==== Transports: stdio, Streamable HTTP ====
+    /// stdout carries MCP messages only.
+    STDIO_STDOUT = "stdio/stdout-messages-only", "2026-07-28", "basic/transports/stdio.mdx", "stdio", MustNot,
+        Stdio, Stdio, probes(&["transport/hygiene"]),
+        "The server **MUST NOT** write anything to its `stdout` that is not a valid MCP message.";
+    /// 2025-11-25: stdout carries MCP messages only.
+    LEGACY_STDIO_STDOUT = "legacy/stdio/stdout-messages-only", "2025-11-25", "basic/transports.mdx", "stdio", MustNot,
+        Stdio, Stdio, probes(&["transport/hygiene"]),
+        "The server **MUST NOT** write anything to its `stdout` that is not a valid MCP message.";
+    /// A 2026-07-28 server never sends requests on stdio.
+    STDIO_NO_REQUESTS = "stdio/no-requests", "2026-07-28", "basic/transports/stdio.mdx", "Receiving Messages", MustNot,
+        Stdio, Stdio, probes(&["transport/hygiene"]),
+        "The server **MUST NOT** write JSON-RPC _requests_ to `stdout`.";
+    /// A server exits when stdin closes.
+    STDIO_EXIT_ON_EOF = "stdio/exit-on-eof", "2026-07-28", "basic/transports/stdio.mdx", "Shutdown", Should,
+        Stdio, Stdio, probes(&["transport/shutdown"]),
+        "Servers **SHOULD** exit promptly when their standard input is closed or reads return end-of-file.";
+    /// Nothing more for a cancelled request.
+    CANCELLED_SILENT = "cancellation/no-further-messages", "2026-07-28", "basic/transports/stdio.mdx", "Cancellation", MustNot,
+        Stdio, Stdio, outside("check never cancels a request it still waits for, so a message after a cancellation is never provoked"),
+        "Servers **SHOULD** stop work on a cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
     /// Over HTTP, a header that disagrees with the body is refused.
     HTTP_HEADER_MISMATCH = "http/header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,
+        Http, Http, probes(&["http/header-mirroring"]),
         "Servers that process the request body **MUST** reject requests where the values specified in the headers do not match the corresponding values in the request body. […] When rejecting a request due to header validation failure, servers **MUST** return HTTP status `400 Bad Request` and **MUST** include a JSON-RPC error response using the following error code: `-32020` (HeaderMismatch).";
     /// Over HTTP, a request is answered with JSON or SSE.
     HTTP_CONTENT_TYPE = "http/content-type", "2026-07-28", "basic/transports/streamable-http.mdx", "Sending Messages", Must,
+        Http, Http, probes(&["transport/hygiene"]),
         "If the body is a JSON-RPC _request_, the server **MUST** return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).";
 }
 

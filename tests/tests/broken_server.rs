@@ -1,0 +1,205 @@
+//! The deliberately broken server proves each probe of `check`: with no switch on it gets no
+//! finding over stdio or HTTP, and each `--break SWITCH` makes exactly its probe report exactly
+//! its clause, on every transport where the break shows. Every requirement of the matrix
+//! (`mcp_test::spec::clauses`) that a probe checks on a 2026-07-28 server has a switch.
+
+use futures_util::StreamExt;
+use mcp_test::cases::{CheckOptions, CheckReport, Connected, check, check_connected};
+use mcp_test::client::Client;
+use mcp_test::spec::clauses;
+use mcp_test::wire::Era;
+use serde::Deserialize;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+
+const FIXTURE: &str = env!("CARGO_BIN_EXE_broken_server");
+
+/// A switch as `broken_server --list` prints it.
+#[derive(Debug, Deserialize)]
+struct Switch {
+    name: String,
+    clause: String,
+    probe: String,
+    transports: Vec<String>,
+}
+
+fn switches() -> Vec<Switch> {
+    let out = std::process::Command::new(FIXTURE)
+        .arg("--list")
+        .output()
+        .expect("the fixture runs");
+    assert!(out.status.success(), "broken_server --list failed");
+    serde_json::from_slice(&out.stdout).expect("--list prints JSON")
+}
+
+fn options() -> CheckOptions {
+    CheckOptions {
+        timeout: Duration::from_secs(10),
+        deadline: Some(Duration::from_secs(60)),
+        close_grace: Duration::from_secs(2),
+        ..CheckOptions::default()
+    }
+}
+
+fn command(breaks: &[&str]) -> Command {
+    let mut command = Command::new(FIXTURE);
+    for name in breaks {
+        command.args(["--break", name]);
+    }
+    command.kill_on_drop(true);
+    command
+}
+
+/// `check` over stdio, closing the server at the end as `mcp-test check` does.
+async fn over_stdio(breaks: &[&str]) -> CheckReport {
+    let client = Client::spawn(command(breaks))
+        .await
+        .expect("the fixture starts");
+    let connected = Connected::probe(client, "broken_server")
+        .await
+        .expect("the fixture answers server/discover");
+    check_connected(&connected, &options()).await
+}
+
+/// `check` over Streamable HTTP, on a free port of 127.0.0.1.
+async fn over_http(breaks: &[&str]) -> CheckReport {
+    let mut command = command(breaks);
+    command.args(["--http", "127.0.0.1:0"]);
+    command.stderr(Stdio::piped()).stdout(Stdio::null());
+    let mut child = command.spawn().expect("the fixture starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped")).lines();
+    let address = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = stderr.next_line().await.expect("stderr reads") {
+            if let Some(address) = line.strip_prefix("listening on ") {
+                return address.to_owned();
+            }
+        }
+        panic!("the fixture exited before listening");
+    })
+    .await
+    .expect("the fixture listens within 20 s");
+    let client = Client::http(&format!("http://{address}/mcp")).expect("a valid URL");
+    let connected = Connected::probe(client, "broken_server over HTTP")
+        .await
+        .expect("the fixture answers server/discover");
+    let report = check(&connected, &options()).await;
+    drop(child);
+    report
+}
+
+async fn over(transport: &str, breaks: &[&str]) -> CheckReport {
+    match transport {
+        "stdio" => over_stdio(breaks).await,
+        "http" => over_http(breaks).await,
+        other => panic!("unknown transport {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_clean_fixture_has_no_finding_on_either_transport() {
+    for transport in ["stdio", "http"] {
+        let report = over(transport, &[]).await;
+        assert_eq!(
+            report.findings().count(),
+            0,
+            "over {transport}:\n{}",
+            report.to_text()
+        );
+        assert!(report.incomplete.is_none(), "{}", report.to_text());
+    }
+}
+
+/// What is wrong with the report of one switch on one transport, if anything.
+fn disagreement(switch: &Switch, transport: &str, report: &CheckReport) -> Option<String> {
+    let findings: Vec<_> = report.findings().collect();
+    let fired = findings.iter().any(|f| {
+        f.probe == switch.probe && f.clause.as_ref().is_some_and(|c| c.id == switch.clause)
+    });
+    let others: Vec<String> = findings
+        .iter()
+        .filter(|f| f.probe != switch.probe)
+        .map(|f| format!("{} ({})", f.probe, f.message))
+        .collect();
+    if fired && others.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "--break {} over {transport}: expected {} to report {}{}{}\n{}",
+        switch.name,
+        switch.probe,
+        switch.clause,
+        if fired { "" } else { "; it did not" },
+        if others.is_empty() {
+            String::new()
+        } else {
+            format!("; other probes fired: {}", others.join("; "))
+        },
+        report.to_text()
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_switch_makes_exactly_its_probe_report_its_clause() {
+    let switches = switches();
+    let runs: Vec<(&Switch, &str)> = switches
+        .iter()
+        .flat_map(|s| s.transports.iter().map(move |t| (s, t.as_str())))
+        .collect();
+    // Four checks at a time: each is a fresh process, so they cannot disturb each other.
+    let failures: Vec<String> = futures_util::stream::iter(runs)
+        .map(|(switch, transport)| async move {
+            let report = over(transport, &[switch.name.as_str()]).await;
+            disagreement(switch, transport, &report)
+        })
+        .buffer_unordered(4)
+        .filter_map(|d| async move { d })
+        .collect()
+        .await;
+    assert!(
+        failures.is_empty(),
+        "{} of the switches' checks disagree:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn every_switch_names_a_clause_of_the_matrix_that_its_probe_checks() {
+    for switch in switches() {
+        let clause = clauses::find(&switch.clause)
+            .unwrap_or_else(|| panic!("{}: no clause {:?}", switch.name, switch.clause));
+        assert!(
+            clause.probes().contains(&switch.probe.as_str()),
+            "{}: the matrix does not name {} among the probes of {} ({:?})",
+            switch.name,
+            switch.probe,
+            clause.id,
+            clause.probes()
+        );
+        assert!(
+            !switch.transports.is_empty(),
+            "{}: no transport",
+            switch.name
+        );
+    }
+}
+
+#[test]
+fn every_probed_requirement_of_2026_07_28_has_a_switch() {
+    let switches = switches();
+    let missing: Vec<String> = clauses::ALL
+        .iter()
+        .filter(|c| c.revision == "2026-07-28" && c.binds(Era::Current))
+        .filter(|c| !c.probes().is_empty())
+        .filter(|c| !switches.iter().any(|s| s.clause == c.id))
+        .map(|c| format!("{} ({})", c.id, c.probes().join(", ")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} probed requirements have no switch in broken_server:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+}
