@@ -72,7 +72,7 @@ async fn generated_tests_compile_and_pass_in_a_fresh_crate() {
     )
     .await;
     assert_eq!(status, 0, "{out}");
-    assert!(out.contains("verify: 73 of 73 predictions hold"), "{out}");
+    assert!(out.contains("verify: 86 of 86 predictions hold"), "{out}");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(
         text.contains("mcp_test::assert_schema_cases!(server);"),
@@ -95,5 +95,5 @@ async fn generated_tests_compile_and_pass_in_a_fresh_crate() {
     )
     .await;
     assert_eq!(status, 0, "cargo test in the scratch crate failed:\n{out}");
-    assert!(out.contains("74 passed; 0 failed"), "{out}");
+    assert!(out.contains("87 passed; 0 failed"), "{out}");
 }

@@ -63,6 +63,9 @@ impl Target for Connected {
     fn transport_events(&self) -> Vec<TransportEvent> {
         self.client.transport_events()
     }
+    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
+        self.client.transport()
+    }
     fn http_url(&self) -> Option<String> {
         self.client.http_url()
     }

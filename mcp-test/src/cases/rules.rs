@@ -403,8 +403,12 @@ impl Ctx<'_> {
         let mut mutations = Vec::new();
         walk(schema, "", &base, sampler, &mut mutations, 0);
         for m in mutations {
-            // The user's value wins over the schema's other examples.
-            if let (Op::Set(ptr, _), "rule:examples") = (&m.op, m.source)
+            // The user's value wins over the schema's other valid values (its examples, the
+            // other members of its enum, the empty string or array): a value the user gave is
+            // often the one the server knows, such as an existing id.
+            if let (Op::Set(ptr, _), "rule:examples" | "rule:enum" | "rule:empty") =
+                (&m.op, m.source)
+                && m.expectation == Expectation::Success
                 && self.values.iter().any(|(p, _)| p == ptr)
             {
                 continue;
@@ -651,6 +655,16 @@ fn walk(
         }
     }
     if !is_action && let Some(Value::Array(members)) = obj.get("enum") {
+        // rule:enum, positive: every member is a valid value on its own.
+        for member in members.iter().filter(|m| *m != value) {
+            out.push(edge(
+                Op::Set(ptr.to_owned(), member.clone()),
+                "rule:enum",
+                None,
+                format!("accepts {at} = {member}, a member of its enum"),
+                format!("every member of the enum of {at} is a valid value"),
+            ));
+        }
         let outside = outside_enum(members);
         out.push(err(
             Op::Set(ptr.to_owned(), outside.clone()),
@@ -685,6 +699,25 @@ fn walk(
                 None,
                 format!("accepts example {} of {at}", i + 1),
                 format!("the schema gives {example} as an example of {at}"),
+            ));
+        }
+    }
+
+    // rule:empty: the empty string and the empty array, where the schema allows them (a case
+    // the schema rejects is dropped when it is pushed).
+    if !is_action && !ptr.is_empty() {
+        let empty = match value {
+            Value::String(s) if !s.is_empty() => Some((json!(""), "the empty string")),
+            Value::Array(a) if !a.is_empty() => Some((json!([]), "the empty array")),
+            _ => None,
+        };
+        if let Some((empty, what)) = empty {
+            out.push(edge(
+                Op::Set(ptr.to_owned(), empty),
+                "rule:empty",
+                None,
+                format!("accepts {at} as {what}"),
+                format!("the schema of {at} allows {what}"),
             ));
         }
     }
@@ -913,6 +946,17 @@ fn walk(
                     "rule:required",
                     format!("rejects a missing `{p}`"),
                     format!("{name:?} is required in {at}; the server should reject its absence"),
+                ));
+            }
+            // rule:optional: each optional property left out on its own.
+            for name in map.keys().filter(|n| !required.contains(&n.as_str())) {
+                let p = join_pointer(ptr, name);
+                out.push(edge(
+                    Op::Remove(p.clone()),
+                    "rule:optional",
+                    None,
+                    format!("accepts no `{p}`, an optional property"),
+                    format!("{name:?} is not required in {at}: it may be left out"),
                 ));
             }
             let unknown = join_pointer(ptr, "unexpected_property");

@@ -222,6 +222,9 @@ impl Target for Session<'_> {
     fn transport_events(&self) -> Vec<TransportEvent> {
         self.target.transport_events()
     }
+    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
+        self.target.transport()
+    }
     fn http_url(&self) -> Option<String> {
         self.target.http_url()
     }

@@ -903,6 +903,15 @@ impl Target for Client {
         Client::transport_events(self)
     }
 
+    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
+        Some(match &self.inner.transport {
+            #[cfg(feature = "http")]
+            Transport::Http(_) => crate::spec::clauses::Transport::Http,
+            #[cfg(feature = "client")]
+            Transport::Stdio(_) => crate::spec::clauses::Transport::Stdio,
+        })
+    }
+
     fn http_url(&self) -> Option<String> {
         match &self.inner.transport {
             #[cfg(feature = "http")]

@@ -263,6 +263,94 @@ pub fn find(id: &str) -> Option<&'static Clause> {
     ALL.iter().copied().find(|c| c.id == id)
 }
 
+/// The requirements matrix as Markdown: a count per revision and area, then one table per
+/// revision with every requirement, its level, area, transport and the probes that check it
+/// (or why no client can). `mcp-test/REQUIREMENTS.md` is this text; a test keeps it current.
+pub fn matrix_markdown() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(
+        "# Requirements matrix\n\n\
+         Every server-side requirement (MUST, MUST NOT, SHOULD, SHOULD NOT) of MCP 2026-07-28, \
+         and of 2025-11-25 for servers of the legacy era, with the probe of `mcp-test check` \
+         that checks it or why no client can check it from outside. Generated from \
+         `mcp_test::spec::clauses` (`src/spec/clauses.rs`); do not edit by hand: \
+         `UPDATE_REQUIREMENTS=1 cargo test -p mcp-test --lib matrix` rewrites it.\n\n\
+         A JSON-RPC 2.0 row binds both eras. A 2025-era server is held to the 2025-11-25 \
+         rows; a probe quoting a 2026-07-28 rule with no 2025-11-25 twin only notes it.\n\n\
+         `tests/tests/broken_server.rs` proves each probed 2026-07-28 row on \
+         `examples/broken_server`, which breaks it with one `--break` switch.\n\n",
+    );
+    let revisions = ["2026-07-28", "2025-11-25", "JSON-RPC 2.0"];
+    let _ = writeln!(out, "## Counts\n");
+    let _ = writeln!(out, "| revision | area | rows | probed | not checkable |");
+    let _ = writeln!(out, "|---|---|---:|---:|---:|");
+    for revision in revisions {
+        let mut totals = (0, 0, 0);
+        for area in Area::ALL {
+            let rows: Vec<_> = ALL
+                .iter()
+                .filter(|c| c.revision == revision && c.area == area)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let probed = rows.iter().filter(|c| !c.probes().is_empty()).count();
+            let _ = writeln!(
+                out,
+                "| {revision} | {area} | {} | {probed} | {} |",
+                rows.len(),
+                rows.len() - probed
+            );
+            totals = (
+                totals.0 + rows.len(),
+                totals.1 + probed,
+                totals.2 + rows.len() - probed,
+            );
+        }
+        let _ = writeln!(
+            out,
+            "| **{revision}** | **all** | **{}** | **{}** | **{}** |",
+            totals.0, totals.1, totals.2
+        );
+    }
+    for revision in revisions {
+        let _ = writeln!(out, "\n## {revision}\n");
+        let _ = writeln!(
+            out,
+            "| id | level | area | transport | where | checked by | requirement |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+        for area in Area::ALL {
+            for c in ALL
+                .iter()
+                .filter(|c| c.revision == revision && c.area == area)
+            {
+                let by = match c.check {
+                    Check::Probes(names) => names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    Check::Outside(why) => format!("not checkable: {why}"),
+                };
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} | {} | {} §{} | {} | {} |",
+                    c.id,
+                    c.level,
+                    c.area,
+                    c.transport.name(),
+                    c.file,
+                    c.section.replace('|', "\\|"),
+                    by.replace('|', "\\|"),
+                    c.text.replace('|', "\\|").replace('\n', " ")
+                );
+            }
+        }
+    }
+    out
+}
+
 macro_rules! clauses {
     ($($(#[$doc:meta])* $name:ident = $id:literal, $rev:literal, $file:literal, $section:literal, $level:ident,
         $area:ident, $transport:ident, $check:expr, $text:literal;)*) => {
@@ -555,5 +643,33 @@ mod tests {
         }
         assert_eq!(find("base/result-id"), Some(&RESULT_ID));
         assert_eq!(find("no/such"), None);
+    }
+
+    /// `mcp-test/REQUIREMENTS.md` is [`matrix_markdown`]; `UPDATE_REQUIREMENTS=1` rewrites it.
+    #[test]
+    fn the_requirements_matrix_file_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("REQUIREMENTS.md");
+        let want = matrix_markdown();
+        if std::env::var_os("UPDATE_REQUIREMENTS").is_some() {
+            std::fs::write(&path, &want).expect("REQUIREMENTS.md is writable");
+            return;
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "{} is not the matrix of src/spec/clauses.rs: run \
+             `UPDATE_REQUIREMENTS=1 cargo test -p mcp-test --lib matrix`",
+            path.display()
+        );
+    }
+
+    #[test]
+    fn every_row_is_checked_by_a_probe_or_says_why_not() {
+        for clause in ALL {
+            match clause.check {
+                Check::Probes(names) => assert!(!names.is_empty(), "{}: no probe", clause.id),
+                Check::Outside(why) => assert!(!why.is_empty(), "{}: no reason", clause.id),
+            }
+        }
     }
 }

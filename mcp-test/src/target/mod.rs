@@ -102,6 +102,13 @@ pub trait Target: Send + Sync {
         Vec::new()
     }
 
+    /// The transport the server is reached over: stdio (a child's pipes, or any stream with
+    /// stdio's framing) or Streamable HTTP; `None` (the default) for a server in this process.
+    /// The checker counts a transport's requirements as skipped on another transport.
+    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
+        None
+    }
+
     /// The server's Streamable HTTP endpoint, when it is reached over HTTP: the checker then
     /// also sends raw requests whose mirrored headers disagree with the body.
     fn http_url(&self) -> Option<String> {
@@ -343,6 +350,9 @@ macro_rules! forward {
             }
             fn transport_events(&self) -> Vec<TransportEvent> {
                 (**self).transport_events()
+            }
+            fn transport(&self) -> Option<crate::spec::clauses::Transport> {
+                (**self).transport()
             }
             fn http_url(&self) -> Option<String> {
                 (**self).http_url()

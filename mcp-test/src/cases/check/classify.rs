@@ -251,6 +251,14 @@ fn without_values(text: &str, args: &Value) -> String {
     for v in values.iter().filter(|v| v.chars().count() >= 2) {
         out = out.replace(v.as_str(), "…");
     }
+    // An empty string sent shows as `""`: the same place as any other value.
+    if values.iter().any(String::is_empty) {
+        out = if out.contains("\\\"\\\"") {
+            out.replace("\\\"\\\"", "\\\"…\\\"") // quoted inside a quoted message
+        } else {
+            out.replace("\"\"", "\"…\"")
+        };
+    }
     let mut squeezed = String::with_capacity(out.len());
     let mut in_digits = false;
     for c in out.chars() {

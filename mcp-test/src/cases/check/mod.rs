@@ -245,6 +245,7 @@ pub async fn check_with_progress(
     let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),
+        transport: target.transport(),
         probes: c.into_probes(),
         cases: report,
         skipped_tools,

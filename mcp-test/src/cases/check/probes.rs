@@ -147,10 +147,21 @@ impl<'a> Checker<'a> {
         if self.session.past_deadline() {
             return;
         }
-        let (_, alive) = self.session.request("tools/list", json!({})).await;
-        if alive.is_err() && !self.session.past_deadline() {
+        if !self.alive().await && !self.session.past_deadline() {
             self.dead = Some(message);
         }
+    }
+
+    /// Whether the server still answers: a request that changes nothing (`server/discover`
+    /// of a 2026-07-28 server, `ping` of a 2025-era one) gets any answer, an error included.
+    pub(super) async fn alive(&self) -> bool {
+        let method = if self.modern() {
+            "server/discover"
+        } else {
+            "ping"
+        };
+        let (_, answer) = self.session.request(method, json!({})).await;
+        answer.is_ok()
     }
 
     pub(super) fn modern(&self) -> bool {
@@ -675,6 +686,20 @@ impl<'a> Checker<'a> {
             // `classify`'s, below.)
             if let Happened::Failed { message } = &happened {
                 self.after_failure(message.clone()).await;
+            } else if !self.alive().await && !self.session.past_deadline() {
+                // Answered, then gone: this case killed or wedged the server.
+                let label = format!("{} › {}", case.tool, case.title);
+                out.push(
+                    self.broke(
+                        &clauses::JSONRPC_RESPONSE,
+                        format!(
+                            "the server stopped answering right after the case {label} (its call was answered; the next request got no answer); arguments {}",
+                            case.args
+                        ),
+                    )
+                    .on(shown.clone()),
+                );
+                self.dead = Some(format!("after the case {label}"));
             }
             if let (Happened::Success { .. }, Some(schema), Some(r)) =
                 (&happened, output_schemas.get(case.tool.as_str()), &response)
@@ -972,4 +997,80 @@ fn output_findings(era: Era, tool: &str, schema: &Value, result: &Value) -> Out 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cases::check::{CheckOptions, Severity, check};
+    use crate::cases::example_server;
+    use crate::server::{Caller, Server};
+    use crate::target::{Target, TargetFuture};
+    use serde_json::Value;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    /// The example server, wedged for good right after it answers the first call that sends
+    /// an unknown property.
+    struct WedgedAfterUnknownProperty {
+        server: Server,
+        wedged: AtomicBool,
+    }
+
+    impl Target for WedgedAfterUnknownProperty {
+        fn label(&self) -> String {
+            "wedged".to_owned()
+        }
+        fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+            Box::pin(async move {
+                if self.wedged.load(Ordering::SeqCst) {
+                    std::future::pending::<()>().await;
+                }
+                let killer = message["method"] == "tools/call"
+                    && message
+                        .pointer("/params/arguments/unexpected_property")
+                        .is_some();
+                let answer = self.server.send(message, caller).await;
+                if killer {
+                    self.wedged.store(true, Ordering::SeqCst);
+                }
+                answer
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn the_liveness_check_after_each_case_names_the_case_that_wedged_the_server() {
+        let target = WedgedAfterUnknownProperty {
+            server: example_server(),
+            wedged: AtomicBool::new(false),
+        };
+        let options = CheckOptions {
+            timeout: Duration::from_millis(300),
+            ..CheckOptions::default()
+        };
+        let report = check(&target, &options).await;
+        let finding = report
+            .findings()
+            .find(|f| f.message.contains("stopped answering right after the case"))
+            .unwrap_or_else(|| panic!("no liveness finding:\n{}", report.to_text()));
+        assert_eq!(finding.probe, "tools/schema-cases");
+        assert_eq!(finding.severity, Severity::Defect);
+        assert!(
+            finding.message.contains("unknown property"),
+            "{}",
+            finding.message
+        );
+        assert_eq!(
+            finding.clause.map(|c| c.id),
+            Some("jsonrpc/response-required")
+        );
+        // The cases after it were not sent to a server that no longer answers.
+        assert!(
+            report
+                .findings()
+                .any(|f| f.message.contains("cases skipped after")),
+            "{}",
+            report.to_text()
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! [`CheckReport`] that renders as text, JSON or JUnit XML.
 
 use crate::cases::{Era, VerifyReport, shorten};
-use crate::spec::clauses::{Clause, Level};
+use crate::spec::clauses::{self, Area, Check, Clause, Level, Transport};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::fmt::{self, Write as _};
@@ -103,6 +103,22 @@ impl Probe {
     }
 }
 
+/// How much of the requirements matrix ([`clauses::ALL`]) a check covered in one area, for
+/// the server's era: the requirements a probe that ran checks, those whose probes did not run
+/// (a capability the server does not declare, another transport, a deadline), and those no
+/// client can check from outside a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Coverage {
+    /// The area of the protocol.
+    pub area: Area,
+    /// Requirements checked by a probe that ran.
+    pub checked: usize,
+    /// Requirements whose probes did not run.
+    pub skipped: usize,
+    /// Requirements that cannot be checked from outside.
+    pub outside: usize,
+}
+
 /// A tool `check` did not call, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SkippedTool {
@@ -119,6 +135,8 @@ pub struct CheckReport {
     pub target: String,
     /// The protocol era found.
     pub era: Option<Era>,
+    /// The transport the server was reached over (`None`: in this process).
+    pub transport: Option<Transport>,
     /// Every probe, in the order run.
     pub probes: Vec<Probe>,
     /// The schema-derived cases and their outcomes.
@@ -141,6 +159,59 @@ impl CheckReport {
     /// How many findings have this severity.
     pub fn count(&self, severity: Severity) -> usize {
         self.findings().filter(|f| f.severity == severity).count()
+    }
+
+    /// What the check covered of the requirements that bind the server's era, per area (in
+    /// the order of [`Area::ALL`]; an area with no requirement for the era is left out). A
+    /// requirement counts as checked when one of its probes ran, as skipped when none did or
+    /// when it shows only on another transport than the server's.
+    ///
+    /// ```
+    /// use mcp_test::cases::{check, example_server, CheckOptions};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let report = check(&example_server(), &CheckOptions::default()).await;
+    /// let tools = report.coverage().into_iter().find(|c| c.area.name() == "tools").unwrap();
+    /// assert!(tools.checked > 0);
+    /// # }
+    /// ```
+    pub fn coverage(&self) -> Vec<Coverage> {
+        let era = self.era.unwrap_or(Era::Current);
+        let ran = |name: &str| {
+            self.probes
+                .iter()
+                .any(|p| p.name == name && p.skipped.is_none())
+        };
+        let mut out = Vec::new();
+        for area in Area::ALL {
+            let mut c = Coverage {
+                area,
+                checked: 0,
+                skipped: 0,
+                outside: 0,
+            };
+            for clause in clauses::ALL
+                .iter()
+                .filter(|c| c.area == area && c.binds(era))
+            {
+                let on_transport = match (clause.transport, self.transport) {
+                    (Transport::Any, _) => true,
+                    (wanted, Some(actual)) => wanted == actual,
+                    (_, None) => false,
+                };
+                match clause.check {
+                    Check::Outside(_) => c.outside += 1,
+                    Check::Probes(names) if on_transport && names.iter().any(|n| ran(n)) => {
+                        c.checked += 1
+                    }
+                    Check::Probes(_) => c.skipped += 1,
+                }
+            }
+            if c.checked + c.skipped + c.outside > 0 {
+                out.push(c);
+            }
+        }
+        out
     }
 
     /// Whether any finding is a defect (`mcp-test check` then exits 1).
@@ -193,6 +264,39 @@ impl CheckReport {
                 let _ = writeln!(out, "  {}: {}", t.name, indent(&t.reason));
             }
         }
+        let coverage = self.coverage();
+        if !coverage.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nRequirements of the spec (mcp-test's matrix, REQUIREMENTS.md)"
+            );
+            let _ = writeln!(
+                out,
+                "  {:<14} {:>8} {:>8} {:>14}",
+                "area", "checked", "skipped", "not checkable"
+            );
+            let mut total = (0, 0, 0);
+            for c in &coverage {
+                let _ = writeln!(
+                    out,
+                    "  {:<14} {:>8} {:>8} {:>14}",
+                    c.area.name(),
+                    c.checked,
+                    c.skipped,
+                    c.outside
+                );
+                total = (
+                    total.0 + c.checked,
+                    total.1 + c.skipped,
+                    total.2 + c.outside,
+                );
+            }
+            let _ = writeln!(
+                out,
+                "  {:<14} {:>8} {:>8} {:>14}",
+                "all", total.0, total.1, total.2
+            );
+        }
         let agreeing = self.cases.outcomes.iter().filter(|o| o.agrees).count();
         let _ = writeln!(out, "\nSummary");
         let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
@@ -210,8 +314,9 @@ impl CheckReport {
         out
     }
 
-    /// The machine report: `{target, era, incomplete, summary: {defect, warning, info},
-    /// findings, probes, cases, skipped_tools: [{name, reason}]}`; `incomplete` is `null` for
+    /// The machine report: `{target, era, transport, incomplete, summary: {defect, warning,
+    /// info}, findings, probes, cases, skipped_tools: [{name, reason}], coverage: [{area,
+    /// checked, skipped, outside}]}`; `incomplete` is `null` for
     /// a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
     /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
     /// `passed`, `failed` or `skipped` (with `skipped`: why).
@@ -235,6 +340,8 @@ impl CheckReport {
             })).collect::<Vec<_>>(),
             "cases": self.cases.outcomes,
             "skipped_tools": self.skipped_tools,
+            "transport": self.transport,
+            "coverage": self.coverage(),
         })
     }
 
