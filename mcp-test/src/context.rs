@@ -23,7 +23,7 @@ use std::sync::Arc;
 /// assert!(who.has_scope("items.read"));
 /// assert_eq!(who.tenant.as_deref(), Some("acme"));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Identity {
     /// The authenticated principal, e.g. a user or service id.
     pub principal: Option<String>,

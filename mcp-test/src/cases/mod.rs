@@ -185,19 +185,102 @@ pub struct CaseOptions {
     /// derivation of that tool, naming the pointer and the violation ([`check_values`]
     /// checks them all at once). See [`CaseOptions::value`].
     pub values: BTreeMap<String, BTreeMap<String, Value>>,
+    /// Who every case runs as, for a server in this process (the `Identity` a handler reads
+    /// with `Context::identity`); a client target reaches its server as its transport
+    /// authenticates, and ignores it. `None` (the default): anonymous.
+    pub identity: Option<crate::Identity>,
+    /// When not empty, only these tools (and actions) get cases.
+    pub only: Vec<Selector>,
+    /// Tools (and actions) that get no cases.
+    pub skip: Vec<Selector>,
+    /// Runs on each case before it is sent, and may change its arguments: to put in an id
+    /// that exists, say. See [`CaseOptions::before_each`].
+    pub before_each: Option<CaseHook>,
+    /// Cases whose prediction is known not to hold, by tool and title (a business rule the
+    /// schema cannot express). [`assert_schema_cases!`](crate::assert_schema_cases) accepts
+    /// their disagreement, and fails when one of them agrees after all or names no case.
+    pub expected_failures: Vec<(String, String)>,
 }
 
 impl Default for CaseOptions {
-    /// Edge cases on, seed `0x6d63_7074` ("mcpt"), no client capabilities, no values.
+    /// Edge cases on, seed `0x6d63_7074` ("mcpt"), no client capabilities, no values,
+    /// anonymous, every tool, no hook, no expected failures.
     fn default() -> Self {
         CaseOptions {
             edge_cases: true,
             seed: 0x6d63_7074,
             client_capabilities: None,
             values: BTreeMap::new(),
+            identity: None,
+            only: Vec::new(),
+            skip: Vec::new(),
+            before_each: None,
+            expected_failures: Vec::new(),
         }
     }
 }
+
+/// A tool, or one action of an action tool, for [`CaseOptions::only`] and
+/// [`CaseOptions::skip`]: `"orders"` or `("orders", "cancel")`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selector {
+    /// The tool.
+    pub tool: String,
+    /// One action of it; `None`: the whole tool.
+    pub action: Option<String>,
+}
+
+impl Selector {
+    /// Whether the case is of this tool (and action).
+    pub fn matches(&self, case: &Case) -> bool {
+        case.tool == self.tool
+            && self.action.as_deref().is_none_or(|action| {
+                case.args.get("action").and_then(Value::as_str) == Some(action)
+            })
+    }
+}
+
+impl From<&str> for Selector {
+    fn from(tool: &str) -> Self {
+        Selector {
+            tool: tool.to_owned(),
+            action: None,
+        }
+    }
+}
+
+impl From<String> for Selector {
+    fn from(tool: String) -> Self {
+        Selector { tool, action: None }
+    }
+}
+
+impl<T: Into<String>, A: Into<String>> From<(T, A)> for Selector {
+    fn from((tool, action): (T, A)) -> Self {
+        Selector {
+            tool: tool.into(),
+            action: Some(action.into()),
+        }
+    }
+}
+
+/// The hook of [`CaseOptions::before_each`]. Two hooks are equal when they are the same one.
+#[derive(Clone)]
+pub struct CaseHook(pub std::sync::Arc<dyn Fn(&mut Case) + Send + Sync>);
+
+impl fmt::Debug for CaseHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("CaseHook(..)")
+    }
+}
+
+impl PartialEq for CaseHook {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for CaseHook {}
 
 impl CaseOptions {
     /// With or without boundary and negative cases.
@@ -267,6 +350,120 @@ impl CaseOptions {
             .or_default()
             .insert(pointer.into(), value);
         self
+    }
+
+    /// [`CaseOptions::value`] for each `(tool, pointer, value)`; the form
+    /// [`assert_schema_cases!`](crate::assert_schema_cases) takes: `values = [(..), (..)]`.
+    ///
+    /// ```
+    /// use mcp_test::cases::CaseOptions;
+    /// use serde_json::json;
+    /// let options = CaseOptions::default().values([("orders", "/data/id", json!("o-1"))]);
+    /// assert_eq!(options.values["orders"]["/data/id"], "o-1");
+    /// ```
+    #[must_use]
+    pub fn values<T, P>(mut self, values: impl IntoIterator<Item = (T, P, Value)>) -> Self
+    where
+        T: Into<String>,
+        P: Into<String>,
+    {
+        for (tool, pointer, value) in values {
+            self = self.value(tool, pointer, value);
+        }
+        self
+    }
+
+    /// Run every case as `identity` (in process; see [`CaseOptions::identity`](CaseOptions#structfield.identity)).
+    ///
+    /// ```
+    /// use mcp_test::cases::CaseOptions;
+    /// use mcp_test::Identity;
+    /// let options = CaseOptions::default().identity(Identity::principal("ada"));
+    /// assert_eq!(options.identity.unwrap().principal.as_deref(), Some("ada"));
+    /// ```
+    #[must_use]
+    pub fn identity(mut self, identity: crate::Identity) -> Self {
+        self.identity = Some(identity);
+        self
+    }
+
+    /// Cases for this tool, or this action of a tool, and (with other `only`s) for no other.
+    ///
+    /// ```
+    /// use mcp_test::cases::{derive_for_tools, CaseOptions};
+    /// use serde_json::json;
+    /// let tools = vec![json!({"name": "a", "inputSchema": {"type": "object"}}),
+    ///                  json!({"name": "b", "inputSchema": {"type": "object"}})];
+    /// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default().only("b"));
+    /// assert!(cases.iter().all(|c| c.tool == "b"));
+    /// ```
+    #[must_use]
+    pub fn only(mut self, selector: impl Into<Selector>) -> Self {
+        self.only.push(selector.into());
+        self
+    }
+
+    /// No cases for this tool, or this action of a tool (`("orders", "cancel")`).
+    ///
+    /// ```
+    /// use mcp_test::cases::{derive_for_tools, CaseOptions};
+    /// use serde_json::json;
+    /// let tools = vec![json!({"name": "a", "inputSchema": {"type": "object"}}),
+    ///                  json!({"name": "b", "inputSchema": {"type": "object"}})];
+    /// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default().skip("a"));
+    /// assert!(cases.iter().all(|c| c.tool == "b"));
+    /// ```
+    #[must_use]
+    pub fn skip(mut self, selector: impl Into<Selector>) -> Self {
+        self.skip.push(selector.into());
+        self
+    }
+
+    /// Call `hook` on each case before it is sent: it may change the arguments (the case's
+    /// prediction stays), e.g. to use an order the test created. For values that are the
+    /// same in every case, [`CaseOptions::value`] is simpler.
+    ///
+    /// ```
+    /// use mcp_test::cases::{Case, CaseOptions};
+    /// use serde_json::json;
+    /// let options = CaseOptions::default().before_each(|case: &mut Case| {
+    ///     if case.args.get("id").is_some() {
+    ///         case.args["id"] = json!("o-1");
+    ///     }
+    /// });
+    /// assert!(options.before_each.is_some());
+    /// ```
+    #[must_use]
+    pub fn before_each(mut self, hook: impl Fn(&mut Case) + Send + Sync + 'static) -> Self {
+        self.before_each = Some(CaseHook(std::sync::Arc::new(hook)));
+        self
+    }
+
+    /// Expect the case of `tool` titled `title` to disagree with its prediction: a business
+    /// rule the schema cannot express ("a T-shirt needs a size"). The title is as the
+    /// report shows it (`"create: accepts valid arguments"` for an action).
+    ///
+    /// ```
+    /// use mcp_test::cases::CaseOptions;
+    /// let options =
+    ///     CaseOptions::default().expect_failure(("shop", "buy: accepts valid arguments"));
+    /// assert_eq!(options.expected_failures[0].0, "shop");
+    /// ```
+    #[must_use]
+    pub fn expect_failure<T: Into<String>, U: Into<String>>(
+        mut self,
+        (tool, title): (T, U),
+    ) -> Self {
+        self.expected_failures.push((tool.into(), title.into()));
+        self
+    }
+
+    /// Whether the options let `case` run ([`CaseOptions::only`], [`CaseOptions::skip`]).
+    /// The unknown-action case of an action tool belongs to no action: an `only` of one
+    /// action leaves it out, a `skip` of one action keeps it.
+    pub fn selects(&self, case: &Case) -> bool {
+        (self.only.is_empty() || self.only.iter().any(|s| s.matches(case)))
+            && !self.skip.iter().any(|s| s.matches(case))
     }
 }
 
@@ -343,8 +540,17 @@ pub(crate) fn derive_split(
             .get("inputSchema")
             .cloned()
             .unwrap_or(serde_json::json!({"type": "object"}));
+        let tool_selected = (options.only.is_empty()
+            || options.only.iter().any(|s| s.tool == name))
+            && !options
+                .skip
+                .iter()
+                .any(|s| s.tool == name && s.action.is_none());
+        if !tool_selected {
+            continue;
+        }
         match rules::derive(name, &schema, options) {
-            Ok(c) => cases.extend(c),
+            Ok(c) => cases.extend(c.into_iter().filter(|c| options.selects(c))),
             Err(rules::Failure::Schema(e)) => problems.push(e),
             Err(rules::Failure::Value(e)) => bad_values.push(e),
         }
@@ -662,14 +868,21 @@ pub async fn verify_with_options(
     options: &CaseOptions,
     timeout: Duration,
 ) -> VerifyReport {
-    let session = Session::new(target, timeout);
+    let mut session = Session::new(target, timeout);
+    if let Some(identity) = &options.identity {
+        session = session.with_caller(crate::Caller::new(identity.clone()));
+    }
     let mut outcomes = Vec::with_capacity(cases.len());
     for case in cases {
+        let mut case = case.clone();
+        if let Some(hook) = &options.before_each {
+            (hook.0)(&mut case);
+        }
         let (happened, response) =
-            run_in(&session, case, options.client_capabilities.as_ref()).await;
+            run_in(&session, &case, options.client_capabilities.as_ref()).await;
         outcomes.push(Outcome {
             agrees: happened.agrees_with(case.expectation),
-            case: case.clone(),
+            case,
             happened,
             response,
         });
@@ -774,46 +987,99 @@ pub fn expect_outcome(response: &Value, expectation: Expectation, title: &str) {
     }
 }
 
-/// What [`assert_schema_cases!`](crate::assert_schema_cases) runs. Not public API.
+/// What [`assert_schema_cases!`](crate::assert_schema_cases) runs: the report, or the text of
+/// its one panic, which the macro raises at the caller's line. Not public API.
 #[doc(hidden)]
-pub async fn __assert_schema_cases(target: &dyn Target, options: CaseOptions) -> VerifyReport {
-    let tools = match list_tools(target, DEFAULT_TIMEOUT).await {
-        Ok(t) => t,
-        Err(e) => panic!(
+pub async fn __assert_schema_cases(
+    target: &dyn Target,
+    options: CaseOptions,
+) -> Result<VerifyReport, String> {
+    let tools = list_tools(target, DEFAULT_TIMEOUT).await.map_err(|e| {
+        format!(
             "assert_schema_cases!: could not list the tools of {}: {e}",
             target.label()
-        ),
-    };
+        )
+    })?;
     let (cases, problems) = derive_for_tools(&tools, &options);
     if !problems.is_empty() {
         let list: Vec<String> = problems.iter().map(|p| format!("- {p}")).collect();
-        panic!(
+        return Err(format!(
             "assert_schema_cases!: no cases could be derived for:\n{}",
             list.join("\n")
-        );
+        ));
     }
     let report = verify_with_options(target, &cases, &options, DEFAULT_TIMEOUT).await;
-    if !report.all_agree() {
-        panic!(
-            "assert_schema_cases! failed for {}\n{report}",
-            target.label()
-        );
+    schema_cases_verdict(&report, &options).map(|()| report)
+}
+
+/// Every way `report` fails `options`: each disagreement not marked as expected, each
+/// expected failure whose prediction held after all, each mark that names no case.
+fn schema_cases_verdict(report: &VerifyReport, options: &CaseOptions) -> Result<(), String> {
+    let marked = |o: &Outcome| {
+        options
+            .expected_failures
+            .iter()
+            .any(|(tool, title)| *tool == o.case.tool && *title == o.case.title)
+    };
+    let mut problems = Vec::new();
+    for o in &report.outcomes {
+        match (o.agrees, marked(o)) {
+            (false, false) => problems.push(format!(
+                "- {} › {}: predicted {}, happened {}\n  arguments: {}\n  why: {}",
+                o.case.tool, o.case.title, o.case.expectation, o.happened, o.case.args, o.case.rationale
+            )),
+            (true, true) => problems.push(format!(
+                "- {} › {}: marked as an expected failure, but its prediction ({}) held: remove the mark",
+                o.case.tool, o.case.title, o.case.expectation
+            )),
+            _ => {}
+        }
     }
-    report
+    for (tool, title) in &options.expected_failures {
+        if !report
+            .outcomes
+            .iter()
+            .any(|o| o.case.tool == *tool && o.case.title == *title)
+        {
+            problems.push(format!(
+                "- expect_failure(({tool:?}, {title:?})) names no case that ran; the titles are those of the report"
+            ));
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let agreeing = report.outcomes.iter().filter(|o| o.agrees).count();
+    Err(format!(
+        "assert_schema_cases!: {} problem{} ({agreeing} of {} cases agreed):\n{}",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" },
+        report.outcomes.len(),
+        problems.join("\n")
+    ))
 }
 
 /// Derives every tool's cases from its input schema, runs them against a server, and panics
-/// with a readable report listing each case whose prediction did not hold. Must be awaited
-/// inside an async test; evaluates to the [`VerifyReport`].
+/// once, at the caller's line, listing every case whose prediction did not hold. Must be
+/// awaited inside an async test; evaluates to the [`VerifyReport`].
 ///
 /// `assert_schema_cases!(server)` runs boundary and negative cases too, declaring no client
 /// capabilities (a tool that asks the user must answer -32021, which every case accepts).
-/// Options follow as `name = value`, each a [`CaseOptions`] builder method:
+/// Options follow as `name = value`, each a [`CaseOptions`] builder method, and may repeat:
 ///
 /// - `edge_cases = false`: one valid case per tool and action;
 /// - `client_capabilities = json!({..})`: every case declares these capabilities, and every
 ///   `input_required` round is answered with a synthesized answer until the call completes
 ///   ([`every_client_capability`] declares them all);
+/// - `identity = Identity::principal("ada").with_tenant("acme")`: who each case runs as, for a
+///   server in this process;
+/// - `only = "tool"`, `only = ("tool", "action")`, `skip = ..`: which tools and actions get
+///   cases;
+/// - `values = [("tool", "/pointer", json!(..))]`: values to send in every valid case (`"*"`
+///   for every tool that declares the pointer), such as the id of an order that exists;
+/// - `before_each = |case: &mut Case| ..`: change a case's arguments just before it is sent;
+/// - `expect_failure = ("tool", "title")`: a case known to disagree (a business rule the
+///   schema cannot express); it then fails only if its prediction holds after all;
 /// - `seed = N`: another seed for `pattern` strings.
 ///
 /// The server is anything that implements [`Target`]: a [`Server`](crate::Server), or a
@@ -850,14 +1116,89 @@ pub async fn __assert_schema_cases(target: &dyn Target, options: CaseOptions) ->
 /// assert_eq!(quick.outcomes.len(), 1);
 /// # }
 /// ```
+///
+/// A shop whose `order` tool knows only the orders that exist, and whose `buy` tool refuses a
+/// T-shirt without a size, a rule its schema cannot say:
+///
+/// ```
+/// use mcp_test::cases::Case;
+/// use mcp_test::{assert_schema_cases, Context, Identity, Server, Tool, ToolError};
+/// use serde_json::json;
+///
+/// /// Orders of the signed-in customer.
+/// #[derive(Tool)]
+/// enum Order {
+///     /// Shows one order.
+///     Get { id: String },
+///     /// Cancels one order.
+///     Cancel { id: String },
+/// }
+///
+/// impl Order {
+///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+///         let who = ctx.identity().principal.clone().unwrap_or_default();
+///         match self {
+///             Order::Get { id } if id == "o-1" && who == "ada" => Ok("2 mugs".into()),
+///             Order::Cancel { id } if id == "o-1" => Ok("cancelled".into()),
+///             _ => Err(ToolError::new("no such order")),
+///         }
+///     }
+/// }
+///
+/// /// Buys an item.
+/// #[derive(Tool)]
+/// struct Buy {
+///     item: String,
+///     size: Option<String>,
+/// }
+///
+/// impl Buy {
+///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+///         match self.size {
+///             None => Err(ToolError::new("a T-shirt needs a size")),
+///             Some(size) => Ok(format!("bought {} in {size}", self.item)),
+///         }
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let shop = Server::builder("shop", "1.0.0").tool::<Order>().tool::<Buy>().build().unwrap();
+/// let report = assert_schema_cases!(
+///     shop,
+///     edge_cases = false,
+///     identity = Identity::principal("ada"),
+///     only = ("order", "get"),
+///     values = [("order", "/data/id", json!("o-1"))],
+/// );
+/// assert_eq!(report.outcomes.len(), 1);
+///
+/// let report = assert_schema_cases!(
+///     shop,
+///     only = "buy",
+///     before_each = |case: &mut Case| {
+///         if case.args.get("size") == Some(&json!("")) {
+///             case.args["size"] = json!("M");
+///         }
+///     },
+///     expect_failure = ("buy", "accepts only the required properties"),
+/// );
+/// assert!(report.outcomes.iter().all(|o| o.case.tool == "buy"));
+/// # }
+/// ```
 #[macro_export]
 macro_rules! assert_schema_cases {
     ($server:expr $(, $option:ident = $value:expr)* $(,)?) => {
-        $crate::cases::__assert_schema_cases(
+        match $crate::cases::__assert_schema_cases(
             &$server,
             <$crate::cases::CaseOptions as ::core::default::Default>::default()
                 $(.$option($value))*,
         )
         .await
+        {
+            ::core::result::Result::Ok(report) => report,
+            // Raised here, so the panic names the caller's line.
+            ::core::result::Result::Err(problems) => ::core::panic!("{}", problems),
+        }
     };
 }

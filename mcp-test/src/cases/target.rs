@@ -86,6 +86,8 @@ pub(crate) struct Session<'a> {
     pub(crate) timeout: Duration,
     next_id: AtomicI64,
     deadline: Option<Arc<Deadline>>,
+    /// Who the requests come from (a server in this process reads it; a client ignores it).
+    caller: Caller,
 }
 
 impl<'a> Session<'a> {
@@ -95,7 +97,14 @@ impl<'a> Session<'a> {
             timeout,
             next_id: AtomicI64::new(1),
             deadline: None,
+            caller: Caller::default(),
         }
+    }
+
+    /// Sends every request as `caller`.
+    pub(crate) fn with_caller(mut self, caller: Caller) -> Self {
+        self.caller = caller;
+        self
     }
 
     /// Puts `deadline` over every message sent from now on.
@@ -197,12 +206,12 @@ impl<'a> Session<'a> {
         answers: &Answers,
     ) -> Result<Rounds, DriveError> {
         let next_id = || Value::from(self.next_id());
-        drive(self, body, answers, &Caller::default(), Some(&next_id)).await
+        drive(self, body, answers, &self.caller, Some(&next_id)).await
     }
 
     /// Sends a message as written and waits at most the timeout for its response.
     pub(crate) async fn raw(&self, body: Value) -> Result<Value, TargetError> {
-        let exchange = self.send_bounded(&body, &Caller::default()).await?;
+        let exchange = self.send_bounded(&body, &self.caller).await?;
         exchange.response.ok_or_else(|| TargetError::NoResponse {
             request: describe(&body),
         })
