@@ -103,6 +103,11 @@ struct CheckArgs {
     /// running is then killed (SIGKILL, no SIGTERM first) and reported (transport/shutdown).
     #[arg(long, value_name = "SECS", default_value_t = 5)]
     close_grace: u64,
+    /// How many schema cases run at once (1: one after the other, which also names exactly
+    /// the case after which a server stopped answering).
+    #[arg(long, value_name = "N", default_value_t = mcp_test::cases::check::DEFAULT_JOBS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    jobs: u64,
     #[command(flatten)]
     values: ValueArgs,
     /// Compare the defects and warnings with an expect file (JSON: `{"server", "findings":
@@ -453,6 +458,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         // What connecting left of the deadline.
         deadline: deadline.map(|d| d.saturating_sub(started.elapsed())),
         close_grace: Duration::from_secs(args.close_grace),
+        jobs: usize::try_from(args.jobs).unwrap_or(1),
     };
     let mut on_progress = |line: &str| {
         if progress {

@@ -45,6 +45,11 @@ use probes::Checker;
 use serde_json::Value;
 use std::time::Duration;
 
+/// How many schema cases `check` runs at once by default: enough that one slow tool does not
+/// hold up the run, few enough that a server handling one request at a time (many stdio
+/// servers) only queues them.
+pub const DEFAULT_JOBS: usize = 4;
+
 /// What `check` runs.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -69,6 +74,12 @@ pub struct CheckOptions {
     /// waited for, and the report keeps what ran and says it was cut short
     /// ([`CheckReport::incomplete`]).
     pub deadline: Option<Duration>,
+    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
+    /// Requests are multiplexed by id on every transport, so a slow tool does not hold up
+    /// the other cases. After each case a liveness request tells whether the server still
+    /// answers; with several cases in flight, a case that kills the server is known only up
+    /// to the cases in flight with it, which `jobs = 1` removes.
+    pub jobs: usize,
     /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
     /// before it kills it (default 5 s, the client's `DEFAULT_CLOSE_GRACE`).
     pub close_grace: Duration,
@@ -82,6 +93,7 @@ impl Default for CheckOptions {
             allow_destructive: false,
             allow_tools: Vec::new(),
             deadline: Some(DEFAULT_DEADLINE),
+            jobs: DEFAULT_JOBS,
             close_grace: Duration::from_secs(5),
         }
     }
@@ -111,6 +123,7 @@ pub async fn check_with_progress(
 ) -> CheckReport {
     let era = target.era().unwrap_or(Era::Current);
     let mut c = Checker::new(target, era, options.timeout);
+    c.jobs = options.jobs;
     let deadline = deadline::start(&mut c, options);
     progress("discovery: server/discover");
     let discover = c.discovery().await;

@@ -9,9 +9,11 @@ use crate::spec::clauses::{self, Clause};
 use crate::target::{Target, TransportEvent};
 use crate::validation::SchemaValidator;
 use crate::wire::meta_keys;
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Duration;
 
 /// One request and its answer, kept for the results/errors probes.
@@ -31,6 +33,8 @@ pub(super) struct Checker<'a> {
     pub(super) dead: Option<String>,
     /// The last request sent, which a finding names.
     last: Option<Shown>,
+    /// How many schema cases run at once ([`CheckOptions::jobs`](super::CheckOptions::jobs)).
+    pub(super) jobs: usize,
 }
 
 impl<'a> Checker<'a> {
@@ -42,6 +46,7 @@ impl<'a> Checker<'a> {
             probes: Vec::new(),
             dead: None,
             last: None,
+            jobs: 1,
         }
     }
 
@@ -662,18 +667,46 @@ impl<'a> Checker<'a> {
             .iter()
             .filter_map(|t| Some((t.get("name")?.as_str()?, t.get("outputSchema")?)))
             .collect();
+        // The cases run `jobs` at a time, each followed by a liveness request, so one slow
+        // tool does not hold up the rest; once a liveness request goes unanswered no further
+        // case is sent. The outcomes are then read in the cases' order.
+        let jobs = self.jobs.max(1);
+        let stopped = AtomicBool::new(false);
+        let ran: Vec<Option<(Happened, Option<Value>, bool)>> = {
+            let this = &*self;
+            let stopped = &stopped;
+            let total = cases.len();
+            futures_util::stream::iter(cases.iter())
+                .map(|case| async move {
+                    if stopped.load(AtomicOrdering::SeqCst) || this.dead.is_some() {
+                        return None;
+                    }
+                    // Without client capabilities: a tool that asks must answer -32021, which
+                    // the multi-round probes look at.
+                    let (happened, response) = run_in(&this.session, case, None).await;
+                    let alive = this.alive().await || this.session.past_deadline();
+                    if !alive {
+                        stopped.store(true, AtomicOrdering::SeqCst);
+                    }
+                    Some((happened, response, alive))
+                })
+                .buffered(jobs)
+                .enumerate()
+                .map(|(i, ran)| {
+                    if i % 25 == 0 && i > 0 {
+                        progress(&format!("cases: {i}/{total}"));
+                    }
+                    ran
+                })
+                .collect()
+                .await
+        };
         let mut skipped = 0;
-        for (i, case) in cases.iter().enumerate() {
-            if self.dead.is_some() {
+        for (case, ran) in cases.iter().zip(ran) {
+            let Some((happened, response, alive)) = ran.filter(|_| self.dead.is_none()) else {
                 skipped += 1;
                 continue;
-            }
-            if i % 25 == 0 && i > 0 {
-                progress(&format!("cases: {i}/{}", cases.len()));
-            }
-            // Without client capabilities: a tool that asks must answer -32021, which the
-            // multi-round probes look at.
-            let (happened, response) = run_in(&self.session, case, None).await;
+            };
             if let Some(r) = &response {
                 self.log_response("tools/call", r["id"].as_i64().unwrap_or(-1), r.clone());
             }
@@ -682,24 +715,35 @@ impl<'a> Checker<'a> {
                 id: response.as_ref().and_then(|r| r["id"].as_i64()),
             });
             let agrees = happened.agrees_with(case.expectation);
-            // A call without an answer: is the server still there? (What the outcome means is
-            // `classify`'s, below.)
-            if let Happened::Failed { message } = &happened {
-                self.after_failure(message.clone()).await;
-            } else if !self.alive().await && !self.session.past_deadline() {
-                // Answered, then gone: this case killed or wedged the server.
+            // What a call without an answer means is `classify`'s, below; here, whether the
+            // server was still there after the case.
+            if !alive {
                 let label = format!("{} › {}", case.tool, case.title);
-                out.push(
-                    self.broke(
-                        &clauses::JSONRPC_RESPONSE,
-                        format!(
-                            "the server stopped answering right after the case {label} (its call was answered; the next request got no answer); arguments {}",
-                            case.args
-                        ),
-                    )
-                    .on(shown.clone()),
-                );
-                self.dead = Some(format!("after the case {label}"));
+                match &happened {
+                    Happened::Failed { message } => self.dead = Some(message.clone()),
+                    _ => {
+                        // Answered, then gone: this case killed or wedged the server (or,
+                        // with several in flight, one of them did).
+                        let at_once = if jobs > 1 {
+                            format!(
+                                "; up to {jobs} cases were in flight at once, `--jobs 1` pins it down"
+                            )
+                        } else {
+                            String::new()
+                        };
+                        out.push(
+                            self.broke(
+                                &clauses::JSONRPC_RESPONSE,
+                                format!(
+                                    "the server stopped answering right after the case {label} (its call was answered; the next request got no answer{at_once}); arguments {}",
+                                    case.args
+                                ),
+                            )
+                            .on(shown.clone()),
+                        );
+                        self.dead = Some(format!("after the case {label}"));
+                    }
+                }
             }
             if let (Happened::Success { .. }, Some(schema), Some(r)) =
                 (&happened, output_schemas.get(case.tool.as_str()), &response)
@@ -1072,5 +1116,53 @@ mod tests {
             "{}",
             report.to_text()
         );
+    }
+
+    /// The example server, counting the calls in flight at once; each call waits until a
+    /// second one arrives or 50 ms pass, so concurrent calls overlap.
+    struct Counting {
+        server: Server,
+        now: std::sync::atomic::AtomicUsize,
+        most: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Target for Counting {
+        fn label(&self) -> String {
+            "counting".to_owned()
+        }
+        fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+            Box::pin(async move {
+                let call = message["method"] == "tools/call";
+                if call {
+                    let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+                    self.most.fetch_max(now, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                let answer = self.server.send(message, caller).await;
+                if call {
+                    self.now.fetch_sub(1, Ordering::SeqCst);
+                }
+                answer
+            })
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn cases_run_jobs_at_a_time_and_one_after_the_other_with_one_job() {
+        for (jobs, want) in [(1, 1), (3, 3)] {
+            let target = Counting {
+                server: example_server(),
+                now: Default::default(),
+                most: Default::default(),
+            };
+            let options = CheckOptions {
+                jobs,
+                ..CheckOptions::default()
+            };
+            let report = check(&target, &options).await;
+            assert_eq!(report.count(Severity::Defect), 0, "{}", report.to_text());
+            assert!(report.cases.outcomes.len() > jobs, "{}", report.to_text());
+            assert_eq!(target.most.load(Ordering::SeqCst), want, "jobs = {jobs}");
+        }
     }
 }
