@@ -20,6 +20,7 @@
 //! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
 //! alone.
 
+mod catalog;
 mod classify;
 mod deadline;
 mod expect;
@@ -174,6 +175,8 @@ pub async fn check_with_progress(
                 });
             }
         });
+        progress("tools: malformed tools/call requests");
+        c.malformed_calls(&tools).await;
         progress(&format!("cases: {} schema-derived cases", cases.len()));
         report = c.run_cases(&tools, &cases, progress).await;
         progress("multi-round: input_required results, -32021 without capabilities");
@@ -184,7 +187,9 @@ pub async fn check_with_progress(
         for probe in [
             "lists/tools/list",
             "tools/definitions-and-unknown-tool",
+            "tools/names-and-headers",
             "tools/input-schemas",
+            "tools/malformed-calls",
             "tools/schema-cases",
             "tools/output-schema",
             "multi-round/discipline",
@@ -193,25 +198,41 @@ pub async fn check_with_progress(
             c.skip_probe(probe, "the server offers no tools");
         }
     }
+    let mut templates = Vec::new();
     if c.offered("resources", has("resources")).await {
-        progress("resources: list, read, resource-not-found");
-        c.resources().await;
+        progress("resources: list, templates, read, resource-not-found");
+        templates = c.resources().await;
     } else {
-        for probe in ["lists/resources/list", "resources/not-found"] {
+        for probe in [
+            "lists/resources/list",
+            "lists/resources/templates/list",
+            "resources/contents",
+            "resources/not-found",
+        ] {
             c.skip_probe(probe, "the server offers no resources");
         }
     }
+    let mut prompts = Vec::new();
     if c.offered("prompts", has("prompts")).await {
-        progress("prompts: list, unknown prompt, missing arguments");
-        c.prompts().await;
+        progress("prompts: list, unknown prompt, missing arguments, contents");
+        prompts = c.prompts().await;
     } else {
-        for probe in ["lists/prompts/list", "prompts/arguments"] {
+        for probe in ["lists/prompts/list", "prompts/arguments", "prompts/get"] {
             c.skip_probe(probe, "the server offers no prompts");
         }
     }
-    // No completion probe runs when the capability is declared; undeclared, it must be -32601.
-    if has("completions") == Some(false) {
-        c.offered("completions", Some(false)).await;
+    // Declared, completion is probed; undeclared, it must be -32601.
+    if has("completions") == Some(true) {
+        progress("completion: unknown prompt, listed arguments");
+        c.completion(&prompts, &templates).await;
+    } else {
+        c.skip_probe(
+            "completion/complete",
+            "the server did not declare the `completions` capability",
+        );
+        if has("completions") == Some(false) {
+            c.offered("completions", Some(false)).await;
+        }
     }
     // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
     #[cfg(feature = "http")]
