@@ -561,7 +561,7 @@ pub(super) fn content_notes(result: &Value) -> Vec<String> {
 /// Standard base64 (RFC 4648 §4), padded.
 fn is_base64(s: &str) -> bool {
     let bytes = s.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return false;
     }
     let padding = bytes.iter().rev().take_while(|&&b| b == b'=').count();
