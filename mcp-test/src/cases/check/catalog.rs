@@ -213,24 +213,50 @@ impl Checker<'_> {
         self.push_probe("completion/complete", out);
     }
 
-    /// `prompts/get`: each listed prompt (a few) got with its required arguments filled in;
-    /// image content is base64 with a MIME type (server/prompts.mdx §Image Content). A
-    /// prompt that refuses the made-up values is not wrong.
-    pub(super) async fn prompt_contents(&mut self, prompts: &[Value]) {
+    /// `prompts/get`: a few listed prompts, got with values for their required arguments
+    /// that the server itself suggests (`completion/complete`, only when `complete`: the
+    /// server declared `completions`); a prompt whose required arguments have no suggestion
+    /// is left alone, since a made-up value may make any prompt's result meaningless. Image
+    /// content is base64 with a MIME type (server/prompts.mdx §Image Content).
+    pub(super) async fn prompt_contents(&mut self, prompts: &[Value], complete: bool) {
         let mut out = Vec::new();
-        for prompt in prompts.iter().take(SAMPLE) {
+        'prompts: for prompt in prompts.iter().take(SAMPLE) {
             let Some(name) = prompt.get("name").and_then(Value::as_str) else {
                 continue;
             };
-            let arguments: serde_json::Map<String, Value> = prompt
+            let required: Vec<&str> = prompt
                 .get("arguments")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
                 .filter(|a| a.get("required") == Some(&json!(true)))
                 .filter_map(|a| a.get("name").and_then(Value::as_str))
-                .map(|a| (a.to_owned(), json!("mcp-test")))
                 .collect();
+            let mut arguments = serde_json::Map::new();
+            for argument in required {
+                if !complete || self.dead.is_some() {
+                    continue 'prompts;
+                }
+                let mut params = json!({"ref": {"type": "ref/prompt", "name": name},
+                                        "argument": {"name": argument, "value": ""}});
+                if !arguments.is_empty() {
+                    params["context"] = json!({"arguments": arguments});
+                }
+                let suggested = self
+                    .req("completion/complete", params, &mut out)
+                    .await
+                    .and_then(|r| {
+                        r.pointer("/result/completion/values/0")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    });
+                match suggested {
+                    Some(value) => {
+                        arguments.insert(argument.to_owned(), json!(value));
+                    }
+                    None => continue 'prompts,
+                }
+            }
             let params = json!({"name": name, "arguments": arguments});
             let Some(r) = self.req("prompts/get", params, &mut out).await else {
                 break;

@@ -215,7 +215,7 @@ pub async fn check_with_progress(
     let mut prompts = Vec::new();
     if c.offered("prompts", has("prompts")).await {
         progress("prompts: list, unknown prompt, missing arguments, contents");
-        prompts = c.prompts().await;
+        prompts = c.prompts(has("completions") == Some(true)).await;
     } else {
         for probe in ["lists/prompts/list", "prompts/arguments", "prompts/get"] {
             c.skip_probe(probe, "the server offers no prompts");
@@ -228,7 +228,10 @@ pub async fn check_with_progress(
     } else {
         c.skip_probe(
             "completion/complete",
-            "the server did not declare the `completions` capability",
+            match has("completions") {
+                None => "the server's capabilities are not known",
+                _ => "the server did not declare the `completions` capability",
+            },
         );
         if has("completions") == Some(false) {
             c.offered("completions", Some(false)).await;

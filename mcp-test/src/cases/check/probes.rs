@@ -815,8 +815,9 @@ impl<'a> Checker<'a> {
     }
 
     /// The prompt probes: the list, errors for an unknown prompt and missing arguments, and
-    /// the contents of a few prompts. Returns the prompts listed (for the completion probe).
-    pub(super) async fn prompts(&mut self) -> Vec<Value> {
+    /// the contents of a few prompts (with arguments the server suggests, when it declared
+    /// `completions`: `complete`). Returns the prompts listed (for the completion probe).
+    pub(super) async fn prompts(&mut self, complete: bool) -> Vec<Value> {
         let prompts = self
             .list_probe(
                 "prompts/list",
@@ -863,7 +864,7 @@ impl<'a> Checker<'a> {
             ));
         }
         self.push_probe("prompts/arguments", out);
-        self.prompt_contents(&prompts).await;
+        self.prompt_contents(&prompts, complete).await;
         prompts
     }
 
