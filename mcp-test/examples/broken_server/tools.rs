@@ -46,6 +46,13 @@ fn added_tool(on: &Breaks) -> Option<Value> {
     })
 }
 
+/// The fixture's tool `name` stands for in upper case (`ADD`: `add`), if any.
+fn known_in_upper_case(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    (lower != name && ["add", "echo", "work", "total", "confirm"].contains(&lower.as_str()))
+        .then_some(lower)
+}
+
 /// Successful `tools/list` results so far (for `tools/list-order-unstable`).
 static LISTS: AtomicUsize = AtomicUsize::new(0);
 
@@ -130,6 +137,13 @@ impl Hooks for Tools {
                 transports: BOTH,
             },
             Switch {
+                name: "tools/name-case-insensitive",
+                about: "runs a tool called by its name in upper case",
+                clause: "tools/name-case-sensitive",
+                probe: "tools/name-case",
+                transports: BOTH,
+            },
+            Switch {
                 name: "tools/name-too-long",
                 about: "lists a tool whose name is 129 characters long",
                 clause: "tools/name-length",
@@ -203,6 +217,12 @@ impl Hooks for Tools {
         if method != Some("tools/call") {
             return Incoming::Pass;
         }
+        if on.on("tools/name-case-insensitive")
+            && let Some(name) = message.pointer_mut("/params/name")
+            && let Some(lower) = name.as_str().and_then(known_in_upper_case)
+        {
+            *name = json!(lower);
+        }
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         let arguments = message.pointer("/params/arguments");
         if on.on("tools/non-object-arguments-accepted") && arguments.is_some_and(|a| !a.is_object())
@@ -224,6 +244,26 @@ impl Hooks for Tools {
                            "content": [{"type": "text", "text": "a must be below 100"}]}})]);
         }
         Incoming::Pass
+    }
+
+    fn http_request(
+        &self,
+        on: &Breaks,
+        head: &mut http::request::Parts,
+    ) -> Option<axum::response::Response> {
+        // The body's name is lowered on its way in (`incoming`): so is the header that
+        // mirrors it, or the server would refuse the pair as a mismatch.
+        if on.on("tools/name-case-insensitive")
+            && let Some(lower) = head
+                .headers
+                .get("mcp-name")
+                .and_then(|v| v.to_str().ok())
+                .and_then(known_in_upper_case)
+            && let Ok(value) = http::HeaderValue::from_str(&lower)
+        {
+            head.headers.insert("mcp-name", value);
+        }
+        None
     }
 
     fn outgoing(

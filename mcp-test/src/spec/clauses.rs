@@ -444,7 +444,7 @@ clauses! {
         "The following **SHOULD** be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (\\_), hyphen (-), and dot (.) […] Tool names **SHOULD NOT** contain spaces, commas, or other special characters.";
     /// Tool names are case-sensitive.
     TOOL_NAME_CASE = "tools/name-case-sensitive", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
-        Tools, Any, outside("not probed yet: call a read-only tool by its name in another case and expect it unknown (calling a tool under a name it did not list may run it)"),
+        Tools, Any, probes(&["tools/name-case"]),
         "Tool names **SHOULD** be considered case-sensitive.";
     /// The set of tools does not depend on the connection.
     TOOLS_SET_STABLE = "tools/set-not-per-connection", "2026-07-28", "server/tools.mdx", "Capabilities", MustNot,
@@ -660,7 +660,7 @@ clauses! {
         "The following **SHOULD** be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (\\_), hyphen (-), and dot (.) […] Tool names **SHOULD NOT** contain spaces, commas, or other special characters.";
     /// 2025-11-25: tool names are case-sensitive.
     LEGACY_TOOL_NAME_CASE = "legacy/tools/name-case-sensitive", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
-        Tools, Any, outside("not probed yet: call a read-only tool by its name in another case and expect it unknown (calling a tool under a name it did not list may run it)"),
+        Tools, Any, probes(&["tools/name-case"]),
         "Tool names **SHOULD** be considered case-sensitive.";
     /// 2025-11-25: a server that has tools declares `tools`.
     LEGACY_TOOLS_CAPABILITY = "legacy/tools/capability-declared", "2025-11-25", "server/tools.mdx", "Capabilities", Must,

@@ -8,7 +8,7 @@
 
 use super::probes::Checker;
 use super::{Note, Out, brief};
-use crate::cases::{Era, Happened};
+use crate::cases::{Case, Era, Expectation, Happened};
 use crate::spec::clauses::{self, Clause};
 use serde_json::{Value, json};
 
@@ -138,6 +138,49 @@ impl Checker<'_> {
             }
         }
         self.push_probe("tools/malformed-calls", out);
+    }
+
+    /// `tools/name-case`: the first tool with a valid case, called by its name in another
+    /// case (`add` as `ADD`) with that case's arguments; a success means the server does not
+    /// consider names case-sensitive (server/tools.mdx §Tool Names). `listed` are the names
+    /// of every listed tool: a tool whose other-case name matches another listed tool,
+    /// ignoring case, is not tried, so the call can only reach the tool the check may call.
+    pub(super) async fn name_case(&mut self, listed: &[String], cases: &[Case]) {
+        let mut out = Vec::new();
+        let candidate = cases.iter().find_map(|case| {
+            if case.expectation != Expectation::Success {
+                return None;
+            }
+            let variant = other_case(&case.tool)?;
+            let clash = listed
+                .iter()
+                .filter(|n| n.eq_ignore_ascii_case(&case.tool))
+                .count();
+            (clash == 1).then_some((case, variant))
+        });
+        let Some((case, variant)) = candidate else {
+            return self.skip_probe(
+                "tools/name-case",
+                "no tool the check may call has a valid case and a name with letters",
+            );
+        };
+        let params = json!({"name": variant, "arguments": case.args});
+        if let Some(r) = self.req("tools/call", params, &mut out).await
+            && matches!(
+                Happened::from_response(&r),
+                Happened::Success { .. } | Happened::InputRequired
+            )
+        {
+            out.push(self.broke(
+                &clauses::TOOL_NAME_CASE,
+                format!(
+                    "calling {variant:?}, a tool it does not list, ran its tool {:?} ({}): the name was not considered case-sensitive",
+                    case.tool,
+                    brief(&r)
+                ),
+            ));
+        }
+        self.push_probe("tools/name-case", out);
     }
 
     /// `completion/complete`, for a server that declared `completions`: an unknown prompt
@@ -469,6 +512,18 @@ fn primitive(schema: &Value) -> Result<(), Option<String>> {
     }
 }
 
+/// `name` in another case: upper case, or lower case if it is all upper case already;
+/// `None` when it has no ASCII letter.
+fn other_case(name: &str) -> Option<String> {
+    let upper = name.to_ascii_uppercase();
+    let variant = if upper == name {
+        name.to_ascii_lowercase()
+    } else {
+        upper
+    };
+    (variant != name).then_some(variant)
+}
+
 /// RFC 9110 `tchar`.
 fn is_tchar(c: char) -> bool {
     c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
@@ -699,6 +754,14 @@ mod tests {
         assert_eq!(clauses_of(tool), [Some("tools/x-mcp-header-reachable"); 3]);
         let root = json!({"name": "t", "inputSchema": {"type": "object", "x-mcp-header": "Root"}});
         assert_eq!(clauses_of(root), [Some("tools/x-mcp-header-reachable")]);
+    }
+
+    #[test]
+    fn another_case_of_a_name() {
+        assert_eq!(other_case("add").as_deref(), Some("ADD"));
+        assert_eq!(other_case("getUser").as_deref(), Some("GETUSER"));
+        assert_eq!(other_case("ADD").as_deref(), Some("add"));
+        assert_eq!(other_case("1-2"), None);
     }
 
     #[test]

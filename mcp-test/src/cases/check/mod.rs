@@ -139,6 +139,10 @@ pub async fn check_with_progress(
         let tools = c.tool_lists().await;
         progress("tools: definitions and unknown tools");
         c.tool_definitions(&tools).await;
+        let listed: Vec<String> = tools
+            .iter()
+            .filter_map(|t| Some(t.get("name")?.as_str()?.to_owned()))
+            .collect();
         let (tools, skipped) = callable_tools(tools, options);
         skipped_tools = skipped;
         let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
@@ -175,8 +179,9 @@ pub async fn check_with_progress(
                 });
             }
         });
-        progress("tools: malformed tools/call requests");
+        progress("tools: malformed tools/call requests, names in another case");
         c.malformed_calls(&tools).await;
+        c.name_case(&listed, &cases).await;
         progress(&format!("cases: {} schema-derived cases", cases.len()));
         report = c.run_cases(&tools, &cases, progress).await;
         progress("multi-round: input_required results, -32021 without capabilities");
@@ -190,6 +195,7 @@ pub async fn check_with_progress(
             "tools/names-and-headers",
             "tools/input-schemas",
             "tools/malformed-calls",
+            "tools/name-case",
             "tools/schema-cases",
             "tools/output-schema",
             "multi-round/discipline",
