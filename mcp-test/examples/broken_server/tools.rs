@@ -144,6 +144,13 @@ impl Hooks for Tools {
                 transports: BOTH,
             },
             Switch {
+                name: "tools/embedded-resource-undeclared",
+                about: "embeds a resource in echo's results, declares no `resources` and answers resources/* with -32601",
+                clause: "tools/embedded-resources-capability",
+                probe: "tools/embedded-resources",
+                transports: BOTH,
+            },
+            Switch {
                 name: "tools/name-too-long",
                 about: "lists a tool whose name is 129 characters long",
                 clause: "tools/name-length",
@@ -208,6 +215,13 @@ impl Hooks for Tools {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let method = method.as_deref();
+        if on.on("tools/embedded-resource-undeclared")
+            && method.is_some_and(|m| m.starts_with("resources/"))
+        {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32601, "message": "Method not found"}})]);
+        }
         if method == Some("tools/list")
             && on.on("tools/list-invalid-cursor-accepted")
             && let Some(params) = message.get_mut("params").and_then(Value::as_object_mut)
@@ -311,6 +325,27 @@ impl Hooks for Tools {
                     if on.on("tools/output-schema-invalid") && name == Some("total") {
                         tool["outputSchema"]["properties"]["total"]["type"] = json!("whole");
                     }
+                }
+            }
+            Some("server/discover") if on.on("tools/embedded-resource-undeclared") => {
+                if let Some(capabilities) = message
+                    .pointer_mut("/result/capabilities")
+                    .and_then(Value::as_object_mut)
+                {
+                    capabilities.remove("resources");
+                }
+            }
+            Some("tools/call")
+                if on.on("tools/embedded-resource-undeclared")
+                    && request.and_then(|r| r.pointer("/params/name")) == Some(&json!("echo")) =>
+            {
+                if let Some(content) = message
+                    .pointer_mut("/result/content")
+                    .and_then(Value::as_array_mut)
+                {
+                    content.push(json!({"type": "resource", "resource": {
+                        "uri": "fixture://readme", "mimeType": "text/plain",
+                        "text": "Each switch breaks one requirement."}}));
                 }
             }
             Some("tools/call")

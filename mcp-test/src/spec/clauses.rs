@@ -496,7 +496,7 @@ clauses! {
         "Server developers **SHOULD NOT** mark sensitive parameters (passwords, API keys, tokens, PII) with `x-mcp-header`, as header values are visible to network intermediaries.";
     /// Embedded resources come with the `resources` capability.
     EMBEDDED_RESOURCES_CAPABILITY = "tools/embedded-resources-capability", "2026-07-28", "server/tools.mdx", "Embedded Resources", Should,
-        Tools, Any, outside("not probed yet: a tool result with `resource` content from a server that did not declare `resources`"),
+        Tools, Any, probes(&["tools/embedded-resources"]),
         "Servers that use embedded resources **SHOULD** implement the `resources` capability:";
     /// Schemas are valid in their dialect.
     SCHEMA_VALID = "schema/valid", "2026-07-28", "basic/index.mdx", "Schema Validation", Must,
@@ -672,7 +672,7 @@ clauses! {
         "When the list of available tools changes, servers that declared the `listChanged` capability **SHOULD** send a notification:";
     /// 2025-11-25: embedded resources come with the `resources` capability.
     LEGACY_EMBEDDED_RESOURCES_CAPABILITY = "legacy/tools/embedded-resources-capability", "2025-11-25", "server/tools.mdx", "Embedded Resources", Should,
-        Tools, Any, outside("not probed yet: a tool result with `resource` content from a server that did not declare `resources`"),
+        Tools, Any, probes(&["tools/embedded-resources"]),
         "Servers that use embedded resources **SHOULD** implement the `resources` capability:";
     /// 2025-11-25: prompt errors are -32602.
     LEGACY_PROMPT_ERRORS = "legacy/prompts/errors", "2025-11-25", "server/prompts.mdx", "Error Handling", Should,

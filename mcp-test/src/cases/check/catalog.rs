@@ -8,7 +8,7 @@
 
 use super::probes::Checker;
 use super::{Note, Out, brief};
-use crate::cases::{Case, Era, Expectation, Happened};
+use crate::cases::{Case, Era, Expectation, Happened, Outcome};
 use crate::spec::clauses::{self, Clause};
 use serde_json::{Value, json};
 
@@ -181,6 +181,57 @@ impl Checker<'_> {
             ));
         }
         self.push_probe("tools/name-case", out);
+    }
+
+    /// `tools/embedded-resources`: a server that returns `resource` content from its tools
+    /// should implement the `resources` capability (server/tools.mdx §Embedded Resources);
+    /// `declared`: whether it declared it (`None`: not known, and the probe is skipped).
+    pub(super) fn embedded_resources(&mut self, outcomes: &[Outcome], declared: Option<bool>) {
+        match declared {
+            Some(false) => {}
+            Some(true) => {
+                return self.skip_probe(
+                    "tools/embedded-resources",
+                    "the server declares the `resources` capability",
+                );
+            }
+            None => {
+                return self.skip_probe(
+                    "tools/embedded-resources",
+                    "the server's capabilities are not known",
+                );
+            }
+        }
+        let era = self.era_now();
+        let mut out = Vec::new();
+        let mut tools: Vec<&str> = Vec::new();
+        for outcome in outcomes {
+            let Some(response) = &outcome.response else {
+                continue;
+            };
+            let embeds = response
+                .pointer("/result/content")
+                .and_then(Value::as_array)
+                .is_some_and(|c| c.iter().any(|b| b.get("type") == Some(&json!("resource"))));
+            if embeds && !tools.contains(&outcome.case.tool.as_str()) {
+                tools.push(&outcome.case.tool);
+                out.push(
+                    Note::broke_in(
+                        era,
+                        &clauses::EMBEDDED_RESOURCES_CAPABILITY,
+                        format!(
+                            "tool {:?} returned an embedded resource, yet the server does not declare the `resources` capability",
+                            outcome.case.tool
+                        ),
+                    )
+                    .on(Some(super::Shown {
+                        method: "tools/call".to_owned(),
+                        id: response.get("id").and_then(Value::as_i64),
+                    })),
+                );
+            }
+        }
+        self.push_probe("tools/embedded-resources", out);
     }
 
     /// `completion/complete`, for a server that declared `completions`: an unknown prompt

@@ -184,6 +184,7 @@ pub async fn check_with_progress(
         c.name_case(&listed, &cases).await;
         progress(&format!("cases: {} schema-derived cases", cases.len()));
         report = c.run_cases(&tools, &cases, progress).await;
+        c.embedded_resources(&report.outcomes, has("resources"));
         progress("multi-round: input_required results, -32021 without capabilities");
         c.multi_round_discipline(&report).await;
         progress("multi-round: tools that ask, driven with every client capability");
@@ -197,6 +198,7 @@ pub async fn check_with_progress(
             "tools/malformed-calls",
             "tools/name-case",
             "tools/schema-cases",
+            "tools/embedded-resources",
             "tools/output-schema",
             "multi-round/discipline",
             "multi-round/driven",
