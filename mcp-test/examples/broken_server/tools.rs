@@ -2,6 +2,8 @@
 
 use super::{BOTH, Breaks, Hooks, Incoming, Switch};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Tools;
@@ -53,6 +55,13 @@ fn known_in_upper_case(name: &str) -> Option<String> {
         .then_some(lower)
 }
 
+/// The cursor of page 2 (for `tools/list-unstable-cursor`).
+const PAGE_2: &str = "page-2";
+/// The ids of the `tools/list` requests for page 2 in flight.
+static SECOND_PAGES: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+/// How many times page 2 was asked for.
+static PAGE_2_ASKED: AtomicUsize = AtomicUsize::new(0);
+
 /// Successful `tools/list` results so far (for `tools/list-order-unstable`).
 static LISTS: AtomicUsize = AtomicUsize::new(0);
 
@@ -91,6 +100,13 @@ impl Hooks for Tools {
                 name: "tools/list-invalid-cursor-accepted",
                 about: "answers tools/list with an invalid cursor with the first page",
                 clause: "pagination/invalid-cursor",
+                probe: "lists/tools/list",
+                transports: BOTH,
+            },
+            Switch {
+                name: "tools/list-unstable-cursor",
+                about: "pages tools/list two tools at a time, and its cursor gives another page the third time",
+                clause: "pagination/stable-cursors",
                 probe: "lists/tools/list",
                 transports: BOTH,
             },
@@ -223,6 +239,15 @@ impl Hooks for Tools {
                 "error": {"code": -32601, "message": "Method not found"}})]);
         }
         if method == Some("tools/list")
+            && on.on("tools/list-unstable-cursor")
+            && message.pointer("/params/cursor") == Some(&json!(PAGE_2))
+            && let Some(params) = message.get_mut("params").and_then(Value::as_object_mut)
+        {
+            params.remove("cursor");
+            let id = message.get("id").map(Value::to_string).unwrap_or_default();
+            SECOND_PAGES.lock().expect("not poisoned").insert(id);
+        }
+        if method == Some("tools/list")
             && on.on("tools/list-invalid-cursor-accepted")
             && let Some(params) = message.get_mut("params").and_then(Value::as_object_mut)
         {
@@ -307,6 +332,27 @@ impl Hooks for Tools {
                 };
                 if on.on("tools/list-order-unstable") && count % 2 == 1 {
                     tools.reverse();
+                }
+                if on.on("tools/list-unstable-cursor") {
+                    let id = message["id"].to_string();
+                    let second = SECOND_PAGES.lock().expect("not poisoned").remove(&id);
+                    let tools = message
+                        .pointer_mut("/result/tools")
+                        .and_then(Value::as_array_mut)
+                        .expect("still there");
+                    if second {
+                        // The first two asks for page 2 get it; the third loses a tool.
+                        let skip = if PAGE_2_ASKED.fetch_add(1, Ordering::SeqCst) < 2 {
+                            2
+                        } else {
+                            3
+                        };
+                        tools.drain(..skip.min(tools.len()));
+                    } else {
+                        tools.truncate(2);
+                        message["result"]["nextCursor"] = json!(PAGE_2);
+                    }
+                    return;
                 }
                 if on.on("tools/list-duplicate-name")
                     && let Some(first) = tools.first().cloned()

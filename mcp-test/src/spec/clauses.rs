@@ -614,9 +614,9 @@ clauses! {
     COMPLETION_SECURITY = "completion/security", "2026-07-28", "server/utilities/completion.mdx", "Security", Must,
         Completion, Any, outside("access control and disclosure are the server's knowledge, and a check must not flood a server to find its rate limit"),
         "Implementations **MUST**: Validate all completion inputs; Implement appropriate rate limiting; Control access to sensitive suggestions; Prevent completion-based information disclosure";
-    /// Stable cursors, invalid ones handled.
-    PAGINATION_SERVERS = "pagination/server-guidelines", "2026-07-28", "server/utilities/pagination.mdx", "Implementation Guidelines", Should,
-        Pagination, Any, outside("not probed yet: follow a nextCursor twice and compare the pages (an invalid cursor is pagination/invalid-cursor)"),
+    /// Stable cursors (an invalid one is `pagination/invalid-cursor`).
+    PAGINATION_STABLE_CURSORS = "pagination/stable-cursors", "2026-07-28", "server/utilities/pagination.mdx", "Implementation Guidelines", Should,
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/resources/templates/list", "lists/prompts/list"]),
         "Servers **SHOULD**: Provide stable cursors; Handle invalid cursors gracefully";
     /// 2025-11-25: a tool's input schema is a valid JSON Schema object.
     LEGACY_TOOL_INPUT_SCHEMA = "legacy/tools/input-schema", "2025-11-25", "server/tools.mdx", "Tool", Must,
@@ -642,9 +642,9 @@ clauses! {
     LEGACY_INVALID_CURSOR = "legacy/pagination/invalid-cursor", "2025-11-25", "server/utilities/pagination.mdx", "Error Handling", Should,
         Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/resources/templates/list", "lists/prompts/list"]),
         "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
-    /// 2025-11-25: stable cursors, invalid ones handled.
-    LEGACY_PAGINATION_SERVERS = "legacy/pagination/server-guidelines", "2025-11-25", "server/utilities/pagination.mdx", "Implementation Guidelines", Should,
-        Pagination, Any, outside("not probed yet: follow a nextCursor twice and compare the pages (an invalid cursor is pagination/invalid-cursor)"),
+    /// 2025-11-25: stable cursors (an invalid one is `legacy/pagination/invalid-cursor`).
+    LEGACY_PAGINATION_STABLE_CURSORS = "legacy/pagination/stable-cursors", "2025-11-25", "server/utilities/pagination.mdx", "Implementation Guidelines", Should,
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/resources/templates/list", "lists/prompts/list"]),
         "Servers **SHOULD**: Provide stable cursors; Handle invalid cursors gracefully";
     /// 2025-11-25: tool names are unique.
     LEGACY_TOOL_NAMES_UNIQUE = "legacy/tools/names-unique", "2025-11-25", "server/tools.mdx", "Tool Names", Should,

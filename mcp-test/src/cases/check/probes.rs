@@ -478,12 +478,14 @@ impl<'a> Checker<'a> {
     /// Every page of a list method; findings for loops, duplicates and a list that does not
     /// end. `responds`: the clause that makes the server answer it, if one does (an error
     /// or a loop is otherwise a note, and -32601 nothing: the method is optional).
+    /// `first_cursor` is set to the first `nextCursor` and the page it gave, if any.
     async fn pages(
         &mut self,
         method: &str,
         key: &str,
         responds: Option<&Clause>,
         out: &mut Out,
+        first_cursor: &mut Option<(String, Vec<Value>)>,
     ) -> Option<Vec<Value>> {
         let mut items = Vec::new();
         let mut cursors = HashSet::new();
@@ -507,6 +509,11 @@ impl<'a> Checker<'a> {
                 ));
                 return None;
             };
+            if let Some(c) = &cursor
+                && first_cursor.is_none()
+            {
+                *first_cursor = Some((c.clone(), page.clone()));
+            }
             items.extend(page.iter().cloned());
             match result.get("nextCursor") {
                 None | Some(Value::Null) => return Some(items),
@@ -548,7 +555,10 @@ impl<'a> Checker<'a> {
         responds: Option<&Clause>,
     ) -> Vec<Value> {
         let mut out = Vec::new();
-        let listed = self.pages(method, key, responds, &mut out).await;
+        let mut paged = None;
+        let listed = self
+            .pages(method, key, responds, &mut out, &mut paged)
+            .await;
         // An optional method the server does not implement (-32601): nothing more to ask.
         if listed.is_none() && responds.is_none() && self.dead.is_none() && out.is_empty() {
             self.push_probe(&format!("lists/{method}"), out);
@@ -575,7 +585,10 @@ impl<'a> Checker<'a> {
         }
         if self.dead.is_none() {
             let mut again_out = Vec::new();
-            if let Some(second) = self.pages(method, key, responds, &mut again_out).await {
+            let second = self
+                .pages(method, key, responds, &mut again_out, &mut None)
+                .await;
+            if let Some(second) = second {
                 let (a, b) = (names(&first), names(&second));
                 let mut sorted = (a.clone(), b.clone());
                 sorted.0.sort();
@@ -591,6 +604,24 @@ impl<'a> Checker<'a> {
                     } else {
                         self.info(message)
                     });
+                } else if let Some((cursor, page)) = paged {
+                    // The set did not change between the two listings: the same cursor
+                    // should give the same page again.
+                    let params = json!({"cursor": cursor});
+                    if let Some(r) = self.req(method, params, &mut out).await
+                        && let Some(again) = r.pointer(&format!("/result/{key}"))
+                        && let Some(again) = again.as_array()
+                        && names(again) != names(&page)
+                    {
+                        out.push(self.broke(
+                            &clauses::PAGINATION_STABLE_CURSORS,
+                            format!(
+                                "{method} with the cursor {cursor:?} a second time gave another page, though the list did not change: first {:?}, then {:?}",
+                                names(&page),
+                                names(again)
+                            ),
+                        ));
+                    }
                 }
             }
             let bad = json!({"cursor": "mcp-test-not-a-cursor"});
