@@ -71,6 +71,20 @@ impl Hooks for Resources {
                 transports: BOTH,
             },
             Switch {
+                name: "resources/template-not-uri-template",
+                about: "lists its template as `fixture://items/{id` (no RFC 6570 template)",
+                clause: "base/schema",
+                probe: "results/shape-and-cache-hints",
+                transports: BOTH,
+            },
+            Switch {
+                name: "completion/too-many-values",
+                about: "answers completion/complete with 101 values (the schema allows 100)",
+                clause: "base/schema",
+                probe: "results/shape-and-cache-hints",
+                transports: BOTH,
+            },
+            Switch {
                 name: "completion/unknown-prompt-empty",
                 about: "answers completion/complete for an unknown prompt with no values, not -32602",
                 clause: "completion/errors",
@@ -141,6 +155,18 @@ impl Hooks for Resources {
                     messages.push(json!({"role": "user", "content":
                         {"type": "image", "data": "not base64!", "mimeType": "image/png"}}));
                 }
+            }
+            Some("resources/templates/list")
+                if succeeded && on.on("resources/template-not-uri-template") =>
+            {
+                if let Some(template) = message.pointer_mut("/result/resourceTemplates/0") {
+                    template["uriTemplate"] = json!("fixture://items/{id");
+                }
+            }
+            Some("completion/complete") if succeeded && on.on("completion/too-many-values") => {
+                let values: Vec<String> = (0..101).map(|i| format!("value-{i}")).collect();
+                message["result"]["completion"] =
+                    json!({"values": values, "total": 150, "hasMore": true});
             }
             Some("completion/complete") if failed && on.on("completion/unknown-prompt-empty") => {
                 *message = json!({"jsonrpc": "2.0", "id": id,
