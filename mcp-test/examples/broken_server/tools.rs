@@ -139,6 +139,13 @@ impl Hooks for Tools {
                 transports: BOTH,
             },
             Switch {
+                name: "tools/missing-required-accepted",
+                about: "runs add called without its required `a`",
+                clause: "tools/validate-inputs",
+                probe: "tools/schema-cases",
+                transports: BOTH,
+            },
+            Switch {
                 name: "tools/inclusive-bound-refused",
                 about: "refuses add with `a` = 100, its inclusive maximum",
                 clause: "schema/validate-per-dialect",
@@ -270,6 +277,13 @@ impl Hooks for Tools {
         }
         if message.pointer("/params/name") != Some(&json!("add")) {
             return Incoming::Pass;
+        }
+        if on.on("tools/missing-required-accepted")
+            && message
+                .pointer("/params/arguments")
+                .is_some_and(|a| a.is_object() && a.get("a").is_none())
+        {
+            return Incoming::Answer(vec![ran(&id)]);
         }
         let a = message
             .pointer("/params/arguments/a")

@@ -1,10 +1,11 @@
 //! The probes of what a server offers, beyond its lists: tool names and `x-mcp-header`
-//! annotations, malformed `tools/call` requests, the contents of resources and prompts, and
+//! annotations, malformed `tools/call` requests, a tool called by its name in another case,
+//! embedded resources without the capability, the contents of resources and prompts, and
 //! `completion/complete`.
 //!
 //! The judgements are pure functions of what the server listed or answered
-//! ([`definition_notes`], [`completion_notes`], [`blob_notes`], [`content_notes`]), tested below without a
-//! server.
+//! ([`definition_notes`], [`completion_notes`], [`blob_notes`], [`content_notes`]), tested
+//! below without a server.
 
 use super::probes::Checker;
 use super::{Note, Out, brief};
