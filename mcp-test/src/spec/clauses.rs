@@ -512,7 +512,7 @@ clauses! {
         "Servers that declare the `prompts` capability **MUST** respond to `prompts/list` requests with the set of prompts currently available to the requesting client.";
     /// An invalid cursor is -32602.
     INVALID_CURSOR = "pagination/invalid-cursor", "2026-07-28", "server/utilities/pagination.mdx", "Error Handling", Should,
-        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/prompts/list"]),
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/resources/templates/list", "lists/prompts/list"]),
         "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
     /// `tools/list` comes in a deterministic order.
     TOOLS_DETERMINISTIC_ORDER = "tools/deterministic-order", "2026-07-28", "server/tools.mdx", "Capabilities", Should,
@@ -522,10 +522,70 @@ clauses! {
     TOOL_NAMES_UNIQUE = "tools/names-unique", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
         Tools, Any, probes(&["lists/tools/list"]),
         "Tool names **SHOULD** be unique within a server.";
+    /// A tool's name is 1 to 128 characters long.
+    TOOL_NAME_LENGTH = "tools/name-length", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Tool names **SHOULD** be between 1 and 128 characters in length (inclusive).";
+    /// A tool's name uses only letters, digits, `_`, `-` and `.`.
+    TOOL_NAME_CHARACTERS = "tools/name-characters", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "The following **SHOULD** be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (\\_), hyphen (-), and dot (.) […] Tool names **SHOULD NOT** contain spaces, commas, or other special characters.";
+    /// Tool names are case-sensitive.
+    TOOL_NAME_CASE = "tools/name-case-sensitive", "2026-07-28", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["tools/name-case"]),
+        "Tool names **SHOULD** be considered case-sensitive.";
+    /// The set of tools does not depend on the connection.
+    TOOLS_SET_STABLE = "tools/set-not-per-connection", "2026-07-28", "server/tools.mdx", "Capabilities", MustNot,
+        Tools, Any, outside("the set MAY change over time, so one client cannot tell a set that varies per connection or by side effect from one that changed"),
+        "This set **MAY** be empty and **MAY** change over time (see List Changed Notification), but **MUST NOT** vary per-connection or as a side effect of other requests on the connection.";
+    /// A server that has tools declares `tools`.
+    TOOLS_CAPABILITY = "tools/capability-declared", "2026-07-28", "server/tools.mdx", "Capabilities", Must,
+        Tools, Any, outside("a method of an undeclared capability answered is reported by the capabilities/tools probe under capabilities/respected; whether a server 'supports' tools beyond that is not observable"),
+        "Servers that support tools **MUST** declare the `tools` capability:";
+    /// A changed tool list is announced.
+    TOOLS_LIST_CHANGED = "tools/list-changed", "2026-07-28", "server/tools.mdx", "List Changed Notification", Should,
+        Tools, Any, outside("a client cannot make a server's tool list change"),
+        "When the list of available tools changes, servers that declared the `listChanged` capability **SHOULD** send a notification to clients that have opened a `subscriptions/listen` stream with `toolsListChanged: true`:";
     /// A tool's input schema is a valid JSON Schema object.
     TOOL_INPUT_SCHEMA = "tools/input-schema", "2026-07-28", "server/tools.mdx", "Tool", Must,
         Tools, Any, probes(&["tools/input-schemas"]),
         "`inputSchema`: JSON Schema defining expected parameters. **MUST** be a valid JSON Schema object (not `null`)";
+    /// An `x-mcp-header` is not empty.
+    X_MCP_HEADER_NOT_EMPTY = "tools/x-mcp-header-not-empty", "2026-07-28", "server/tools.mdx", "x-mcp-header", MustNot,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Constraints on `x-mcp-header` values: **MUST NOT** be empty";
+    /// An `x-mcp-header` is an HTTP field-name token.
+    X_MCP_HEADER_TOKEN = "tools/x-mcp-header-token", "2026-07-28", "server/tools.mdx", "x-mcp-header", Must,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Constraints on `x-mcp-header` values: **MUST** match HTTP field-name token syntax (`1*tchar`, RFC 9110 Section 5.1)";
+    /// An `x-mcp-header` has no control characters.
+    X_MCP_HEADER_NO_CONTROL = "tools/x-mcp-header-no-control", "2026-07-28", "server/tools.mdx", "x-mcp-header", MustNot,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Constraints on `x-mcp-header` values: **MUST NOT** contain control characters, including carriage return (CR, `\\r`) or line feed (LF, `\\n`)";
+    /// The `x-mcp-header` values of a schema differ, ignoring case.
+    X_MCP_HEADER_UNIQUE = "tools/x-mcp-header-unique", "2026-07-28", "server/tools.mdx", "x-mcp-header", Must,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Constraints on `x-mcp-header` values: **MUST** be case-insensitively unique among all `x-mcp-header` values in the `inputSchema`";
+    /// `x-mcp-header` only on integer, string and boolean properties.
+    X_MCP_HEADER_PRIMITIVE = "tools/x-mcp-header-primitive", "2026-07-28", "server/tools.mdx", "x-mcp-header", Must,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Constraints on `x-mcp-header` values: **MUST** only be applied to parameters with primitive types (integer, string, boolean). Parameters with type `number` are not permitted.";
+    /// `x-mcp-header` only on properties reached through `properties` alone.
+    X_MCP_HEADER_REACHABLE = "tools/x-mcp-header-reachable", "2026-07-28", "server/tools.mdx", "x-mcp-header", Must,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Constraints on `x-mcp-header` values: **MUST** only be applied to properties that are _statically reachable_ from the schema root, as defined in Custom Headers from Tool Parameters, which also defines how header values are extracted from call arguments";
+    /// A mirrored integer stays within the IEEE 754 safe range.
+    X_MCP_HEADER_SAFE_INTEGER = "tools/x-mcp-header-safe-integer", "2026-07-28", "server/tools.mdx", "x-mcp-header", Must,
+        Tools, Any, outside("about the values a client sends at call time, not a property of the tool definition a server lists"),
+        "Integer values **MUST** be within the safe range for integers represented using IEEE754 double-precision floating point numbers (−2<sup>53</sup>+1 to 2<sup>53</sup>−1)";
+    /// No sensitive parameter is mirrored into a header.
+    X_MCP_HEADER_SENSITIVE = "tools/x-mcp-header-not-sensitive", "2026-07-28", "server/tools.mdx", "x-mcp-header", ShouldNot,
+        Tools, Any, outside("whether a parameter is sensitive is the server's knowledge, not the checker's"),
+        "Server developers **SHOULD NOT** mark sensitive parameters (passwords, API keys, tokens, PII) with `x-mcp-header`, as header values are visible to network intermediaries.";
+    /// Embedded resources come with the `resources` capability.
+    EMBEDDED_RESOURCES_CAPABILITY = "tools/embedded-resources-capability", "2026-07-28", "server/tools.mdx", "Embedded Resources", Should,
+        Tools, Any, probes(&["tools/embedded-resources"]),
+        "Servers that use embedded resources **SHOULD** implement the `resources` capability:";
     /// Schemas are valid in their dialect.
     SCHEMA_VALID = "schema/valid", "2026-07-28", "basic/index.mdx", "Schema Validation", Must,
         Tools, Any, probes(&["tools/definitions-and-unknown-tool"]),
@@ -544,16 +604,108 @@ clauses! {
         "Servers **MUST** provide structured results that conform to this schema.";
     /// Tool inputs are validated.
     VALIDATE_TOOL_INPUTS = "tools/validate-inputs", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
-        Tools, Any, probes(&["tools/schema-cases"]),
+        Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls"]),
         "Servers **MUST**: Validate all tool inputs";
+    /// The rest of the servers' security list.
+    TOOLS_SECURITY = "tools/security", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
+        Tools, Any, outside("access control, rate limits and sanitizing are a server's inner workings; a black-box check must not flood a server to find its limit"),
+        "Servers **MUST**: […] Implement proper access controls; Rate limit tool invocations; Sanitize tool outputs";
     /// A missing resource is -32602.
     RESOURCE_NOT_FOUND = "resources/not-found", "2026-07-28", "server/resources.mdx", "Error Handling", Must,
         Resources, Any, probes(&["resources/not-found"]),
-        "If the requested resource does not exist, servers **MUST** return a JSON-RPC error with code `-32602` (Invalid params).";
+        "If the requested resource does not exist, servers **MUST** return a JSON-RPC error with code `-32602` (Invalid Params).";
     /// A missing resource is never an empty result.
     RESOURCE_NOT_FOUND_EMPTY = "resources/not-found-not-empty", "2026-07-28", "server/resources.mdx", "Error Handling", MustNot,
         Resources, Any, probes(&["resources/not-found"]),
         "Servers **MUST NOT** return an empty `contents` array for a non-existent resource.";
+    /// An internal error is -32603.
+    RESOURCE_INTERNAL_ERROR = "resources/internal-error", "2026-07-28", "server/resources.mdx", "Error Handling", Should,
+        Resources, Any, outside("a client cannot provoke an internal error on purpose"),
+        "Servers **SHOULD** return `-32603` for internal errors.";
+    /// Resource URIs are validated.
+    RESOURCE_VALIDATE_URIS = "resources/validate-uris", "2026-07-28", "server/resources.mdx", "Security Considerations", Must,
+        Resources, Any, probes(&["resources/not-found"]),
+        "Servers **MUST** validate all resource URIs";
+    /// A resource URI's scheme follows RFC 3986.
+    RESOURCE_URI_SCHEME = "resources/uri-scheme", "2026-07-28", "server/resources.mdx", "Custom URI Schemes", Must,
+        Resources, Any, outside("checked as base/schema: the schema gives `Resource.uri` the format `uri`, which results/shape-and-cache-hints checks in every resources/list result"),
+        "Custom URI schemes **MUST** be in accordance with [RFC3986](https://datatracker.ietf.org/doc/html/rfc3986), taking the above guidance in to account.";
+    /// `https://` only for what the client can fetch itself.
+    RESOURCE_HTTPS_SCHEME = "resources/https-scheme", "2026-07-28", "server/resources.mdx", "https://", Should,
+        Resources, Any, outside("whether the client could fetch a resource from the web on its own is the server's knowledge"),
+        "Servers **SHOULD** use this scheme only when the client is able to fetch and load the resource directly from the web on its own—that is, it doesn’t need to read the resource via the MCP server. For other use cases, servers **SHOULD** prefer to use another URI scheme, or define a custom one, even if the server will itself be downloading resource contents over the internet.";
+    /// Binary resource contents are base64.
+    RESOURCE_BINARY_ENCODED = "resources/binary-encoded", "2026-07-28", "server/resources.mdx", "Security Considerations", Must,
+        Resources, Any, probes(&["resources/contents"]),
+        "Binary data **MUST** be properly encoded";
+    /// Access control, permissions and paths.
+    RESOURCES_SECURITY = "resources/security", "2026-07-28", "server/resources.mdx", "Security Considerations", Must,
+        Resources, Any, outside("access control and permissions are a server's inner workings, and a check must not try directory traversal on a server's files"),
+        "Access controls **SHOULD** be implemented for sensitive resources […] Resource permissions **SHOULD** be checked before operations […] Servers **MUST** sanitize file paths to prevent directory traversal attacks when serving `file://` resources";
+    /// The set of resources does not depend on the connection.
+    RESOURCES_SET_STABLE = "resources/set-not-per-connection", "2026-07-28", "server/resources.mdx", "Capabilities", MustNot,
+        Resources, Any, outside("the set MAY change over time, so one client cannot tell a set that varies per connection or by side effect from one that changed"),
+        "This set **MAY** be empty and **MAY** change over time (see List Changed Notification), but **MUST NOT** vary per-connection or as a side effect of other requests on the connection.";
+    /// A server that has resources declares `resources`.
+    RESOURCES_CAPABILITY = "resources/capability-declared", "2026-07-28", "server/resources.mdx", "Capabilities", Must,
+        Resources, Any, outside("a method of an undeclared capability answered is reported by the capabilities/resources probe under capabilities/respected; whether a server 'supports' resources beyond that is not observable"),
+        "Servers that support resources **MUST** declare the `resources` capability:";
+    /// A changed resource list is announced.
+    RESOURCES_LIST_CHANGED = "resources/list-changed", "2026-07-28", "server/resources.mdx", "List Changed Notification", Should,
+        Resources, Any, outside("a client cannot make a server's resource list change"),
+        "When the list of available resources changes, servers that declared the `listChanged` capability **SHOULD** send a notification:";
+    /// Prompt errors are -32602.
+    PROMPT_ERRORS = "prompts/errors", "2026-07-28", "server/prompts.mdx", "Error Handling", Should,
+        Prompts, Any, probes(&["prompts/arguments"]),
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
+    /// Prompt arguments are validated.
+    PROMPT_VALIDATE_ARGUMENTS = "prompts/validate-arguments", "2026-07-28", "server/prompts.mdx", "Implementation Considerations", Should,
+        Prompts, Any, outside("what a server validates is seen only in its answers to missing or unknown arguments, which prompts/errors holds it to"),
+        "Servers **SHOULD** validate prompt arguments before processing";
+    /// Prompt inputs and outputs are validated.
+    PROMPTS_SECURITY = "prompts/security", "2026-07-28", "server/prompts.mdx", "Security", Must,
+        Prompts, Any, outside("what counts as an injection is the server's knowledge"),
+        "Implementations **MUST** carefully validate all prompt inputs and outputs to prevent injection attacks or unauthorized access to resources.";
+    /// An image in a prompt is base64 with a MIME type.
+    PROMPT_IMAGE = "prompts/image-content", "2026-07-28", "server/prompts.mdx", "Image Content", Must,
+        Prompts, Any, probes(&["prompts/get"]),
+        "The image data **MUST** be base64-encoded and include a valid MIME type.";
+    /// An embedded resource has a URI, a MIME type and its contents.
+    PROMPT_EMBEDDED_RESOURCE = "prompts/embedded-resource", "2026-07-28", "server/prompts.mdx", "Embedded Resources", Must,
+        Prompts, Any, outside("the schema requires these fields: results/shape-and-cache-hints holds every prompts/get result to it, as base/schema"),
+        "Resources can contain either text or binary (blob) data and **MUST** include: A valid resource URI; The appropriate MIME type; Either text content or base64-encoded blob data";
+    /// The set of prompts does not depend on the connection.
+    PROMPTS_SET_STABLE = "prompts/set-not-per-connection", "2026-07-28", "server/prompts.mdx", "Capabilities", MustNot,
+        Prompts, Any, outside("the set MAY change over time, so one client cannot tell a set that varies per connection or by side effect from one that changed"),
+        "This set **MAY** be empty and **MAY** change over time (see List Changed Notification), but **MUST NOT** vary per-connection or as a side effect of other requests on the connection.";
+    /// A server that has prompts declares `prompts`.
+    PROMPTS_CAPABILITY = "prompts/capability-declared", "2026-07-28", "server/prompts.mdx", "Capabilities", Must,
+        Prompts, Any, outside("a method of an undeclared capability answered is reported by the capabilities/prompts probe under capabilities/respected; whether a server 'supports' prompts beyond that is not observable"),
+        "Servers that support prompts **MUST** declare the `prompts` capability in their `DiscoverResult`:";
+    /// A changed prompt list is announced.
+    PROMPTS_LIST_CHANGED = "prompts/list-changed", "2026-07-28", "server/prompts.mdx", "List Changed Notification", Should,
+        Prompts, Any, outside("a client cannot make a server's prompt list change"),
+        "When the list of available prompts changes, servers that declared the `listChanged` capability **SHOULD** send a notification to clients that have opened a `subscriptions/listen` stream with `promptsListChanged: true`:";
+    /// Completion errors are -32602.
+    COMPLETION_ERRORS = "completion/errors", "2026-07-28", "server/utilities/completion.mdx", "Error Handling", Should,
+        Completion, Any, probes(&["completion/complete"]),
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: […] Invalid prompt name: `-32602` (Invalid params)";
+    /// A server that completes declares `completions`.
+    COMPLETION_CAPABILITY = "completion/capability-declared", "2026-07-28", "server/utilities/completion.mdx", "Capabilities", Must,
+        Completion, Any, outside("completion/complete answered without the capability is reported by the capabilities/completions probe under capabilities/respected"),
+        "Servers that support completions **MUST** declare the `completions` capability:";
+    /// Relevance, fuzzy matching, rate limits, validation.
+    COMPLETION_CONSIDERATIONS = "completion/server-considerations", "2026-07-28", "server/utilities/completion.mdx", "Implementation Considerations", Should,
+        Completion, Any, outside("relevance and fuzziness are judgements, and a check must not flood a server to find its rate limit"),
+        "Servers **SHOULD**: Return suggestions sorted by relevance; Implement fuzzy matching where appropriate; Rate limit completion requests; Validate all inputs";
+    /// Completion security.
+    COMPLETION_SECURITY = "completion/security", "2026-07-28", "server/utilities/completion.mdx", "Security", Must,
+        Completion, Any, outside("access control and disclosure are the server's knowledge, and a check must not flood a server to find its rate limit"),
+        "Implementations **MUST**: Validate all completion inputs; Implement appropriate rate limiting; Control access to sensitive suggestions; Prevent completion-based information disclosure";
+    /// Stable cursors (an invalid one is `pagination/invalid-cursor`).
+    PAGINATION_STABLE_CURSORS = "pagination/stable-cursors", "2026-07-28", "server/utilities/pagination.mdx", "Implementation Guidelines", Should,
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/resources/templates/list", "lists/prompts/list"]),
+        "Servers **SHOULD**: Provide stable cursors; Handle invalid cursors gracefully";
     /// 2025-11-25: a tool's input schema is a valid JSON Schema object.
     LEGACY_TOOL_INPUT_SCHEMA = "legacy/tools/input-schema", "2025-11-25", "server/tools.mdx", "Tool", Must,
         Tools, Any, probes(&["tools/input-schemas"]),
@@ -568,28 +720,124 @@ clauses! {
         "Servers **MUST** provide structured results that conform to this schema.";
     /// 2025-11-25: tool inputs are validated.
     LEGACY_VALIDATE_TOOL_INPUTS = "legacy/tools/validate-inputs", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
-        Tools, Any, probes(&["tools/schema-cases"]),
+        Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls"]),
         "Servers **MUST**: Validate all tool inputs";
+    /// 2025-11-25: the rest of the servers' security list.
+    LEGACY_TOOLS_SECURITY = "legacy/tools/security", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
+        Tools, Any, outside("access control, rate limits and sanitizing are a server's inner workings; a black-box check must not flood a server to find its limit"),
+        "Servers **MUST**: […] Implement proper access controls; Rate limit tool invocations; Sanitize tool outputs";
     /// 2025-11-25: an invalid cursor is -32602.
     LEGACY_INVALID_CURSOR = "legacy/pagination/invalid-cursor", "2025-11-25", "server/utilities/pagination.mdx", "Error Handling", Should,
-        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/prompts/list"]),
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/resources/templates/list", "lists/prompts/list"]),
         "Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).";
+    /// 2025-11-25: stable cursors (an invalid one is `legacy/pagination/invalid-cursor`).
+    LEGACY_PAGINATION_STABLE_CURSORS = "legacy/pagination/stable-cursors", "2025-11-25", "server/utilities/pagination.mdx", "Implementation Guidelines", Should,
+        Pagination, Any, probes(&["lists/tools/list", "lists/resources/list", "lists/resources/templates/list", "lists/prompts/list"]),
+        "Servers **SHOULD**: Provide stable cursors; Handle invalid cursors gracefully";
     /// 2025-11-25: tool names are unique.
     LEGACY_TOOL_NAMES_UNIQUE = "legacy/tools/names-unique", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
         Tools, Any, probes(&["lists/tools/list"]),
         "Tool names **SHOULD** be unique within a server.";
+    /// 2025-11-25: a tool's name is 1 to 128 characters long.
+    LEGACY_TOOL_NAME_LENGTH = "legacy/tools/name-length", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "Tool names **SHOULD** be between 1 and 128 characters in length (inclusive).";
+    /// 2025-11-25: a tool's name uses only letters, digits, `_`, `-` and `.`.
+    LEGACY_TOOL_NAME_CHARACTERS = "legacy/tools/name-characters", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["tools/names-and-headers"]),
+        "The following **SHOULD** be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (\\_), hyphen (-), and dot (.) […] Tool names **SHOULD NOT** contain spaces, commas, or other special characters.";
+    /// 2025-11-25: tool names are case-sensitive.
+    LEGACY_TOOL_NAME_CASE = "legacy/tools/name-case-sensitive", "2025-11-25", "server/tools.mdx", "Tool Names", Should,
+        Tools, Any, probes(&["tools/name-case"]),
+        "Tool names **SHOULD** be considered case-sensitive.";
+    /// 2025-11-25: a server that has tools declares `tools`.
+    LEGACY_TOOLS_CAPABILITY = "legacy/tools/capability-declared", "2025-11-25", "server/tools.mdx", "Capabilities", Must,
+        Tools, Any, outside("a method of an undeclared capability answered is reported by the capabilities/tools probe under capabilities/respected; whether a server 'supports' tools beyond that is not observable"),
+        "Servers that support tools **MUST** declare the `tools` capability:";
+    /// 2025-11-25: a changed tool list is announced.
+    LEGACY_TOOLS_LIST_CHANGED = "legacy/tools/list-changed", "2025-11-25", "server/tools.mdx", "List Changed Notification", Should,
+        Tools, Any, outside("a client cannot make a server's tool list change"),
+        "When the list of available tools changes, servers that declared the `listChanged` capability **SHOULD** send a notification:";
+    /// 2025-11-25: embedded resources come with the `resources` capability.
+    LEGACY_EMBEDDED_RESOURCES_CAPABILITY = "legacy/tools/embedded-resources-capability", "2025-11-25", "server/tools.mdx", "Embedded Resources", Should,
+        Tools, Any, probes(&["tools/embedded-resources"]),
+        "Servers that use embedded resources **SHOULD** implement the `resources` capability:";
     /// 2025-11-25: prompt errors are -32602.
     LEGACY_PROMPT_ERRORS = "legacy/prompts/errors", "2025-11-25", "server/prompts.mdx", "Error Handling", Should,
         Prompts, Any, probes(&["prompts/arguments"]),
         "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
+    /// 2025-11-25: prompt arguments are validated.
+    LEGACY_PROMPT_VALIDATE_ARGUMENTS = "legacy/prompts/validate-arguments", "2025-11-25", "server/prompts.mdx", "Implementation Considerations", Should,
+        Prompts, Any, outside("what a server validates is seen only in its answers to missing or unknown arguments, which prompts/errors holds it to"),
+        "Servers **SHOULD** validate prompt arguments before processing";
+    /// 2025-11-25: prompt inputs and outputs are validated.
+    LEGACY_PROMPTS_SECURITY = "legacy/prompts/security", "2025-11-25", "server/prompts.mdx", "Security", Must,
+        Prompts, Any, outside("what counts as an injection is the server's knowledge"),
+        "Implementations **MUST** carefully validate all prompt inputs and outputs to prevent injection attacks or unauthorized access to resources.";
+    /// 2025-11-25: an image in a prompt is base64 with a MIME type.
+    LEGACY_PROMPT_IMAGE = "legacy/prompts/image-content", "2025-11-25", "server/prompts.mdx", "Image Content", Must,
+        Prompts, Any, probes(&["prompts/get"]),
+        "The image data **MUST** be base64-encoded and include a valid MIME type.";
+    /// 2025-11-25: an embedded resource has a URI, a MIME type and its contents.
+    LEGACY_PROMPT_EMBEDDED_RESOURCE = "legacy/prompts/embedded-resource", "2025-11-25", "server/prompts.mdx", "Embedded Resources", Must,
+        Prompts, Any, outside("the schema requires these fields: results/shape-and-cache-hints holds every prompts/get result to it, as base/schema"),
+        "Resources can contain either text or binary (blob) data and **MUST** include: A valid resource URI; The appropriate MIME type; Either text content or base64-encoded blob data";
+    /// 2025-11-25: a server that has prompts declares `prompts`.
+    LEGACY_PROMPTS_CAPABILITY = "legacy/prompts/capability-declared", "2025-11-25", "server/prompts.mdx", "Capabilities", Must,
+        Prompts, Any, outside("a method of an undeclared capability answered is reported by the capabilities/prompts probe under capabilities/respected; whether a server 'supports' prompts beyond that is not observable"),
+        "Servers that support prompts **MUST** declare the `prompts` capability during initialization:";
+    /// 2025-11-25: a changed prompt list is announced.
+    LEGACY_PROMPTS_LIST_CHANGED = "legacy/prompts/list-changed", "2025-11-25", "server/prompts.mdx", "List Changed Notification", Should,
+        Prompts, Any, outside("a client cannot make a server's prompt list change"),
+        "When the list of available prompts changes, servers that declared the `listChanged` capability **SHOULD** send a notification:";
     /// 2025-11-25: a missing resource is -32002.
     LEGACY_RESOURCE_NOT_FOUND = "legacy/resources/not-found", "2025-11-25", "server/resources.mdx", "Error Handling", Should,
         Resources, Any, probes(&["resources/not-found"]),
         "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Resource not found: `-32002`";
-    /// Prompt errors are -32602.
-    PROMPT_ERRORS = "prompts/errors", "2026-07-28", "server/prompts.mdx", "Error Handling", Should,
-        Prompts, Any, probes(&["prompts/arguments"]),
-        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params)";
+    /// 2025-11-25: resource URIs are validated.
+    LEGACY_RESOURCE_VALIDATE_URIS = "legacy/resources/validate-uris", "2025-11-25", "server/resources.mdx", "Security Considerations", Must,
+        Resources, Any, probes(&["resources/not-found"]),
+        "Servers **MUST** validate all resource URIs";
+    /// 2025-11-25: a resource URI's scheme follows RFC 3986.
+    LEGACY_RESOURCE_URI_SCHEME = "legacy/resources/uri-scheme", "2025-11-25", "server/resources.mdx", "Custom URI Schemes", Must,
+        Resources, Any, outside("checked as base/schema: the schema gives `Resource.uri` the format `uri`, which results/shape-and-cache-hints checks in every resources/list result"),
+        "Custom URI schemes **MUST** be in accordance with [RFC3986](https://datatracker.ietf.org/doc/html/rfc3986), taking the above guidance in to account.";
+    /// 2025-11-25: `https://` only for what the client can fetch itself.
+    LEGACY_RESOURCE_HTTPS_SCHEME = "legacy/resources/https-scheme", "2025-11-25", "server/resources.mdx", "https://", Should,
+        Resources, Any, outside("whether the client could fetch a resource from the web on its own is the server's knowledge"),
+        "Servers **SHOULD** use this scheme only when the client is able to fetch and load the resource directly from the web on its own—that is, it doesn’t need to read the resource via the MCP server. For other use cases, servers **SHOULD** prefer to use another URI scheme, or define a custom one, even if the server will itself be downloading resource contents over the internet.";
+    /// 2025-11-25: binary resource contents are base64.
+    LEGACY_RESOURCE_BINARY_ENCODED = "legacy/resources/binary-encoded", "2025-11-25", "server/resources.mdx", "Security Considerations", Must,
+        Resources, Any, probes(&["resources/contents"]),
+        "Binary data **MUST** be properly encoded";
+    /// 2025-11-25: access control and permissions.
+    LEGACY_RESOURCES_SECURITY = "legacy/resources/security", "2025-11-25", "server/resources.mdx", "Security Considerations", Should,
+        Resources, Any, outside("access control and permissions are a server's inner workings"),
+        "Access controls **SHOULD** be implemented for sensitive resources […] Resource permissions **SHOULD** be checked before operations";
+    /// 2025-11-25: a server that has resources declares `resources`.
+    LEGACY_RESOURCES_CAPABILITY = "legacy/resources/capability-declared", "2025-11-25", "server/resources.mdx", "Capabilities", Must,
+        Resources, Any, outside("a method of an undeclared capability answered is reported by the capabilities/resources probe under capabilities/respected; whether a server 'supports' resources beyond that is not observable"),
+        "Servers that support resources **MUST** declare the `resources` capability:";
+    /// 2025-11-25: a changed resource list is announced.
+    LEGACY_RESOURCES_LIST_CHANGED = "legacy/resources/list-changed", "2025-11-25", "server/resources.mdx", "List Changed Notification", Should,
+        Resources, Any, outside("a client cannot make a server's resource list change"),
+        "When the list of available resources changes, servers that declared the `listChanged` capability **SHOULD** send a notification:";
+    /// 2025-11-25: completion errors are -32602.
+    LEGACY_COMPLETION_ERRORS = "legacy/completion/errors", "2025-11-25", "server/utilities/completion.mdx", "Error Handling", Should,
+        Completion, Any, probes(&["completion/complete"]),
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: […] Invalid prompt name: `-32602` (Invalid params)";
+    /// 2025-11-25: a server that completes declares `completions`.
+    LEGACY_COMPLETION_CAPABILITY = "legacy/completion/capability-declared", "2025-11-25", "server/utilities/completion.mdx", "Capabilities", Must,
+        Completion, Any, outside("completion/complete answered without the capability is reported by the capabilities/completions probe under capabilities/respected"),
+        "Servers that support completions **MUST** declare the `completions` capability:";
+    /// 2025-11-25: relevance, fuzzy matching, rate limits, validation.
+    LEGACY_COMPLETION_CONSIDERATIONS = "legacy/completion/server-considerations", "2025-11-25", "server/utilities/completion.mdx", "Implementation Considerations", Should,
+        Completion, Any, outside("relevance and fuzziness are judgements, and a check must not flood a server to find its rate limit"),
+        "Servers **SHOULD**: Return suggestions sorted by relevance; Implement fuzzy matching where appropriate; Rate limit completion requests; Validate all inputs";
+    /// 2025-11-25: completion security.
+    LEGACY_COMPLETION_SECURITY = "legacy/completion/security", "2025-11-25", "server/utilities/completion.mdx", "Security", Must,
+        Completion, Any, outside("access control and disclosure are the server's knowledge, and a check must not flood a server to find its rate limit"),
+        "Implementations **MUST**: Validate all completion inputs; Implement appropriate rate limiting; Control access to sensitive suggestions; Prevent completion-based information disclosure";
 
     // ==== Transports: stdio, Streamable HTTP ====
     /// stdout carries MCP messages only.

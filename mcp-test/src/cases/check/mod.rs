@@ -20,6 +20,7 @@
 //! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
 //! alone.
 
+mod catalog;
 mod classify;
 mod deadline;
 mod expect;
@@ -151,6 +152,10 @@ pub async fn check_with_progress(
         let tools = c.tool_lists().await;
         progress("tools: definitions and unknown tools");
         c.tool_definitions(&tools).await;
+        let listed: Vec<String> = tools
+            .iter()
+            .filter_map(|t| Some(t.get("name")?.as_str()?.to_owned()))
+            .collect();
         let (tools, skipped) = callable_tools(tools, options);
         skipped_tools = skipped;
         let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
@@ -187,8 +192,12 @@ pub async fn check_with_progress(
                 });
             }
         });
+        progress("tools: malformed tools/call requests, names in another case");
+        c.malformed_calls(&tools).await;
+        c.name_case(&listed, &cases).await;
         progress(&format!("cases: {} schema-derived cases", cases.len()));
         report = c.run_cases(&tools, &cases, progress).await;
+        c.embedded_resources(&report.outcomes, has("resources"));
         progress("multi-round: input_required results, -32021 without capabilities");
         c.multi_round_discipline(&report).await;
         progress("multi-round: tools that ask, driven with every client capability");
@@ -197,8 +206,12 @@ pub async fn check_with_progress(
         for probe in [
             "lists/tools/list",
             "tools/definitions-and-unknown-tool",
+            "tools/names-and-headers",
             "tools/input-schemas",
+            "tools/malformed-calls",
+            "tools/name-case",
             "tools/schema-cases",
+            "tools/embedded-resources",
             "tools/output-schema",
             "multi-round/discipline",
             "multi-round/driven",
@@ -206,25 +219,44 @@ pub async fn check_with_progress(
             c.skip_probe(probe, "the server offers no tools");
         }
     }
+    let mut templates = Vec::new();
     if c.offered("resources", has("resources")).await {
-        progress("resources: list, read, resource-not-found");
-        c.resources().await;
+        progress("resources: list, templates, read, resource-not-found");
+        templates = c.resources().await;
     } else {
-        for probe in ["lists/resources/list", "resources/not-found"] {
+        for probe in [
+            "lists/resources/list",
+            "lists/resources/templates/list",
+            "resources/contents",
+            "resources/not-found",
+        ] {
             c.skip_probe(probe, "the server offers no resources");
         }
     }
+    let mut prompts = Vec::new();
     if c.offered("prompts", has("prompts")).await {
-        progress("prompts: list, unknown prompt, missing arguments");
-        c.prompts().await;
+        progress("prompts: list, unknown prompt, missing arguments, contents");
+        prompts = c.prompts(has("completions") == Some(true)).await;
     } else {
-        for probe in ["lists/prompts/list", "prompts/arguments"] {
+        for probe in ["lists/prompts/list", "prompts/arguments", "prompts/get"] {
             c.skip_probe(probe, "the server offers no prompts");
         }
     }
-    // No completion probe runs when the capability is declared; undeclared, it must be -32601.
-    if has("completions") == Some(false) {
-        c.offered("completions", Some(false)).await;
+    // Declared, completion is probed; undeclared, it must be -32601.
+    if has("completions") == Some(true) {
+        progress("completion: unknown prompt, listed arguments");
+        c.completion(&prompts, &templates).await;
+    } else {
+        c.skip_probe(
+            "completion/complete",
+            match has("completions") {
+                None => "the server's capabilities are not known",
+                _ => "the server did not declare the `completions` capability",
+            },
+        );
+        if has("completions") == Some(false) {
+            c.offered("completions", Some(false)).await;
+        }
     }
     // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
     #[cfg(feature = "http")]

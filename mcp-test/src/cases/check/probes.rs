@@ -492,13 +492,16 @@ impl<'a> Checker<'a> {
     }
 
     /// Every page of a list method; findings for loops, duplicates and a list that does not
-    /// end.
+    /// end. `responds`: the clause that makes the server answer it, if one does (an error
+    /// or a loop is otherwise a note, and -32601 nothing: the method is optional).
+    /// `first_cursor` is set to the first `nextCursor` and the page it gave, if any.
     async fn pages(
         &mut self,
         method: &str,
         key: &str,
-        responds: &Clause,
+        responds: Option<&Clause>,
         out: &mut Out,
+        first_cursor: &mut Option<(String, Vec<Value>)>,
     ) -> Option<Vec<Value>> {
         let mut items = Vec::new();
         let mut cursors = HashSet::new();
@@ -507,10 +510,12 @@ impl<'a> Checker<'a> {
             let params = cursor.as_ref().map_or(json!({}), |c| json!({"cursor": c}));
             let r = self.req(method, params, out).await?;
             let Some(result) = r.get("result") else {
-                out.push(self.broke(
-                    responds,
-                    format!("{method} answered an error: {}", brief(&r)),
-                ));
+                let message = format!("{method} answered an error: {}", brief(&r));
+                match responds {
+                    Some(clause) => out.push(self.broke(clause, message)),
+                    None if r.pointer("/error/code").and_then(Value::as_i64) == Some(-32601) => {}
+                    None => out.push(self.info(message)),
+                }
                 return None;
             };
             let Some(page) = result.get(key).and_then(Value::as_array) else {
@@ -520,6 +525,11 @@ impl<'a> Checker<'a> {
                 ));
                 return None;
             };
+            if let Some(c) = &cursor
+                && first_cursor.is_none()
+            {
+                *first_cursor = Some((c.clone(), page.clone()));
+            }
             items.extend(page.iter().cloned());
             match result.get("nextCursor") {
                 None | Some(Value::Null) => return Some(items),
@@ -527,12 +537,13 @@ impl<'a> Checker<'a> {
                     if !cursors.insert(next.clone()) {
                         // A client that follows the cursors never gets to the end of the
                         // set the server must answer with.
-                        out.push(self.broke(
-                            responds,
-                            format!(
-                                "{method} pagination loops: nextCursor {next:?} was already returned, so a client following the cursors never reaches the end of the list"
-                            ),
-                        ));
+                        let message = format!(
+                            "{method} pagination loops: nextCursor {next:?} was already returned, so a client following the cursors never reaches the end of the list"
+                        );
+                        out.push(match responds {
+                            Some(clause) => self.broke(clause, message),
+                            None => self.info(message),
+                        });
                         return Some(items);
                     }
                     cursor = Some(next.clone());
@@ -557,13 +568,19 @@ impl<'a> Checker<'a> {
         method: &str,
         key: &str,
         id_field: &str,
-        responds: &Clause,
+        responds: Option<&Clause>,
     ) -> Vec<Value> {
         let mut out = Vec::new();
-        let first = self
-            .pages(method, key, responds, &mut out)
-            .await
-            .unwrap_or_default();
+        let mut paged = None;
+        let listed = self
+            .pages(method, key, responds, &mut out, &mut paged)
+            .await;
+        // An optional method the server does not implement (-32601): nothing more to ask.
+        if listed.is_none() && responds.is_none() && self.dead.is_none() && out.is_empty() {
+            self.push_probe(&format!("lists/{method}"), out);
+            return Vec::new();
+        }
+        let first = listed.unwrap_or_default();
         let tools = method == "tools/list";
         let names = |items: &[Value]| -> Vec<String> {
             items
@@ -584,7 +601,10 @@ impl<'a> Checker<'a> {
         }
         if self.dead.is_none() {
             let mut again_out = Vec::new();
-            if let Some(second) = self.pages(method, key, responds, &mut again_out).await {
+            let second = self
+                .pages(method, key, responds, &mut again_out, &mut None)
+                .await;
+            if let Some(second) = second {
                 let (a, b) = (names(&first), names(&second));
                 let mut sorted = (a.clone(), b.clone());
                 sorted.0.sort();
@@ -600,6 +620,24 @@ impl<'a> Checker<'a> {
                     } else {
                         self.info(message)
                     });
+                } else if let Some((cursor, page)) = paged {
+                    // The set did not change between the two listings: the same cursor
+                    // should give the same page again.
+                    let params = json!({"cursor": cursor});
+                    if let Some(r) = self.req(method, params, &mut out).await
+                        && let Some(again) = r.pointer(&format!("/result/{key}"))
+                        && let Some(again) = again.as_array()
+                        && names(again) != names(&page)
+                    {
+                        out.push(self.broke(
+                            &clauses::PAGINATION_STABLE_CURSORS,
+                            format!(
+                                "{method} with the cursor {cursor:?} a second time gave another page, though the list did not change: first {:?}, then {:?}",
+                                names(&page),
+                                names(again)
+                            ),
+                        ));
+                    }
                 }
             }
             let bad = json!({"cursor": "mcp-test-not-a-cursor"});
@@ -617,7 +655,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) async fn tool_lists(&mut self) -> Vec<Value> {
-        self.list_probe("tools/list", "tools", "name", &clauses::TOOLS_LIST)
+        self.list_probe("tools/list", "tools", "name", Some(&clauses::TOOLS_LIST))
             .await
     }
 
@@ -652,6 +690,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.push_probe("tools/definitions-and-unknown-tool", out);
+        self.names_and_headers(tools);
     }
 
     pub(super) async fn run_cases(
@@ -779,29 +818,65 @@ impl<'a> Checker<'a> {
         report
     }
 
-    pub(super) async fn resources(&mut self) {
+    /// The resource probes: the lists (resources, templates), reading listed resources and
+    /// their contents, a missing resource and a URI that is none. Returns the templates
+    /// listed (for the completion probe).
+    pub(super) async fn resources(&mut self) -> Vec<Value> {
         let resources = self
             .list_probe(
                 "resources/list",
                 "resources",
                 "uri",
-                &clauses::RESOURCES_LIST,
+                Some(&clauses::RESOURCES_LIST),
+            )
+            .await;
+        // No clause makes a server with resources list templates: an error is a note, and
+        // -32601 nothing.
+        let templates = self
+            .list_probe(
+                "resources/templates/list",
+                "resourceTemplates",
+                "uriTemplate",
+                None,
             )
             .await;
         let mut out = Vec::new();
+        let mut contents = Vec::new();
         for res in resources.iter().take(10) {
-            if let Some(uri) = res.get("uri").and_then(Value::as_str)
-                && let Some(r) = self
-                    .req("resources/read", json!({"uri": uri}), &mut out)
-                    .await
-                && r.get("error").is_some()
-            {
+            let Some(uri) = res.get("uri").and_then(Value::as_str) else {
+                continue;
+            };
+            let Some(r) = self
+                .req("resources/read", json!({"uri": uri}), &mut out)
+                .await
+            else {
+                continue;
+            };
+            match r.get("result") {
                 // No clause says a listed resource must be readable by every client.
-                out.push(self.info(format!(
+                None => out.push(self.info(format!(
                     "reading the listed resource {uri} failed: {}",
                     brief(&r)
-                )));
+                ))),
+                Some(result) => {
+                    for m in super::catalog::blob_notes(uri, result) {
+                        contents.push(self.broke(&clauses::RESOURCE_BINARY_ENCODED, m));
+                    }
+                }
             }
+        }
+        self.push_probe("resources/contents", contents);
+        let garbage = json!({"uri": "mcp-test: not a uri"});
+        if let Some(r) = self.req("resources/read", garbage, &mut out).await
+            && r.get("result").is_some()
+        {
+            out.push(self.broke(
+                &clauses::RESOURCE_VALIDATE_URIS,
+                format!(
+                    "reading \"mcp-test: not a uri\" (no valid URI) answered a result, not an error: {}",
+                    brief(&r)
+                ),
+            ));
         }
         let missing = json!({"uri": "mcp-test://no/such/resource"});
         if let Some(r) = self.req("resources/read", missing, &mut out).await {
@@ -836,11 +911,20 @@ impl<'a> Checker<'a> {
             }
         }
         self.push_probe("resources/not-found", out);
+        templates
     }
 
-    pub(super) async fn prompts(&mut self) {
+    /// The prompt probes: the list, errors for an unknown prompt and missing arguments, and
+    /// the contents of a few prompts (with arguments the server suggests, when it declared
+    /// `completions`: `complete`). Returns the prompts listed (for the completion probe).
+    pub(super) async fn prompts(&mut self, complete: bool) -> Vec<Value> {
         let prompts = self
-            .list_probe("prompts/list", "prompts", "name", &clauses::PROMPTS_LIST)
+            .list_probe(
+                "prompts/list",
+                "prompts",
+                "name",
+                Some(&clauses::PROMPTS_LIST),
+            )
             .await;
         let mut out = Vec::new();
         for prompt in &prompts {
@@ -880,6 +964,8 @@ impl<'a> Checker<'a> {
             ));
         }
         self.push_probe("prompts/arguments", out);
+        self.prompt_contents(&prompts, complete).await;
+        prompts
     }
 
     /// Every response so far: ids, error codes, and the schema of the era's revision. A
