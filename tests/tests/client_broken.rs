@@ -522,3 +522,112 @@ cat >/dev/null"#,
     assert_eq!(events.len(), 2, "{events:?}");
     client.close().await.unwrap();
 }
+
+/// A server that floods stderr (about 8 MiB here) is drained and never blocks; the client
+/// keeps only the tail, and says how much it dropped.
+#[tokio::test]
+async fn a_stderr_flood_is_drained_and_only_its_tail_kept() {
+    let client = client_for(
+        "read line; head -c 8000000 /dev/zero | tr '\\0' x >&2; echo 'the last words' >&2; exit 4",
+        Duration::from_secs(60),
+    )
+    .await;
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(matches!(err, ClientError::Closed { .. }), "{err:?}");
+    let stderr = client.stderr();
+    assert!(
+        stderr.len() <= mcp_test::client::MAX_STDERR_BYTES + 100,
+        "{} bytes kept",
+        stderr.len()
+    );
+    assert!(
+        stderr.contains("earlier bytes of stderr not kept"),
+        "{}",
+        &stderr[..200]
+    );
+    assert!(
+        stderr.ends_with("the last words\n"),
+        "{}",
+        &stderr[stderr.len() - 100..]
+    );
+    client.close().await.unwrap();
+}
+
+/// A line longer than the limit is read to its end and thrown away; the request waiting for
+/// it fails naming the limit, and the connection goes on.
+#[tokio::test]
+async fn a_line_over_the_limit_fails_its_request_naming_the_limit() {
+    let client = client_for(
+        r#"read line; printf '{"jsonrpc":"2.0","id":1,"result":{"x":"'; head -c 50000 /dev/zero | tr '\0' a; echo '"}}'; read line; echo '{"jsonrpc":"2.0","id":2,"result":{"tools":[],"resultType":"complete"}}'; cat >/dev/null"#,
+        Duration::from_secs(30),
+    )
+    .await
+    .with_max_message_bytes(10_000);
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    match &err {
+        ClientError::TooLarge {
+            what, bytes, limit, ..
+        } => {
+            assert_eq!(what, "a line on stdout");
+            assert_eq!(*limit, 10_000);
+            assert!(*bytes > 50_000, "{bytes}");
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    assert!(err.to_string().contains("limit of 10000 bytes"), "{err}");
+    // The next message is read as usual.
+    let ok = client.call("tools/list", json!({})).await.unwrap();
+    assert_eq!(ok["tools"], json!([]), "{ok}");
+    assert!(
+        client.transport_events().iter().any(|e| e
+            .to_string()
+            .contains("over the client's limit of 10000 bytes")),
+        "{:?}",
+        client.transport_events()
+    );
+    client.close().await.unwrap();
+}
+
+/// A flood of stray replies is counted, not kept: the first 10,000 are events, the rest one
+/// `Dropped` count.
+#[tokio::test]
+async fn a_flood_of_stray_replies_keeps_a_bounded_number_of_events() {
+    let client = client_for(
+        r#"read line; i=0; while [ $i -lt 10500 ]; do echo '{"jsonrpc":"2.0","id":999,"result":{}}'; i=$((i+1)); done; echo '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}'; cat >/dev/null"#,
+        Duration::from_secs(60),
+    )
+    .await;
+    client.call("tools/list", json!({})).await.unwrap();
+    let events = client.transport_events();
+    assert_eq!(events.len(), mcp_test::client::MAX_KEPT_MESSAGES + 1);
+    assert!(
+        events
+            .last()
+            .unwrap()
+            .to_string()
+            .starts_with("500 more events"),
+        "{}",
+        events.last().unwrap()
+    );
+    client.close().await.unwrap();
+}
+
+/// Over HTTP a body longer than the limit is given up at the limit, not buffered whole.
+#[tokio::test]
+async fn an_http_body_over_the_limit_is_an_error_naming_the_limit() {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"x":"{}"}}}}"#,
+        "a".repeat(50_000)
+    );
+    let url = scripted_http(vec![http_reply("application/json", &body)]).await;
+    let client = Client::http(&url)
+        .unwrap()
+        .with_timeout(Duration::from_secs(30))
+        .with_max_message_bytes(10_000);
+    let err = client.call("tools/list", json!({})).await.unwrap_err();
+    assert!(
+        matches!(err, ClientError::TooLarge { limit: 10_000, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("reply body"), "{err}");
+}

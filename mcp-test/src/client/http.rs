@@ -25,6 +25,8 @@ use std::time::Duration;
 #[derive(Clone)]
 pub(crate) struct HttpClient {
     hyper: HyperClient<HttpConnector, Full<Bytes>>,
+    /// The longest reply body read; a longer one is [`ClientError::TooLarge`].
+    max_body: usize,
 }
 
 /// One HTTP reply, read whole.
@@ -63,6 +65,7 @@ impl HttpClient {
     pub(crate) fn new() -> Self {
         HttpClient {
             hyper: HyperClient::builder(TokioExecutor::new()).build_http(),
+            max_body: super::DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
 
@@ -116,10 +119,23 @@ impl HttpClient {
                 .await
                 .map_err(|e| failed("sending the request", Box::new(e)))?;
             let (parts, incoming) = response.into_parts();
-            let body = incoming
+            // Read no more than the limit: a body that never ends, or one far too long, is
+            // given up at the limit rather than buffered whole.
+            let body = http_body_util::Limited::new(incoming, self.max_body)
                 .collect()
                 .await
-                .map_err(|e| failed("reading the reply", Box::new(e)))?
+                .map_err(|e| {
+                    if e.is::<http_body_util::LengthLimitError>() {
+                        ClientError::TooLarge {
+                            what: format!("the reply body of POST {uri}"),
+                            bytes: self.max_body + 1,
+                            limit: self.max_body,
+                            stderr: String::new(),
+                        }
+                    } else {
+                        failed("reading the reply", e)
+                    }
+                })?
                 .to_bytes();
             Ok(HttpReply {
                 status: parts.status,
@@ -150,6 +166,11 @@ pub(super) struct HttpTransport {
 }
 
 impl HttpTransport {
+    /// Reads no reply body longer than `bytes`.
+    pub(super) fn set_max_body(&mut self, bytes: usize) {
+        self.client.max_body = bytes;
+    }
+
     pub(super) fn new(url: &str) -> Result<Self, ClientError> {
         Ok(HttpTransport {
             url: url.to_owned(),

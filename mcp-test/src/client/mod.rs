@@ -85,6 +85,23 @@ pub const DEFAULT_PROBE_WAIT: Duration = Duration::from_secs(5);
 /// unless told otherwise ([`Client::with_close_grace`]), before it kills it.
 pub const DEFAULT_CLOSE_GRACE: Duration = Duration::from_secs(5);
 
+/// The longest message the client reads from a server (a line on stdio, a response body or
+/// one SSE event over HTTP) unless told otherwise ([`Client::with_max_message_bytes`]):
+/// 64 MiB, far above any sane MCP message (the largest real results, base64 images, are a
+/// few MiB) and far below what would exhaust a test machine. A longer one is not kept: the
+/// request waiting for it fails with [`ClientError::TooLarge`].
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 << 20;
+
+/// How much of a stdio server's stderr the client keeps: the last 256 KiB, the part an error
+/// report shows (a server that floods stderr is drained, never blocked, and never fills
+/// memory).
+pub const MAX_STDERR_BYTES: usize = 256 << 10;
+
+/// How many transport events ([`Client::transport_events`]) and how many notifications per
+/// request the client keeps: 10,000 each. A server flooding either is then reported by the
+/// ones kept; the rest are counted and dropped.
+pub const MAX_KEPT_MESSAGES: usize = 10_000;
+
 /// The 2025-era revision [`Client::era`] offers in `initialize`.
 pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
 
@@ -145,6 +162,21 @@ pub enum ClientError {
         line: String,
         /// Why it is not a message.
         reason: String,
+        /// The tail of the child's stderr, if any.
+        stderr: String,
+    },
+    /// A message from the server was longer than the client's limit
+    /// ([`Client::with_max_message_bytes`]); it was read and thrown away.
+    #[error(
+        "{what} from the server is longer than the limit of {limit} bytes (at least {bytes} bytes); raise it with Client::with_max_message_bytes{stderr}"
+    )]
+    TooLarge {
+        /// What was too long: "a line on stdout", "the response body", "an SSE event".
+        what: String,
+        /// How many bytes were read of it before it was given up (at least).
+        bytes: usize,
+        /// The limit.
+        limit: usize,
         /// The tail of the child's stderr, if any.
         stderr: String,
     },
@@ -388,6 +420,28 @@ impl Client {
     #[must_use]
     pub fn with_capabilities(self, capabilities: Value) -> Client {
         self.map_inner(|inner| inner.capabilities = capabilities)
+    }
+
+    /// Reads no message longer than `bytes` from the server (default
+    /// [`DEFAULT_MAX_MESSAGE_BYTES`]): a longer line on stdio, response body or SSE event is
+    /// read and thrown away, and the request waiting for it fails with
+    /// [`ClientError::TooLarge`] naming the limit. Panics if the client was cloned.
+    ///
+    /// ```no_run
+    /// # async fn f() -> Result<(), mcp_test::client::ClientError> {
+    /// use mcp_test::client::Client;
+    /// let client = Client::spawn(tokio::process::Command::new("my-server"))
+    ///     .await?
+    ///     .with_max_message_bytes(1 << 20);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_max_message_bytes(self, bytes: usize) -> Client {
+        self.map_inner(|inner| match &mut inner.transport {
+            #[cfg(feature = "client")]
+            Transport::Stdio(t) => t.set_max_line(bytes),
+            #[cfg(feature = "http")]
+            Transport::Http(t) => t.set_max_body(bytes),
+        })
     }
 
     fn map_inner(self, f: impl FnOnce(&mut Inner)) -> Client {

@@ -1,9 +1,13 @@
 //! The stdio side of the client: a child process, one JSON-RPC message per line.
 
-use super::{ClientError, Exchange, describe, stderr_tail};
+use super::{
+    ClientError, DEFAULT_MAX_MESSAGE_BYTES, Exchange, MAX_KEPT_MESSAGES, MAX_STDERR_BYTES,
+    describe, stderr_tail,
+};
 use crate::target::TransportEvent;
 use serde_json::{Value, json};
 use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -15,6 +19,7 @@ type Reply = Result<(Value, Vec<Value>), Failure>;
 enum Failure {
     Closed,
     NotJson { line: String, reason: String },
+    TooLarge { bytes: usize, limit: usize },
 }
 
 struct Pending {
@@ -31,13 +36,31 @@ struct State {
     /// allowed, and ignored.
     cancelled: Vec<String>,
     events: Vec<TransportEvent>,
+    /// Events not kept past [`MAX_KEPT_MESSAGES`].
+    events_dropped: usize,
     closed: bool,
+}
+
+impl State {
+    /// Keeps `event`, unless [`MAX_KEPT_MESSAGES`] are kept already (then counts it).
+    fn record(&mut self, event: TransportEvent) {
+        if self.events.len() < MAX_KEPT_MESSAGES {
+            self.events.push(event);
+        } else {
+            self.events_dropped += 1;
+        }
+    }
 }
 
 struct Shared {
     state: Mutex<State>,
+    /// The last [`MAX_STDERR_BYTES`] of stderr (up to twice that between trims).
     stderr: Mutex<Vec<u8>>,
+    /// How many bytes of stderr were dropped from the front.
+    stderr_dropped: AtomicUsize,
     stderr_done: watch::Sender<bool>,
+    /// The longest line kept from stdout.
+    max_line: AtomicUsize,
 }
 
 type Writer = Box<dyn AsyncWrite + Send + Unpin>;
@@ -101,7 +124,9 @@ impl StdioTransport {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             stderr: Mutex::new(Vec::new()),
+            stderr_dropped: AtomicUsize::new(0),
             stderr_done: watch::channel(false).0,
+            max_line: AtomicUsize::new(DEFAULT_MAX_MESSAGE_BYTES),
         });
         let for_stderr = shared.clone();
         tokio::spawn(async move {
@@ -110,11 +135,17 @@ impl StdioTransport {
                 loop {
                     match stderr.read(&mut buf).await {
                         Ok(0) | Err(_) => break,
-                        Ok(n) => for_stderr
-                            .stderr
-                            .lock()
-                            .expect("stderr lock")
-                            .extend_from_slice(&buf[..n]),
+                        Ok(n) => {
+                            let mut kept = for_stderr.stderr.lock().expect("stderr lock");
+                            kept.extend_from_slice(&buf[..n]);
+                            // Keep the tail: trim to the limit once it is twice over, so a
+                            // flood costs a copy per MAX_STDERR_BYTES read, not per read.
+                            if kept.len() > 2 * MAX_STDERR_BYTES {
+                                let drop = kept.len() - MAX_STDERR_BYTES;
+                                kept.drain(..drop);
+                                for_stderr.stderr_dropped.fetch_add(drop, Ordering::Relaxed);
+                            }
+                        }
                     }
                 }
             }
@@ -128,8 +159,10 @@ impl StdioTransport {
             let mut line = Vec::new();
             loop {
                 line.clear();
-                match reader.read_until(b'\n', &mut line).await {
-                    Ok(0) | Err(_) => break,
+                let max = for_stdout.max_line.load(Ordering::Relaxed);
+                match read_line_capped(&mut reader, &mut line, max).await {
+                    Ok((0, _)) | Err(_) => break,
+                    Ok((bytes, true)) => for_stdout.on_oversized(bytes, max),
                     Ok(_) => {
                         if let Some(answer) = for_stdout.on_line(&line) {
                             // A server that waits for the answer must get one; one that can no
@@ -158,16 +191,36 @@ impl StdioTransport {
         }
     }
 
+    /// Keeps no line from stdout longer than `bytes`.
+    pub(super) fn set_max_line(&self, bytes: usize) {
+        self.shared.max_line.store(bytes, Ordering::Relaxed);
+    }
+
     pub(super) fn program(&self) -> &str {
         &self.program
     }
 
     pub(super) fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.shared.stderr.lock().expect("stderr lock")).into_owned()
+        let kept = self.shared.stderr.lock().expect("stderr lock");
+        let start = kept.len().saturating_sub(MAX_STDERR_BYTES);
+        let dropped = self.shared.stderr_dropped.load(Ordering::Relaxed) + start;
+        let text = String::from_utf8_lossy(&kept[start..]);
+        if dropped == 0 {
+            text.into_owned()
+        } else {
+            format!("[{dropped} earlier bytes of stderr not kept]\n{text}")
+        }
     }
 
     pub(super) fn events(&self) -> Vec<TransportEvent> {
-        self.shared.state.lock().expect("state lock").events.clone()
+        let state = self.shared.state.lock().expect("state lock");
+        let mut events = state.events.clone();
+        if state.events_dropped > 0 {
+            events.push(TransportEvent::Dropped {
+                count: state.events_dropped,
+            });
+        }
+        events
     }
 
     /// The stderr tail once the child's stderr has closed (or after a short wait).
@@ -251,6 +304,12 @@ impl StdioTransport {
             Ok(Ok(Err(Failure::NotJson { line, reason }))) => Err(ClientError::NotJson {
                 line,
                 reason,
+                stderr: stderr_tail(&self.stderr()),
+            }),
+            Ok(Ok(Err(Failure::TooLarge { bytes, limit }))) => Err(ClientError::TooLarge {
+                what: "a line on stdout".to_owned(),
+                bytes,
+                limit,
                 stderr: stderr_tail(&self.stderr()),
             }),
             Ok(Ok(Err(Failure::Closed)) | Err(_)) => Err(ClientError::Closed {
@@ -354,6 +413,18 @@ fn answer_to_server(request: &Value) -> Value {
 impl Shared {
     /// Takes one line from the server's stdout; returns the answer to send back when the
     /// line is a request from the server.
+    /// A line longer than the limit was read and thrown away: recorded, and the one request
+    /// in flight, if only one is, fails naming the limit (with several, the line could be any
+    /// one's answer: they time out instead).
+    fn on_oversized(&self, bytes: usize, limit: usize) {
+        let mut state = self.state.lock().expect("state lock");
+        state.record(TransportEvent::TooLarge { bytes, limit });
+        if state.pending.len() == 1 {
+            let pending = state.pending.remove(0);
+            let _ = pending.tx.send(Err(Failure::TooLarge { bytes, limit }));
+        }
+    }
+
     fn on_line(&self, raw: &[u8]) -> Option<Value> {
         let text = String::from_utf8_lossy(raw);
         let line = text.trim_end_matches(['\n', '\r']);
@@ -364,7 +435,7 @@ impl Shared {
         let message: Value = match serde_json::from_str(line) {
             Ok(message) => message,
             Err(e) => {
-                state.events.push(TransportEvent::NotJson {
+                state.record(TransportEvent::NotJson {
                     line: line.to_owned(),
                     reason: e.to_string(),
                 });
@@ -380,14 +451,16 @@ impl Shared {
         let is_object = message.is_object();
         let has = |k: &str| message.get(k).is_some();
         if is_object && has("method") && has("id") {
-            state.events.push(TransportEvent::ServerRequest {
+            state.record(TransportEvent::ServerRequest {
                 method: message["method"].as_str().unwrap_or("?").to_owned(),
                 line: line.to_owned(),
             });
             return Some(answer_to_server(&message));
         } else if is_object && has("method") {
             for pending in &mut state.pending {
-                pending.notes.push(message.clone());
+                if pending.notes.len() < MAX_KEPT_MESSAGES {
+                    pending.notes.push(message.clone());
+                }
             }
         } else if is_object && (has("result") || has("error")) {
             let key = message.get("id").unwrap_or(&Value::Null).to_string();
@@ -405,13 +478,13 @@ impl Shared {
                 (None, Some(late)) => {
                     state.cancelled.remove(late);
                 }
-                (None, None) => state.events.push(TransportEvent::UnmatchedReply {
+                (None, None) => state.record(TransportEvent::UnmatchedReply {
                     id: key,
                     line: line.to_owned(),
                 }),
             }
         } else {
-            state.events.push(TransportEvent::NotJsonRpc {
+            state.record(TransportEvent::NotJsonRpc {
                 line: line.to_owned(),
             });
             for pending in state.pending.drain(..) {
@@ -422,5 +495,40 @@ impl Shared {
             }
         }
         None
+    }
+}
+
+/// Reads one line (up to and including `\n`, or to the end of input) into `line`, keeping at
+/// most `max` bytes of it: a longer line is consumed to its end but not kept. Returns how many
+/// bytes were consumed (0 at the end of input) and whether the line was longer than `max`.
+async fn read_line_capped<R: tokio::io::AsyncBufRead + Unpin>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<(usize, bool)> {
+    let mut consumed = 0;
+    let mut over = false;
+    loop {
+        let buf = reader.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok((consumed, over));
+        }
+        let (n, done) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        if !over {
+            if line.len() + n > max {
+                over = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(&buf[..n]);
+            }
+        }
+        reader.consume(n);
+        consumed += n;
+        if done {
+            return Ok((consumed, over));
+        }
     }
 }

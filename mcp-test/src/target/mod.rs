@@ -163,6 +163,18 @@ pub enum TransportEvent {
         /// The line.
         line: String,
     },
+    /// A message longer than the client's limit, read and thrown away.
+    TooLarge {
+        /// How many bytes it had.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Events past the client's limit of kept events, counted and not kept.
+    Dropped {
+        /// How many.
+        count: usize,
+    },
 }
 
 impl std::fmt::Display for TransportEvent {
@@ -183,6 +195,14 @@ impl std::fmt::Display for TransportEvent {
             TransportEvent::ServerRequest { method, line } => {
                 write!(f, "the server sent a {method} request: {line}")
             }
+            TransportEvent::TooLarge { bytes, limit } => write!(
+                f,
+                "a line on stdout of {bytes} bytes, over the client's limit of {limit} bytes, was thrown away"
+            ),
+            TransportEvent::Dropped { count } => write!(
+                f,
+                "{count} more events were counted and not kept (the client keeps the first 10,000)"
+            ),
         }
     }
 }
