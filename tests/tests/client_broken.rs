@@ -631,3 +631,61 @@ async fn an_http_body_over_the_limit_is_an_error_naming_the_limit() {
     );
     assert!(err.to_string().contains("reply body"), "{err}");
 }
+
+/// Whether process `pid` is running (not gone, not a zombie), from `/proc` (Linux).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
+            Some(state != 'Z' && state != 'X')
+        })
+        .unwrap_or(false)
+}
+
+/// The pid a script wrote to `file`, once it is there.
+async fn pid_in(file: &std::path::Path) -> u32 {
+    for _ in 0..200 {
+        if let Some(pid) = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            return pid;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("no pid in {}", file.display());
+}
+
+/// Closing a server ends every process it started: a grandchild that holds stdout and one
+/// that ignores SIGTERM, while the server itself exits at end of input or ignores it.
+#[tokio::test]
+async fn closing_a_server_leaves_no_process_it_started() {
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        return; // the check reads /proc
+    }
+    let dir = std::env::temp_dir().join(format!("mcp-test-orphans-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, server) in [
+        // Exits at end of input, leaving a grandchild that holds its stdout.
+        ("exits", "sleep 300 & echo $! > {pid}; cat >/dev/null"),
+        // Ignores end of input and SIGTERM, with a grandchild that ignores SIGTERM too.
+        (
+            "stubborn",
+            "trap '' TERM; (trap '' TERM; sleep 300) & echo $! > {pid}; while true; do sleep 1; done",
+        ),
+    ] {
+        let pid_file = dir.join(format!("{name}.pid"));
+        let _ = std::fs::remove_file(&pid_file);
+        let script = server.replace("{pid}", &pid_file.display().to_string());
+        let client = client_for(&script, Duration::from_secs(5)).await;
+        let grandchild = pid_in(&pid_file).await;
+        assert!(running(grandchild), "{name}: the grandchild started");
+        let _ = client.close_within(Duration::from_millis(300)).await;
+        assert!(
+            !running(grandchild),
+            "{name}: the grandchild {grandchild} outlived the close"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

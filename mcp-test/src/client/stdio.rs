@@ -84,6 +84,9 @@ impl StdioTransport {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
+        // Its own process group, so that closing it reaches every process it started.
+        #[cfg(unix)]
+        command.process_group(0);
         let mut child = command.spawn().map_err(|source| ClientError::Spawn {
             program: program.clone(),
             source,
@@ -359,14 +362,21 @@ impl StdioTransport {
         let Some(process) = child.as_mut() else {
             return Ok(None);
         };
+        let group = process.id();
         match tokio::time::timeout(timeout, process.wait()).await {
-            Ok(Ok(status)) => Ok(Some(status)),
+            Ok(Ok(status)) => {
+                // The server is gone; whatever it started and left behind goes too.
+                end_group(group, TERM_GRACE).await;
+                Ok(Some(status))
+            }
             Ok(Err(source)) => Err(ClientError::Io {
                 what: "could not wait for the server process".to_owned(),
                 source,
                 stderr: String::new(),
             }),
             Err(_) => {
+                // SIGTERM to the whole group first, then SIGKILL to what is left.
+                end_group(group, TERM_GRACE).await;
                 let _ = process.kill().await;
                 drop(child);
                 Err(ClientError::NoExit {
@@ -529,6 +539,49 @@ async fn read_line_capped<R: tokio::io::AsyncBufRead + Unpin>(
         consumed += n;
         if done {
             return Ok((consumed, over));
+        }
+    }
+}
+
+/// How long the processes of a server's group get between SIGTERM and SIGKILL.
+const TERM_GRACE: Duration = Duration::from_millis(500);
+
+/// Ends the process group led by `leader` (the server, spawned as a group leader): SIGTERM,
+/// then after `grace` SIGKILL to any process of it still there. Nothing when the group is
+/// already empty, or off unix.
+async fn end_group(leader: Option<u32>, grace: Duration) {
+    #[cfg(unix)]
+    if let Some(pid) = leader.and_then(|p| libc::pid_t::try_from(p).ok()) {
+        // SAFETY: kill(2) with a negative pid signals the process group; it touches no memory.
+        let alive = |signal| unsafe { libc::kill(-pid, signal) } == 0;
+        if alive(libc::SIGTERM) {
+            let started = std::time::Instant::now();
+            while started.elapsed() < grace && alive(0) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            alive(libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (leader, grace);
+}
+
+impl Drop for StdioTransport {
+    /// A client dropped without closing still takes the server's whole group with it
+    /// (`kill_on_drop` reaches only the server itself).
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(pid) = self
+            .child
+            .get_mut()
+            .as_ref()
+            .and_then(Child::id)
+            .and_then(|p| libc::pid_t::try_from(p).ok())
+        {
+            // SAFETY: as in `end_group`.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
         }
     }
 }
