@@ -248,9 +248,21 @@ fn main() -> ExitCode {
         }
     };
     let code = runtime.block_on(async {
-        match cli.command {
-            Command::Check(args) => run_check(args).await,
-            Command::Generate(args) => run_generate(args).await,
+        let run = async {
+            match cli.command {
+                Command::Check(args) => run_check(args).await,
+                Command::Generate(args) => run_generate(args).await,
+            }
+        };
+        // A stdio server runs in a process group of its own, out of reach of the terminal's
+        // Ctrl-C: on SIGINT the run is dropped, and with it the client, which ends the
+        // server's group.
+        tokio::select! {
+            code = run => code,
+            _ = tokio::signal::ctrl_c() => {
+                eprintln!("mcp-test: interrupted; the server was stopped");
+                ExitCode::from(130)
+            }
         }
     });
     // A stdio child that ignores its closed stdin must not keep us alive.
