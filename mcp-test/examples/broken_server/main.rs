@@ -51,10 +51,8 @@ pub struct Switch {
 /// Both transports.
 pub const BOTH: &[&str] = &["stdio", "http"];
 /// Only stdio.
-#[allow(dead_code)] // until an area has a stdio-only switch
 pub const STDIO: &[&str] = &["stdio"];
 /// Only HTTP.
-#[allow(dead_code)] // until an area has an HTTP-only switch
 pub const HTTP: &[&str] = &["http"];
 
 /// The switches turned on.
@@ -108,6 +106,10 @@ pub trait Hooks: Sync {
         None
     }
 
+    /// HTTP: the head of a request with its JSON body, before the server (and `incoming`) sees
+    /// them; for a break that needs both (a header made to agree with the body).
+    fn http_message(&self, _on: &Breaks, _head: &mut http::request::Parts, _message: &mut Value) {}
+
     /// HTTP: the head of a response, with the head of its request.
     fn http_response(
         &self,
@@ -122,8 +124,15 @@ pub trait Hooks: Sync {
         false
     }
 
-    /// stdio: lines written to stdout before a message (they should all be messages).
-    fn stdout_noise(&self, _on: &Breaks, _message: &Value) -> Vec<String> {
+    /// stdio: lines written to stdout after a message, with the request it answers, if any
+    /// (they should all be messages). After, not before: a line that is not a message fails
+    /// every request the client has in flight, and once a response is out its request is not.
+    fn stdout_noise(
+        &self,
+        _on: &Breaks,
+        _request: Option<&Value>,
+        _message: &Value,
+    ) -> Vec<String> {
         Vec::new()
     }
 }
@@ -170,7 +179,12 @@ impl Fixture {
     }
 
     /// `message` and what goes before it, rewritten.
-    fn outgoing(&self, mut message: Value) -> Vec<Value> {
+    fn outgoing(&self, message: Value) -> Vec<Value> {
+        self.outgoing_for(message).1
+    }
+
+    /// [`Fixture::outgoing`], with the request `message` answers, if any.
+    fn outgoing_for(&self, mut message: Value) -> (Option<Value>, Vec<Value>) {
         let request = if message.get("method").is_none() {
             message.get("id").and_then(|id| {
                 let mut requests = self.requests.lock().expect("not poisoned");
@@ -184,7 +198,7 @@ impl Fixture {
             area.outgoing(&self.on, request.as_ref(), &mut message, &mut before);
         }
         before.push(message);
-        before
+        (request, before)
     }
 }
 
@@ -266,13 +280,14 @@ async fn serve_stdio(server: mcp_test::Server, fixture: Arc<Fixture>) -> std::io
                 let _ = pump_tx.send(line);
                 continue;
             };
-            for message in pump_fixture.outgoing(message) {
+            let (request, messages) = pump_fixture.outgoing_for(message);
+            for message in messages {
+                let _ = pump_tx.send(message.to_string());
                 for area in AREAS {
-                    for noise in area.stdout_noise(&pump_fixture.on, &message) {
+                    for noise in area.stdout_noise(&pump_fixture.on, request.as_ref(), &message) {
                         let _ = pump_tx.send(noise);
                     }
                 }
-                let _ = pump_tx.send(message.to_string());
             }
         }
     });
@@ -343,6 +358,9 @@ async fn rewrite_http(
     let mut streamed = false;
     if let Ok(mut message) = serde_json::from_slice::<Value>(&bytes) {
         streamed = message.get("method").and_then(Value::as_str) == Some("subscriptions/listen");
+        for area in AREAS {
+            area.http_message(&fixture.on, &mut head, &mut message);
+        }
         match fixture.incoming(&mut message) {
             Incoming::Pass => body = message.to_string().into_bytes(),
             Incoming::Answer(messages) => return answer(messages),
