@@ -305,7 +305,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
             )
             .on(on),
         ),
-        Err(e) => out.push(Note::info(format!("{e}")).on(on)),
+        Err(e) => out.push(Note::info(e).on(on)),
     }
     let unknown = crate::wire::build::build_request("mcp-test/no-such-method", json!({}));
     let on = shown("mcp-test/no-such-method");
