@@ -90,6 +90,13 @@ impl Hooks for Http {
                 transports: HTTP,
             },
             Switch {
+                name: "http/sse-buffered",
+                about: "streams the reply to server/discover (a log message first) with X-Accel-Buffering: yes",
+                clause: "http/x-accel-buffering",
+                probe: "http/responses",
+                transports: HTTP,
+            },
+            Switch {
                 name: "http/unsupported-version-200",
                 about: "answers an unsupported protocol version with HTTP 200",
                 clause: "http/unsupported-version",
@@ -141,6 +148,10 @@ impl Hooks for Http {
             before.push(
                 json!({"jsonrpc": "2.0", "id": "broken-server-roots", "method": "roots/list"}),
             );
+        }
+        if on.on("http/sse-buffered") && method == Some("server/discover") {
+            before.push(json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": "broken_server: discovering"}}));
         }
     }
 
@@ -246,6 +257,10 @@ impl Hooks for Http {
         }
         if on.on("http/unknown-method-200") && head.status == StatusCode::NOT_FOUND {
             head.status = StatusCode::OK;
+        }
+        if on.on("http/sse-buffered") {
+            head.headers
+                .insert("x-accel-buffering", HeaderValue::from_static("yes"));
         }
         if on.on("http/mints-session") {
             head.headers.insert(

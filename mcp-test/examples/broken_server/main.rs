@@ -410,6 +410,11 @@ async fn rewrite_http(
         http::header::CONTENT_TYPE,
         http::HeaderValue::from_static("text/event-stream"),
     );
+    // As the runtime streams: proxies must not buffer it (unless a break said otherwise).
+    response_head
+        .headers
+        .entry("x-accel-buffering")
+        .or_insert(http::HeaderValue::from_static("no"));
     Response::from_parts(response_head, Body::from(sse(&messages)))
 }
 
@@ -424,7 +429,13 @@ fn answer(messages: Vec<Value>) -> Response {
         )
             .into_response(),
         many => (
-            [(http::header::CONTENT_TYPE, "text/event-stream")],
+            [
+                (http::header::CONTENT_TYPE, "text/event-stream"),
+                (
+                    http::header::HeaderName::from_static("x-accel-buffering"),
+                    "no",
+                ),
+            ],
             sse(many),
         )
             .into_response(),

@@ -614,7 +614,7 @@ clauses! {
         "After the JSON-RPC _response_ has been sent, the server **SHOULD** terminate the SSE stream.";
     /// SSE replies turn proxy buffering off.
     HTTP_X_ACCEL_BUFFERING = "http/x-accel-buffering", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,
-        Http, Http, outside("not probed yet: check's own requests are answered with JSON unless the server streams; an SSE reply without `X-Accel-Buffering: no` would show it"),
+        Http, Http, probes(&["http/responses"]),
         "When initiating an SSE stream, servers **SHOULD** include the `X-Accel-Buffering: no` header in the HTTP response.";
     /// Closing a response stream cancels the request.
     HTTP_CANCEL_ON_CLOSE = "http/cancel-on-close", "2026-07-28", "basic/transports/streamable-http.mdx", "Cancellation", Must,

@@ -3,8 +3,8 @@
 //! fixes it.
 //!
 //! - `http/origin`: a request with a foreign `Origin` must be refused with 403;
-//! - `http/responses`: a request is answered with JSON or SSE, and no server request rides an
-//!   SSE reply; a notification is answered 202 with no body, or with an HTTP error status;
+//! - `http/responses`: a request is answered with JSON or SSE (with `X-Accel-Buffering: no`),
+//!   and no server request rides an SSE reply; a notification is answered 202 with no body, or with an HTTP error status;
 //! - `http/status-codes`: an unsupported `MCP-Protocol-Version` is 400 (with -32022 in
 //!   2026-07-28), an unknown method 404;
 //! - `http/earlier-revisions`: for a server that speaks only 2026-07-28, GET and DELETE are
@@ -393,6 +393,22 @@ fn request_findings(era: Era, reply: &Raw) -> Out {
                 "a request was answered with Content-Type {:?}, neither application/json nor text/event-stream: {}",
                 content_type,
                 reply.brief()
+            ),
+        ));
+    }
+    let buffering = reply
+        .headers
+        .get("x-accel-buffering")
+        .and_then(|v| v.to_str().ok());
+    if content_type.starts_with("text/event-stream")
+        && !buffering.is_some_and(|v| v.trim().eq_ignore_ascii_case("no"))
+    {
+        out.push(Note::broke_in(
+            era,
+            &clauses::HTTP_X_ACCEL_BUFFERING,
+            format!(
+                "a request was answered with an SSE stream without `X-Accel-Buffering: no` (got {})",
+                buffering.map_or("none".to_owned(), |v| format!("{v:?}"))
             ),
         ));
     }
@@ -790,11 +806,19 @@ mod tests {
     #[test]
     fn a_server_request_on_a_stream_breaks_2026_and_is_a_note_for_2025() {
         let body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"roots/list\"}\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
-        let reply = raw(200, "text/event-stream", body);
+        let mut reply = raw(200, "text/event-stream", body);
+        reply
+            .headers
+            .insert("x-accel-buffering", HeaderValue::from_static("no"));
         let modern = request_findings(Era::Current, &reply);
         assert_eq!(modern[0].clause, Some(clauses::HTTP_NO_REQUESTS));
         let old = request_findings(Era::Legacy, &reply);
         assert_eq!(old[0].clause, None);
+        // Without `X-Accel-Buffering: no`: a SHOULD of 2026-07-28, a note for 2025.
+        reply.headers.remove("x-accel-buffering");
+        let modern = request_findings(Era::Current, &reply);
+        assert_eq!(modern[0].clause, Some(clauses::HTTP_X_ACCEL_BUFFERING));
+        assert_eq!(modern[0].severity, super::super::Severity::Warning);
     }
 
     #[test]
