@@ -104,6 +104,13 @@ impl Hooks for Http {
                 transports: BOTH,
             },
             Switch {
+                name: "http/stream-left-open",
+                about: "leaves the SSE reply to a server/discover with a string id open after the response (check's own client numbers its requests, so only the raw probe sees it)",
+                clause: "http/response-ends-stream",
+                probe: "http/responses",
+                transports: HTTP,
+            },
+            Switch {
                 name: "http/unsupported-version-200",
                 about: "answers an unsupported protocol version with HTTP 200",
                 clause: "http/unsupported-version",
@@ -241,6 +248,12 @@ impl Hooks for Http {
         {
             set(head, PROTOCOL_VERSION, body);
         }
+    }
+
+    fn http_keep_open(&self, on: &Breaks, request: &Value) -> bool {
+        on.on("http/stream-left-open")
+            && request.get("method").and_then(Value::as_str) == Some("server/discover")
+            && request.get("id").is_some_and(Value::is_string)
     }
 
     fn http_response(

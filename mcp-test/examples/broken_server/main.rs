@@ -110,6 +110,12 @@ pub trait Hooks: Sync {
     /// them; for a break that needs both (a header made to agree with the body).
     fn http_message(&self, _on: &Breaks, _head: &mut http::request::Parts, _message: &mut Value) {}
 
+    /// HTTP: whether the reply to `request` (the JSON body as the client sent it) is an SSE
+    /// stream left open after its messages (it should end with the response).
+    fn http_keep_open(&self, _on: &Breaks, _request: &Value) -> bool {
+        false
+    }
+
     /// HTTP: the head of a response, with the head of its request.
     fn http_response(
         &self,
@@ -356,8 +362,12 @@ async fn rewrite_http(
     };
     let mut body = bytes.to_vec();
     let mut streamed = false;
+    let mut keep_open = false;
     if let Ok(mut message) = serde_json::from_slice::<Value>(&bytes) {
         streamed = message.get("method").and_then(Value::as_str) == Some("subscriptions/listen");
+        keep_open = AREAS
+            .iter()
+            .any(|a| a.http_keep_open(&fixture.on, &message));
         for area in AREAS {
             area.http_message(&fixture.on, &mut head, &mut message);
         }
@@ -403,7 +413,7 @@ async fn rewrite_http(
         .flat_map(|m| fixture.outgoing(m))
         .collect();
     response_head.headers.remove(http::header::CONTENT_LENGTH);
-    if messages.len() == 1 && content_type.starts_with("application/json") {
+    if messages.len() == 1 && content_type.starts_with("application/json") && !keep_open {
         return Response::from_parts(response_head, Body::from(messages[0].to_string()));
     }
     response_head.headers.insert(
@@ -415,6 +425,12 @@ async fn rewrite_http(
         .headers
         .entry("x-accel-buffering")
         .or_insert(http::HeaderValue::from_static("no"));
+    if keep_open {
+        use futures_util::StreamExt;
+        let events = Ok::<_, std::convert::Infallible>(sse(&messages));
+        let stream = futures_util::stream::iter([events]).chain(futures_util::stream::pending());
+        return Response::from_parts(response_head, Body::from_stream(stream));
+    }
     Response::from_parts(response_head, Body::from(sse(&messages)))
 }
 

@@ -606,11 +606,11 @@ clauses! {
         "The server **MUST NOT** send independent JSON-RPC _requests_ on this stream.";
     /// The response ends the stream.
     HTTP_RESPONSE_ENDS_STREAM = "http/response-ends-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,
-        Http, Http, outside("not probed yet: read an SSE reply event by event and see whether it stays open after the response"),
+        Http, Http, probes(&["http/responses"]),
         "The final JSON-RPC _response_ **SHOULD** terminate the stream.";
     /// 2025-11-25: the response ends the stream.
     LEGACY_HTTP_RESPONSE_ENDS_STREAM = "legacy/http/response-ends-stream", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, outside("not probed yet: read an SSE reply event by event and see whether it stays open after the response"),
+        Http, Http, probes(&["http/responses"]),
         "After the JSON-RPC _response_ has been sent, the server **SHOULD** terminate the SSE stream.";
     /// SSE replies turn proxy buffering off.
     HTTP_X_ACCEL_BUFFERING = "http/x-accel-buffering", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,

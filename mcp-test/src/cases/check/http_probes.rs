@@ -3,8 +3,8 @@
 //! fixes it.
 //!
 //! - `http/origin`: a request with a foreign `Origin` must be refused with 403;
-//! - `http/responses`: a request is answered with JSON or SSE (with `X-Accel-Buffering: no`),
-//!   and no server request rides an SSE reply; a notification is answered 202 with no body, or with an HTTP error status;
+//! - `http/responses`: a request is answered with JSON or SSE (with `X-Accel-Buffering: no`,
+//!   ending with the response), and no server request rides an SSE reply; a notification is answered 202 with no body, or with an HTTP error status;
 //! - `http/status-codes`: an unsupported `MCP-Protocol-Version` is 400 (with -32022 in
 //!   2026-07-28), an unknown method 404;
 //! - `http/earlier-revisions`: for a server that speaks only 2026-07-28, GET and DELETE are
@@ -43,6 +43,8 @@ const SESSION_ID: &str = "mcp-session-id";
 const LAST_EVENT_ID: &str = "last-event-id";
 /// An origin no local server can mean to allow.
 const FOREIGN_ORIGIN: &str = "http://mcp-test.invalid";
+/// How long an SSE reply may stay open after its response before it is called open.
+const STREAM_SETTLE: Duration = Duration::from_secs(2);
 /// A protocol version no server implements.
 const NO_SUCH_VERSION: &str = "1999-01-01";
 
@@ -158,6 +160,57 @@ impl Wire {
             .map_err(|_| format!("no reply within {:?}", self.timeout))?
     }
 
+    /// POSTs `body` with `headers` and reads the reply frame by frame. An SSE reply that has
+    /// carried a response is given `settle` more to end; whether it did is the second value
+    /// (a JSON reply always ends).
+    async fn post_watching_end(
+        &self,
+        headers: HeaderMap,
+        body: &Value,
+        settle: Duration,
+    ) -> Result<(Raw, bool), String> {
+        let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
+        *request.method_mut() = Method::POST;
+        *request.uri_mut() = self.uri.clone();
+        *request.headers_mut() = headers;
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let response = tokio::time::timeout_at(deadline, self.hyper.request(request))
+            .await
+            .map_err(|_| format!("no reply within {:?}", self.timeout))?
+            .map_err(|e| format!("sending the request failed: {e}"))?;
+        let (parts, mut incoming) = response.into_parts();
+        let mut raw = Raw {
+            status: parts.status.as_u16(),
+            headers: parts.headers,
+            body: Bytes::new(),
+        };
+        let sse = raw.content_type().starts_with("text/event-stream");
+        let mut data = Vec::new();
+        let mut until = deadline;
+        loop {
+            let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
+                Err(_) if until < deadline => {
+                    raw.body = Bytes::from(data);
+                    return Ok((raw, false));
+                }
+                Err(_) => return Err(format!("no whole reply within {:?}", self.timeout)),
+                Ok(None) => break,
+                Ok(Some(frame)) => frame.map_err(|e| format!("reading the reply failed: {e}"))?,
+            };
+            if let Ok(chunk) = frame.into_data() {
+                data.extend_from_slice(&chunk);
+            }
+            let answered = crate::transport::sse::messages(&data)
+                .iter()
+                .any(|m| m.get("result").is_some() || m.get("error").is_some());
+            if sse && answered && until == deadline {
+                until = (tokio::time::Instant::now() + settle).min(deadline);
+            }
+        }
+        raw.body = Bytes::from(data);
+        Ok((raw, true))
+    }
+
     /// POSTs `body` with the headers of a 2026-07-28 client (every mirrored header), then
     /// `extra` on top (an empty value removes the header).
     async fn post_modern(&self, body: &Value, extra: &[(&str, &str)]) -> Result<Raw, String> {
@@ -241,14 +294,31 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     out.extend(host_note(wire, &discover).await);
     found.push(("http/origin", Ok(out)));
 
-    // http/responses: a request, and a notification.
+    // http/responses: a request (with a string id, as any client may use), and a
+    // notification.
     let mut out = Vec::new();
-    match wire.post_modern(&discover, &[]).await {
-        Ok(reply) => out.extend(
-            request_findings(Era::Current, &reply)
-                .into_iter()
-                .map(|n| n.on(shown("server/discover"))),
-        ),
+    let mut watched = discover.clone();
+    watched["id"] = json!("mcp-test-responses");
+    let mut headers = raw_http::json_headers();
+    for (name, value) in crate::wire::build::mirrored_headers(&watched) {
+        put(&mut headers, &name, &value);
+    }
+    match wire
+        .post_watching_end(headers, &watched, STREAM_SETTLE)
+        .await
+    {
+        Ok((reply, ended)) => {
+            let mut found = request_findings(Era::Current, &reply);
+            if !ended {
+                found.push(Note::broke(
+                    &clauses::HTTP_RESPONSE_ENDS_STREAM,
+                    format!(
+                        "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
+                    ),
+                ));
+            }
+            out.extend(found.into_iter().map(|n| n.on(shown("server/discover"))));
+        }
         Err(e) => out.push(Note::info(format!(
             "server/discover, posted raw, got no reply: {e}"
         ))),
@@ -638,14 +708,21 @@ async fn legacy(wire: &Wire) -> Found {
     }
     let ping = json!({"jsonrpc": "2.0", "id": "mcp-test-ping", "method": "ping"});
     match wire
-        .send(Method::POST, headers(true, &version), Some(&ping))
+        .post_watching_end(headers(true, &version), &ping, STREAM_SETTLE)
         .await
     {
-        Ok(reply) => out.extend(
-            request_findings(Era::Legacy, &reply)
-                .into_iter()
-                .map(|n| n.on(shown("ping"))),
-        ),
+        Ok((reply, ended)) => {
+            let mut found = request_findings(Era::Legacy, &reply);
+            if !ended {
+                found.push(Note::broke(
+                    &clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM,
+                    format!(
+                        "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
+                    ),
+                ));
+            }
+            out.extend(found.into_iter().map(|n| n.on(shown("ping"))));
+        }
         Err(e) => out.push(Note::info(format!("ping got no reply: {e}"))),
     }
     found.push(("http/responses", Ok(out)));
