@@ -2,7 +2,7 @@
 //! each break undoes one, by rewriting a request before the router sees it (a header made to
 //! agree with the body, an `Origin` dropped) or a response head after it.
 
-use super::{BOTH, Breaks, HTTP, Hooks, Switch};
+use super::{Breaks, HTTP, Hooks, Switch};
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode};
 use serde_json::{Value, json};
@@ -97,13 +97,6 @@ impl Hooks for Http {
                 transports: HTTP,
             },
             Switch {
-                name: "http/x-mcp-header-unreachable",
-                about: "lists a tool whose input schema has an x-mcp-header under $defs, where no properties chain reaches it",
-                clause: "http/x-mcp-header-valid",
-                probe: "tools/x-mcp-header",
-                transports: BOTH,
-            },
-            Switch {
                 name: "http/stream-left-open",
                 about: "leaves the SSE reply to a server/discover with a string id open after the response (check's own client numbers its requests, so only the raw probe sees it)",
                 clause: "http/response-ends-stream",
@@ -152,22 +145,12 @@ impl Hooks for Http {
         &self,
         on: &Breaks,
         request: Option<&Value>,
-        message: &mut Value,
+        _message: &mut Value,
         before: &mut Vec<Value>,
     ) {
         let method = request
             .and_then(|r| r.get("method"))
             .and_then(Value::as_str);
-        if on.on("http/x-mcp-header-unreachable")
-            && method == Some("tools/list")
-            && let Some(schema) = message.pointer_mut("/result/tools/0/inputSchema")
-            && let Some(schema) = schema.as_object_mut()
-        {
-            schema.insert(
-                "$defs".to_owned(),
-                json!({"broken_server_unreached": {"type": "string", "x-mcp-header": "Unreached"}}),
-            );
-        }
         if on.on("http/request-on-stream") && method == Some("server/discover") {
             before.push(
                 json!({"jsonrpc": "2.0", "id": "broken-server-roots", "method": "roots/list"}),

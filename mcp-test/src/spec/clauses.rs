@@ -650,7 +650,7 @@ clauses! {
         "When validating integer parameter values, servers **SHOULD** compare the header value and the body value numerically rather than as strings (e.g., `42.0` and `42` are considered equal).";
     /// `x-mcp-header` annotations follow their constraints.
     HTTP_X_MCP_HEADER = "http/x-mcp-header-valid", "2026-07-28", "basic/transports/streamable-http.mdx", "Schema Extension", Must,
-        Tools, Any, probes(&["tools/x-mcp-header"]),
+        Tools, Any, outside("the same constraints are rows of server/tools.mdx (tools/x-mcp-header-*), whose probe checks every listed tool; checking them twice would report each broken annotation twice"),
         "**Constraints on `x-mcp-header` values**: - **MUST NOT** be empty - **MUST** match HTTP field-name token syntax (`1*tchar`, [RFC 9110 Section 5.1](https://datatracker.ietf.org/doc/html/rfc9110#section-5.1)) - **MUST NOT** contain control characters, including carriage return (CR, `\r`) or line feed (LF, `\n`) - **MUST** be case-insensitively unique among all `x-mcp-header` values in the `inputSchema` - **MUST** only be applied to parameters with primitive types (integer, string, boolean).";
     /// Header names compare case-insensitively.
     HTTP_HEADER_CASE = "http/header-name-case", "2026-07-28", "basic/transports/streamable-http.mdx", "Case Sensitivity", Must,

@@ -34,7 +34,6 @@ mod report;
 mod rounds;
 #[cfg(any(feature = "client", feature = "http"))]
 mod shutdown;
-mod x_mcp_header;
 
 pub use deadline::DEFAULT_DEADLINE;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
@@ -143,9 +142,6 @@ pub async fn check_with_progress(
         let tools = c.tool_lists().await;
         progress("tools: definitions and unknown tools");
         c.tool_definitions(&tools).await;
-        c.probe("tools/x-mcp-header", |out| {
-            out.extend(x_mcp_header::findings(era, &tools));
-        });
         let (tools, skipped) = callable_tools(tools, options);
         skipped_tools = skipped;
         let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
@@ -192,7 +188,6 @@ pub async fn check_with_progress(
         for probe in [
             "lists/tools/list",
             "tools/definitions-and-unknown-tool",
-            "tools/x-mcp-header",
             "tools/input-schemas",
             "tools/schema-cases",
             "tools/output-schema",
