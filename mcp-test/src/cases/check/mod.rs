@@ -34,6 +34,7 @@ mod report;
 mod rounds;
 #[cfg(any(feature = "client", feature = "http"))]
 mod shutdown;
+mod stdio_framing;
 
 pub use deadline::DEFAULT_DEADLINE;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
