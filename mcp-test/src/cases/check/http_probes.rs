@@ -2,9 +2,12 @@
 //! headers, methods (GET, DELETE) and bodies, to see what the transport answers where the spec
 //! fixes it.
 //!
+//! - `http/header-mirroring` (`raw_http::header_mirroring`): mirrored headers that disagree
+//!   with the body or are missing are 400 with -32020, a Base64-encoded `Mcp-Name` is decoded;
 //! - `http/origin`: a request with a foreign `Origin` must be refused with 403;
 //! - `http/responses`: a request is answered with JSON or SSE (with `X-Accel-Buffering: no`,
-//!   ending with the response), and no server request rides an SSE reply; a notification is answered 202 with no body, or with an HTTP error status;
+//!   ending with the response), and no server request rides an SSE reply; a notification is
+//!   answered 202 with no body, or with an HTTP error status;
 //! - `http/status-codes`: an unsupported `MCP-Protocol-Version` is 400 (-32022 in 2026-07-28,
 //!   whose code the methods probe judges), an unknown method (-32601) 404;
 //! - `http/earlier-revisions`: for a server that speaks only 2026-07-28, GET and DELETE are
@@ -12,8 +15,9 @@
 //!   session: a visible-ASCII id, GET an SSE stream or 405, a request without the session 400,
 //!   and a session it ended by DELETE 404.
 //!
-//! Nothing here calls a tool or changes the server's state beyond a session of its own (a
-//! 2025-era server, or a dual-era one that answers `initialize`), which it ends by DELETE.
+//! Nothing here runs a tool (the one `tools/call` names a tool that does not exist) or changes
+//! the server's state beyond a session of its own (a 2025-era server, or a dual-era one that
+//! answers `initialize`), which it ends by DELETE.
 
 use super::{Note, Out, Shown, raw_http};
 use crate::cases::shorten;
