@@ -51,10 +51,8 @@ pub struct Switch {
 /// Both transports.
 pub const BOTH: &[&str] = &["stdio", "http"];
 /// Only stdio.
-#[allow(dead_code)] // until an area has a stdio-only switch
 pub const STDIO: &[&str] = &["stdio"];
 /// Only HTTP.
-#[allow(dead_code)] // until an area has an HTTP-only switch
 pub const HTTP: &[&str] = &["http"];
 
 /// The switches turned on.
@@ -108,6 +106,16 @@ pub trait Hooks: Sync {
         None
     }
 
+    /// HTTP: the head of a request with its JSON body, before the server (and `incoming`) sees
+    /// them; for a break that needs both (a header made to agree with the body).
+    fn http_message(&self, _on: &Breaks, _head: &mut http::request::Parts, _message: &mut Value) {}
+
+    /// HTTP: whether the reply to `request` (the JSON body as the client sent it) is an SSE
+    /// stream left open after its messages (it should end with the response).
+    fn http_keep_open(&self, _on: &Breaks, _request: &Value) -> bool {
+        false
+    }
+
     /// HTTP: the head of a response, with the head of its request.
     fn http_response(
         &self,
@@ -122,8 +130,15 @@ pub trait Hooks: Sync {
         false
     }
 
-    /// stdio: lines written to stdout before a message (they should all be messages).
-    fn stdout_noise(&self, _on: &Breaks, _message: &Value) -> Vec<String> {
+    /// stdio: lines written to stdout after a message, with the request it answers, if any
+    /// (they should all be messages). After, not before: a line that is not a message fails
+    /// every request the client has in flight, and once a response is out its request is not.
+    fn stdout_noise(
+        &self,
+        _on: &Breaks,
+        _request: Option<&Value>,
+        _message: &Value,
+    ) -> Vec<String> {
         Vec::new()
     }
 }
@@ -170,7 +185,12 @@ impl Fixture {
     }
 
     /// `message` and what goes before it, rewritten.
-    fn outgoing(&self, mut message: Value) -> Vec<Value> {
+    fn outgoing(&self, message: Value) -> Vec<Value> {
+        self.outgoing_for(message).1
+    }
+
+    /// [`Fixture::outgoing`], with the request `message` answers, if any.
+    fn outgoing_for(&self, mut message: Value) -> (Option<Value>, Vec<Value>) {
         let request = if message.get("method").is_none() {
             message.get("id").and_then(|id| {
                 let mut requests = self.requests.lock().expect("not poisoned");
@@ -184,7 +204,7 @@ impl Fixture {
             area.outgoing(&self.on, request.as_ref(), &mut message, &mut before);
         }
         before.push(message);
-        before
+        (request, before)
     }
 }
 
@@ -266,13 +286,14 @@ async fn serve_stdio(server: mcp_test::Server, fixture: Arc<Fixture>) -> std::io
                 let _ = pump_tx.send(line);
                 continue;
             };
-            for message in pump_fixture.outgoing(message) {
+            let (request, messages) = pump_fixture.outgoing_for(message);
+            for message in messages {
+                let _ = pump_tx.send(message.to_string());
                 for area in AREAS {
-                    for noise in area.stdout_noise(&pump_fixture.on, &message) {
+                    for noise in area.stdout_noise(&pump_fixture.on, request.as_ref(), &message) {
                         let _ = pump_tx.send(noise);
                     }
                 }
-                let _ = pump_tx.send(message.to_string());
             }
         }
     });
@@ -341,8 +362,15 @@ async fn rewrite_http(
     };
     let mut body = bytes.to_vec();
     let mut streamed = false;
+    let mut keep_open = false;
     if let Ok(mut message) = serde_json::from_slice::<Value>(&bytes) {
         streamed = message.get("method").and_then(Value::as_str) == Some("subscriptions/listen");
+        keep_open = AREAS
+            .iter()
+            .any(|a| a.http_keep_open(&fixture.on, &message));
+        for area in AREAS {
+            area.http_message(&fixture.on, &mut head, &mut message);
+        }
         match fixture.incoming(&mut message) {
             Incoming::Pass => body = message.to_string().into_bytes(),
             Incoming::Answer(messages) => return answer(messages),
@@ -385,13 +413,24 @@ async fn rewrite_http(
         .flat_map(|m| fixture.outgoing(m))
         .collect();
     response_head.headers.remove(http::header::CONTENT_LENGTH);
-    if messages.len() == 1 && content_type.starts_with("application/json") {
+    if messages.len() == 1 && content_type.starts_with("application/json") && !keep_open {
         return Response::from_parts(response_head, Body::from(messages[0].to_string()));
     }
     response_head.headers.insert(
         http::header::CONTENT_TYPE,
         http::HeaderValue::from_static("text/event-stream"),
     );
+    // As the runtime streams: proxies must not buffer it (unless a break said otherwise).
+    response_head
+        .headers
+        .entry("x-accel-buffering")
+        .or_insert(http::HeaderValue::from_static("no"));
+    if keep_open {
+        use futures_util::StreamExt;
+        let events = Ok::<_, std::convert::Infallible>(sse(&messages));
+        let stream = futures_util::stream::iter([events]).chain(futures_util::stream::pending());
+        return Response::from_parts(response_head, Body::from_stream(stream));
+    }
     Response::from_parts(response_head, Body::from(sse(&messages)))
 }
 
@@ -406,7 +445,13 @@ fn answer(messages: Vec<Value>) -> Response {
         )
             .into_response(),
         many => (
-            [(http::header::CONTENT_TYPE, "text/event-stream")],
+            [
+                (http::header::CONTENT_TYPE, "text/event-stream"),
+                (
+                    http::header::HeaderName::from_static("x-accel-buffering"),
+                    "no",
+                ),
+            ],
             sse(many),
         )
             .into_response(),

@@ -848,6 +848,14 @@ clauses! {
     LEGACY_STDIO_STDOUT = "legacy/stdio/stdout-messages-only", "2025-11-25", "basic/transports.mdx", "stdio", MustNot,
         Stdio, Stdio, probes(&["transport/hygiene"]),
         "The server **MUST NOT** write anything to its `stdout` that is not a valid MCP message.";
+    /// One message per line: a message broken over several lines.
+    STDIO_NO_EMBEDDED_NEWLINES = "stdio/no-embedded-newlines", "2026-07-28", "basic/transports/stdio.mdx", "stdio", MustNot,
+        Stdio, Stdio, probes(&["transport/hygiene"]),
+        "Messages are delimited by newlines, and **MUST NOT** contain embedded newlines.";
+    /// 2025-11-25: one message per line.
+    LEGACY_STDIO_NO_EMBEDDED_NEWLINES = "legacy/stdio/no-embedded-newlines", "2025-11-25", "basic/transports.mdx", "stdio", MustNot,
+        Stdio, Stdio, probes(&["transport/hygiene"]),
+        "Messages are delimited by newlines, and **MUST NOT** contain embedded newlines.";
     /// A 2026-07-28 server never sends requests on stdio.
     STDIO_NO_REQUESTS = "stdio/no-requests", "2026-07-28", "basic/transports/stdio.mdx", "Receiving Messages", MustNot,
         Stdio, Stdio, probes(&["transport/hygiene"]),
@@ -860,14 +868,211 @@ clauses! {
     CANCELLED_SILENT = "cancellation/no-further-messages", "2026-07-28", "basic/transports/stdio.mdx", "Cancellation", MustNot,
         Stdio, Stdio, outside("check never cancels a request it still waits for, so a message after a cancellation is never provoked"),
         "Servers **SHOULD** stop work on a cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
+    /// Messages are UTF-8.
+    UTF8 = "transport/utf-8", "2026-07-28", "basic/transports/index.mdx", "Messages", Must,
+        Base, Any, outside("not probed yet: a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
+        "JSON-RPC messages **MUST** be UTF-8 encoded.";
+    /// 2025-11-25: messages are UTF-8.
+    LEGACY_UTF8 = "legacy/transport/utf-8", "2025-11-25", "basic/transports.mdx", "Transports", Must,
+        Base, Any, outside("not probed yet: a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
+        "JSON-RPC messages **MUST** be UTF-8 encoded.";
+    /// Custom transports keep the message format.
+    CUSTOM_TRANSPORTS = "transport/custom", "2026-07-28", "basic/transports/index.mdx", "Custom Transports", Must,
+        Base, Any, outside("check speaks only stdio and Streamable HTTP, so a custom transport is never reached"),
+        "Implementers who choose to support custom transports **MUST** preserve the JSON-RPC message format, the [message patterns](/specification/2026-07-28/basic/patterns), and the per-request metadata model. Custom transports **SHOULD** document their connection establishment, message framing, and cancellation patterns to aid interoperability.";
+    /// 2025-11-25: custom transports keep the message format.
+    LEGACY_CUSTOM_TRANSPORTS = "legacy/transport/custom", "2025-11-25", "basic/transports.mdx", "Custom Transports", Must,
+        Base, Any, outside("check speaks only stdio and Streamable HTTP, so a custom transport is never reached"),
+        "Implementers who choose to support custom transports **MUST** ensure they preserve the JSON-RPC message format and lifecycle requirements defined by MCP. Custom transports **SHOULD** document their specific connection establishment and message exchange patterns to aid interoperability.";
+    /// One MCP endpoint that takes POST.
+    HTTP_ENDPOINT = "http/endpoint", "2026-07-28", "basic/transports/streamable-http.mdx", "Streamable HTTP", Must,
+        Http, Http, outside("check reaches an HTTP server only through the endpoint it is given: without one answering POST there is nothing to check"),
+        "The server **MUST** provide a single HTTP endpoint path (hereafter referred to as the **MCP endpoint**) that supports POST.";
+    /// 2025-11-25: one MCP endpoint that takes POST and GET.
+    LEGACY_HTTP_ENDPOINT = "legacy/http/endpoint", "2025-11-25", "basic/transports.mdx", "Streamable HTTP", Must,
+        Http, Http, outside("check reaches an HTTP server only through the endpoint it is given; what GET answers is legacy/http/get-stream"),
+        "The server **MUST** provide a single HTTP endpoint path (hereafter referred to as the **MCP endpoint**) that supports both POST and GET methods.";
+    /// A foreign `Origin` is refused with 403.
+    HTTP_ORIGIN = "http/origin", "2026-07-28", "basic/transports/streamable-http.mdx", "Security & Endpoint", Must,
+        Http, Http, probes(&["http/origin"]),
+        "Servers **MUST** validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. - If the `Origin` header is present and invalid, servers **MUST** respond with HTTP 403 Forbidden.";
+    /// 2025-11-25: a foreign `Origin` is refused with 403.
+    LEGACY_HTTP_ORIGIN = "legacy/http/origin", "2025-11-25", "basic/transports.mdx", "Security Warning", Must,
+        Http, Http, probes(&["http/origin"]),
+        "Servers **MUST** validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks - If the `Origin` header is present and invalid, servers **MUST** respond with HTTP 403 Forbidden.";
+    /// Local servers listen on localhost.
+    HTTP_BIND_LOCALHOST = "http/bind-localhost", "2026-07-28", "basic/transports/streamable-http.mdx", "Security & Endpoint", Should,
+        Http, Http, outside("which interfaces a server listens on is seen only on its host, not through the URL check is given"),
+        "When running locally, servers **SHOULD** bind only to localhost (127.0.0.1) rather than all network interfaces (0.0.0.0).";
+    /// 2025-11-25: local servers listen on localhost.
+    LEGACY_HTTP_BIND_LOCALHOST = "legacy/http/bind-localhost", "2025-11-25", "basic/transports.mdx", "Security Warning", Should,
+        Http, Http, outside("which interfaces a server listens on is seen only on its host, not through the URL check is given"),
+        "When running locally, servers **SHOULD** bind only to localhost (127.0.0.1) rather than all network interfaces (0.0.0.0)";
+    /// Connections are authenticated.
+    HTTP_AUTHENTICATION = "http/authentication", "2026-07-28", "basic/transports/streamable-http.mdx", "Security & Endpoint", Should,
+        Http, Http, outside("whether authentication is proper for a deployment is not for a client to judge; a local test server rightly has none"),
+        "Servers **SHOULD** implement proper authentication for all connections.";
+    /// 2025-11-25: connections are authenticated.
+    LEGACY_HTTP_AUTHENTICATION = "legacy/http/authentication", "2025-11-25", "basic/transports.mdx", "Security Warning", Should,
+        Http, Http, outside("whether authentication is proper for a deployment is not for a client to judge; a local test server rightly has none"),
+        "Servers **SHOULD** implement proper authentication for all connections";
+    /// A notification POST is 202 with no body, or an HTTP error.
+    HTTP_NOTIFICATION_202 = "http/notification-202", "2026-07-28", "basic/transports/streamable-http.mdx", "Sending Messages", Must,
+        Http, Http, probes(&["http/responses"]),
+        "If the body is a JSON-RPC _notification_: - If the server accepts it, the server **MUST** return HTTP status code `202 Accepted` with no body. - If the server cannot accept it, it **MUST** return an HTTP error status code (e.g., `400 Bad Request`).";
+    /// 2025-11-25: a notification or response POST is 202 with no body, or an HTTP error.
+    LEGACY_HTTP_NOTIFICATION_202 = "legacy/http/notification-202", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Must,
+        Http, Http, probes(&["http/responses"]),
+        "If the input is a JSON-RPC _response_ or _notification_: - If the server accepts the input, the server **MUST** return HTTP status code 202 Accepted with no body. - If the server cannot accept the input, it **MUST** return an HTTP error status code (e.g., 400 Bad Request).";
+    /// Over HTTP, a request is answered with JSON or SSE.
+    HTTP_CONTENT_TYPE = "http/content-type", "2026-07-28", "basic/transports/streamable-http.mdx", "Sending Messages", Must,
+        Http, Http, probes(&["http/responses"]),
+        "If the body is a JSON-RPC _request_, the server **MUST** return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).";
+    /// 2025-11-25: a request is answered with JSON or SSE.
+    LEGACY_HTTP_CONTENT_TYPE = "legacy/http/content-type", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Must,
+        Http, Http, probes(&["http/responses"]),
+        "If the input is a JSON-RPC _request_, the server **MUST** either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.";
+    /// Notifications on a request's stream relate to it.
+    HTTP_STREAM_RELATED = "http/stream-notifications-related", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Must,
+        Http, Http, outside("not probed yet: a progress notification on a request's SSE stream whose progressToken is not that request's"),
+        "The server **MAY** send JSON-RPC _notifications_ — for example, [`notifications/progress`][notifications-progress] or [`notifications/message`][notifications-message] — before the final response. These notifications **MUST** relate to the originating client request.";
+    /// No server requests on a response stream.
+    HTTP_NO_REQUESTS = "http/no-requests-on-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", MustNot,
+        Http, Http, probes(&["http/responses"]),
+        "The server **MUST NOT** send independent JSON-RPC _requests_ on this stream.";
+    /// The response ends the stream.
+    HTTP_RESPONSE_ENDS_STREAM = "http/response-ends-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,
+        Http, Http, probes(&["http/responses"]),
+        "The final JSON-RPC _response_ **SHOULD** terminate the stream.";
+    /// 2025-11-25: the response ends the stream.
+    LEGACY_HTTP_RESPONSE_ENDS_STREAM = "legacy/http/response-ends-stream", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
+        Http, Http, probes(&["http/responses"]),
+        "After the JSON-RPC _response_ has been sent, the server **SHOULD** terminate the SSE stream.";
+    /// SSE replies turn proxy buffering off.
+    HTTP_X_ACCEL_BUFFERING = "http/x-accel-buffering", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,
+        Http, Http, probes(&["http/responses"]),
+        "When initiating an SSE stream, servers **SHOULD** include the `X-Accel-Buffering: no` header in the HTTP response.";
+    /// Closing a response stream cancels the request.
+    HTTP_CANCEL_ON_CLOSE = "http/cancel-on-close", "2026-07-28", "basic/transports/streamable-http.mdx", "Cancellation", Must,
+        Http, Http, outside("what the server does with the work of a closed stream is internal, and once the stream is closed no further message can reach the client on it"),
+        "Closing the SSE response stream **MUST** be treated by the server as cancellation of that request. […] The server **SHOULD** stop work on the cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
     /// Over HTTP, a header that disagrees with the body is refused.
     HTTP_HEADER_MISMATCH = "http/header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,
         Http, Http, probes(&["http/header-mirroring"]),
         "Servers that process the request body **MUST** reject requests where the values specified in the headers do not match the corresponding values in the request body. […] When rejecting a request due to header validation failure, servers **MUST** return HTTP status `400 Bad Request` and **MUST** include a JSON-RPC error response using the following error code: `-32020` (HeaderMismatch).";
-    /// Over HTTP, a request is answered with JSON or SSE.
-    HTTP_CONTENT_TYPE = "http/content-type", "2026-07-28", "basic/transports/streamable-http.mdx", "Sending Messages", Must,
-        Http, Http, probes(&["transport/hygiene"]),
-        "If the body is a JSON-RPC _request_, the server **MUST** return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).";
+    /// A missing standard header is refused like a mismatch.
+    HTTP_HEADER_MISSING = "http/header-missing", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,
+        Http, Http, probes(&["http/header-mirroring"]),
+        "When rejecting a request due to header validation failure, servers **MUST** return HTTP status `400 Bad Request` and **MUST** include a JSON-RPC error response using the following error code: […] Validation failure conditions include: - A required standard header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is missing.";
+    /// `MCP-Protocol-Version` must agree with `_meta`.
+    HTTP_VERSION_HEADER_MISMATCH = "http/version-header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
+        Http, Http, probes(&["http/header-mirroring"]),
+        "The header value **MUST** match the `io.modelcontextprotocol/protocolVersion` field carried in the request body's `_meta`. If the values do not match, the server **MUST** reject the request with `400 Bad Request` and a `HeaderMismatch` JSON-RPC error (see [Server Validation](#server-validation)).";
+    /// A modern-only server refuses a request without `MCP-Protocol-Version`.
+    HTTP_VERSION_HEADER_MISSING = "http/version-header-missing", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
+        Http, Http, probes(&["http/header-mirroring"]),
+        "A server that supports clients implementing protocol versions earlier than `2025-06-18` (which did not define the `MCP-Protocol-Version` header) **MAY** treat a request that omits the header as protocol version `2025-03-26`. A server that does not support such clients **MUST** reject a request without the header per [Server Validation](#server-validation).";
+    /// Base64-sentinel header values are decoded before comparing.
+    HTTP_DECODE_BASE64 = "http/decode-base64", "2026-07-28", "basic/transports/streamable-http.mdx", "Value Encoding", Must,
+        Http, Http, probes(&["http/header-mirroring"]),
+        "In particular, servers **MUST** decode an encoded `Mcp-Name` or `Mcp-Param-{Name}` value before comparing it to the corresponding request body value during [Server Validation](#server-validation).";
+    /// `Mcp-Param-*` headers are validated against the arguments.
+    HTTP_PARAM_HEADERS = "http/param-headers", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Behavior for Custom Headers", Must,
+        Http, Http, outside("not probed yet: call a tool that declares x-mcp-header with a mismatched, a missing and an ill-formed Mcp-Param header (it runs the tool when the server does not validate, so only for tools check may call)"),
+        "Servers **MUST** reject requests with a recognized `Mcp-Param-{Name}` header that contains invalid characters (see [Value Encoding](#value-encoding)). Any server that processes the message body **MUST** validate that encoded header values, after decoding if Base64-encoded, match the corresponding values in the request body. Servers **MUST** reject requests with a `400 Bad Request` HTTP status and JSON-RPC error code `-32020` (`HeaderMismatch`) if any validation fails.";
+    /// Integer parameters compare numerically.
+    HTTP_PARAM_NUMERIC = "http/param-numeric", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Should,
+        Http, Http, outside("not probed yet: call a tool with an integer x-mcp-header parameter whose header is written `42.0` for `42`"),
+        "When validating integer parameter values, servers **SHOULD** compare the header value and the body value numerically rather than as strings (e.g., `42.0` and `42` are considered equal).";
+    /// `x-mcp-header` annotations follow their constraints.
+    HTTP_X_MCP_HEADER = "http/x-mcp-header-valid", "2026-07-28", "basic/transports/streamable-http.mdx", "Schema Extension", Must,
+        Tools, Any, outside("the same constraints are rows of server/tools.mdx (tools/x-mcp-header-*), whose probe checks every listed tool; checking them twice would report each broken annotation twice"),
+        "**Constraints on `x-mcp-header` values**: - **MUST NOT** be empty - **MUST** match HTTP field-name token syntax (`1*tchar`, [RFC 9110 Section 5.1](https://datatracker.ietf.org/doc/html/rfc9110#section-5.1)) - **MUST NOT** contain control characters, including carriage return (CR, `\r`) or line feed (LF, `\n`) - **MUST** be case-insensitively unique among all `x-mcp-header` values in the `inputSchema` - **MUST** only be applied to parameters with primitive types (integer, string, boolean).";
+    /// Header names compare case-insensitively.
+    HTTP_HEADER_CASE = "http/header-name-case", "2026-07-28", "basic/transports/streamable-http.mdx", "Case Sensitivity", Must,
+        Http, Http, outside("not probed yet: this crate's HTTP client writes every header name in lowercase, so only that case is ever tried"),
+        "Clients and servers **MUST** use case-insensitive comparisons for header names.";
+    /// An unsupported version in the header is 400 with -32022.
+    HTTP_UNSUPPORTED_VERSION = "http/unsupported-version", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
+        Http, Http, probes(&["http/status-codes"]),
+        "If the server does not implement the requested protocol version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it **MUST** respond with `400 Bad Request` and an [`UnsupportedProtocolVersionError`][unsupported-version] listing its supported versions.";
+    /// 2025-11-25: an unsupported version header is 400.
+    LEGACY_HTTP_UNSUPPORTED_VERSION = "legacy/http/unsupported-version", "2025-11-25", "basic/transports.mdx", "Protocol Version Header", Must,
+        Http, Http, probes(&["http/status-codes"]),
+        "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it **MUST** respond with `400 Bad Request`.";
+    /// An unknown method is 404 with -32601.
+    HTTP_METHOD_NOT_FOUND = "http/method-not-found-404", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
+        Http, Http, probes(&["http/status-codes"]),
+        "If the server does not implement the requested RPC method, it **MUST** respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).";
+    /// A modern-only server answers GET and DELETE with 405.
+    HTTP_GET_DELETE_405 = "http/get-delete-405", "2026-07-28", "basic/transports/streamable-http.mdx", "Earlier Streamable HTTP Revisions", Should,
+        Http, Http, probes(&["http/earlier-revisions"]),
+        "A server that supports only this revision and receives such traffic from an older client **SHOULD** respond as follows: - HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`.";
+    /// A modern-only server has no sessions.
+    HTTP_NO_SESSIONS = "http/no-sessions", "2026-07-28", "basic/transports/streamable-http.mdx", "Earlier Streamable HTTP Revisions", Should,
+        Http, Http, probes(&["http/earlier-revisions"]),
+        "A server that supports only this revision and receives such traffic from an older client **SHOULD** respond as follows: […] - An `Mcp-Session-Id` header on a request: ignore it, and do not mint or echo session IDs.";
+    /// A modern-only server ignores `Last-Event-ID`.
+    HTTP_LAST_EVENT_ID = "http/last-event-id-ignored", "2026-07-28", "basic/transports/streamable-http.mdx", "Earlier Streamable HTTP Revisions", Should,
+        Http, Http, probes(&["http/earlier-revisions"]),
+        "A server that supports only this revision and receives such traffic from an older client **SHOULD** respond as follows: […] - A `Last-Event-ID` header: ignore it; streams are not resumable.";
+    /// The deprecated HTTP+SSE transport.
+    HTTP_SSE_DEPRECATED = "http/http-sse-deprecated", "2026-07-28", "basic/transports/streamable-http.mdx", "HTTP+SSE Transport (2024-11-05)", ShouldNot,
+        Http, Http, outside("check speaks Streamable HTTP only; whether a server also hosts the 2024-11-05 endpoints is not probed"),
+        "New implementations **SHOULD NOT** adopt it; existing implementations **SHOULD** migrate to [Streamable HTTP](/specification/2026-07-28/basic/transports/streamable-http).";
+    /// 2025-11-25: GET opens a stream or is 405.
+    LEGACY_HTTP_GET_STREAM = "legacy/http/get-stream", "2025-11-25", "basic/transports.mdx", "Listening for Messages from the Server", Must,
+        Http, Http, probes(&["http/earlier-revisions"]),
+        "The server **MUST** either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint.";
+    /// 2025-11-25: the GET stream carries no responses.
+    LEGACY_HTTP_GET_NO_RESPONSES = "legacy/http/get-no-responses", "2025-11-25", "basic/transports.mdx", "Listening for Messages from the Server", MustNot,
+        Http, Http, outside("not probed yet: keep a GET stream open while requests run and see whether a response arrives on it"),
+        "The server **MUST NOT** send a JSON-RPC _response_ on the stream **unless** [resuming](#resumability-and-redelivery) a stream associated with a previous client request.";
+    /// 2025-11-25: SSE priming event.
+    LEGACY_HTTP_SSE_PRIMING = "legacy/http/sse-priming", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
+        Http, Http, outside("not probed yet: the first event of an SSE reply should carry an event ID and empty data"),
+        "The server **SHOULD** immediately send an SSE event consisting of an event ID and an empty `data` field in order to prime the client to reconnect (using that event ID as `Last-Event-ID`).";
+    /// 2025-11-25: `retry` before closing a connection.
+    LEGACY_HTTP_SSE_RETRY = "legacy/http/sse-retry", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
+        Http, Http, outside("not probed yet: an SSE connection closed before its response should have carried a `retry` field"),
+        "If the server does close the _connection_ prior to terminating the _SSE stream_, it **SHOULD** send an SSE event with a standard [`retry`](https://html.spec.whatwg.org/multipage/server-sent-events.html#:~:text=field%20name%20is%20%22retry%22) field before closing the connection.";
+    /// 2025-11-25: messages on a request's stream relate to it.
+    LEGACY_HTTP_STREAM_RELATED = "legacy/http/stream-messages-related", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
+        Http, Http, outside("not probed yet: a notification on a request's SSE stream whose progressToken is not that request's"),
+        "The SSE stream **SHOULD** eventually include a JSON-RPC _response_ for the JSON-RPC _request_ sent in the POST body. - The server **MAY** send JSON-RPC _requests_ and _notifications_ before sending the JSON-RPC _response_. These messages **SHOULD** relate to the originating client _request_.";
+    /// 2025-11-25: one stream per message.
+    LEGACY_HTTP_NO_BROADCAST = "legacy/http/no-broadcast", "2025-11-25", "basic/transports.mdx", "Multiple Connections", MustNot,
+        Http, Http, outside("not probed yet: hold two streams open and provoke a server message; check provokes none"),
+        "The server **MUST** send each of its JSON-RPC messages on only one of the connected streams; that is, it **MUST NOT** broadcast the same message across multiple streams.";
+    /// 2025-11-25: event IDs are unique.
+    LEGACY_HTTP_EVENT_IDS = "legacy/http/event-ids", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", Must,
+        Http, Http, outside("not probed yet: collect the SSE event IDs of every stream of one session and look for a repeat"),
+        "If present, the ID **MUST** be globally unique across all streams within that [session](#session-management)—or all streams with that specific client, if session management is not in use. - Event IDs **SHOULD** encode sufficient information to identify the originating stream, enabling the server to correlate a `Last-Event-ID` to the correct stream.";
+    /// 2025-11-25: no replay across streams.
+    LEGACY_HTTP_NO_CROSS_REPLAY = "legacy/http/no-cross-replay", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", MustNot,
+        Http, Http, outside("not probed yet: resume a broken stream with Last-Event-ID and compare what is replayed"),
+        "The server **MUST NOT** replay messages that would have been delivered on a different stream.";
+    /// 2025-11-25: session IDs are visible ASCII.
+    LEGACY_HTTP_SESSION_ID_ASCII = "legacy/http/session-id-ascii", "2025-11-25", "basic/transports.mdx", "Session Management", Must,
+        Http, Http, probes(&["http/earlier-revisions"]),
+        "The session ID **MUST** only contain visible ASCII characters (ranging from 0x21 to 0x7E).";
+    /// 2025-11-25: session IDs are unguessable.
+    LEGACY_HTTP_SESSION_ID_SECURE = "legacy/http/session-id-secure", "2025-11-25", "basic/transports.mdx", "Session Management", Should,
+        Http, Http, outside("whether an ID is cryptographically secure cannot be told from a few samples"),
+        "The session ID **SHOULD** be globally unique and cryptographically secure (e.g., a securely generated UUID, a JWT, or a cryptographic hash).";
+    /// 2025-11-25: a request without the required session is 400.
+    LEGACY_HTTP_SESSION_REQUIRED = "legacy/http/session-required-400", "2025-11-25", "basic/transports.mdx", "Session Management", Should,
+        Http, Http, probes(&["http/earlier-revisions"]),
+        "Servers that require a session ID **SHOULD** respond to requests without an `MCP-Session-Id` header (other than initialization) with HTTP 400 Bad Request.";
+    /// 2025-11-25: a terminated session is 404.
+    LEGACY_HTTP_SESSION_TERMINATED = "legacy/http/session-terminated-404", "2025-11-25", "basic/transports.mdx", "Session Management", Must,
+        Http, Http, probes(&["http/earlier-revisions"]),
+        "The server **MAY** terminate the session at any time, after which it **MUST** respond to requests containing that session ID with HTTP 404 Not Found.";
+    /// 2025-11-25: no version header means 2025-03-26.
+    LEGACY_HTTP_ASSUME_2025_03_26 = "legacy/http/assume-2025-03-26", "2025-11-25", "basic/transports.mdx", "Protocol Version Header", Should,
+        Http, Http, outside("which revision a server assumes shows only where 2025-03-26 and later revisions answer differently, which no probe provokes"),
+        "For backwards compatibility, if the server does _not_ receive an `MCP-Protocol-Version` header, and has no other way to identify the version - for example, by relying on the protocol version negotiated during initialization - the server **SHOULD** assume protocol version `2025-03-26`.";
+
 }
 
 #[cfg(test)]

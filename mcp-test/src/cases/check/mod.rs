@@ -10,7 +10,9 @@
 //!   final response with synthesized answers ([`target::drive`](crate::target::drive)), every
 //!   round checked against the official schema, and a tampered `requestState` must be
 //!   refused;
-//! - over Streamable HTTP, raw requests whose mirrored headers disagree with the body;
+//! - over Streamable HTTP, raw requests beside the session (`http_probes`): mirrored headers
+//!   that disagree with the body or are missing, a foreign `Origin`, content types and
+//!   statuses, and GET, DELETE and sessions as the era of the server has them;
 //! - one overall deadline ([`CheckOptions::deadline`]): when it passes the check stops
 //!   sending and reports what ran, saying it was cut short ([`CheckReport::incomplete`]);
 //! - for a connected server (`check_connected`), closing it with a short grace and
@@ -24,6 +26,8 @@ mod catalog;
 mod classify;
 mod deadline;
 mod expect;
+#[cfg(feature = "http")]
+mod http_probes;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
@@ -31,6 +35,7 @@ mod report;
 mod rounds;
 #[cfg(any(feature = "client", feature = "http"))]
 mod shutdown;
+mod stdio_framing;
 
 pub use deadline::DEFAULT_DEADLINE;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
@@ -263,21 +268,35 @@ pub async fn check_with_progress(
     let url = target.http_url();
     #[cfg(not(feature = "http"))]
     let url: Option<String> = None;
+    // The raw HTTP probes (`http_probes`); their names, for skipping.
+    let http_probe_names = [
+        "http/header-mirroring",
+        "http/origin",
+        "http/responses",
+        "http/status-codes",
+        "http/earlier-revisions",
+    ];
     match url {
-        None => c.skip_probe("http/header-mirroring", "not reached over Streamable HTTP"),
-        Some(_) if era == Era::Legacy => c.skip_probe(
-            "http/header-mirroring",
-            "a 2025-era server: the mirrored headers are 2026-07-28's",
-        ),
+        None => {
+            for probe in http_probe_names {
+                c.skip_probe(probe, "not reached over Streamable HTTP");
+            }
+        }
         #[cfg(feature = "http")]
         Some(_) if !deadline::allows(deadline.as_deref(), "the raw HTTP probes") => {
-            c.skip_probe("http/header-mirroring", crate::target::DEADLINE_PASSED);
+            for probe in http_probe_names {
+                c.skip_probe(probe, crate::target::DEADLINE_PASSED);
+            }
         }
         #[cfg(feature = "http")]
         Some(url) => {
-            progress("HTTP: mirrored headers");
-            let findings = raw_http::header_mirroring(&url, options.timeout).await;
-            c.push_probe("http/header-mirroring", findings);
+            progress("HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE");
+            for (probe, found) in http_probes::run(&url, era, options.timeout).await {
+                match found {
+                    Ok(out) => c.push_probe(probe, out),
+                    Err(why) => c.skip_probe(probe, why),
+                }
+            }
         }
         #[cfg(not(feature = "http"))]
         Some(_) => {}
@@ -286,7 +305,7 @@ pub async fn check_with_progress(
     c.initialize_last().await;
     progress("results and errors: every response received");
     c.results_and_errors(target.protocol_version());
-    c.transport(target);
+    c.transport(target).await;
     let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),

@@ -1065,20 +1065,36 @@ impl<'a> Checker<'a> {
 
     /// What the server did on its transport, judged by era: a 2026-07-28 server never sends
     /// a request on stdio (MUST NOT); a 2025-era one may (sampling, roots, elicitation,
-    /// ping), which is only noted.
-    pub(super) fn transport(&mut self, target: &dyn Target) {
-        let mut out: Out = target
-            .transport_events()
-            .into_iter()
-            .map(|event| match &event {
-                TransportEvent::NotJson { .. } | TransportEvent::NotJsonRpc { .. } => {
-                    let clause = if self.modern() {
-                        &clauses::STDIO_STDOUT
-                    } else {
-                        &clauses::LEGACY_STDIO_STDOUT
-                    };
-                    Note::broke(clause, event.to_string())
-                }
+    /// ping), which is only noted. Lines that are not messages break the stdout rule, unless
+    /// a run of them joins into JSON-RPC messages: then a message was written over several
+    /// lines, which breaks the framing rule (no embedded newlines) instead.
+    ///
+    /// What a server writes right after its last response may still be on its way: the events
+    /// are read once they have stopped growing for a moment (at most a quarter second).
+    pub(super) async fn transport(&mut self, target: &dyn Target) {
+        let mut events = target.transport_events();
+        for _ in 0..10 {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+            let now = target.transport_events();
+            let settled = now.len() == events.len();
+            events = now;
+            if settled {
+                break;
+            }
+        }
+        let mut out: Out = Vec::new();
+        let mut run: Vec<&TransportEvent> = Vec::new();
+        for event in &events {
+            if matches!(
+                event,
+                TransportEvent::NotJson { .. } | TransportEvent::NotJsonRpc { .. }
+            ) {
+                run.push(event);
+                continue;
+            }
+            out.extend(self.stdout_lines(&run));
+            run.clear();
+            out.push(match event {
                 TransportEvent::ServerRequest { .. } if self.modern() => {
                     Note::broke(&clauses::STDIO_NO_REQUESTS, event.to_string())
                 }
@@ -1086,8 +1102,9 @@ impl<'a> Checker<'a> {
                     Note::broke_in(self.era, &clauses::RESULT_ID, event.to_string())
                 }
                 _ => Note::info(event.to_string()),
-            })
-            .collect();
+            });
+        }
+        out.extend(self.stdout_lines(&run));
         if let Some(dead) = &self.dead {
             out.push(Note::broke_in(
                 self.era,
@@ -1096,6 +1113,44 @@ impl<'a> Checker<'a> {
             ));
         }
         self.push_probe("transport/hygiene", out);
+    }
+
+    /// Consecutive stdout lines that are not messages: one finding for a run that joins into
+    /// whole JSON-RPC messages (written over several lines), else one per line.
+    fn stdout_lines(&self, run: &[&TransportEvent]) -> Out {
+        let lines: Vec<&str> = run
+            .iter()
+            .filter_map(|e| match e {
+                TransportEvent::NotJson { line, .. } | TransportEvent::NotJsonRpc { line } => {
+                    Some(line.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some(messages) = super::stdio_framing::split_messages(&lines) {
+            let clause = if self.modern() {
+                &clauses::STDIO_NO_EMBEDDED_NEWLINES
+            } else {
+                &clauses::LEGACY_STDIO_NO_EMBEDDED_NEWLINES
+            };
+            return vec![Note::broke(
+                clause,
+                format!(
+                    "{} message(s) written over {} lines of stdout: {}",
+                    messages,
+                    lines.len(),
+                    crate::cases::shorten(&lines.join("\\n"), 200)
+                ),
+            )];
+        }
+        let clause = if self.modern() {
+            &clauses::STDIO_STDOUT
+        } else {
+            &clauses::LEGACY_STDIO_STDOUT
+        };
+        run.iter()
+            .map(|e| Note::broke(clause, e.to_string()))
+            .collect()
     }
 }
 

@@ -4,20 +4,25 @@
 use super::{Note, Out, Shown};
 use crate::cases::shorten;
 use crate::client::{ClientError, HttpClient};
-use crate::spec::clauses;
+use crate::spec::clauses::{self, Clause};
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-/// Sends `tools/list` whose `Mcp-Method` header says `tools/call`: the server must answer
-/// HTTP 400 with -32020 (HeaderMismatch).
-pub(super) async fn header_mirroring(url: &str, timeout: Duration) -> Out {
+/// The mirrored-header rules of 2026-07-28, each on a request that changes nothing:
+///
+/// - `tools/list` whose `Mcp-Method` header says `tools/call`;
+/// - `server/discover` whose `MCP-Protocol-Version` header disagrees with its `_meta`;
+/// - `server/discover` without `Mcp-Method`;
+/// - `server/discover` without `MCP-Protocol-Version`, only when `modern_only` (a server that
+///   also serves clients older than 2025-06-18 MAY take it as 2025-03-26);
+/// - `tools/call` of a tool that does not exist, whose name is not ASCII and so is sent
+///   Base64-encoded in `Mcp-Name`: the server must decode it, so it matches (no -32020).
+///
+/// The first four must be HTTP 400 with -32020 (HeaderMismatch).
+pub(super) async fn header_mirroring(url: &str, timeout: Duration, modern_only: bool) -> Out {
     let mut out = Vec::new();
-    let on = Some(Shown {
-        method: "tools/list (Mcp-Method: tools/call)".to_owned(),
-        id: None,
-    });
     let uri = match HttpClient::parse_url(url) {
         Ok(uri) => uri,
         Err(e) => {
@@ -27,54 +32,143 @@ pub(super) async fn header_mirroring(url: &str, timeout: Duration) -> Out {
             return out;
         }
     };
-    let body = crate::wire::build::build_request("tools/list", json!({}));
-    let headers = modern_headers("tools/call");
-    let reply = match HttpClient::new()
-        .post(&uri, headers, body.to_string().into(), timeout)
-        .await
-    {
-        Ok(reply) => reply,
-        Err(ClientError::Timeout { .. }) => {
-            out.push(
-                Note::broke(
-                    &clauses::JSONRPC_RESPONSE,
-                    format!(
-                        "no answer within {timeout:?} to a request with a mismatched Mcp-Method header"
-                    ),
-                )
-                .on(on),
-            );
-            return out;
-        }
-        Err(e) => {
-            out.push(
-                Note::broke(
-                    &clauses::JSONRPC_RESPONSE,
-                    format!("no answer to a request with a mismatched Mcp-Method header: {e}"),
-                )
-                .on(on),
-            );
-            return out;
+    let client = HttpClient::new();
+    let post = |body: Value, headers: HeaderMap| {
+        let (client, uri) = (client.clone(), uri.clone());
+        async move {
+            client
+                .post(&uri, headers, body.to_string().into(), timeout)
+                .await
         }
     };
-    let code = reply
-        .messages()
-        .iter()
-        .find_map(|m| m.pointer("/error/code").and_then(Value::as_i64));
-    let status = reply.status.as_u16();
-    if code != Some(-32020) || status != 400 {
+    let version_key = crate::wire::meta_keys::PROTOCOL_VERSION;
+    let discover = crate::wire::build::build_request("server/discover", json!({}));
+    let older = crate::wire::build::build_request(
+        "server/discover",
+        json!({"_meta": {version_key: "2025-11-25"}}),
+    );
+    // (the request shown, what is wrong with it, body, headers, clause)
+    type Case<'a> = (&'a str, &'a str, Value, HeaderMap, &'a Clause);
+    let mut cases: Vec<Case> = vec![
+        (
+            "tools/list (Mcp-Method: tools/call)",
+            "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list)",
+            crate::wire::build::build_request("tools/list", json!({})),
+            modern_headers("tools/call"),
+            &clauses::HTTP_HEADER_MISMATCH,
+        ),
+        (
+            "server/discover (MCP-Protocol-Version: 2026-07-28, _meta: 2025-11-25)",
+            "a request whose MCP-Protocol-Version header (2026-07-28) disagrees with its _meta (2025-11-25)",
+            older,
+            modern_headers("server/discover"),
+            &clauses::HTTP_VERSION_HEADER_MISMATCH,
+        ),
+        (
+            "server/discover (no Mcp-Method)",
+            "a request without the Mcp-Method header",
+            discover.clone(),
+            modern_headers(""),
+            &clauses::HTTP_HEADER_MISSING,
+        ),
+    ];
+    if modern_only {
+        let mut headers = modern_headers("server/discover");
+        headers.remove(crate::headers::PROTOCOL_VERSION);
+        cases.push((
+            "server/discover (no MCP-Protocol-Version)",
+            "a request without the MCP-Protocol-Version header, at a server that refuses 2025-era initialize (so supports no client older than 2025-06-18),",
+            discover,
+            headers,
+            &clauses::HTTP_VERSION_HEADER_MISSING,
+        ));
+    }
+    for (what, says, body, headers, clause) in cases {
+        let on = Some(Shown {
+            method: what.to_owned(),
+            id: None,
+        });
+        let reply = match post(body, headers).await {
+            Ok(reply) => reply,
+            Err(e) => {
+                out.push(no_answer(what, e, timeout).on(on));
+                continue;
+            }
+        };
+        let code = first_code(&reply);
+        let status = reply.status.as_u16();
+        if status == 400 && code == Some(-32020) {
+            continue;
+        }
+        // A version mismatch refused for the body's version rather than for the mismatch:
+        // refused all the same, and which check comes first the spec does not say.
+        if clause == &clauses::HTTP_VERSION_HEADER_MISMATCH && status == 400 && code == Some(-32022)
+        {
+            out.push(
+                Note::info(format!(
+                    "{what}: refused as -32022 (UnsupportedProtocolVersion) rather than -32020 (HeaderMismatch)"
+                ))
+                .on(on),
+            );
+            continue;
+        }
         out.push(
             Note::broke(
-                &clauses::HTTP_HEADER_MISMATCH,
+                clause,
                 format!(
-                    "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list) must be HTTP 400 with -32020; got HTTP {status}: {}",
+                    "{says} must be HTTP 400 with -32020; got HTTP {status}: {}",
                     shorten(&reply.text(), 200)
                 ),
             )
             .on(on),
         );
     }
+    // An encoded Mcp-Name that matches once decoded.
+    let name = "mcp-test-no-such-tool-\u{e9}";
+    let body = crate::wire::build::build_call_request(name, json!({}));
+    let mut headers = modern_headers("tools/call");
+    if let Ok(value) = HeaderValue::from_str(&crate::headers::encode_value(name)) {
+        headers.insert(crate::headers::NAME, value);
+    }
+    let what = "tools/call of an unknown tool (Mcp-Name Base64-encoded)";
+    let on = Some(Shown {
+        method: what.to_owned(),
+        id: None,
+    });
+    match post(body, headers).await {
+        Ok(reply) if first_code(&reply) == Some(-32020) => out.push(
+            Note::broke(
+                &clauses::HTTP_DECODE_BASE64,
+                format!(
+                    "an Mcp-Name of {:?}, which decodes to the body's name {name:?}, was refused as a mismatch: HTTP {}: {}",
+                    crate::headers::encode_value(name),
+                    reply.status.as_u16(),
+                    shorten(&reply.text(), 200)
+                ),
+            )
+            .on(on),
+        ),
+        Ok(_) => {}
+        Err(e) => out.push(no_answer(what, e, timeout).on(on)),
+    }
     out
+}
+
+/// The JSON-RPC error code of the first message of `reply` that has one.
+fn first_code(reply: &crate::client::HttpReply) -> Option<i64> {
+    reply
+        .messages()
+        .iter()
+        .find_map(|m| m.pointer("/error/code").and_then(Value::as_i64))
+}
+
+/// A request of the probe that got no answer: a request must be answered.
+fn no_answer(what: &str, e: ClientError, timeout: Duration) -> Note {
+    let message = match e {
+        ClientError::Timeout { .. } => format!("no answer within {timeout:?} to {what}"),
+        e => format!("no answer to {what}: {e}"),
+    };
+    Note::broke(&clauses::JSONRPC_RESPONSE, message)
 }
 
 /// Posts `body` (a request without the `_meta` envelope) with the headers a 2026-07-28 client
@@ -122,7 +216,7 @@ async fn post_first_message(
 }
 
 /// JSON in, JSON or SSE out.
-fn json_headers() -> HeaderMap {
+pub(super) fn json_headers() -> HeaderMap {
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     headers.insert(
