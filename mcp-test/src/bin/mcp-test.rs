@@ -100,7 +100,8 @@ struct CheckArgs {
     #[arg(long, value_name = "SECS", default_value_t = 600)]
     deadline: u64,
     /// Seconds a stdio server gets to exit once its stdin is closed at the end; one still
-    /// running is then killed (SIGKILL, no SIGTERM first) and reported (transport/shutdown).
+    /// running is then stopped with its process group (SIGTERM, then SIGKILL) and reported
+    /// (transport/shutdown).
     #[arg(long, value_name = "SECS", default_value_t = 5)]
     close_grace: u64,
     /// How many schema cases run at once (1: one after the other, which also names exactly

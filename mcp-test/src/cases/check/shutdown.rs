@@ -73,14 +73,14 @@ impl CheckReport {
             Err(ClientError::NoExit { after, .. }) if legacy => vec![finding(
                 Severity::Info,
                 format!(
-                    "the server was still running {after:?} after its stdin was closed, and was killed (SIGKILL, no SIGTERM first); 2025-11-25 basic/lifecycle.mdx §Shutdown asks nothing of the server here (the client closes stdin, waits, then terminates it), so a note"
+                    "the server was still running {after:?} after its stdin was closed, and was stopped (SIGTERM to its process group, then SIGKILL); 2025-11-25 basic/lifecycle.mdx §Shutdown asks nothing of the server here (the client closes stdin, waits, then terminates it), so a note"
                 ),
                 None,
             )],
             Err(ClientError::NoExit { after, .. }) => vec![finding(
                 Severity::from(STDIO_EXIT_ON_EOF.level),
                 format!(
-                    "the server was still running {after:?} after its stdin was closed, and was killed (SIGKILL, no SIGTERM first)"
+                    "the server was still running {after:?} after its stdin was closed, and was stopped (SIGTERM to its process group, then SIGKILL)"
                 ),
                 Some(STDIO_EXIT_ON_EOF),
             )],
