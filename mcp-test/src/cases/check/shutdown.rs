@@ -2,8 +2,9 @@
 //! `transport/shutdown`.
 //!
 //! On stdio the client closes the server's stdin and gives it a short grace to exit
-//! ([`CheckOptions::close_grace`]); a server still running then is killed (`SIGKILL` on
-//! Unix, with no `SIGTERM` first). A 2026-07-28 server that had to be killed breaks
+//! ([`CheckOptions::close_grace`]); a server still running then is stopped with its whole
+//! process group (`SIGTERM`, then `SIGKILL` on Unix), as is anything it left running after
+//! it exited. A 2026-07-28 server that had to be stopped breaks
 //! [`STDIO_EXIT_ON_EOF`] (a SHOULD: a warning). The 2025-11-25 lifecycle (`basic/lifecycle.mdx`
 //! §Shutdown) asks nothing of the server here, only of the client (close stdin, wait, then
 //! `SIGTERM` and `SIGKILL`), so for a 2025-era server it is a note.
