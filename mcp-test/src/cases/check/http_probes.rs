@@ -291,7 +291,8 @@ async fn modern(wire: &Wire, url: &str) -> Found {
         .post_modern(&discover, &[("origin", FOREIGN_ORIGIN)])
         .await
     {
-        Ok(reply) => out.extend(origin_finding(&clauses::HTTP_ORIGIN, &reply).map(|n| n.on(on))),
+        Ok(reply) => out
+            .extend(origin_finding(&clauses::HTTP_ORIGIN, &reply, wire.local()).map(|n| n.on(on))),
         Err(e) => out
             .push(Note::info(format!("a request with a foreign Origin got no reply: {e}")).on(on)),
     }
@@ -408,15 +409,37 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     found
 }
 
-/// A reply to a request with a foreign `Origin`: 403 is right, a success breaks `clause`, any
-/// other refusal is noted (it may be for another reason than the origin).
-fn origin_finding(clause: &Clause, reply: &Raw) -> Option<Note> {
+impl Wire {
+    /// Whether the server is reached on a loopback address (`localhost`, 127.0.0.0/8, `::1`).
+    fn local(&self) -> bool {
+        match self.uri.host() {
+            Some("localhost") => true,
+            Some(host) => host
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback()),
+            None => false,
+        }
+    }
+}
+
+/// A reply to a request with a foreign `Origin`: 403 is right, any other refusal is noted (it
+/// may be for another reason than the origin). Serving it breaks `clause` when the server is
+/// local, where DNS rebinding is the attack the clause names and no origin can be valid
+/// but its own; which origins a server on the network counts as valid is its own policy (a
+/// public server may allow every origin), so there it is a note.
+fn origin_finding(clause: &Clause, reply: &Raw, local: bool) -> Option<Note> {
     match reply.status {
         403 => None,
+        200..=299 if !local => Some(Note::info(format!(
+            "a request with Origin: {FOREIGN_ORIGIN} was served; {clause} asks a server to refuse an invalid Origin with 403, and which origins are valid for a server off this machine is its own policy, so a note: {}",
+            reply.brief()
+        ))),
         200..=299 => Some(Note::broke(
             clause,
             format!(
-                "a request with Origin: {FOREIGN_ORIGIN} was served, not refused with HTTP 403: {}",
+                "a request with Origin: {FOREIGN_ORIGIN} was served by a server on this machine, not refused with HTTP 403 (the DNS rebinding the clause guards against): {}",
                 reply.brief()
             ),
         )),
@@ -637,7 +660,7 @@ async fn legacy(wire: &Wire) -> Found {
     let out: Out = match wire.send(Method::POST, headers, Some(&init)).await {
         Ok(reply) => {
             end_session(wire, &reply, None).await;
-            origin_finding(&clauses::LEGACY_HTTP_ORIGIN, &reply)
+            origin_finding(&clauses::LEGACY_HTTP_ORIGIN, &reply, wire.local())
                 .map(|n| n.on(on))
                 .into_iter()
                 .collect()
@@ -912,10 +935,16 @@ mod tests {
     #[test]
     fn a_foreign_origin_served_is_a_defect_and_another_refusal_a_note() {
         let clause = &clauses::HTTP_ORIGIN;
-        assert!(origin_finding(clause, &raw(403, "", "")).is_none());
-        let served = origin_finding(clause, &raw(200, "application/json", "{}")).unwrap();
+        assert!(origin_finding(clause, &raw(403, "", ""), true).is_none());
+        let served = origin_finding(clause, &raw(200, "application/json", "{}"), true).unwrap();
         assert_eq!(served.clause, Some(clauses::HTTP_ORIGIN));
-        let other = origin_finding(clause, &raw(400, "", "")).unwrap();
+        // Off this machine, which origins are valid is the server's policy: a note.
+        let remote = origin_finding(clause, &raw(200, "application/json", "{}"), false).unwrap();
+        assert_eq!(
+            (remote.severity, remote.clause),
+            (crate::cases::check::Severity::Info, None)
+        );
+        let other = origin_finding(clause, &raw(400, "", ""), true).unwrap();
         assert_eq!(other.clause, None);
     }
 
