@@ -326,3 +326,17 @@ async fn the_panic_names_the_line_of_the_assertion() {
         "expected a panic at line {line} of this file, saw {seen:?}"
     );
 }
+
+#[tokio::test]
+async fn edge_cases_false_sends_one_valid_case_per_tool_and_action() {
+    let report = assert_schema_cases!(
+        shop(),
+        edge_cases = false,
+        identity = Identity::principal("ada").with_tenant("acme"),
+        only = "order",
+        skip = ("order", "cancel"),
+        values = [("order", "/data/id", json!("o-1"))],
+    );
+    assert_eq!(report.outcomes.len(), 1, "{report}");
+    assert_eq!(report.outcomes[0].case.title, "get: accepts valid arguments");
+}
