@@ -23,6 +23,7 @@
 mod classify;
 mod deadline;
 mod expect;
+mod notifications;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
@@ -180,6 +181,8 @@ pub async fn check_with_progress(
         c.multi_round_discipline(&report).await;
         progress("multi-round: tools that ask, driven with every client capability");
         c.multi_round_driven(&report).await;
+        progress("notifications: log messages, progress, server requests");
+        c.notifications(&report, declared.as_ref()).await;
     } else {
         for probe in [
             "lists/tools/list",
@@ -189,6 +192,9 @@ pub async fn check_with_progress(
             "tools/output-schema",
             "multi-round/discipline",
             "multi-round/driven",
+            "notifications/logging",
+            "notifications/progress",
+            "notifications/server-requests",
         ] {
             c.skip_probe(probe, "the server offers no tools");
         }
@@ -237,6 +243,8 @@ pub async fn check_with_progress(
         #[cfg(not(feature = "http"))]
         Some(_) => {}
     }
+    progress("subscriptions: subscriptions/listen");
+    c.subscriptions(declared.as_ref()).await;
     progress("methods: initialize, sent last, as a 2025-era client sends it");
     c.initialize_last().await;
     progress("results and errors: every response received");

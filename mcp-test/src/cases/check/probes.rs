@@ -24,13 +24,13 @@ pub(super) struct Logged {
 /// The state of one check: the session, every response so far, the probes run.
 pub(super) struct Checker<'a> {
     pub(super) session: Session<'a>,
-    era: Era,
+    pub(super) era: Era,
     log: Mutex<Vec<Logged>>,
     probes: Vec<Probe>,
     /// Set when the server stopped answering: what happened.
     pub(super) dead: Option<String>,
     /// The last request sent, which a finding names.
-    last: Option<Shown>,
+    pub(super) last: Option<Shown>,
 }
 
 impl<'a> Checker<'a> {
@@ -333,8 +333,13 @@ impl<'a> Checker<'a> {
                     );
                 }
                 if r.get("id") != Some(&json!(id)) {
+                    let clause = if r.get("error").is_some() {
+                        &clauses::ERROR_ID
+                    } else {
+                        &clauses::RESULT_ID
+                    };
                     out.push(self.broke(
-                        &clauses::RESULT_ID,
+                        clause,
                         format!("the response to initialize (id {id}) has id {}", r["id"]),
                     ));
                 }
@@ -464,7 +469,7 @@ impl<'a> Checker<'a> {
         self.session.raw(body).await.map_err(|e| e.to_string())
     }
 
-    fn log_response(&self, method: &str, id: i64, response: Value) {
+    pub(super) fn log_response(&self, method: &str, id: i64, response: Value) {
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -813,9 +818,10 @@ impl<'a> Checker<'a> {
         self.push_probe("prompts/arguments", out);
     }
 
-    /// Every response so far: ids, error codes, and the schema of the era's revision. A
-    /// 2025-era server that chose a revision older than 2025-11-25 (`chosen`) is held to no
-    /// schema: only 2025-11-25's is bundled.
+    /// Every response so far: ids, error codes, cache hints, and the schema of the era's
+    /// revision. A 2025-era server that chose a revision older than 2025-11-25 (`chosen`) is
+    /// still checked against 2025-11-25's schema, the closest bundled, and what differs is
+    /// noted, not held against it.
     pub(super) fn results_and_errors(&mut self, chosen: Option<String>) {
         let log = std::mem::take(&mut *self.log.lock().unwrap_or_else(|e| e.into_inner()));
         let mut results = Vec::new();
@@ -824,9 +830,10 @@ impl<'a> Checker<'a> {
         let older = chosen.filter(|v| era == Era::Legacy && v != Era::Legacy.revision());
         if let Some(version) = &older {
             results.push(Note::info(format!(
-                "the server chose protocol revision {version}; its results were not checked against a schema (only 2025-11-25's and 2026-07-28's are bundled)"
+                "the server chose protocol revision {version}; its results were checked against 2025-11-25's schema, the closest bundled, and any difference is only noted"
             )));
         }
+        let mut undefined = std::collections::BTreeSet::new();
         for entry in &log {
             let r = &entry.response;
             let on = Some(Shown {
@@ -853,39 +860,77 @@ impl<'a> Checker<'a> {
                     ),
                 ));
             }
-            if let Some(code) = r.pointer("/error/code") {
-                match code.as_i64() {
-                    Some(-32002 | -32042) if self.modern() => errors.push(note(
-                        &clauses::REMOVED_ERROR_CODES,
+            if let Some(error) = r.get("error") {
+                let fields_missing = !error.get("code").is_some()
+                    || !error.get("message").is_some_and(Value::is_string);
+                if fields_missing {
+                    errors.push(note(
+                        &clauses::ERROR_FIELDS,
                         format!(
-                            "{} answered {code}, a code 2026-07-28 servers must not emit",
+                            "{}: the error must have a code and a string message; got {error}",
                             entry.method
                         ),
-                    )),
-                    // JSON-RPC leaves -32000..-32099 to implementations: for the record.
-                    Some(c) if (-32019..=-32000).contains(&c) => errors.push(
-                        Note::info(format!(
-                            "{} answered {c}, an implementation-defined server error code",
-                            entry.method
-                        ))
-                        .on(on.clone()),
-                    ),
-                    None => errors.push(note(
-                        &clauses::ERROR_CODE_INTEGER,
-                        format!(
-                            "{}: the error code must be an integer, got {code}",
-                            entry.method
+                    ));
+                }
+                if let Some(code) = error.get("code") {
+                    match code.as_i64() {
+                        Some(-32002 | -32042) if self.modern() => errors.push(note(
+                            &clauses::REMOVED_ERROR_CODES,
+                            format!(
+                                "{} answered {code}, a code 2026-07-28 servers must not emit",
+                                entry.method
+                            ),
+                        )),
+                        Some(c)
+                            if self.modern()
+                                && (-32099..=-32020).contains(&c)
+                                && !(-32022..=-32020).contains(&c) =>
+                        {
+                            errors.push(note(
+                                &clauses::RESERVED_ERROR_CODES,
+                                format!(
+                                    "{} answered {c}, a code of the range -32020..-32099 that the specification does not define",
+                                    entry.method
+                                ),
+                            ));
+                        }
+                        // The legacy sub-range: new implementations should avoid it, and
+                        // whether one is new cannot be seen; for the record.
+                        Some(c) if (-32019..=-32000).contains(&c) => errors.push(
+                            Note::info(format!(
+                                "{} answered {c}, an implementation-defined server error code",
+                                entry.method
+                            ))
+                            .on(on.clone()),
                         ),
-                    )),
-                    _ => {}
+                        None => errors.push(note(
+                            &clauses::ERROR_CODE_INTEGER,
+                            format!(
+                                "{}: the error code must be an integer, got {code}",
+                                entry.method
+                            ),
+                        )),
+                        _ => {}
+                    }
+                }
+                if fields_missing || !error.get("code").is_some_and(Value::is_i64) {
+                    continue;
                 }
             }
             if !self.modern() {
-                if older.is_none()
-                    && let Err(e) = spec::check_response_in(era, &entry.method, r)
-                {
+                if !is_error && spec::legacy_result_definition(&entry.method).is_none() {
+                    undefined.insert(entry.method.clone());
+                }
+                if let Err(e) = spec::check_response_in(era, &entry.method, r) {
                     let into = if is_error { &mut errors } else { &mut results };
-                    into.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
+                    let message = format!("{}: {e}", entry.method);
+                    into.push(match &older {
+                        None => note(&clauses::SCHEMA, message),
+                        Some(version) => Note::info(format!(
+                            "{message} (the server chose {version}, whose schema is not bundled)"
+                        ))
+                        .on(on.clone()),
+                    });
                 }
                 continue;
             }
@@ -897,12 +942,50 @@ impl<'a> Checker<'a> {
                     ));
                     continue;
                 }
+                if result.get("resultType") == Some(&json!("input_required")) {
+                    if !spec::INPUT_REQUIRED_METHODS.contains(&entry.method.as_str()) {
+                        results.push(note(
+                            &clauses::MRTR_SUPPORTED_REQUESTS,
+                            format!(
+                                "{} answered input_required, which only tools/call, prompts/get and resources/read may",
+                                entry.method
+                            ),
+                        ));
+                        continue;
+                    }
+                    if result.get("inputRequests").is_none() && result.get("requestState").is_none()
+                    {
+                        results.push(note(
+                            &clauses::MRTR_REQUESTS_OR_STATE,
+                            format!(
+                                "the {} input_required result has neither inputRequests nor requestState",
+                                entry.method
+                            ),
+                        ));
+                        continue;
+                    }
+                }
+                if let Some(ttl) = result.get("ttlMs").and_then(Value::as_f64)
+                    && ttl < 0.0
+                {
+                    results.push(note(
+                        &clauses::CACHE_TTL_NON_NEGATIVE,
+                        format!("the {} result has ttlMs {ttl}", entry.method),
+                    ));
+                    continue;
+                }
                 if let Err(e) = spec::check_response(&entry.method, r) {
                     results.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
                 }
             } else if is_error && let Err(e) = spec::check("JSONRPCErrorResponse", r) {
                 errors.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
             }
+        }
+        if !undefined.is_empty() {
+            results.push(Note::info(format!(
+                "2025-11-25 defines no result for {}: those results were checked as JSON-RPC responses only",
+                undefined.into_iter().collect::<Vec<_>>().join(", ")
+            )));
         }
         self.push_probe("results/shape-and-cache-hints", results);
         self.push_probe("errors/codes-and-ids", errors);

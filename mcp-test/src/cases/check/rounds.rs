@@ -193,7 +193,57 @@ impl Checker<'_> {
                 );
             }
         }
+        self.ask_again(&label, &rounds, out).await;
         self.tamper(&label, o, &rounds, out).await;
+    }
+
+    /// Starts the request afresh and, when it asks for input, retries it without the
+    /// answers (echoing its `requestState`, which is not reused): the server should ask
+    /// again (a new `input_required`), not fail. A server that does not need the answers may
+    /// complete instead.
+    async fn ask_again(&mut self, label: &str, rounds: &Rounds, out: &mut Out) {
+        let asked_first = rounds
+            .exchanges
+            .first()
+            .and_then(|x| x.response.as_ref())
+            .and_then(|r| r.pointer("/result/inputRequests"))
+            .and_then(Value::as_object)
+            .is_some_and(|a| !a.is_empty());
+        if rounds.requests.len() < 2 || !asked_first {
+            return;
+        }
+        let Some(mut params) = rounds
+            .requests
+            .first()
+            .and_then(|r| r.get("params"))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(first) = self.req("tools/call", params.clone(), out).await else {
+            return;
+        };
+        let asked = first
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+            .is_some_and(|a| !a.is_empty());
+        if !asked {
+            return;
+        }
+        if let Some(state) = first.pointer("/result/requestState") {
+            params["requestState"] = state.clone();
+        }
+        if let Some(r) = self.req("tools/call", params, out).await
+            && r.get("error").is_some()
+        {
+            out.push(self.broke(
+                &clauses::MRTR_ASK_AGAIN,
+                format!(
+                    "{label}: a retry without the answers it was asked for should get a new input_required result; got {}",
+                    brief(&r)
+                ),
+            ));
+        }
     }
 
     /// Each round matches the official schema and asks only for capabilities its request
@@ -208,7 +258,21 @@ impl Checker<'_> {
                 method: "tools/call".to_owned(),
                 id: request["id"].as_i64(),
             });
-            if self.modern()
+            let result = response.get("result").unwrap_or(&Value::Null);
+            if result.get("resultType") == Some(&json!("input_required"))
+                && result.get("inputRequests").is_none()
+                && result.get("requestState").is_none()
+            {
+                out.push(
+                    Note::broke(
+                        &clauses::MRTR_REQUESTS_OR_STATE,
+                        format!(
+                            "{label}: round {round}: an input_required result with neither inputRequests nor requestState"
+                        ),
+                    )
+                    .on(on.clone()),
+                );
+            } else if self.modern()
                 && let Err(e) = spec::check_response("tools/call", response)
             {
                 out.push(
