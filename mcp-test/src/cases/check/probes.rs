@@ -861,7 +861,7 @@ impl<'a> Checker<'a> {
                 ));
             }
             if let Some(error) = r.get("error") {
-                let fields_missing = !error.get("code").is_some()
+                let fields_missing = error.get("code").is_none()
                     || !error.get("message").is_some_and(Value::is_string);
                 if fields_missing {
                     errors.push(note(
