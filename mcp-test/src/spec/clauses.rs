@@ -314,7 +314,7 @@ clauses! {
         "The `result` **MUST** include a `resultType` field to indicate the type of the result.";
     /// The schema is the source of truth for every message.
     SCHEMA = "base/schema", "2026-07-28", "basic/index.mdx", "Schema", Must,
-        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields"]),
+        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields", "notifications/logging", "notifications/progress", "subscriptions/listen"]),
         "All implementations **MUST** support the base protocol, versioning, and the message patterns. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// -32002 and -32042 are gone in 2026-07-28.
     REMOVED_ERROR_CODES = "base/removed-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", MustNot,
@@ -418,7 +418,7 @@ clauses! {
         "Both parties **SHOULD** respect capability negotiation";
     /// 2025-11-25: the schema is the source of truth for every message.
     LEGACY_SCHEMA = "legacy/base/schema", "2025-11-25", "basic/index.mdx", "Schema", Must,
-        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields"]),
+        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields", "notifications/logging", "notifications/progress", "subscriptions/listen"]),
         "All implementations **MUST** support the base protocol and lifecycle management components. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// 2025-11-25: a result carries the request's id.
     LEGACY_RESULT_ID = "legacy/base/result-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
@@ -639,6 +639,55 @@ clauses! {
     /// Tool-enabled sampling needs `sampling.tools`.
     SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
         MultiRound, Any, outside("not probed yet: drive each asking tool declaring sampling without sampling.tools; check drives with every capability declared, so the request is always allowed"),
+        "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
+
+    /// A notification gets no response.
+    NO_RESPONSE_TO_NOTIFICATION = "base/no-response-to-notification", "2026-07-28", "basic/index.mdx", "Notifications", MustNot,
+        Base, Any, outside("not probed yet: send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        "The receiver **MUST NOT** send a response.";
+    /// 2025-11-25: a notification gets no response.
+    LEGACY_NO_RESPONSE_TO_NOTIFICATION = "legacy/base/no-response-to-notification", "2025-11-25", "basic/index.mdx", "Notifications", MustNot,
+        Base, Any, outside("not probed yet: send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        "The receiver **MUST NOT** send a response.";
+    /// A result response has `result`.
+    RESULT_FIELD = "base/result-field", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
+        Base, Any, outside("a message with neither `result` nor `error` is not taken for a response, so the request shows as unanswered (jsonrpc/response-required)"),
+        "Result responses **MUST** include a `result` field.";
+    /// Extension identifiers are prefixed `_meta`-style keys.
+    EXTENSION_IDENTIFIERS = "versioning/extension-identifiers", "2026-07-28", "basic/versioning.mdx", "Extension Negotiation", Must,
+        Lifecycle, Any, outside("not probed yet: check every key of the declared capabilities.extensions against the `_meta` key naming rules, prefix required"),
+        "Extension identifiers **MUST** follow the `_meta` key naming rules, with a mandatory prefix.";
+    /// No secrets through form-mode elicitation.
+    ELICITATION_FORM_NOT_SENSITIVE = "elicitation/form-not-sensitive", "2026-07-28", "client/elicitation.mdx", "User Interaction Model", MustNot,
+        MultiRound, Any, outside("whether a form asks for a secret is a judgement about its words"),
+        "Servers **MUST NOT** use form mode elicitation to request sensitive information such as passwords, API keys, access tokens, or payment credentials";
+    /// 2025-11-25: no secrets through form-mode elicitation.
+    LEGACY_ELICITATION_FORM_NOT_SENSITIVE = "legacy/elicitation/form-not-sensitive", "2025-11-25", "client/elicitation.mdx", "User Interaction Model", MustNot,
+        MultiRound, Any, outside("whether a form asks for a secret is a judgement about its words"),
+        "Servers **MUST NOT** use form mode elicitation to request sensitive information such as passwords, API keys, access tokens, or payment credentials";
+    /// Only elicitation modes the client supports.
+    ELICITATION_SUPPORTED_MODES = "elicitation/supported-modes", "2026-07-28", "client/elicitation.mdx", "Capabilities", MustNot,
+        MultiRound, Any, outside("a mode the client did not declare is reported as mrtr/declared-capabilities-only, which the same input request breaks"),
+        "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
+    /// 2025-11-25: only elicitation modes the client supports.
+    LEGACY_ELICITATION_SUPPORTED_MODES = "legacy/elicitation/supported-modes", "2025-11-25", "client/elicitation.mdx", "Capabilities", MustNot,
+        MultiRound, Any, outside("not probed yet: check declares no client capabilities to a 2025-era server, so it is never asked for elicitation"),
+        "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
+    /// Declines and cancellations are handled.
+    ELICITATION_HANDLE_DECLINE = "elicitation/handle-decline", "2026-07-28", "client/elicitation.mdx", "Error Handling", Must,
+        MultiRound, Any, outside("not probed yet: drive each asking tool answering decline and cancel, and expect no internal error"),
+        "Servers **SHOULD NOT** assume that elicitation requests will always succeed, and **MUST** handle cases where the user declines or cancels the elicitation, or where the client fails to process the request.";
+    /// Elicited data is validated.
+    ELICITATION_VALIDATE = "elicitation/validate-data", "2026-07-28", "client/elicitation.mdx", "Form Mode Security", Should,
+        MultiRound, Any, outside("not probed yet: answer an elicitation with content off its requested schema and expect an error or a new round"),
+        "Servers **SHOULD** validate received data matches the requested schema";
+    /// Tool results answer each tool use.
+    SAMPLING_TOOL_RESULTS = "sampling/tool-results", "2026-07-28", "client/sampling.mdx", "Security Considerations", Must,
+        MultiRound, Any, outside("not probed yet: answer a tool-enabled sampling request with stopReason toolUse and check the next round's messages"),
+        "Servers **MUST** ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types)";
+    /// 2025-11-25: tool-enabled sampling needs `sampling.tools`.
+    LEGACY_SAMPLING_TOOLS = "legacy/sampling/tools", "2025-11-25", "client/sampling.mdx", "Tools in Sampling", MustNot,
+        MultiRound, Any, outside("not probed yet: check declares no client capabilities to a 2025-era server, so it is never asked for sampling"),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     // ==== Tools, resources, prompts, completion, pagination ====
