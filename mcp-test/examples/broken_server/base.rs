@@ -172,6 +172,13 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
     switch(
+        "base/extension-without-prefix",
+        "declares an extension whose identifier has no prefix",
+        "versioning/extension-identifiers",
+        "discovery/fields",
+        BOTH,
+    ),
+    switch(
         "base/discover-no-server-info",
         "leaves serverInfo out of the discover result",
         "discover/server-info",
@@ -355,6 +362,13 @@ impl Hooks for Base {
                     && let Some(meta) = result.get_mut("_meta").and_then(Value::as_object_mut)
                 {
                     meta.remove("io.modelcontextprotocol/serverInfo");
+                }
+                if on.on("base/extension-without-prefix")
+                    && let Some(caps) = result
+                        .get_mut("capabilities")
+                        .and_then(Value::as_object_mut)
+                {
+                    caps.insert("extensions".into(), json!({"tasks": {}}));
                 }
                 if on.on("base/completions-undeclared-answered")
                     && let Some(caps) = result

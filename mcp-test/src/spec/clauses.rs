@@ -458,7 +458,7 @@ clauses! {
         "This **SHOULD** be the _latest_ version supported by the server.";
     /// 2025-11-25: ping is answered promptly and empty.
     LEGACY_PING = "legacy/ping/respond", "2025-11-25", "basic/utilities/ping.mdx", "Behavior Requirements", Must,
-        Base, Any, outside("not probed yet: send ping to a 2025-era server and expect an empty result within the timeout"),
+        Base, Any, probes(&["methods/removed-and-unknown"]),
         "The receiver **MUST** respond promptly with an empty response:";
 
     // Logging (deprecated in 2026-07-28, still binding) and progress.
@@ -655,7 +655,7 @@ clauses! {
         "Result responses **MUST** include a `result` field.";
     /// Extension identifiers are prefixed `_meta`-style keys.
     EXTENSION_IDENTIFIERS = "versioning/extension-identifiers", "2026-07-28", "basic/versioning.mdx", "Extension Negotiation", Must,
-        Lifecycle, Any, outside("not probed yet: check every key of the declared capabilities.extensions against the `_meta` key naming rules, prefix required"),
+        Lifecycle, Any, probes(&["discovery/fields"]),
         "Extension identifiers **MUST** follow the `_meta` key naming rules, with a mandatory prefix.";
     /// No secrets through form-mode elicitation.
     ELICITATION_FORM_NOT_SENSITIVE = "elicitation/form-not-sensitive", "2026-07-28", "client/elicitation.mdx", "User Interaction Model", MustNot,

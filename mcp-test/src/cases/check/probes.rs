@@ -201,6 +201,19 @@ impl<'a> Checker<'a> {
                             }
                             Some(_) => {}
                         }
+                        let extensions = result
+                            .pointer("/capabilities/extensions")
+                            .and_then(Value::as_object);
+                        for key in extensions.into_iter().flat_map(|e| e.keys()) {
+                            if !extension_id_ok(key) {
+                                out.push(self.broke(
+                                    &clauses::EXTENSION_IDENTIFIERS,
+                                    format!(
+                                        "the declared extension {key:?} is not a prefixed `_meta` key (prefix: dot-separated labels and a slash, as in io.modelcontextprotocol/tasks)"
+                                    ),
+                                ));
+                            }
+                        }
                         discovered = Some(result.clone());
                     }
                 }
@@ -373,6 +386,22 @@ impl<'a> Checker<'a> {
                     format!("{method} ({what}) must be -32601; got {}", brief(&r)),
                 ));
             }
+        }
+        if !self.modern()
+            && let Some(r) = self.req("ping", json!({}), &mut out).await
+            && r.get("error").is_some()
+        {
+            // 2025-11-25 has ping (2026-07-28 removed it, hence -32601 above).
+            out.push(
+                Note::broke(
+                    &clauses::LEGACY_PING,
+                    format!(
+                        "ping must be answered with an empty result; got {}",
+                        brief(&r)
+                    ),
+                )
+                .on(self.last.clone()),
+            );
         }
         self.push_probe("methods/removed-and-unknown", out);
         if !self.modern() {
@@ -1027,6 +1056,27 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// Whether `key` is a `_meta` key with the prefix an extension identifier must have
+/// (basic/index.mdx §`_meta`: dot-separated labels that start with a letter and end with a
+/// letter or digit, a slash, then a name that is empty or starts and ends alphanumeric).
+fn extension_id_ok(key: &str) -> bool {
+    let Some((prefix, name)) = key.split_once('/') else {
+        return false;
+    };
+    let label_ok = |label: &str| {
+        label.starts_with(|c: char| c.is_ascii_alphabetic())
+            && label.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    };
+    let name_ok = name.is_empty()
+        || (name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')));
+    prefix.split('.').all(label_ok) && name_ok
+}
+
 fn output_findings(era: Era, tool: &str, schema: &Value, result: &Value) -> Out {
     let mut out = Vec::new();
     let Ok(validator) = SchemaValidator::new(schema) else {
@@ -1055,4 +1105,31 @@ fn output_findings(era: Era, tool: &str, schema: &Value, result: &Value) -> Out 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extension_id_ok;
+
+    #[test]
+    fn extension_identifiers_need_a_prefix() {
+        for good in [
+            "io.modelcontextprotocol/tasks",
+            "com.example/x-y_z.1",
+            "dev.acme/",
+        ] {
+            assert!(extension_id_ok(good), "{good}");
+        }
+        for bad in [
+            "tasks",
+            "/tasks",
+            "1com.example/x",
+            "com.example-/x",
+            "com..x/y",
+            "a/b/c",
+            "a/-x",
+        ] {
+            assert!(!extension_id_ok(bad), "{bad}");
+        }
+    }
 }
