@@ -165,6 +165,13 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
     switch(
+        "base/decline-internal-error",
+        "fails with an internal error when the user declines or cancels an elicitation",
+        "elicitation/handle-decline",
+        "multi-round/driven",
+        BOTH,
+    ),
+    switch(
         "base/discover-error",
         "answers server/discover with an error (after the first one, which connecting needs)",
         "discover/implemented",
@@ -273,6 +280,21 @@ impl Hooks for Base {
                 && let Some(untampered) = state.strip_suffix("tampered")
             {
                 *state = untampered.to_owned();
+            }
+            let refused = params
+                .get("inputResponses")
+                .and_then(Value::as_object)
+                .is_some_and(|answers| {
+                    answers.values().any(|a| {
+                        matches!(
+                            a.get("action").and_then(Value::as_str),
+                            Some("decline" | "cancel")
+                        )
+                    })
+                });
+            if on.on("base/decline-internal-error") && refused {
+                return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": -32603, "message": "the user said no"}})]);
             }
             if on.on("base/missing-answers-error")
                 && params.contains_key("requestState")

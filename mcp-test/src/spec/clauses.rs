@@ -675,7 +675,7 @@ clauses! {
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// Declines and cancellations are handled.
     ELICITATION_HANDLE_DECLINE = "elicitation/handle-decline", "2026-07-28", "client/elicitation.mdx", "Error Handling", Must,
-        MultiRound, Any, outside("not probed yet: drive each asking tool answering decline and cancel, and expect no internal error"),
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **SHOULD NOT** assume that elicitation requests will always succeed, and **MUST** handle cases where the user declines or cancels the elicitation, or where the client fails to process the request.";
     /// Elicited data is validated.
     ELICITATION_VALIDATE = "elicitation/validate-data", "2026-07-28", "client/elicitation.mdx", "Form Mode Security", Should,

@@ -194,6 +194,7 @@ impl Checker<'_> {
             }
         }
         self.ask_again(&label, &rounds, out).await;
+        self.declined(&label, &rounds, out).await;
         self.tamper(&label, o, &rounds, out).await;
     }
 
@@ -243,6 +244,71 @@ impl Checker<'_> {
                     brief(&r)
                 ),
             ));
+        }
+    }
+
+    /// When the first round asks for elicitation, drives the request afresh answering every
+    /// elicitation with `decline`, then with `cancel`: the server must handle both, and an
+    /// internal error (-32603), or no answer, is a failure to.
+    async fn declined(&mut self, label: &str, rounds: &Rounds, out: &mut Out) {
+        let elicits = rounds
+            .exchanges
+            .first()
+            .and_then(|x| x.response.as_ref())
+            .and_then(|r| r.pointer("/result/inputRequests"))
+            .and_then(Value::as_object)
+            .is_some_and(|asks| {
+                asks.values()
+                    .any(|a| a.get("method") == Some(&json!("elicitation/create")))
+            });
+        let Some(params) = rounds.requests.first().and_then(|r| r.get("params")) else {
+            return;
+        };
+        if !elicits {
+            return;
+        }
+        for action in ["decline", "cancel"] {
+            if self.dead.is_some() {
+                return;
+            }
+            let (id, body) = self.session.body("tools/call", params.clone());
+            let on = Some(Shown {
+                method: "tools/call".to_owned(),
+                id: Some(id),
+            });
+            let answers = Answers::new()
+                .method("elicitation/create", json!({"action": action}))
+                .synthesize();
+            match self.session.drive(&body, &answers).await {
+                Ok(rounds)
+                    if rounds.last().pointer("/error/code").and_then(Value::as_i64)
+                        == Some(i64::from(error_codes::INTERNAL_ERROR)) =>
+                {
+                    out.push(
+                        Note::broke(
+                            &clauses::ELICITATION_HANDLE_DECLINE,
+                            format!(
+                                "{label}: with every elicitation answered `{action}`, it ended in an internal error: {}",
+                                brief(rounds.last())
+                            ),
+                        )
+                        .on(on),
+                    );
+                }
+                Err(e @ DriveError::Target { .. }) => {
+                    out.push(
+                        Note::broke(
+                            &clauses::JSONRPC_RESPONSE,
+                            format!("{label}: with every elicitation answered `{action}`: {e}"),
+                        )
+                        .on(on),
+                    );
+                    self.after_failure(e.to_string()).await;
+                }
+                // Asking again after a decline is allowed (mrtr.mdx); the other failures were
+                // already reported by the run with synthesized answers.
+                _ => {}
+            }
         }
     }
 
