@@ -59,8 +59,15 @@ const SWITCHES: &[Switch] = &[
         name: "mrtr/server-request",
         about: "sends elicitation/create as a JSON-RPC request beside a tools/call response",
         clause: "mrtr/server-requests",
-        probe: "notifications/server-requests",
+        probe: "notifications/server-initiated",
         transports: HTTP,
+    },
+    Switch {
+        name: "cancellation/cancels-a-call",
+        about: "sends notifications/cancelled beside a tools/call response",
+        clause: "cancellation/server-only-subscriptions",
+        probe: "notifications/server-initiated",
+        transports: BOTH,
     },
     Switch {
         name: "subscriptions/no-ack",
@@ -191,6 +198,12 @@ impl Hooks for Logging {
                 if on.on("progress/unknown-token") && meta(request, "progressToken").is_none() {
                     before.push(json!({"jsonrpc": "2.0", "method": "notifications/progress",
                         "params": {"progressToken": "fixture-token", "progress": 1.0}}));
+                }
+                if on.on("cancellation/cancels-a-call") {
+                    before.push(
+                        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": "fixture-ask", "reason": "changed its mind"}}),
+                    );
                 }
                 if on.on("mrtr/server-request") {
                     before.push(json!({"jsonrpc": "2.0", "id": "fixture-ask",

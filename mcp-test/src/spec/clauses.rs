@@ -544,7 +544,7 @@ clauses! {
         "A server **MUST** send `notifications/cancelled` referencing a `subscriptions/listen` request ID when it tears down that subscription stream (see Subscriptions).";
     /// `notifications/cancelled` only for subscriptions.
     CANCELLED_ONLY_SUBSCRIPTIONS = "cancellation/server-only-subscriptions", "2026-07-28", "basic/patterns/cancellation.mdx", "Cancellation", MustNot,
-        Subscriptions, Any, outside("not probed yet: look for notifications/cancelled among the notifications of ordinary requests"),
+        Subscriptions, Any, probes(&["notifications/server-initiated"]),
         "Servers **MUST NOT** send `notifications/cancelled` for any other purpose.";
     /// A disconnect cancels.
     CANCELLED_ON_DISCONNECT = "cancellation/disconnect", "2026-07-28", "basic/patterns/cancellation.mdx", "Transport-Specific Cancellation", Must,
@@ -578,7 +578,7 @@ clauses! {
     // Multi-round requests.
     /// Server-to-client requests go through MRTR.
     MRTR_ONLY = "mrtr/server-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Multi Round-Trip Requests", Must,
-        MultiRound, Http, probes(&["notifications/server-requests"]),
+        MultiRound, Http, probes(&["notifications/server-initiated"]),
         "Servers **MUST** send server-to-client requests (such as `roots/list`, `sampling/createMessage`, or `elicitation/create`) using the MRTR pattern.";
     /// `input_required` only on the three methods.
     MRTR_SUPPORTED_REQUESTS = "mrtr/supported-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Supported Requests", MustNot,

@@ -194,7 +194,7 @@ pub async fn check_with_progress(
             "multi-round/driven",
             "notifications/logging",
             "notifications/progress",
-            "notifications/server-requests",
+            "notifications/server-initiated",
         ] {
             c.skip_probe(probe, "the server offers no tools");
         }

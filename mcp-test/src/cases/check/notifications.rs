@@ -9,9 +9,10 @@
 //!   the first): a progress notification must name the token of its request, must increase,
 //!   and must not come after its request completed (seen when a token of an earlier request
 //!   turns up among a later request's notifications).
-//! - `notifications/server-requests`: a 2026-07-28 server sends requests to the client only
+//! - `notifications/server-initiated`: a 2026-07-28 server sends requests to the client only
 //!   through `input_required` results, never as JSON-RPC requests beside a response (on
-//!   stdio the transport sees those, and `transport/hygiene` reports them).
+//!   stdio the transport sees those, and `transport/hygiene` reports them), and sends
+//!   `notifications/cancelled` only to end a subscription, never beside an ordinary response.
 //! - `subscriptions/listen` (2026-07-28, Streamable HTTP): a server that declares a
 //!   `listChanged` capability is asked for those notifications; the first message on the
 //!   stream must be the acknowledgment carrying the subscription id, and what follows within
@@ -126,6 +127,15 @@ pub(super) fn judge(era: Era, sent: &Sent, notes: &[Value]) -> (Out, Out, Out) {
                     _ => {}
                 }
             }
+            // 2026-07-28 servers cancel only subscriptions, and check opens none while an
+            // ordinary request is in flight; a 2025-era server may cancel its own requests.
+            "notifications/cancelled" if era == Era::Current => requests.push(Note::broke(
+                &clauses::CANCELLED_ONLY_SUBSCRIPTIONS,
+                format!(
+                    "{}: the server sent notifications/cancelled, which it may send only to end a subscriptions/listen stream: {note}",
+                    sent.label
+                ),
+            )),
             "notifications/progress" => {
                 if let Err(e) = spec::check_in(era, "ProgressNotification", note) {
                     progress.push(Note::broke_in(
@@ -215,12 +225,12 @@ impl Checker<'_> {
     }
 
     /// The probes `notifications/logging`, `notifications/progress` and
-    /// `notifications/server-requests`, over the tools whose base case succeeded.
+    /// `notifications/server-initiated`, over the tools whose base case succeeded.
     pub(super) async fn notifications(&mut self, report: &VerifyReport, declared: Option<&Value>) {
         let names = [
             "notifications/logging",
             "notifications/progress",
-            "notifications/server-requests",
+            "notifications/server-initiated",
         ];
         let mut tools: Vec<(&str, &Value)> = Vec::new();
         for o in &report.outcomes {
@@ -335,11 +345,11 @@ impl Checker<'_> {
         self.push_probe("notifications/logging", logging);
         self.push_probe("notifications/progress", progress);
         if modern {
-            self.push_probe("notifications/server-requests", requests);
+            self.push_probe("notifications/server-initiated", requests);
         } else {
             self.skip_probe(
-                "notifications/server-requests",
-                "a 2025-era server may send requests to the client",
+                "notifications/server-initiated",
+                "a 2025-era server may send requests to the client, and cancel them",
             );
         }
     }
@@ -658,6 +668,13 @@ mod tests {
             [Some("mrtr/server-requests")]
         );
         assert!(judge(Era::Legacy, &sent, &[request]).2.is_empty());
+        let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 3}});
+        assert_eq!(
+            ids(&judge(Era::Current, &sent, std::slice::from_ref(&cancelled)).2),
+            [Some("cancellation/server-only-subscriptions")]
+        );
+        assert!(judge(Era::Legacy, &sent, &[cancelled]).2.is_empty());
     }
 
     #[test]
