@@ -172,6 +172,13 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
     switch(
+        "base/unasked-answer-error",
+        "fails a retry whose inputResponses answer a question it never asked",
+        "mrtr/ignore-extra-responses",
+        "multi-round/driven",
+        BOTH,
+    ),
+    switch(
         "base/discover-error",
         "answers server/discover with an error (after the first one, which connecting needs)",
         "discover/implemented",
@@ -292,6 +299,15 @@ impl Hooks for Base {
                         )
                     })
                 });
+            if on.on("base/unasked-answer-error")
+                && params
+                    .get("inputResponses")
+                    .and_then(Value::as_object)
+                    .is_some_and(|answers| answers.contains_key("mcp-test-unasked"))
+            {
+                return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": -32602, "message": "unexpected input response"}})]);
+            }
             if on.on("base/decline-internal-error") && refused {
                 return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id,
                     "error": {"code": -32603, "message": "the user said no"}})]);

@@ -626,7 +626,7 @@ clauses! {
         "Servers **SHOULD** validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed.";
     /// Unknown input responses are ignored.
     MRTR_IGNORE_EXTRA = "mrtr/ignore-extra-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
-        MultiRound, Any, outside("not probed yet: retry with an extra, unasked key in inputResponses and expect the same outcome"),
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "If additional, unexpected parameters are provided in the `InputResponses` object, the server **SHOULD** ignore any information it does not recognize or need.";
     /// Missing answers get a new round.
     MRTR_ASK_AGAIN = "mrtr/ask-again", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,

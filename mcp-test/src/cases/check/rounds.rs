@@ -15,7 +15,7 @@ use super::{Note, Out, Shown, brief};
 use crate::cases::{Happened, Outcome, VerifyReport, every_client_capability};
 use crate::spec;
 use crate::spec::clauses::{self, Clause};
-use crate::target::{Answers, DriveError, Rounds};
+use crate::target::{Answers, DriveError, Rounds, synthesize_answer};
 use crate::wire::error_codes;
 use crate::wire::meta_keys;
 use serde_json::{Value, json};
@@ -195,6 +195,7 @@ impl Checker<'_> {
         }
         self.ask_again(&label, &rounds, out).await;
         self.declined(&label, &rounds, out).await;
+        self.extra_answer(&label, &rounds, out).await;
         self.tamper(&label, o, &rounds, out).await;
     }
 
@@ -241,6 +242,56 @@ impl Checker<'_> {
                 &clauses::MRTR_ASK_AGAIN,
                 format!(
                     "{label}: a retry without the answers it was asked for should get a new input_required result; got {}",
+                    brief(&r)
+                ),
+            ));
+        }
+    }
+
+    /// Starts the request afresh and, when it asks for input, retries it with synthesized
+    /// answers plus one answer to a question never asked: the server should ignore what it
+    /// does not need, not fail.
+    async fn extra_answer(&mut self, label: &str, rounds: &Rounds, out: &mut Out) {
+        if rounds.requests.len() < 2 || self.dead.is_some() {
+            return;
+        }
+        let Some(mut params) = rounds
+            .requests
+            .first()
+            .and_then(|r| r.get("params"))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(first) = self.req("tools/call", params.clone(), out).await else {
+            return;
+        };
+        let Some(asked) = first
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+            .filter(|a| !a.is_empty())
+        else {
+            return;
+        };
+        let mut answers = serde_json::Map::new();
+        for (key, request) in asked {
+            let Some(answer) = synthesize_answer(request) else {
+                return;
+            };
+            answers.insert(key.clone(), answer);
+        }
+        answers.insert("mcp-test-unasked".to_owned(), json!({"action": "accept"}));
+        params["inputResponses"] = Value::Object(answers);
+        if let Some(state) = first.pointer("/result/requestState") {
+            params["requestState"] = state.clone();
+        }
+        if let Some(r) = self.req("tools/call", params, out).await
+            && r.get("error").is_some()
+        {
+            out.push(self.broke(
+                &clauses::MRTR_IGNORE_EXTRA,
+                format!(
+                    "{label}: a retry whose inputResponses also answer an input request never made (\"mcp-test-unasked\") should be served as without it; got {}",
                     brief(&r)
                 ),
             ));
