@@ -11,6 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Base;
 
+/// The cursor of the second page `base/scope-differs-across-pages` makes up.
+const SECOND_PAGE: &str = "fixture-page-2";
+
 /// How many `server/discover` requests came in.
 static DISCOVERS: AtomicUsize = AtomicUsize::new(0);
 
@@ -179,6 +182,13 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
     switch(
+        "base/scope-differs-across-pages",
+        "splits tools/list in two pages, private then public",
+        "cache/scope-across-pages",
+        "cache-hints/pages",
+        BOTH,
+    ),
+    switch(
         "base/discover-error",
         "answers server/discover with an error (after the first one, which connecting needs)",
         "discover/implemented",
@@ -278,6 +288,13 @@ impl Hooks for Base {
                 json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                        "io.modelcontextprotocol/clientCapabilities": {}}),
             );
+        }
+        if name == "tools/list"
+            && on.on("base/scope-differs-across-pages")
+            && message.pointer("/params/cursor") == Some(&json!(SECOND_PAGE))
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+                "resultType": "complete", "tools": [], "cacheScope": "public", "ttlMs": 0}})]);
         }
         if name == "tools/call"
             && let Some(params) = message.get_mut("params").and_then(Value::as_object_mut)
@@ -439,6 +456,13 @@ impl Hooks for Base {
                         ask["method"] = json!("mcp-test/unknown-input");
                     }
                 }
+            }
+            "tools/list"
+                if on.on("base/scope-differs-across-pages")
+                    && request.and_then(|r| r.pointer("/params/cursor")).is_none() =>
+            {
+                result.insert("cacheScope".into(), json!("private"));
+                result.insert("nextCursor".into(), json!(SECOND_PAGE));
             }
             "tools/list" if with_log_level(request) => {
                 if on.on("base/negative-ttl") {

@@ -572,7 +572,7 @@ clauses! {
         "Servers **MUST** provide a `ttlMs` value that is `>= 0`.";
     /// One `cacheScope` for every page of a list.
     CACHE_SCOPE_PAGES = "cache/scope-across-pages", "2026-07-28", "server/utilities/caching.mdx", "Interaction with Pagination", Must,
-        CacheHints, Any, outside("not probed yet: follow every page of a list and compare their cacheScope"),
+        CacheHints, Any, probes(&["cache-hints/pages"]),
         "Servers **MUST** apply the same `cacheScope` to all response pages for a given list request.";
 
     // Multi-round requests.

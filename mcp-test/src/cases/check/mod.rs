@@ -243,8 +243,9 @@ pub async fn check_with_progress(
         #[cfg(not(feature = "http"))]
         Some(_) => {}
     }
-    progress("subscriptions: subscriptions/listen");
+    progress("subscriptions and cache hints: subscriptions/listen, cacheScope of pages");
     c.subscriptions(declared.as_ref()).await;
+    c.cache_pages(declared.as_ref()).await;
     progress("methods: initialize, sent last, as a 2025-era client sends it");
     c.initialize_last().await;
     progress("results and errors: every response received");

@@ -18,6 +18,8 @@
 //!   stream must be the acknowledgment carrying the subscription id, and what follows within
 //!   a short window must be of a requested type and carry the id. The stream is read for a
 //!   bounded time, then closed (which cancels the subscription).
+//! - `cache-hints/pages` (2026-07-28): every page of each list the server offers must carry
+//!   the same `cacheScope`.
 
 use super::probes::Checker;
 use super::{Note, Out, Shown};
@@ -404,6 +406,62 @@ impl Checker<'_> {
             NAME,
             "not reached over Streamable HTTP: over stdio check keeps no long-lived request open",
         );
+    }
+}
+
+impl Checker<'_> {
+    /// The probe `cache-hints/pages`: the `cacheScope` of every page of each list offered.
+    pub(super) async fn cache_pages(&mut self, declared: Option<&Value>) {
+        const NAME: &str = "cache-hints/pages";
+        if !self.modern() {
+            return self.skip_probe(NAME, "a 2025-era server: cache hints are 2026-07-28's");
+        }
+        let mut out = Vec::new();
+        let mut walked = false;
+        for (capability, method) in [
+            ("tools", "tools/list"),
+            ("resources", "resources/list"),
+            ("prompts", "prompts/list"),
+        ] {
+            let offered = declared
+                .and_then(|d| d.get(capability))
+                .is_some_and(|v| !v.is_null());
+            if !offered {
+                continue;
+            }
+            walked = true;
+            let mut scopes: Vec<(usize, Value)> = Vec::new();
+            let mut cursor: Option<Value> = None;
+            for page in 1..=50 {
+                let params = cursor.take().map_or(json!({}), |c| json!({"cursor": c}));
+                let Some(r) = self.req(method, params, &mut out).await else {
+                    break;
+                };
+                let Some(result) = r.get("result") else {
+                    break;
+                };
+                if let Some(scope) = result.get("cacheScope") {
+                    scopes.push((page, scope.clone()));
+                }
+                match result.get("nextCursor") {
+                    Some(next @ Value::String(_)) => cursor = Some(next.clone()),
+                    _ => break,
+                }
+            }
+            if let Some((_, first)) = scopes.first()
+                && let Some((page, other)) = scopes.iter().find(|(_, s)| s != first)
+            {
+                out.push(self.broke(
+                    &clauses::CACHE_SCOPE_PAGES,
+                    format!("{method}: page 1 has cacheScope {first}, page {page} has {other}"),
+                ));
+            }
+        }
+        if walked {
+            self.push_probe(NAME, out);
+        } else {
+            self.skip_probe(NAME, "the server declares no tools, resources or prompts");
+        }
     }
 }
 
