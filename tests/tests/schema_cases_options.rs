@@ -338,5 +338,8 @@ async fn edge_cases_false_sends_one_valid_case_per_tool_and_action() {
         values = [("order", "/data/id", json!("o-1"))],
     );
     assert_eq!(report.outcomes.len(), 1, "{report}");
-    assert_eq!(report.outcomes[0].case.title, "get: accepts valid arguments");
+    assert_eq!(
+        report.outcomes[0].case.title,
+        "get: accepts valid arguments"
+    );
 }

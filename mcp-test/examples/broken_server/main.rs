@@ -382,6 +382,13 @@ async fn rewrite_http(
         .run(axum::extract::Request::from_parts(head, Body::from(body)))
         .await;
     let (mut response_head, response_body) = response.into_parts();
+    // What the runtime sent decides how its body is read, whatever a break makes of the head.
+    let content_type = response_head
+        .headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
     for area in AREAS {
         area.http_response(&fixture.on, &request_head, &mut response_head);
     }
@@ -389,12 +396,6 @@ async fn rewrite_http(
     if streamed {
         return Response::from_parts(response_head, response_body);
     }
-    let content_type = response_head
-        .headers
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_owned();
     let Ok(bytes) = axum::body::to_bytes(response_body, 64 << 20).await else {
         return (http::StatusCode::BAD_GATEWAY, "response too large").into_response();
     };

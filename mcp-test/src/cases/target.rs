@@ -211,10 +211,19 @@ impl<'a> Session<'a> {
 
     /// Sends a message as written and waits at most the timeout for its response.
     pub(crate) async fn raw(&self, body: Value) -> Result<Value, TargetError> {
+        self.exchange(body).await.map(|(response, _)| response)
+    }
+
+    /// [`raw`](Self::raw), keeping the notifications the request caused (what the
+    /// [`Exchange`] of the target saw before the response).
+    pub(crate) async fn exchange(&self, body: Value) -> Result<(Value, Vec<Value>), TargetError> {
         let exchange = self.send_bounded(&body, &self.caller).await?;
-        exchange.response.ok_or_else(|| TargetError::NoResponse {
-            request: describe(&body),
-        })
+        match exchange.response {
+            Some(response) => Ok((response, exchange.notifications)),
+            None => Err(TargetError::NoResponse {
+                request: describe(&body),
+            }),
+        }
     }
 }
 

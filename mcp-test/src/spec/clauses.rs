@@ -382,15 +382,15 @@ clauses! {
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32601 Method not found, \"The method does not exist / is not available.\")";
     /// A request gets a response.
     JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
-        Base, Any, probes(&["transport/hygiene", "tools/schema-cases"]),
+        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server"]),
         "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
-        Base, Any, probes(&["results/shape-and-cache-hints"]),
+        Base, Any, probes(&["results/shape-and-cache-hints", "methods/initialize-on-a-modern-server"]),
         "Result responses **MUST** include the same ID as the request they correspond to.";
     /// An error carries the request's id.
     ERROR_ID = "base/error-id", "2026-07-28", "basic/index.mdx", "Error Responses", Must,
-        Errors, Any, probes(&["errors/codes-and-ids"]),
+        Errors, Any, probes(&["errors/codes-and-ids", "methods/initialize-on-a-modern-server"]),
         "Error responses **MUST** include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).";
     /// Error codes are integers.
     ERROR_CODE_INTEGER = "base/error-code-integer", "2026-07-28", "basic/index.mdx", "Error Responses", Must,
@@ -402,24 +402,84 @@ clauses! {
         "The `result` **MUST** include a `resultType` field to indicate the type of the result.";
     /// The schema is the source of truth for every message.
     SCHEMA = "base/schema", "2026-07-28", "basic/index.mdx", "Schema", Must,
-        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields"]),
+        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields", "notifications/logging", "notifications/progress", "subscriptions/listen"]),
         "All implementations **MUST** support the base protocol, versioning, and the message patterns. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// -32002 and -32042 are gone in 2026-07-28.
     REMOVED_ERROR_CODES = "base/removed-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", MustNot,
         Errors, Any, probes(&["errors/codes-and-ids"]),
         "Implementations of this protocol version **MUST NOT** emit these codes:";
-    /// The reserved server-error range: a note, not a rule a black box can hold a server to.
+    /// The legacy server-error sub-range, which only new implementations should avoid.
     IMPLEMENTATION_ERROR_CODES = "base/implementation-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", ShouldNot,
-        Errors, Any, probes(&["errors/codes-and-ids"]),
+        Errors, Any, outside("it binds new implementations, and whether an implementation is new cannot be seen from outside; a code in -32000..-32019 is noted for the record"),
         "New codes **MUST NOT** be allocated in this sub-range, and new implementations **SHOULD NOT** use codes from this sub-range at all.";
+    /// Codes in -32020..-32099 are the specification's only.
+    RESERVED_ERROR_CODES = "base/reserved-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", MustNot,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
+        "Implementations **MUST NOT** emit any code from this sub-range that is not defined by this specification and **MUST** use defined codes only with their specified meanings.";
+    /// Application error codes outside the reserved range.
+    APPLICATION_ERROR_CODES = "base/application-error-codes", "2026-07-28", "basic/index.mdx", "Error Codes", Should,
+        Errors, Any, outside("whether a code was allocated for a purpose the specification does not define is a fact about the implementation's design, not its messages"),
+        "New error codes for purposes not defined by this specification **SHOULD** be allocated outside the JSON-RPC reserved range (`-32768` to `-32000`); the remainder of the integer space is available for application-defined errors.";
+    /// An error has a code and a message.
+    ERROR_FIELDS = "base/error-fields", "2026-07-28", "basic/index.mdx", "Error Responses", Must,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
+        "Error responses **MUST** include an `error` field with a `code` and `message`.";
+    /// 2025-11-25: an error has a code and a message.
+    LEGACY_ERROR_FIELDS = "legacy/base/error-fields", "2025-11-25", "basic/index.mdx", "Responses", Must,
+        Errors, Any, probes(&["errors/codes-and-ids"]),
+        "Error responses **MUST** include an `error` field with a `code` and `message`.";
     /// A request without the required `_meta` fields is -32602.
     META_REQUIRED = "base/meta-required", "2026-07-28", "basic/index.mdx", "`_meta`", Must,
         Base, Any, probes(&["methods/unsupported-version"]),
         "A request missing any required field is malformed; the server **MUST** reject it with JSON-RPC error code `-32602` (Invalid params).";
+    /// Reserved `_meta` keys carry no assumptions.
+    META_RESERVED_KEYS = "base/meta-reserved-keys", "2026-07-28", "basic/index.mdx", "`_meta`", MustNot,
+        Base, Any, outside("what a server assumes about the values at reserved keys happens inside it"),
+        "Certain key names are reserved by MCP for protocol-level metadata, as specified below; implementations **MUST NOT** make assumptions about values at these keys.";
+    /// A server relies on no undeclared client capability.
+    UNDECLARED_CLIENT_CAPABILITY = "base/undeclared-client-capability", "2026-07-28", "basic/index.mdx", "`_meta`", MustNot,
+        Base, Any, outside("what a server relies on happens inside it; what shows, an input request or a -32021 for an undeclared capability, is mrtr/declared-capabilities-only and base/missing-client-capability"),
+        "A server **MUST NOT** rely on capabilities the client has not declared.";
     /// A request that needs a capability the client did not declare is -32021.
     MISSING_CLIENT_CAPABILITY = "base/missing-client-capability", "2026-07-28", "basic/index.mdx", "`_meta`", Must,
         Base, Any, probes(&["multi-round/discipline"]),
         "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server **MUST** return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.";
+    /// Every result names the server.
+    RESULT_SERVER_INFO = "base/result-server-info", "2026-07-28", "basic/index.mdx", "`_meta`", Should,
+        Base, Any, outside("not probed yet: look for io.modelcontextprotocol/serverInfo in the `_meta` of every result (the clause allows a server configured not to send it, which a client cannot tell apart)"),
+        "Servers **SHOULD** include the following `io.modelcontextprotocol/*` field in every result's `_meta`, unless specifically configured not to do so, to identify themselves without relying on any prior connection state:";
+    /// Client info and capabilities do not steer the server.
+    CLIENT_INFO_NO_BEHAVIOR = "base/client-info-no-behavior", "2026-07-28", "basic/index.mdx", "`_meta`", ShouldNot,
+        Base, Any, outside("telling whether the client's self-description changed a server's behavior takes two clients the server cannot tell apart otherwise, and its security decisions are internal"),
+        "Implementations **SHOULD NOT** use them to change the behavior of the client or server, and **SHOULD NOT** rely on them for security decisions.";
+    /// Notifications on a subscription carry its id.
+    SUBSCRIPTION_ID_META = "subscriptions/id-in-meta", "2026-07-28", "basic/index.mdx", "`_meta`", Must,
+        Subscriptions, Http, probes(&["subscriptions/listen"]),
+        "On notifications delivered via a `subscriptions/listen` stream, the server **MUST** include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request.";
+    /// No state carried over from earlier requests.
+    STATELESS = "base/stateless", "2026-07-28", "basic/index.mdx", "Statelessness", MustNot,
+        Base, Any, outside("not probed yet: send a request on a fresh connection with no earlier request and compare it with the same request after others; check sends every request with its full `_meta`, so reliance on earlier requests is never provoked"),
+        "Servers **MUST NOT** rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).";
+    /// Many conversations at once.
+    STATELESS_MANY_TASKS = "base/stateless-many-tasks", "2026-07-28", "basic/index.mdx", "Statelessness", Should,
+        Base, Any, outside("how a server handles requests of many tasks or conversations is not something one client's requests show"),
+        "Servers **SHOULD** be prepared to handle requests associated with multiple tasks, threads, or conversations.";
+    /// No required connection reuse.
+    STATELESS_NO_REUSE = "base/stateless-no-connection-reuse", "2026-07-28", "basic/index.mdx", "Statelessness", ShouldNot,
+        Base, Any, outside("not probed yet: perform related operations over two connections (a multi-round retry on a second connection) and see them succeed"),
+        "Servers **SHOULD NOT** require that a client reuse the same connection or process to perform related operations.";
+    /// State spanning requests is referenced explicitly.
+    STATELESS_EXPLICIT_STATE = "base/stateless-explicit-state", "2026-07-28", "basic/index.mdx", "Statelessness", Must,
+        Base, Any, outside("where a server keeps state between requests happens inside it"),
+        "State that needs to span multiple requests (e.g., long-running tasks, application-level handles) **MUST** be referenced by an explicit identifier the client passes on each request.";
+    /// Unsupported schema dialects fail gracefully.
+    SCHEMA_UNSUPPORTED_DIALECT = "base/unsupported-dialect", "2026-07-28", "basic/index.mdx", "Implementation Requirements", Must,
+        Base, Any, outside("a server validates the schemas it holds, which a client cannot replace with one in an unsupported dialect"),
+        "They **MUST** handle unsupported dialects gracefully by returning an appropriate error indicating the dialect is not supported.";
+    /// No network `$ref`s.
+    SCHEMA_NO_NETWORK_REF = "base/no-network-ref", "2026-07-28", "basic/index.mdx", "`$ref` Resolution", MustNot,
+        Base, Any, outside("whether a server fetches a network URI while validating its own schemas happens inside it"),
+        "Implementations **MUST NOT** automatically dereference `$ref` values that resolve to a network URI.";
     /// Servers implement `server/discover`.
     DISCOVER = "discover/implemented", "2026-07-28", "server/discover.mdx", "server/discover", Must,
         Lifecycle, Any, probes(&["discovery/fields"]),
@@ -432,6 +492,10 @@ clauses! {
     UNSUPPORTED_VERSION = "versioning/unsupported-version", "2026-07-28", "basic/versioning.mdx", "Protocol Version Negotiation", Must,
         Lifecycle, Any, probes(&["methods/unsupported-version"]),
         "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it **MUST** respond with an `UnsupportedProtocolVersionError`.";
+    /// An extension one side lacks falls back or fails.
+    EXTENSION_FALLBACK = "versioning/extension-fallback", "2026-07-28", "basic/versioning.mdx", "Extension Negotiation", Must,
+        Lifecycle, Any, outside("not probed yet: call a method of an extension the server declares without declaring it as the client, and expect core behavior or an error"),
+        "If one party supports an extension but the other does not, the supporting party **MUST** either revert to core protocol behavior or reject the request with an appropriate error.";
     /// A modern-only server names its versions when refusing `initialize`.
     INITIALIZE_NAMES_VERSIONS = "versioning/initialize-names-versions", "2026-07-28", "basic/versioning.mdx", "Backward Compatibility with Initialization-Based Versions", Should,
         Lifecycle, Any, probes(&["methods/initialize-on-a-modern-server"]),
@@ -442,15 +506,15 @@ clauses! {
         "Both parties **SHOULD** respect capability negotiation";
     /// 2025-11-25: the schema is the source of truth for every message.
     LEGACY_SCHEMA = "legacy/base/schema", "2025-11-25", "basic/index.mdx", "Schema", Must,
-        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields"]),
+        Base, Any, probes(&["results/shape-and-cache-hints", "discovery/fields", "notifications/logging", "notifications/progress", "subscriptions/listen"]),
         "All implementations **MUST** support the base protocol and lifecycle management components. […] The full specification of the protocol is defined as a TypeScript schema. This is the source of truth for all protocol messages and structures.";
     /// 2025-11-25: a result carries the request's id.
     LEGACY_RESULT_ID = "legacy/base/result-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
-        Base, Any, probes(&["results/shape-and-cache-hints"]),
+        Base, Any, probes(&["results/shape-and-cache-hints", "methods/initialize-on-a-modern-server"]),
         "Result responses **MUST** include the same ID as the request they correspond to.";
     /// 2025-11-25: an error carries the request's id.
     LEGACY_ERROR_ID = "legacy/base/error-id", "2025-11-25", "basic/index.mdx", "Responses", Must,
-        Errors, Any, probes(&["errors/codes-and-ids"]),
+        Errors, Any, probes(&["errors/codes-and-ids", "methods/initialize-on-a-modern-server"]),
         "Error responses **MUST** include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request).";
     /// 2025-11-25: error codes are integers.
     LEGACY_ERROR_CODE_INTEGER = "legacy/base/error-code-integer", "2025-11-25", "basic/index.mdx", "Responses", Must,
@@ -460,18 +524,162 @@ clauses! {
     LEGACY_CAPABILITY_NEGOTIATION = "legacy/capabilities/respected", "2025-11-25", "server/prompts.mdx", "Implementation Considerations", Should,
         Lifecycle, Any, probes(&["capabilities/tools", "capabilities/resources", "capabilities/prompts", "capabilities/completions"]),
         "Both parties **SHOULD** respect capability negotiation";
+    /// 2025-11-25: the `initialize` answer states the server's capabilities and information.
+    LEGACY_INITIALIZE_RESULT = "legacy/lifecycle/initialize-result", "2025-11-25", "basic/lifecycle.mdx", "Initialization", Must,
+        Lifecycle, Any, outside("not probed yet: the handshake is made by the connection before check runs, and its InitializeResult is not handed to the probes to check against the schema"),
+        "The server **MUST** respond with its own capabilities and information:";
+    /// 2025-11-25: no requests before `initialized`.
+    LEGACY_NO_REQUESTS_BEFORE_INITIALIZED = "legacy/lifecycle/no-requests-before-initialized", "2025-11-25", "basic/lifecycle.mdx", "Initialization", ShouldNot,
+        Lifecycle, Any, outside("not probed yet: hold the initialized notification back and watch for requests other than ping; the connection sends it at once"),
+        "The server **SHOULD NOT** send requests other than pings and logging before receiving the `initialized` notification.";
+    /// 2025-11-25: the same version when supported.
+    LEGACY_SAME_VERSION = "legacy/lifecycle/same-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
+        Lifecycle, Any, outside("which versions a server supports is known only to it: an answer with another version cannot be told apart from a server that does not support the one asked for"),
+        "If the server supports the requested protocol version, it **MUST** respond with the same version.";
+    /// 2025-11-25: otherwise a version it supports.
+    LEGACY_OTHER_VERSION = "legacy/lifecycle/other-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
+        Lifecycle, Any, outside("whether the version a server answers with is one it supports is known only to it"),
+        "Otherwise, the server **MUST** respond with another protocol version it supports.";
+    /// 2025-11-25: the latest version it supports.
+    LEGACY_LATEST_VERSION = "legacy/lifecycle/latest-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Should,
+        Lifecycle, Any, outside("which versions a server supports, and so which is its latest, is known only to it"),
+        "This **SHOULD** be the _latest_ version supported by the server.";
+    /// 2025-11-25: ping is answered promptly and empty.
+    LEGACY_PING = "legacy/ping/respond", "2025-11-25", "basic/utilities/ping.mdx", "Behavior Requirements", Must,
+        Base, Any, probes(&["methods/removed-and-unknown"]),
+        "The receiver **MUST** respond promptly with an empty response:";
+
+    // Logging (deprecated in 2026-07-28, still binding) and progress.
+    /// A server that logs declares `logging`.
+    LOGGING_CAPABILITY = "logging/capability", "2026-07-28", "server/utilities/logging.mdx", "Capabilities", Must,
+        Logging, Any, probes(&["notifications/logging"]),
+        "Servers that emit log message notifications **MUST** declare the `logging` capability:";
+    /// 2025-11-25: a server that logs declares `logging`.
+    LEGACY_LOGGING_CAPABILITY = "legacy/logging/capability", "2025-11-25", "server/utilities/logging.mdx", "Capabilities", Must,
+        Logging, Any, probes(&["notifications/logging"]),
+        "Servers that emit log message notifications **MUST** declare the `logging` capability:";
+    /// No log messages for a request that did not ask for them.
+    LOGGING_NOT_REQUESTED = "logging/not-requested", "2026-07-28", "server/utilities/logging.mdx", "Per-request log level", MustNot,
+        Logging, Any, probes(&["notifications/logging"]),
+        "The server **MUST NOT** emit `notifications/message` for a request that does not include this field.";
+    /// Log messages stay on their request's stream.
+    LOGGING_REQUEST_SCOPED = "logging/request-scoped", "2026-07-28", "server/utilities/logging.mdx", "Per-request log level", MustNot,
+        Logging, Any, outside("not probed yet: keep a subscriptions/listen stream open while a request with a log level runs, and look for notifications/message on the stream"),
+        "`notifications/message` is request-scoped: the server **MUST NOT** deliver it on a `subscriptions/listen` stream or on any stream other than the one carrying the response to the request that set the log level.";
+    /// An unknown log level is -32602.
+    LOGGING_INVALID_LEVEL = "logging/invalid-level", "2026-07-28", "server/utilities/logging.mdx", "Error Handling", Should,
+        Logging, Any, probes(&["notifications/logging"]),
+        "If the `io.modelcontextprotocol/logLevel` value carried in a request's `_meta` is not a recognized log level, the server **SHOULD** reject that request with a standard JSON-RPC error: Invalid log level: `-32602` (Invalid params)";
+    /// 2025-11-25: an unknown log level is -32602.
+    LEGACY_LOGGING_INVALID_LEVEL = "legacy/logging/invalid-level", "2025-11-25", "server/utilities/logging.mdx", "Error Handling", Should,
+        Logging, Any, probes(&["notifications/logging"]),
+        "Servers **SHOULD** return standard JSON-RPC errors for common failure cases: Invalid log level: `-32602` (Invalid params)";
+    /// New implementations do not adopt logging.
+    LOGGING_DEPRECATED = "logging/deprecated", "2026-07-28", "server/utilities/logging.mdx", "Logging", ShouldNot,
+        Logging, Any, outside("it binds new implementations, and whether an implementation is new cannot be seen from outside"),
+        "New implementations **SHOULD NOT** adopt it; existing implementations **SHOULD** migrate to logging to `stderr` for stdio transports, or to OpenTelemetry for structured observability.";
+    /// Rate limits, context, consistent names, no sensitive data.
+    LOGGING_PRACTICES = "logging/practices", "2026-07-28", "server/utilities/logging.mdx", "Implementation Considerations", Should,
+        Logging, Any, outside("rate limits and the content of log messages are judgements over a server's lifetime, not a shape a client can check"),
+        "Servers **SHOULD**: Rate limit log messages; Include relevant context in data field; Use consistent logger names; Remove sensitive information";
+    /// 2025-11-25: rate limits, context, consistent names, no sensitive data.
+    LEGACY_LOGGING_PRACTICES = "legacy/logging/practices", "2025-11-25", "server/utilities/logging.mdx", "Implementation Considerations", Should,
+        Logging, Any, outside("rate limits and the content of log messages are judgements over a server's lifetime, not a shape a client can check"),
+        "Servers **SHOULD**: Rate limit log messages; Include relevant context in data field; Use consistent logger names; Remove sensitive information";
+    /// No secrets in log messages.
+    LOGGING_NO_SECRETS = "logging/no-secrets", "2026-07-28", "server/utilities/logging.mdx", "Security", MustNot,
+        Logging, Any, outside("whether a log message holds credentials, personal data or internal details is a judgement about its content"),
+        "Log messages **MUST NOT** contain: Credentials or secrets; Personal identifying information; Internal system details that could aid attacks";
+    /// 2025-11-25: no secrets in log messages.
+    LEGACY_LOGGING_NO_SECRETS = "legacy/logging/no-secrets", "2025-11-25", "server/utilities/logging.mdx", "Security", MustNot,
+        Logging, Any, outside("whether a log message holds credentials, personal data or internal details is a judgement about its content"),
+        "Log messages **MUST NOT** contain: Credentials or secrets; Personal identifying information; Internal system details that could aid attacks";
+    /// Progress increases.
+    PROGRESS_INCREASES = "progress/increasing", "2026-07-28", "basic/patterns/progress.mdx", "Progress Flow", Must,
+        Logging, Any, probes(&["notifications/progress"]),
+        "The `progress` value **MUST** increase with each notification, even if the total is unknown.";
+    /// 2025-11-25: progress increases.
+    LEGACY_PROGRESS_INCREASES = "legacy/progress/increasing", "2025-11-25", "basic/utilities/progress.mdx", "Progress Flow", Must,
+        Logging, Any, probes(&["notifications/progress"]),
+        "The `progress` value **MUST** increase with each notification, even if the total is unknown.";
+    /// Progress only for the client's own tokens.
+    PROGRESS_TOKENS = "progress/known-tokens", "2026-07-28", "basic/patterns/progress.mdx", "Behavior Requirements", Must,
+        Logging, Any, probes(&["notifications/progress"]),
+        "Progress notifications **MUST** only reference tokens that: Were provided in an active request; Are associated with an in-progress operation";
+    /// 2025-11-25: progress only for the client's own tokens.
+    LEGACY_PROGRESS_TOKENS = "legacy/progress/known-tokens", "2025-11-25", "basic/utilities/progress.mdx", "Behavior Requirements", Must,
+        Logging, Any, probes(&["notifications/progress"]),
+        "Progress notifications **MUST** only reference tokens that: Were provided in an active request; Are associated with an in-progress operation";
+    /// No progress after the response.
+    PROGRESS_STOPS = "progress/stop-after-completion", "2026-07-28", "basic/patterns/progress.mdx", "Implementation Notes", Must,
+        Logging, Any, probes(&["notifications/progress"]),
+        "Progress notifications **MUST** stop after completion";
+    /// 2025-11-25: no progress after the response.
+    LEGACY_PROGRESS_STOPS = "legacy/progress/stop-after-completion", "2025-11-25", "basic/utilities/progress.mdx", "Implementation Notes", Must,
+        Logging, Any, probes(&["notifications/progress"]),
+        "Progress notifications **MUST** stop after completion";
+    /// Progress messages are readable.
+    PROGRESS_MESSAGE = "progress/message", "2026-07-28", "basic/patterns/progress.mdx", "Progress Flow", Should,
+        Logging, Any, outside("whether a progress message is relevant and human readable is a judgement about its words"),
+        "The `message` field **SHOULD** provide relevant human readable progress information.";
+    /// Tokens tracked, notifications rate-limited.
+    PROGRESS_PRACTICES = "progress/practices", "2026-07-28", "basic/patterns/progress.mdx", "Implementation Notes", Should,
+        Logging, Any, outside("tracking tokens and rate limiting are internal, and a flood is a matter of degree over time"),
+        "Clients and servers **SHOULD** track active progress tokens";
+    /// A server closing a subscription says so.
+    CANCELLED_SUBSCRIPTION_TEARDOWN = "cancellation/subscription-teardown", "2026-07-28", "basic/patterns/cancellation.mdx", "Cancellation", Must,
+        Subscriptions, Any, outside("check cannot make a server tear down a subscription stream on its own initiative"),
+        "A server **MUST** send `notifications/cancelled` referencing a `subscriptions/listen` request ID when it tears down that subscription stream (see Subscriptions).";
+    /// `notifications/cancelled` only for subscriptions.
+    CANCELLED_ONLY_SUBSCRIPTIONS = "cancellation/server-only-subscriptions", "2026-07-28", "basic/patterns/cancellation.mdx", "Cancellation", MustNot,
+        Subscriptions, Any, probes(&["notifications/server-initiated"]),
+        "Servers **MUST NOT** send `notifications/cancelled` for any other purpose.";
+    /// A disconnect cancels.
+    CANCELLED_ON_DISCONNECT = "cancellation/disconnect", "2026-07-28", "basic/patterns/cancellation.mdx", "Transport-Specific Cancellation", Must,
+        Base, Http, outside("what a server does with a request whose client disconnected happens inside it"),
+        "The server **MUST** treat a client disconnect as cancellation of that request.";
+
+    // Subscriptions.
+    /// Only the notification types asked for.
+    SUBSCRIPTION_REQUESTED_ONLY = "subscriptions/requested-only", "2026-07-28", "basic/patterns/subscriptions.mdx", "Opening a Stream", MustNot,
+        Subscriptions, Http, probes(&["subscriptions/listen"]),
+        "The server **MUST NOT** send notification types the client has not explicitly requested.";
+    /// The acknowledgment comes first.
+    SUBSCRIPTION_ACK_FIRST = "subscriptions/acknowledged-first", "2026-07-28", "basic/patterns/subscriptions.mdx", "Acknowledgment", Must,
+        Subscriptions, Http, probes(&["subscriptions/listen"]),
+        "The server **MUST** send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and **MUST NOT** send any notification on the subscription before it.";
+    /// A server ending a subscription answers it.
+    SUBSCRIPTION_GRACEFUL_END = "subscriptions/graceful-end", "2026-07-28", "basic/patterns/subscriptions.mdx", "Graceful Closure", Should,
+        Subscriptions, Any, outside("check cannot make a server end a subscription on its own initiative"),
+        "When the server ends a subscription on its own initiative (for example, during shutdown), it **SHOULD** respond to the original `subscriptions/listen` request with a completion result before closing the stream.";
+
+    // Cache hints.
+    /// `ttlMs` is never negative.
+    CACHE_TTL_NON_NEGATIVE = "cache/ttl-non-negative", "2026-07-28", "server/utilities/caching.mdx", "Time-to-Live (TTL) Field", Must,
+        CacheHints, Any, probes(&["results/shape-and-cache-hints"]),
+        "Servers **MUST** provide a `ttlMs` value that is `>= 0`.";
+    /// One `cacheScope` for every page of a list.
+    CACHE_SCOPE_PAGES = "cache/scope-across-pages", "2026-07-28", "server/utilities/caching.mdx", "Interaction with Pagination", Must,
+        CacheHints, Any, probes(&["cache-hints/pages"]),
+        "Servers **MUST** apply the same `cacheScope` to all response pages for a given list request.";
+
+    // Multi-round requests.
     /// Server-to-client requests go through MRTR.
     MRTR_ONLY = "mrtr/server-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Multi Round-Trip Requests", Must,
-        MultiRound, Any, probes(&["multi-round/driven"]),
+        MultiRound, Http, probes(&["notifications/server-initiated"]),
         "Servers **MUST** send server-to-client requests (such as `roots/list`, `sampling/createMessage`, or `elicitation/create`) using the MRTR pattern.";
     /// `input_required` only on the three methods.
     MRTR_SUPPORTED_REQUESTS = "mrtr/supported-requests", "2026-07-28", "basic/patterns/mrtr.mdx", "Supported Requests", MustNot,
-        MultiRound, Any, probes(&["multi-round/driven"]),
+        MultiRound, Any, probes(&["results/shape-and-cache-hints"]),
         "Servers **MUST NOT** send `InputRequiredResult` responses on any other client requests.";
     /// An `InputRequiredResult` has input requests or state.
     MRTR_REQUESTS_OR_STATE = "mrtr/requests-or-state", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
-        MultiRound, Any, probes(&["multi-round/driven"]),
+        MultiRound, Any, probes(&["multi-round/driven", "results/shape-and-cache-hints"]),
         "Servers **MUST** include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response.";
+    /// Input request keys are unique.
+    MRTR_UNIQUE_KEYS = "mrtr/unique-keys", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        MultiRound, Any, outside("`inputRequests` is a JSON object, whose keys a parsed message cannot repeat"),
+        "`inputRequests` keys are server assigned identifiers and **MUST** be unique within the scope of the request.";
     /// Input requests are only of declared kinds.
     MRTR_DECLARED_ONLY = "mrtr/declared-capabilities-only", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", MustNot,
         MultiRound, Any, probes(&["multi-round/discipline", "multi-round/driven"]),
@@ -480,22 +688,95 @@ clauses! {
     MRTR_REQUEST_KINDS = "mrtr/request-kinds", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
         MultiRound, Any, probes(&["multi-round/driven"]),
         "`inputRequests` values are request objects that **MUST** be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest`.";
-    /// `includeContext` other than `none` needs `sampling.context`.
-    SAMPLING_CONTEXT = "sampling/include-context", "2026-07-28", "client/sampling.mdx", "Capabilities", ShouldNot,
-        MultiRound, Any, probes(&["multi-round/driven"]),
-        "Servers **SHOULD** avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and **SHOULD NOT** use them unless the client declares `sampling.context` capability.";
-    /// Tool-enabled sampling needs `sampling.tools`.
-    SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, probes(&["multi-round/driven"]),
-        "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
+    /// `requestState` is attacker-controlled.
+    MRTR_STATE_UNTRUSTED = "mrtr/state-untrusted", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        MultiRound, Any, outside("how a server treats a requestState happens inside it; the one consequence a client sees, tampered state accepted, is mrtr/state-integrity"),
+        "If a client request contains a `requestState` field, servers **MUST** treat `requestState` as an attacker-controlled input.";
     /// Tampered state is refused.
     MRTR_STATE_INTEGRITY = "mrtr/state-integrity", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
         MultiRound, Any, probes(&["multi-round/driven"]),
         "If `requestState` influences authorization, resource access, or business logic, servers **MUST** protect its integrity (e.g. HMAC or AEAD) and **MUST** reject state that fails verification.";
+    /// One-time state is consumed once.
+    MRTR_STATE_ONCE = "mrtr/state-once", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Must,
+        MultiRound, Any, outside("which requestStates must be consumed at most once is the server's business rule, unknown to a client"),
+        "Servers for which a given `requestState` must be consumed at most once (e.g., one-time redemptions) **MUST** enforce that invariant server-side.";
+    /// Replay protection inside the state.
+    MRTR_STATE_REPLAY = "mrtr/state-replay", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", Should,
+        MultiRound, Any, outside("what an opaque requestState holds cannot be read from outside"),
+        "To prevent replay, servers **SHOULD** include the following inside the integrity-protected `requestState` payload and verify each on receipt:";
+    /// No assumption the client answers.
+    MRTR_NO_ASSUMED_RETRY = "mrtr/no-assumed-retry", "2026-07-28", "basic/patterns/mrtr.mdx", "Server Requirements (Basic Workflow)", MustNot,
+        MultiRound, Any, outside("what a server assumes about a retry that never comes happens inside it"),
+        "Servers **MUST NOT** assume that clients will fulfill the `inputRequests` or retry the original request.";
+    /// Input responses are validated.
+    MRTR_VALIDATE_RESPONSES = "mrtr/validate-input-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
+        MultiRound, Any, outside("not probed yet: retry with inputResponses that are not an InputResponses object and expect a JSON-RPC error"),
+        "Servers **SHOULD** validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed.";
+    /// Unknown input responses are ignored.
+    MRTR_IGNORE_EXTRA = "mrtr/ignore-extra-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
+        MultiRound, Any, probes(&["multi-round/driven"]),
+        "If additional, unexpected parameters are provided in the `InputResponses` object, the server **SHOULD** ignore any information it does not recognize or need.";
     /// Missing answers get a new round.
     MRTR_ASK_AGAIN = "mrtr/ask-again", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
         MultiRound, Any, probes(&["multi-round/driven"]),
-        "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information.";
+        "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error.";
+    /// `includeContext` other than `none` needs `sampling.context`.
+    SAMPLING_CONTEXT = "sampling/include-context", "2026-07-28", "client/sampling.mdx", "Capabilities", ShouldNot,
+        MultiRound, Any, outside("not probed yet: drive each asking tool declaring sampling without sampling.context; check drives with every capability declared, so the request is always allowed"),
+        "Servers **SHOULD** avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and **SHOULD NOT** use them unless the client declares `sampling.context` capability.";
+    /// Tool-enabled sampling needs `sampling.tools`.
+    SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
+        MultiRound, Any, outside("not probed yet: drive each asking tool declaring sampling without sampling.tools; check drives with every capability declared, so the request is always allowed"),
+        "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
+
+    /// A notification gets no response.
+    NO_RESPONSE_TO_NOTIFICATION = "base/no-response-to-notification", "2026-07-28", "basic/index.mdx", "Notifications", MustNot,
+        Base, Any, outside("not probed yet: send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        "The receiver **MUST NOT** send a response.";
+    /// 2025-11-25: a notification gets no response.
+    LEGACY_NO_RESPONSE_TO_NOTIFICATION = "legacy/base/no-response-to-notification", "2025-11-25", "basic/index.mdx", "Notifications", MustNot,
+        Base, Any, outside("not probed yet: send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        "The receiver **MUST NOT** send a response.";
+    /// A result response has `result`.
+    RESULT_FIELD = "base/result-field", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
+        Base, Any, outside("a message with neither `result` nor `error` is not taken for a response, so the request shows as unanswered (jsonrpc/response-required)"),
+        "Result responses **MUST** include a `result` field.";
+    /// Extension identifiers are prefixed `_meta`-style keys.
+    EXTENSION_IDENTIFIERS = "versioning/extension-identifiers", "2026-07-28", "basic/versioning.mdx", "Extension Negotiation", Must,
+        Lifecycle, Any, probes(&["discovery/fields"]),
+        "Extension identifiers **MUST** follow the `_meta` key naming rules, with a mandatory prefix.";
+    /// No secrets through form-mode elicitation.
+    ELICITATION_FORM_NOT_SENSITIVE = "elicitation/form-not-sensitive", "2026-07-28", "client/elicitation.mdx", "User Interaction Model", MustNot,
+        MultiRound, Any, outside("whether a form asks for a secret is a judgement about its words"),
+        "Servers **MUST NOT** use form mode elicitation to request sensitive information such as passwords, API keys, access tokens, or payment credentials";
+    /// 2025-11-25: no secrets through form-mode elicitation.
+    LEGACY_ELICITATION_FORM_NOT_SENSITIVE = "legacy/elicitation/form-not-sensitive", "2025-11-25", "client/elicitation.mdx", "User Interaction Model", MustNot,
+        MultiRound, Any, outside("whether a form asks for a secret is a judgement about its words"),
+        "Servers **MUST NOT** use form mode elicitation to request sensitive information such as passwords, API keys, access tokens, or payment credentials";
+    /// Only elicitation modes the client supports.
+    ELICITATION_SUPPORTED_MODES = "elicitation/supported-modes", "2026-07-28", "client/elicitation.mdx", "Capabilities", MustNot,
+        MultiRound, Any, outside("a mode the client did not declare is reported as mrtr/declared-capabilities-only, which the same input request breaks"),
+        "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
+    /// 2025-11-25: only elicitation modes the client supports.
+    LEGACY_ELICITATION_SUPPORTED_MODES = "legacy/elicitation/supported-modes", "2025-11-25", "client/elicitation.mdx", "Capabilities", MustNot,
+        MultiRound, Any, outside("not probed yet: check declares no client capabilities to a 2025-era server, so it is never asked for elicitation"),
+        "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
+    /// Declines and cancellations are handled.
+    ELICITATION_HANDLE_DECLINE = "elicitation/handle-decline", "2026-07-28", "client/elicitation.mdx", "Error Handling", Must,
+        MultiRound, Any, probes(&["multi-round/driven"]),
+        "Servers **SHOULD NOT** assume that elicitation requests will always succeed, and **MUST** handle cases where the user declines or cancels the elicitation, or where the client fails to process the request.";
+    /// Elicited data is validated.
+    ELICITATION_VALIDATE = "elicitation/validate-data", "2026-07-28", "client/elicitation.mdx", "Form Mode Security", Should,
+        MultiRound, Any, outside("not probed yet: answer an elicitation with content off its requested schema and expect an error or a new round"),
+        "Servers **SHOULD** validate received data matches the requested schema";
+    /// Tool results answer each tool use.
+    SAMPLING_TOOL_RESULTS = "sampling/tool-results", "2026-07-28", "client/sampling.mdx", "Security Considerations", Must,
+        MultiRound, Any, outside("not probed yet: answer a tool-enabled sampling request with stopReason toolUse and check the next round's messages"),
+        "Servers **MUST** ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types)";
+    /// 2025-11-25: tool-enabled sampling needs `sampling.tools`.
+    LEGACY_SAMPLING_TOOLS = "legacy/sampling/tools", "2025-11-25", "client/sampling.mdx", "Tools in Sampling", MustNot,
+        MultiRound, Any, outside("not probed yet: check declares no client capabilities to a 2025-era server, so it is never asked for sampling"),
+        "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     // ==== Tools, resources, prompts, completion, pagination ====
     /// A server with `tools` answers `tools/list`.

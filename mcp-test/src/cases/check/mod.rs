@@ -28,6 +28,7 @@ mod deadline;
 mod expect;
 #[cfg(feature = "http")]
 mod http_probes;
+mod notifications;
 mod probes;
 #[cfg(feature = "http")]
 mod raw_http;
@@ -207,6 +208,8 @@ pub async fn check_with_progress(
         c.multi_round_discipline(&report).await;
         progress("multi-round: tools that ask, driven with every client capability");
         c.multi_round_driven(&report).await;
+        progress("notifications: log messages, progress, server requests");
+        c.notifications(&report, declared.as_ref()).await;
     } else {
         for probe in [
             "lists/tools/list",
@@ -220,6 +223,9 @@ pub async fn check_with_progress(
             "tools/output-schema",
             "multi-round/discipline",
             "multi-round/driven",
+            "notifications/logging",
+            "notifications/progress",
+            "notifications/server-initiated",
         ] {
             c.skip_probe(probe, "the server offers no tools");
         }
@@ -301,6 +307,9 @@ pub async fn check_with_progress(
         #[cfg(not(feature = "http"))]
         Some(_) => {}
     }
+    progress("subscriptions and cache hints: subscriptions/listen, cacheScope of pages");
+    c.subscriptions(declared.as_ref()).await;
+    c.cache_pages(declared.as_ref()).await;
     progress("methods: initialize, sent last, as a 2025-era client sends it");
     c.initialize_last().await;
     progress("results and errors: every response received");

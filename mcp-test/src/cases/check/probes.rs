@@ -26,13 +26,13 @@ pub(super) struct Logged {
 /// The state of one check: the session, every response so far, the probes run.
 pub(super) struct Checker<'a> {
     pub(super) session: Session<'a>,
-    era: Era,
+    pub(super) era: Era,
     log: Mutex<Vec<Logged>>,
     probes: Vec<Probe>,
     /// Set when the server stopped answering: what happened.
     pub(super) dead: Option<String>,
     /// The last request sent, which a finding names.
-    last: Option<Shown>,
+    pub(super) last: Option<Shown>,
     /// How many schema cases run at once ([`CheckOptions::jobs`](super::CheckOptions::jobs)).
     pub(super) jobs: usize,
 }
@@ -217,6 +217,19 @@ impl<'a> Checker<'a> {
                             }
                             Some(_) => {}
                         }
+                        let extensions = result
+                            .pointer("/capabilities/extensions")
+                            .and_then(Value::as_object);
+                        for key in extensions.into_iter().flat_map(|e| e.keys()) {
+                            if !extension_id_ok(key) {
+                                out.push(self.broke(
+                                    &clauses::EXTENSION_IDENTIFIERS,
+                                    format!(
+                                        "the declared extension {key:?} is not a prefixed `_meta` key (prefix: dot-separated labels and a slash, as in io.modelcontextprotocol/tasks)"
+                                    ),
+                                ));
+                            }
+                        }
                         discovered = Some(result.clone());
                     }
                 }
@@ -349,8 +362,13 @@ impl<'a> Checker<'a> {
                     );
                 }
                 if r.get("id") != Some(&json!(id)) {
+                    let clause = if r.get("error").is_some() {
+                        &clauses::ERROR_ID
+                    } else {
+                        &clauses::RESULT_ID
+                    };
                     out.push(self.broke(
-                        &clauses::RESULT_ID,
+                        clause,
                         format!("the response to initialize (id {id}) has id {}", r["id"]),
                     ));
                 }
@@ -384,6 +402,22 @@ impl<'a> Checker<'a> {
                     format!("{method} ({what}) must be -32601; got {}", brief(&r)),
                 ));
             }
+        }
+        if !self.modern()
+            && let Some(r) = self.req("ping", json!({}), &mut out).await
+            && r.get("error").is_some()
+        {
+            // 2025-11-25 has ping (2026-07-28 removed it, hence -32601 above).
+            out.push(
+                Note::broke(
+                    &clauses::LEGACY_PING,
+                    format!(
+                        "ping must be answered with an empty result; got {}",
+                        brief(&r)
+                    ),
+                )
+                .on(self.last.clone()),
+            );
         }
         self.push_probe("methods/removed-and-unknown", out);
         if !self.modern() {
@@ -480,7 +514,7 @@ impl<'a> Checker<'a> {
         self.session.raw(body).await.map_err(|e| e.to_string())
     }
 
-    fn log_response(&self, method: &str, id: i64, response: Value) {
+    pub(super) fn log_response(&self, method: &str, id: i64, response: Value) {
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -968,9 +1002,10 @@ impl<'a> Checker<'a> {
         prompts
     }
 
-    /// Every response so far: ids, error codes, and the schema of the era's revision. A
-    /// 2025-era server that chose a revision older than 2025-11-25 (`chosen`) is held to no
-    /// schema: only 2025-11-25's is bundled.
+    /// Every response so far: ids, error codes, cache hints, and the schema of the era's
+    /// revision. A 2025-era server that chose a revision older than 2025-11-25 (`chosen`) is
+    /// still checked against 2025-11-25's schema, the closest bundled, and what differs is
+    /// noted, not held against it.
     pub(super) fn results_and_errors(&mut self, chosen: Option<String>) {
         let log = std::mem::take(&mut *self.log.lock().unwrap_or_else(|e| e.into_inner()));
         let mut results = Vec::new();
@@ -979,9 +1014,10 @@ impl<'a> Checker<'a> {
         let older = chosen.filter(|v| era == Era::Legacy && v != Era::Legacy.revision());
         if let Some(version) = &older {
             results.push(Note::info(format!(
-                "the server chose protocol revision {version}; its results were not checked against a schema (only 2025-11-25's and 2026-07-28's are bundled)"
+                "the server chose protocol revision {version}; its results were checked against 2025-11-25's schema, the closest bundled, and any difference is only noted"
             )));
         }
+        let mut undefined = std::collections::BTreeSet::new();
         for entry in &log {
             let r = &entry.response;
             let on = Some(Shown {
@@ -1008,39 +1044,77 @@ impl<'a> Checker<'a> {
                     ),
                 ));
             }
-            if let Some(code) = r.pointer("/error/code") {
-                match code.as_i64() {
-                    Some(-32002 | -32042) if self.modern() => errors.push(note(
-                        &clauses::REMOVED_ERROR_CODES,
+            if let Some(error) = r.get("error") {
+                let fields_missing = error.get("code").is_none()
+                    || !error.get("message").is_some_and(Value::is_string);
+                if fields_missing {
+                    errors.push(note(
+                        &clauses::ERROR_FIELDS,
                         format!(
-                            "{} answered {code}, a code 2026-07-28 servers must not emit",
+                            "{}: the error must have a code and a string message; got {error}",
                             entry.method
                         ),
-                    )),
-                    // JSON-RPC leaves -32000..-32099 to implementations: for the record.
-                    Some(c) if (-32019..=-32000).contains(&c) => errors.push(
-                        Note::info(format!(
-                            "{} answered {c}, an implementation-defined server error code",
-                            entry.method
-                        ))
-                        .on(on.clone()),
-                    ),
-                    None => errors.push(note(
-                        &clauses::ERROR_CODE_INTEGER,
-                        format!(
-                            "{}: the error code must be an integer, got {code}",
-                            entry.method
+                    ));
+                }
+                if let Some(code) = error.get("code") {
+                    match code.as_i64() {
+                        Some(-32002 | -32042) if self.modern() => errors.push(note(
+                            &clauses::REMOVED_ERROR_CODES,
+                            format!(
+                                "{} answered {code}, a code 2026-07-28 servers must not emit",
+                                entry.method
+                            ),
+                        )),
+                        Some(c)
+                            if self.modern()
+                                && (-32099..=-32020).contains(&c)
+                                && !(-32022..=-32020).contains(&c) =>
+                        {
+                            errors.push(note(
+                                &clauses::RESERVED_ERROR_CODES,
+                                format!(
+                                    "{} answered {c}, a code of the range -32020..-32099 that the specification does not define",
+                                    entry.method
+                                ),
+                            ));
+                        }
+                        // The legacy sub-range: new implementations should avoid it, and
+                        // whether one is new cannot be seen; for the record.
+                        Some(c) if (-32019..=-32000).contains(&c) => errors.push(
+                            Note::info(format!(
+                                "{} answered {c}, an implementation-defined server error code",
+                                entry.method
+                            ))
+                            .on(on.clone()),
                         ),
-                    )),
-                    _ => {}
+                        None => errors.push(note(
+                            &clauses::ERROR_CODE_INTEGER,
+                            format!(
+                                "{}: the error code must be an integer, got {code}",
+                                entry.method
+                            ),
+                        )),
+                        _ => {}
+                    }
+                }
+                if fields_missing || !error.get("code").is_some_and(Value::is_i64) {
+                    continue;
                 }
             }
             if !self.modern() {
-                if older.is_none()
-                    && let Err(e) = spec::check_response_in(era, &entry.method, r)
-                {
+                if !is_error && spec::legacy_result_definition(&entry.method).is_none() {
+                    undefined.insert(entry.method.clone());
+                }
+                if let Err(e) = spec::check_response_in(era, &entry.method, r) {
                     let into = if is_error { &mut errors } else { &mut results };
-                    into.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
+                    let message = format!("{}: {e}", entry.method);
+                    into.push(match &older {
+                        None => note(&clauses::SCHEMA, message),
+                        Some(version) => Note::info(format!(
+                            "{message} (the server chose {version}, whose schema is not bundled)"
+                        ))
+                        .on(on.clone()),
+                    });
                 }
                 continue;
             }
@@ -1052,12 +1126,50 @@ impl<'a> Checker<'a> {
                     ));
                     continue;
                 }
+                if result.get("resultType") == Some(&json!("input_required")) {
+                    if !spec::INPUT_REQUIRED_METHODS.contains(&entry.method.as_str()) {
+                        results.push(note(
+                            &clauses::MRTR_SUPPORTED_REQUESTS,
+                            format!(
+                                "{} answered input_required, which only tools/call, prompts/get and resources/read may",
+                                entry.method
+                            ),
+                        ));
+                        continue;
+                    }
+                    if result.get("inputRequests").is_none() && result.get("requestState").is_none()
+                    {
+                        results.push(note(
+                            &clauses::MRTR_REQUESTS_OR_STATE,
+                            format!(
+                                "the {} input_required result has neither inputRequests nor requestState",
+                                entry.method
+                            ),
+                        ));
+                        continue;
+                    }
+                }
+                if let Some(ttl) = result.get("ttlMs").and_then(Value::as_f64)
+                    && ttl < 0.0
+                {
+                    results.push(note(
+                        &clauses::CACHE_TTL_NON_NEGATIVE,
+                        format!("the {} result has ttlMs {ttl}", entry.method),
+                    ));
+                    continue;
+                }
                 if let Err(e) = spec::check_response(&entry.method, r) {
                     results.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
                 }
             } else if is_error && let Err(e) = spec::check("JSONRPCErrorResponse", r) {
                 errors.push(note(&clauses::SCHEMA, format!("{}: {e}", entry.method)));
             }
+        }
+        if !undefined.is_empty() {
+            results.push(Note::info(format!(
+                "2025-11-25 defines no result for {}: those results were checked as JSON-RPC responses only",
+                undefined.into_iter().collect::<Vec<_>>().join(", ")
+            )));
         }
         self.push_probe("results/shape-and-cache-hints", results);
         self.push_probe("errors/codes-and-ids", errors);
@@ -1152,6 +1264,27 @@ impl<'a> Checker<'a> {
             .map(|e| Note::broke(clause, e.to_string()))
             .collect()
     }
+}
+
+/// Whether `key` is a `_meta` key with the prefix an extension identifier must have
+/// (basic/index.mdx §`_meta`: dot-separated labels that start with a letter and end with a
+/// letter or digit, a slash, then a name that is empty or starts and ends alphanumeric).
+fn extension_id_ok(key: &str) -> bool {
+    let Some((prefix, name)) = key.split_once('/') else {
+        return false;
+    };
+    let label_ok = |label: &str| {
+        label.starts_with(|c: char| c.is_ascii_alphabetic())
+            && label.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    };
+    let name_ok = name.is_empty()
+        || (name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')));
+    prefix.split('.').all(label_ok) && name_ok
 }
 
 fn output_findings(era: Era, tool: &str, schema: &Value, result: &Value) -> Out {
@@ -1304,6 +1437,33 @@ mod tests {
             assert_eq!(report.count(Severity::Defect), 0, "{}", report.to_text());
             assert!(report.cases.outcomes.len() > jobs, "{}", report.to_text());
             assert_eq!(target.most.load(Ordering::SeqCst), want, "jobs = {jobs}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod extension_tests {
+    use super::extension_id_ok;
+
+    #[test]
+    fn extension_identifiers_need_a_prefix() {
+        for good in [
+            "io.modelcontextprotocol/tasks",
+            "com.example/x-y_z.1",
+            "dev.acme/",
+        ] {
+            assert!(extension_id_ok(good), "{good}");
+        }
+        for bad in [
+            "tasks",
+            "/tasks",
+            "1com.example/x",
+            "com.example-/x",
+            "com..x/y",
+            "a/b/c",
+            "a/-x",
+        ] {
+            assert!(!extension_id_ok(bad), "{bad}");
         }
     }
 }

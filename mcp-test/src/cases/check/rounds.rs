@@ -15,7 +15,7 @@ use super::{Note, Out, Shown, brief};
 use crate::cases::{Happened, Outcome, VerifyReport, every_client_capability};
 use crate::spec;
 use crate::spec::clauses::{self, Clause};
-use crate::target::{Answers, DriveError, Rounds};
+use crate::target::{Answers, DriveError, Rounds, synthesize_answer};
 use crate::wire::error_codes;
 use crate::wire::meta_keys;
 use serde_json::{Value, json};
@@ -193,7 +193,174 @@ impl Checker<'_> {
                 );
             }
         }
+        self.ask_again(&label, &rounds, out).await;
+        self.declined(&label, &rounds, out).await;
+        self.extra_answer(&label, &rounds, out).await;
         self.tamper(&label, o, &rounds, out).await;
+    }
+
+    /// Starts the request afresh and, when it asks for input, retries it without the
+    /// answers (echoing its `requestState`, which is not reused): the server should ask
+    /// again (a new `input_required`), not fail. A server that does not need the answers may
+    /// complete instead.
+    async fn ask_again(&mut self, label: &str, rounds: &Rounds, out: &mut Out) {
+        let asked_first = rounds
+            .exchanges
+            .first()
+            .and_then(|x| x.response.as_ref())
+            .and_then(|r| r.pointer("/result/inputRequests"))
+            .and_then(Value::as_object)
+            .is_some_and(|a| !a.is_empty());
+        if rounds.requests.len() < 2 || !asked_first {
+            return;
+        }
+        let Some(mut params) = rounds
+            .requests
+            .first()
+            .and_then(|r| r.get("params"))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(first) = self.req("tools/call", params.clone(), out).await else {
+            return;
+        };
+        let asked = first
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+            .is_some_and(|a| !a.is_empty());
+        if !asked {
+            return;
+        }
+        if let Some(state) = first.pointer("/result/requestState") {
+            params["requestState"] = state.clone();
+        }
+        if let Some(r) = self.req("tools/call", params, out).await
+            && r.get("error").is_some()
+        {
+            out.push(self.broke(
+                &clauses::MRTR_ASK_AGAIN,
+                format!(
+                    "{label}: a retry without the answers it was asked for should get a new input_required result; got {}",
+                    brief(&r)
+                ),
+            ));
+        }
+    }
+
+    /// Starts the request afresh and, when it asks for input, retries it with synthesized
+    /// answers plus one answer to a question never asked: the server should ignore what it
+    /// does not need, not fail.
+    async fn extra_answer(&mut self, label: &str, rounds: &Rounds, out: &mut Out) {
+        if rounds.requests.len() < 2 || self.dead.is_some() {
+            return;
+        }
+        let Some(mut params) = rounds
+            .requests
+            .first()
+            .and_then(|r| r.get("params"))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(first) = self.req("tools/call", params.clone(), out).await else {
+            return;
+        };
+        let Some(asked) = first
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+            .filter(|a| !a.is_empty())
+        else {
+            return;
+        };
+        let mut answers = serde_json::Map::new();
+        for (key, request) in asked {
+            let Some(answer) = synthesize_answer(request) else {
+                return;
+            };
+            answers.insert(key.clone(), answer);
+        }
+        answers.insert("mcp-test-unasked".to_owned(), json!({"action": "accept"}));
+        params["inputResponses"] = Value::Object(answers);
+        if let Some(state) = first.pointer("/result/requestState") {
+            params["requestState"] = state.clone();
+        }
+        if let Some(r) = self.req("tools/call", params, out).await
+            && r.get("error").is_some()
+        {
+            out.push(self.broke(
+                &clauses::MRTR_IGNORE_EXTRA,
+                format!(
+                    "{label}: a retry whose inputResponses also answer an input request never made (\"mcp-test-unasked\") should be served as without it; got {}",
+                    brief(&r)
+                ),
+            ));
+        }
+    }
+
+    /// When the first round asks for elicitation, drives the request afresh answering every
+    /// elicitation with `decline`, then with `cancel`: the server must handle both, and an
+    /// internal error (-32603), or no answer, is a failure to.
+    async fn declined(&mut self, label: &str, rounds: &Rounds, out: &mut Out) {
+        let elicits = rounds
+            .exchanges
+            .first()
+            .and_then(|x| x.response.as_ref())
+            .and_then(|r| r.pointer("/result/inputRequests"))
+            .and_then(Value::as_object)
+            .is_some_and(|asks| {
+                asks.values()
+                    .any(|a| a.get("method") == Some(&json!("elicitation/create")))
+            });
+        let Some(params) = rounds.requests.first().and_then(|r| r.get("params")) else {
+            return;
+        };
+        if !elicits {
+            return;
+        }
+        for action in ["decline", "cancel"] {
+            if self.dead.is_some() {
+                return;
+            }
+            let (id, body) = self.session.body("tools/call", params.clone());
+            let on = Some(Shown {
+                method: "tools/call".to_owned(),
+                id: Some(id),
+            });
+            let answers = Answers::new()
+                .method("elicitation/create", json!({"action": action}))
+                .synthesize();
+            match self.session.drive(&body, &answers).await {
+                Ok(rounds)
+                    if rounds.last().pointer("/error/code").and_then(Value::as_i64)
+                        == Some(i64::from(error_codes::INTERNAL_ERROR)) =>
+                {
+                    out.push(
+                        Note::broke(
+                            &clauses::ELICITATION_HANDLE_DECLINE,
+                            format!(
+                                "{label}: with every elicitation answered `{action}`, it ended in an internal error: {}",
+                                brief(rounds.last())
+                            ),
+                        )
+                        .on(on),
+                    );
+                }
+                Err(e @ DriveError::Target { .. }) => {
+                    out.push(
+                        Note::broke(
+                            &clauses::JSONRPC_RESPONSE,
+                            format!("{label}: with every elicitation answered `{action}`: {e}"),
+                        )
+                        .on(on),
+                    );
+                    self.after_failure(e.to_string()).await;
+                }
+                // Asking again after a decline is allowed (mrtr.mdx); the other failures were
+                // already reported by the run with synthesized answers.
+                _ => {}
+            }
+        }
     }
 
     /// Each round matches the official schema and asks only for capabilities its request
@@ -208,7 +375,21 @@ impl Checker<'_> {
                 method: "tools/call".to_owned(),
                 id: request["id"].as_i64(),
             });
-            if self.modern()
+            let result = response.get("result").unwrap_or(&Value::Null);
+            if result.get("resultType") == Some(&json!("input_required"))
+                && result.get("inputRequests").is_none()
+                && result.get("requestState").is_none()
+            {
+                out.push(
+                    Note::broke(
+                        &clauses::MRTR_REQUESTS_OR_STATE,
+                        format!(
+                            "{label}: round {round}: an input_required result with neither inputRequests nor requestState"
+                        ),
+                    )
+                    .on(on.clone()),
+                );
+            } else if self.modern()
                 && let Err(e) = spec::check_response("tools/call", response)
             {
                 out.push(

@@ -1,0 +1,777 @@
+//! What a request causes besides its response, and subscriptions.
+//!
+//! - `notifications/logging`: each tool whose base case succeeded is called again, once
+//!   without `io.modelcontextprotocol/logLevel` (a 2026-07-28 server must then send no
+//!   `notifications/message`), once at `debug` and once at `emergency` (a message below the
+//!   level asked for is noted: the spec only permits those at or above it); a server that
+//!   logs must declare `logging`; an unknown level should be -32602.
+//! - `notifications/progress`: the same calls carry a fresh `progressToken` each (none on
+//!   the first): a progress notification must name the token of its request, must increase,
+//!   and must not come after its request completed (seen when a token of an earlier request
+//!   turns up among a later request's notifications).
+//! - `notifications/server-initiated`: a 2026-07-28 server sends requests to the client only
+//!   through `input_required` results, never as JSON-RPC requests beside a response (on
+//!   stdio the transport sees those, and `transport/hygiene` reports them), and sends
+//!   `notifications/cancelled` only to end a subscription, never beside an ordinary response.
+//! - `subscriptions/listen` (2026-07-28, Streamable HTTP): a server that declares a
+//!   `listChanged` capability is asked for those notifications; the first message on the
+//!   stream must be the acknowledgment carrying the subscription id, and what follows within
+//!   a short window must be of a requested type and carry the id. The stream is read for a
+//!   bounded time, then closed (which cancels the subscription).
+//! - `cache-hints/pages` (2026-07-28): every page of each list the server offers must carry
+//!   the same `cacheScope`.
+
+use super::probes::Checker;
+use super::{Note, Out, Shown};
+use crate::cases::{Era, Happened, VerifyReport};
+use crate::spec;
+use crate::spec::clauses;
+use crate::wire::meta_keys;
+use serde_json::{Value, json};
+
+/// At most this many tools are called again.
+const TOOLS: usize = 5;
+
+/// The log levels, from the least to the most severe (server/utilities/logging.mdx).
+const LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+fn rank(level: &str) -> Option<usize> {
+    LEVELS.iter().position(|l| *l == level)
+}
+
+/// One request sent, as the notifications it caused are judged.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Sent {
+    /// What it was, for the findings: `tool "work" at debug`.
+    pub(super) label: String,
+    /// The `io.modelcontextprotocol/logLevel` it asked for.
+    pub(super) log_level: Option<String>,
+    /// Its `progressToken`.
+    pub(super) token: Option<Value>,
+    /// The tokens of the requests before it, all complete.
+    pub(super) earlier: Vec<Value>,
+    /// Whether the server declared `logging` (`None`: not known).
+    pub(super) logging_declared: Option<bool>,
+}
+
+/// What the notifications of one request break: (logging, progress, server requests).
+pub(super) fn judge(era: Era, sent: &Sent, notes: &[Value]) -> (Out, Out, Out) {
+    let (mut logging, mut progress, mut requests) = (Vec::new(), Vec::new(), Vec::new());
+    let mut last: Option<f64> = None;
+    let mut undeclared = false;
+    for note in notes {
+        let method = note.get("method").and_then(Value::as_str).unwrap_or("");
+        let params = note.get("params").unwrap_or(&Value::Null);
+        if note.get("id").is_some() && note.get("method").is_some() {
+            // A 2025-era server may send requests; 2026-07-28 has no such message.
+            if era == Era::Current {
+                requests.push(Note::broke(
+                    &clauses::MRTR_ONLY,
+                    format!(
+                        "{}: the server sent a {method} request beside the response instead of an input_required result: {note}",
+                        sent.label
+                    ),
+                ));
+            }
+            continue;
+        }
+        match method {
+            "notifications/message" => {
+                if let Err(e) = spec::check_in(era, "LoggingMessageNotification", note) {
+                    logging.push(Note::broke_in(
+                        era,
+                        &clauses::SCHEMA,
+                        format!("{}: {e}", sent.label),
+                    ));
+                }
+                if sent.logging_declared == Some(false) && !undeclared {
+                    undeclared = true;
+                    logging.push(Note::broke_in(
+                        era,
+                        &clauses::LOGGING_CAPABILITY,
+                        format!(
+                            "{}: the server sent notifications/message but did not declare the `logging` capability: {note}",
+                            sent.label
+                        ),
+                    ));
+                }
+                let level = params.get("level").and_then(Value::as_str);
+                match (&sent.log_level, era) {
+                    (None, Era::Current) => logging.push(Note::broke(
+                        &clauses::LOGGING_NOT_REQUESTED,
+                        format!(
+                            "{}: the request set no io.modelcontextprotocol/logLevel, yet the server sent {note}",
+                            sent.label
+                        ),
+                    )),
+                    (Some(asked), Era::Current) => {
+                        if let (Some(got), Some(floor)) = (level.and_then(rank), rank(asked))
+                            && got < floor
+                        {
+                            // The spec permits messages at or above the level (MAY); one
+                            // below it is outside that permission, but no clause forbids it.
+                            logging.push(Note::info(format!(
+                                "{}: a {} message for a request that asked for {asked} and above (server/utilities/logging.mdx §Per-request log level permits messages at or above the requested level): {note}",
+                                sent.label,
+                                level.unwrap_or("?")
+                            )));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // 2026-07-28 servers cancel only subscriptions, and check opens none while an
+            // ordinary request is in flight; a 2025-era server may cancel its own requests.
+            "notifications/cancelled" if era == Era::Current => requests.push(Note::broke(
+                &clauses::CANCELLED_ONLY_SUBSCRIPTIONS,
+                format!(
+                    "{}: the server sent notifications/cancelled, which it may send only to end a subscriptions/listen stream: {note}",
+                    sent.label
+                ),
+            )),
+            "notifications/progress" => {
+                if let Err(e) = spec::check_in(era, "ProgressNotification", note) {
+                    progress.push(Note::broke_in(
+                        era,
+                        &clauses::SCHEMA,
+                        format!("{}: {e}", sent.label),
+                    ));
+                }
+                let token = params.get("progressToken").unwrap_or(&Value::Null);
+                if sent.token.as_ref() == Some(token) {
+                    let Some(value) = params.get("progress").and_then(Value::as_f64) else {
+                        continue;
+                    };
+                    if let Some(before) = last
+                        && value <= before
+                    {
+                        progress.push(Note::broke_in(
+                            era,
+                            &clauses::PROGRESS_INCREASES,
+                            format!(
+                                "{}: progress went from {before} to {value} for token {token}",
+                                sent.label
+                            ),
+                        ));
+                    }
+                    last = Some(value);
+                } else if sent.earlier.contains(token) {
+                    progress.push(Note::broke_in(
+                        era,
+                        &clauses::PROGRESS_STOPS,
+                        format!(
+                            "{}: a progress notification for token {token}, whose request had already completed: {note}",
+                            sent.label
+                        ),
+                    ));
+                } else {
+                    progress.push(Note::broke_in(
+                        era,
+                        &clauses::PROGRESS_TOKENS,
+                        format!(
+                            "{}: a progress notification for token {token}, which {}: {note}",
+                            sent.label,
+                            match &sent.token {
+                                Some(t) => format!("is not the request's token ({t})"),
+                                None => "no request sent (this one carried no progressToken)".to_owned(),
+                            }
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    (logging, progress, requests)
+}
+
+impl Checker<'_> {
+    /// [`Checker::req`], keeping the notifications the request caused.
+    async fn req_notes(
+        &mut self,
+        method: &str,
+        params: Value,
+        out: &mut Out,
+    ) -> Option<(i64, Value, Vec<Value>)> {
+        if self.dead.is_some() {
+            return None;
+        }
+        let (id, body) = self.session.body(method, params);
+        self.last = Some(Shown {
+            method: method.to_owned(),
+            id: Some(id),
+        });
+        match self.session.exchange(body).await {
+            Ok((response, notes)) => {
+                self.log_response(method, id, response.clone());
+                Some((id, response, notes))
+            }
+            Err(e) => {
+                out.push(self.broke(
+                    &clauses::JSONRPC_RESPONSE,
+                    format!("no answer to {method} (id {id}): {e}"),
+                ));
+                self.after_failure(e.to_string()).await;
+                None
+            }
+        }
+    }
+
+    /// The probes `notifications/logging`, `notifications/progress` and
+    /// `notifications/server-initiated`, over the tools whose base case succeeded.
+    pub(super) async fn notifications(&mut self, report: &VerifyReport, declared: Option<&Value>) {
+        let names = [
+            "notifications/logging",
+            "notifications/progress",
+            "notifications/server-initiated",
+        ];
+        let mut tools: Vec<(&str, &Value)> = Vec::new();
+        for o in &report.outcomes {
+            if o.case.source == "rule:base"
+                && matches!(o.happened, Happened::Success { .. })
+                && !tools.iter().any(|(t, _)| *t == o.case.tool)
+                && tools.len() < TOOLS
+            {
+                tools.push((o.case.tool.as_str(), &o.case.args));
+            }
+        }
+        if tools.is_empty() {
+            for name in names {
+                self.skip_probe(name, "no tool call succeeded with its base case");
+            }
+            return;
+        }
+        let modern = self.modern();
+        let era = self.era;
+        let logging_declared = declared.map(|d| d.get("logging").is_some_and(|v| !v.is_null()));
+        let (mut logging, mut progress, mut requests) = (Vec::new(), Vec::new(), Vec::new());
+        let mut earlier: Vec<Value> = Vec::new();
+        for (i, (tool, args)) in tools.into_iter().enumerate() {
+            let mut levels: Vec<Option<&str>> = vec![None, Some("debug")];
+            if modern {
+                levels.push(Some("emergency"));
+            }
+            for level in levels {
+                let token = level.map(|l| json!(format!("mcp-test-progress-{i}-{l}")));
+                let mut meta = serde_json::Map::new();
+                if let Some(level) = level {
+                    meta.insert(meta_keys::LOG_LEVEL.to_owned(), json!(level));
+                }
+                if let Some(token) = &token {
+                    meta.insert(meta_keys::PROGRESS_TOKEN.to_owned(), token.clone());
+                }
+                let mut params = json!({"name": tool, "arguments": args});
+                if !meta.is_empty() {
+                    params["_meta"] = Value::Object(meta);
+                }
+                let Some((id, _, notes)) = self.req_notes("tools/call", params, &mut logging).await
+                else {
+                    break;
+                };
+                let sent = Sent {
+                    label: match level {
+                        Some(l) => format!("tool {tool:?} with logLevel {l} and a progressToken"),
+                        None => format!("tool {tool:?} without logLevel or progressToken"),
+                    },
+                    log_level: level.map(str::to_owned),
+                    token: token.clone(),
+                    earlier: earlier.clone(),
+                    logging_declared,
+                };
+                let on = Some(Shown {
+                    method: "tools/call".to_owned(),
+                    id: Some(id),
+                });
+                let (l, p, r) = judge(era, &sent, &notes);
+                logging.extend(l.into_iter().map(|n| n.on(on.clone())));
+                progress.extend(p.into_iter().map(|n| n.on(on.clone())));
+                requests.extend(r.into_iter().map(|n| n.on(on.clone())));
+                earlier.extend(token);
+            }
+        }
+        if modern {
+            // A list request at debug: a server may log on any request that asks.
+            let params = json!({"_meta": {meta_keys::LOG_LEVEL: "debug"}});
+            if let Some((id, _, notes)) = self.req_notes("tools/list", params, &mut logging).await {
+                let sent = Sent {
+                    label: "tools/list with logLevel debug".to_owned(),
+                    log_level: Some("debug".to_owned()),
+                    earlier: earlier.clone(),
+                    logging_declared,
+                    ..Sent::default()
+                };
+                let on = Some(Shown {
+                    method: "tools/list".to_owned(),
+                    id: Some(id),
+                });
+                let (l, p, r) = judge(era, &sent, &notes);
+                logging.extend(l.into_iter().map(|n| n.on(on.clone())));
+                progress.extend(p.into_iter().map(|n| n.on(on.clone())));
+                requests.extend(r.into_iter().map(|n| n.on(on.clone())));
+            }
+            let params = json!({"_meta": {meta_keys::LOG_LEVEL: "mcp-test-no-such-level"}});
+            if let Some(r) = self.req("tools/list", params, &mut logging).await
+                && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
+            {
+                logging.push(self.broke(
+                    &clauses::LOGGING_INVALID_LEVEL,
+                    format!(
+                        "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be -32602; got {}",
+                        super::brief(&r)
+                    ),
+                ));
+            }
+        } else if logging_declared == Some(true) {
+            let params = json!({"level": "mcp-test-no-such-level"});
+            if let Some(r) = self.req("logging/setLevel", params, &mut logging).await
+                && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
+            {
+                logging.push(self.broke(
+                    &clauses::LOGGING_INVALID_LEVEL,
+                    format!(
+                        "logging/setLevel with the level \"mcp-test-no-such-level\" should be -32602; got {}",
+                        super::brief(&r)
+                    ),
+                ));
+            }
+        }
+        self.push_probe("notifications/logging", logging);
+        self.push_probe("notifications/progress", progress);
+        if modern {
+            self.push_probe("notifications/server-initiated", requests);
+        } else {
+            self.skip_probe(
+                "notifications/server-initiated",
+                "a 2025-era server may send requests to the client, and cancel them",
+            );
+        }
+    }
+
+    /// The probe `subscriptions/listen`.
+    pub(super) async fn subscriptions(&mut self, declared: Option<&Value>) {
+        const NAME: &str = "subscriptions/listen";
+        if !self.modern() {
+            return self.skip_probe(
+                NAME,
+                "a 2025-era server: subscriptions/listen is 2026-07-28's",
+            );
+        }
+        let listed = |capability: &str| {
+            declared
+                .and_then(|d| d.pointer(&format!("/{capability}/listChanged")))
+                .and_then(Value::as_bool)
+                == Some(true)
+        };
+        let mut filter = serde_json::Map::new();
+        for (capability, key) in [
+            ("tools", "toolsListChanged"),
+            ("prompts", "promptsListChanged"),
+            ("resources", "resourcesListChanged"),
+        ] {
+            if listed(capability) {
+                filter.insert(key.to_owned(), json!(true));
+            }
+        }
+        if filter.is_empty() {
+            return self.skip_probe(NAME, "the server declares no listChanged capability");
+        }
+        #[cfg(feature = "http")]
+        if let Some(url) = self.session.target.http_url() {
+            let (id, body) = self
+                .session
+                .body("subscriptions/listen", json!({"notifications": filter}));
+            let on = Some(Shown {
+                method: "subscriptions/listen".to_owned(),
+                id: Some(id),
+            });
+            let out = match listen::read(&url, &body, self.session.timeout).await {
+                Ok(seen) => judge_listen(&seen, id, &Value::Object(filter)),
+                Err(e) => vec![Note::info(format!(
+                    "subscriptions/listen could not be read: {e}"
+                ))],
+            };
+            let out = out.into_iter().map(|n| n.on(on.clone())).collect();
+            return self.push_probe(NAME, out);
+        }
+        self.skip_probe(
+            NAME,
+            "not reached over Streamable HTTP: over stdio check keeps no long-lived request open",
+        );
+    }
+}
+
+impl Checker<'_> {
+    /// The probe `cache-hints/pages`: the `cacheScope` of every page of each list offered.
+    pub(super) async fn cache_pages(&mut self, declared: Option<&Value>) {
+        const NAME: &str = "cache-hints/pages";
+        if !self.modern() {
+            return self.skip_probe(NAME, "a 2025-era server: cache hints are 2026-07-28's");
+        }
+        let mut out = Vec::new();
+        let mut walked = false;
+        for (capability, method) in [
+            ("tools", "tools/list"),
+            ("resources", "resources/list"),
+            ("prompts", "prompts/list"),
+        ] {
+            let offered = declared
+                .and_then(|d| d.get(capability))
+                .is_some_and(|v| !v.is_null());
+            if !offered {
+                continue;
+            }
+            walked = true;
+            let mut scopes: Vec<(usize, Value)> = Vec::new();
+            let mut cursor: Option<Value> = None;
+            for page in 1..=50 {
+                let params = cursor.take().map_or(json!({}), |c| json!({"cursor": c}));
+                let Some(r) = self.req(method, params, &mut out).await else {
+                    break;
+                };
+                let Some(result) = r.get("result") else {
+                    break;
+                };
+                if let Some(scope) = result.get("cacheScope") {
+                    scopes.push((page, scope.clone()));
+                }
+                match result.get("nextCursor") {
+                    Some(next @ Value::String(_)) => cursor = Some(next.clone()),
+                    _ => break,
+                }
+            }
+            if let Some((_, first)) = scopes.first()
+                && let Some((page, other)) = scopes.iter().find(|(_, s)| s != first)
+            {
+                out.push(self.broke(
+                    &clauses::CACHE_SCOPE_PAGES,
+                    format!("{method}: page 1 has cacheScope {first}, page {page} has {other}"),
+                ));
+            }
+        }
+        if walked {
+            self.push_probe(NAME, out);
+        } else {
+            self.skip_probe(NAME, "the server declares no tools, resources or prompts");
+        }
+    }
+}
+
+/// What a `subscriptions/listen` stream showed in its window.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Listened {
+    /// The messages, in order.
+    pub(super) messages: Vec<Value>,
+    /// Whether the window closed before any message came.
+    pub(super) silent: bool,
+}
+
+/// The notification method each filter key asks for.
+fn filtered(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "toolsListChanged" => "notifications/tools/list_changed",
+        "promptsListChanged" => "notifications/prompts/list_changed",
+        "resourcesListChanged" => "notifications/resources/list_changed",
+        "resourceSubscriptions" => "notifications/resources/updated",
+        _ => return None,
+    })
+}
+
+/// Judges what a listen request with id `id` and filter `filter` showed.
+pub(super) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
+    let mut out = Vec::new();
+    if seen.silent {
+        out.push(Note::broke(
+            &clauses::SUBSCRIPTION_ACK_FIRST,
+            "no notifications/subscriptions/acknowledged came on the subscriptions/listen stream within the timeout",
+        ));
+        return out;
+    }
+    let asked: Vec<&str> = filter
+        .as_object()
+        .map(|f| {
+            f.iter()
+                .filter(|(_, v)| !v.is_null() && *v != &json!(false))
+                .filter_map(|(k, _)| filtered(k))
+                .collect()
+        })
+        .unwrap_or_default();
+    let carries_id = |m: &Value| {
+        m.pointer("/params/_meta")
+            .and_then(|meta| meta.get(meta_keys::SUBSCRIPTION_ID))
+            == Some(&json!(id))
+    };
+    let mut acknowledged = false;
+    for m in &seen.messages {
+        let method = m.get("method").and_then(Value::as_str);
+        let Some(method) = method else {
+            // The response ends the subscription: an error (-32601 from a server that does
+            // not offer it is for the record), or a result, which must fit the schema.
+            if m.get("error").is_some() {
+                if !acknowledged {
+                    out.push(Note::info(format!(
+                        "the server declares listChanged, and subscriptions/listen answered an error: {}",
+                        super::brief(m)
+                    )));
+                }
+            } else if let Err(e) = spec::check_response("subscriptions/listen", m) {
+                out.push(Note::broke(
+                    &clauses::SCHEMA,
+                    format!("subscriptions/listen: {e}"),
+                ));
+            }
+            break;
+        };
+        if !acknowledged {
+            if method == "notifications/subscriptions/acknowledged" && carries_id(m) {
+                acknowledged = true;
+                if let Err(e) = spec::check("SubscriptionsAcknowledgedNotification", m) {
+                    out.push(Note::broke(
+                        &clauses::SCHEMA,
+                        format!("the acknowledgment: {e}"),
+                    ));
+                }
+                continue;
+            }
+            out.push(Note::broke(
+                &clauses::SUBSCRIPTION_ACK_FIRST,
+                format!(
+                    "the first message on the subscriptions/listen stream (id {id}) is not notifications/subscriptions/acknowledged carrying the subscription id: {m}"
+                ),
+            ));
+            acknowledged = true;
+            continue;
+        }
+        if !asked.contains(&method) {
+            out.push(Note::broke(
+                &clauses::SUBSCRIPTION_REQUESTED_ONLY,
+                format!("the subscription asked for {asked:?}, yet the stream carried {m}"),
+            ));
+        }
+        if !carries_id(m) {
+            out.push(Note::broke(
+                &clauses::SUBSCRIPTION_ID_META,
+                format!(
+                    "a notification on the subscriptions/listen stream (id {id}) does not carry the subscription id in _meta: {m}"
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Reading a `subscriptions/listen` stream for a bounded time.
+#[cfg(feature = "http")]
+mod listen {
+    use super::Listened;
+    use bytes::Bytes;
+    use http::HeaderValue;
+    use http::header::{ACCEPT, CONTENT_TYPE};
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+    use serde_json::Value;
+    use std::time::Duration;
+    use tokio::time::Instant;
+
+    /// How long the stream is read after the first message.
+    const AFTER_FIRST: Duration = Duration::from_millis(1500);
+
+    /// POSTs `body` and reads the reply until it ends, or `timeout` passes with no message,
+    /// or [`AFTER_FIRST`] after the first message; then drops the connection.
+    pub(super) async fn read(
+        url: &str,
+        body: &Value,
+        timeout: Duration,
+    ) -> Result<Listened, String> {
+        let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
+        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+        let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
+        *request.method_mut() = http::Method::POST;
+        *request.uri_mut() = uri;
+        let headers = request.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(
+            ACCEPT,
+            HeaderValue::from_static("application/json, text/event-stream"),
+        );
+        for (name, value) in crate::wire::build::mirrored_headers_for(body, &[]) {
+            if let (Ok(name), Ok(value)) = (
+                http::HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(&value),
+            ) {
+                headers.insert(name, value);
+            }
+        }
+        let start = Instant::now();
+        let response = tokio::time::timeout(timeout, client.request(request))
+            .await
+            .map_err(|_| format!("no reply within {timeout:?}"))?
+            .map_err(|e| e.to_string())?;
+        let mut incoming = response.into_body();
+        let mut bytes = Vec::new();
+        let mut until = start + timeout;
+        let mut first = false;
+        loop {
+            let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
+                Err(_) | Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(e.to_string()),
+                Ok(Some(Ok(frame))) => frame,
+            };
+            if let Ok(data) = frame.into_data() {
+                bytes.extend_from_slice(&data);
+            }
+            if !first && !crate::transport::sse::messages(&bytes).is_empty() {
+                first = true;
+                until = until.min(Instant::now() + AFTER_FIRST);
+            }
+        }
+        let messages = crate::transport::sse::messages(&bytes);
+        Ok(Listened {
+            silent: messages.is_empty(),
+            messages,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(token: &str, value: f64) -> Value {
+        json!({"jsonrpc": "2.0", "method": "notifications/progress",
+               "params": {"progressToken": token, "progress": value}})
+    }
+
+    fn log(level: &str) -> Value {
+        json!({"jsonrpc": "2.0", "method": "notifications/message",
+               "params": {"level": level, "data": "x"}})
+    }
+
+    fn ids(out: &Out) -> Vec<Option<&str>> {
+        out.iter().map(|n| n.clause.map(|c| c.id)).collect()
+    }
+
+    #[test]
+    fn logs_need_a_level_asked_for_and_the_capability() {
+        let plain = Sent {
+            logging_declared: Some(true),
+            ..Sent::default()
+        };
+        let (l, p, r) = judge(Era::Current, &plain, &[log("info")]);
+        assert_eq!(ids(&l), [Some("logging/not-requested")]);
+        assert!(p.is_empty() && r.is_empty());
+        // 2025-11-25 has no per-request level: nothing to hold against it.
+        assert!(judge(Era::Legacy, &plain, &[log("info")]).0.is_empty());
+        let asked = Sent {
+            log_level: Some("error".into()),
+            logging_declared: Some(false),
+            ..Sent::default()
+        };
+        let (l, _, _) = judge(Era::Current, &asked, &[log("debug"), log("error")]);
+        assert_eq!(ids(&l), [Some("logging/capability"), None]);
+        let (l, _, _) = judge(Era::Legacy, &asked, &[log("debug")]);
+        assert_eq!(ids(&l), [Some("legacy/logging/capability")]);
+    }
+
+    #[test]
+    fn progress_names_its_token_increases_and_stops() {
+        let sent = Sent {
+            token: Some(json!("t2")),
+            earlier: vec![json!("t1")],
+            ..Sent::default()
+        };
+        let ok = [progress("t2", 1.0), progress("t2", 1.5)];
+        assert!(judge(Era::Current, &sent, &ok).1.is_empty());
+        let (_, p, _) = judge(
+            Era::Current,
+            &sent,
+            &[
+                progress("t2", 1.0),
+                progress("t2", 1.0),
+                progress("t1", 3.0),
+                progress("zz", 1.0),
+            ],
+        );
+        assert_eq!(
+            ids(&p),
+            [
+                Some("progress/increasing"),
+                Some("progress/stop-after-completion"),
+                Some("progress/known-tokens")
+            ]
+        );
+        let none = Sent::default();
+        assert_eq!(
+            ids(&judge(Era::Legacy, &none, &[progress("t", 1.0)]).1),
+            [Some("legacy/progress/known-tokens")]
+        );
+    }
+
+    #[test]
+    fn server_requests_beside_a_response_are_2026_defects_only() {
+        let request =
+            json!({"jsonrpc": "2.0", "id": 9, "method": "elicitation/create", "params": {}});
+        let sent = Sent::default();
+        assert_eq!(
+            ids(&judge(Era::Current, &sent, std::slice::from_ref(&request)).2),
+            [Some("mrtr/server-requests")]
+        );
+        assert!(judge(Era::Legacy, &sent, &[request]).2.is_empty());
+        let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 3}});
+        assert_eq!(
+            ids(&judge(Era::Current, &sent, std::slice::from_ref(&cancelled)).2),
+            [Some("cancellation/server-only-subscriptions")]
+        );
+        assert!(judge(Era::Legacy, &sent, &[cancelled]).2.is_empty());
+    }
+
+    #[test]
+    fn a_listen_stream_acknowledges_first_and_sends_only_what_was_asked() {
+        let filter = json!({"toolsListChanged": true});
+        let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                         "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: 4}, "notifications": {"toolsListChanged": true}}});
+        let tools = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                           "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: 4}}});
+        let prompts = json!({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed",
+                             "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: 4}}});
+        let bare = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        let seen = |messages: Vec<Value>| Listened {
+            messages,
+            silent: false,
+        };
+        assert!(judge_listen(&seen(vec![ack.clone(), tools.clone()]), 4, &filter).is_empty());
+        assert_eq!(
+            ids(&judge_listen(&seen(vec![tools.clone()]), 4, &filter)),
+            [Some("subscriptions/acknowledged-first")]
+        );
+        assert_eq!(
+            ids(&judge_listen(
+                &seen(vec![ack.clone(), prompts, bare]),
+                4,
+                &filter
+            )),
+            [
+                Some("subscriptions/requested-only"),
+                Some("subscriptions/id-in-meta")
+            ]
+        );
+        let silent = Listened {
+            messages: vec![],
+            silent: true,
+        };
+        assert_eq!(
+            ids(&judge_listen(&silent, 4, &filter)),
+            [Some("subscriptions/acknowledged-first")]
+        );
+    }
+}
