@@ -420,7 +420,7 @@ async fn a_stdio_server_that_ignores_the_end_of_its_input_is_killed_and_reported
     assert_eq!(finding["clause"]["id"], "stdio/exit-on-eof", "{finding:#}");
     let message = finding["message"].as_str().unwrap();
     assert!(
-        message.contains("still running 1s after its stdin was closed, and was killed"),
+        message.contains("still running 1s after its stdin was closed, and was stopped"),
         "{message}"
     );
     assert_eq!(report["incomplete"], Value::Null);

@@ -267,7 +267,10 @@ async fn one_panic_lists_every_disagreement() {
     ] {
         assert!(problems.contains(title), "{title}:\n{problems}");
     }
-    assert!(problems.starts_with("assert_schema_cases!: "), "{problems}");
+    assert!(
+        problems.starts_with("assert_schema_cases! failed for shop 1.0.0"),
+        "{problems}"
+    );
     assert!(problems.contains("arguments: {\"n\":"), "{problems}");
 }
 

@@ -1009,7 +1009,14 @@ pub async fn __assert_schema_cases(
         ));
     }
     let report = verify_with_options(target, &cases, &options, DEFAULT_TIMEOUT).await;
-    schema_cases_verdict(&report, &options).map(|()| report)
+    schema_cases_verdict(&report, &options)
+        .map(|()| report)
+        .map_err(|problems| {
+            format!(
+                "assert_schema_cases! failed for {}: {problems}",
+                target.label()
+            )
+        })
 }
 
 /// Every way `report` fails `options`: each disagreement not marked as expected, each
@@ -1051,7 +1058,7 @@ fn schema_cases_verdict(report: &VerifyReport, options: &CaseOptions) -> Result<
     }
     let agreeing = report.outcomes.iter().filter(|o| o.agrees).count();
     Err(format!(
-        "assert_schema_cases!: {} problem{} ({agreeing} of {} cases agreed):\n{}",
+        "{} problem{} ({agreeing} of {} cases agreed):\n{}",
         problems.len(),
         if problems.len() == 1 { "" } else { "s" },
         report.outcomes.len(),
