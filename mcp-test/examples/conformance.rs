@@ -520,6 +520,8 @@ pub fn conformance_server() -> Server {
 /// of the same server.
 pub fn conformance_builder() -> ServerBuilder {
     Server::builder("mcp-test-conformance-fixture", env!("CARGO_PKG_VERSION"))
+        // test_logging_tool logs: the capability is declared, as logging.mdx requires.
+        .logging()
         .tool::<SimpleText>()
         .tool::<ImageContent>()
         .tool::<AudioContent>()

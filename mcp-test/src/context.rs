@@ -388,6 +388,7 @@ impl Context {
     }
 
     /// Sends `notifications/message` for this request. Returns whether it was sent: only when
+    /// the server declared `logging` ([`ServerBuilder::logging`](crate::ServerBuilder::logging)),
     /// the request set `_meta["io.modelcontextprotocol/logLevel"]`, at or above that level,
     /// and the transport streams notifications.
     ///

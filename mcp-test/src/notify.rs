@@ -34,6 +34,13 @@ impl Notifier {
         }
     }
 
+    /// Sends no log messages, whatever the request asked (the server did not declare
+    /// `logging`).
+    pub(crate) fn without_logs(mut self) -> Self {
+        self.log_level = None;
+        self
+    }
+
     /// The raw sink, for `subscriptions/listen`, which writes its own notifications.
     pub(crate) fn sink(&self) -> Option<&NotificationSink> {
         self.sink.as_ref()

@@ -133,6 +133,8 @@ struct Inner {
     request_state: Arc<StateConfig>,
     catalog: Catalog,
     changes: Arc<Hub>,
+    /// Whether `logging` is declared, and `Context::log` sends.
+    logging: bool,
 }
 
 /// Who sent a request and what the transport attached to it: the input of
@@ -195,6 +197,7 @@ pub struct ServerBuilder {
     request_state_ttl: Duration,
     request_state_clock: Option<request_state::Clock>,
     catalog: CatalogBuilder,
+    logging: bool,
 }
 
 impl fmt::Debug for ServerBuilder {
@@ -218,6 +221,24 @@ impl ServerBuilder {
     /// Replaces the server's implementation info (name, version, title, ...).
     pub fn info(mut self, info: Implementation) -> Self {
         self.info = info;
+        self
+    }
+
+    /// Declares the `logging` capability, so that [`Context::log`] sends
+    /// `notifications/message` to a request that asks for it (`_meta` `logLevel`). Off by
+    /// default: server/utilities/logging.mdx makes a server that emits log messages declare
+    /// the capability, and marks logging deprecated (new implementations SHOULD NOT adopt
+    /// it; stderr is the way), so a server logs over the protocol only when it says so.
+    ///
+    /// ```
+    /// use mcp_test::Server;
+    /// let quiet = Server::builder("s", "1").build().unwrap();
+    /// assert!(quiet.capabilities().logging.is_none());
+    /// let chatty = Server::builder("s", "1").logging().build().unwrap();
+    /// assert!(chatty.capabilities().logging.is_some());
+    /// ```
+    pub fn logging(mut self) -> Self {
+        self.logging = true;
         self
     }
 
@@ -434,6 +455,7 @@ impl ServerBuilder {
                 request_state: Arc::new(request_state),
                 catalog,
                 changes: Arc::default(),
+                logging: self.logging,
             }),
         })
     }
@@ -494,6 +516,7 @@ impl Server {
             request_state_ttl: Duration::from_secs(600),
             request_state_clock: None,
             catalog: CatalogBuilder::default(),
+            logging: false,
         }
     }
 
@@ -538,6 +561,7 @@ impl Server {
                 }),
             prompts: self.inner.catalog.has_prompts().then_some(LIST_CHANGED),
             completions: self.inner.catalog.has_completions().then(Map::new),
+            logging: self.inner.logging.then(Map::new),
             ..ServerCapabilities::default()
         }
     }
@@ -711,7 +735,10 @@ impl Server {
             }
         };
         let meta = RequestMeta::parse(params.get("_meta"))?;
-        let notifier = crate::notify::Notifier::new(caller.notifications.clone(), &meta);
+        let mut notifier = crate::notify::Notifier::new(caller.notifications.clone(), &meta);
+        if !self.inner.logging {
+            notifier = notifier.without_logs();
+        }
         let ctx = Context {
             request_id: req.id,
             method: req.method,

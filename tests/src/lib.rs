@@ -208,6 +208,7 @@ impl Tool for AskName {
 /// The server every transport test uses.
 pub fn transport_server() -> Server {
     Server::builder("transport-fixture", "1.0.0")
+        .logging()
         .tool::<Rendezvous>()
         .tool::<Sleep>()
         .tool::<Progress>()

@@ -1,7 +1,7 @@
 //! Log messages, progress notifications, server requests and subscriptions.
 //!
-//! The correct server declares `logging` in its discover result (the runtime leaves it out,
-//! yet its `work` tool logs when asked: the spec says a server that logs MUST declare it).
+//! The runtime declares `logging` (any handler may log when a request asks); the
+//! `logging/undeclared` switch takes it out of the discover result.
 
 use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch};
 use serde_json::{Value, json};
@@ -180,12 +180,12 @@ impl Hooks for Logging {
             }
         }
         match asked {
-            Some("server/discover") if !on.on("logging/undeclared") => {
+            Some("server/discover") if on.on("logging/undeclared") => {
                 if let Some(caps) = message
                     .pointer_mut("/result/capabilities")
                     .and_then(Value::as_object_mut)
                 {
-                    caps.insert("logging".into(), json!({}));
+                    caps.remove("logging");
                 }
             }
             Some("tools/call") => {

@@ -99,6 +99,7 @@ impl Confirm {
 /// The correct server.
 pub fn builder() -> ServerBuilder {
     Server::builder("broken-server", "1.0.0")
+        .logging()
         .instructions("A server for testing checkers: each --break SWITCH breaks one rule.")
         .tool::<Add>()
         .tool::<Echo>()
