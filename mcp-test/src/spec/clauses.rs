@@ -192,6 +192,8 @@ pub enum Check {
     Probes(&'static [&'static str]),
     /// Not from outside a server, for this reason.
     Outside(&'static str),
+    /// A client could see it, but no probe checks it yet; what a probe would do.
+    NotYet(&'static str),
 }
 
 /// [`Check::Probes`], for the table below.
@@ -202,6 +204,11 @@ const fn probes(names: &'static [&'static str]) -> Check {
 /// [`Check::Outside`], for the table below.
 const fn outside(why: &'static str) -> Check {
     Check::Outside(why)
+}
+
+/// [`Check::NotYet`], for the table below.
+const fn not_yet(how: &'static str) -> Check {
+    Check::NotYet(how)
 }
 
 impl Clause {
@@ -219,7 +226,7 @@ impl Clause {
     pub fn probes(&self) -> &'static [&'static str] {
         match self.check {
             Check::Probes(names) => names,
-            Check::Outside(_) => &[],
+            Check::Outside(_) | Check::NotYet(_) => &[],
         }
     }
 }
@@ -282,10 +289,13 @@ pub fn matrix_markdown() -> String {
     );
     let revisions = ["2026-07-28", "2025-11-25", "JSON-RPC 2.0"];
     let _ = writeln!(out, "## Counts\n");
-    let _ = writeln!(out, "| revision | area | rows | probed | not checkable |");
-    let _ = writeln!(out, "|---|---|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "| revision | area | rows | probed | not probed yet | not checkable |"
+    );
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|");
     for revision in revisions {
-        let mut totals = (0, 0, 0);
+        let mut totals = (0, 0, 0, 0);
         for area in Area::ALL {
             let rows: Vec<_> = ALL
                 .iter()
@@ -295,22 +305,27 @@ pub fn matrix_markdown() -> String {
                 continue;
             }
             let probed = rows.iter().filter(|c| !c.probes().is_empty()).count();
+            let not_yet = rows
+                .iter()
+                .filter(|c| matches!(c.check, Check::NotYet(_)))
+                .count();
+            let outside = rows.len() - probed - not_yet;
             let _ = writeln!(
                 out,
-                "| {revision} | {area} | {} | {probed} | {} |",
-                rows.len(),
-                rows.len() - probed
+                "| {revision} | {area} | {} | {probed} | {not_yet} | {outside} |",
+                rows.len()
             );
             totals = (
                 totals.0 + rows.len(),
                 totals.1 + probed,
-                totals.2 + rows.len() - probed,
+                totals.2 + not_yet,
+                totals.3 + outside,
             );
         }
         let _ = writeln!(
             out,
-            "| **{revision}** | **all** | **{}** | **{}** | **{}** |",
-            totals.0, totals.1, totals.2
+            "| **{revision}** | **all** | **{}** | **{}** | **{}** | **{}** |",
+            totals.0, totals.1, totals.2, totals.3
         );
     }
     for revision in revisions {
@@ -332,6 +347,7 @@ pub fn matrix_markdown() -> String {
                         .collect::<Vec<_>>()
                         .join(", "),
                     Check::Outside(why) => format!("not checkable: {why}"),
+                    Check::NotYet(how) => format!("not probed yet: {how}"),
                 };
                 let _ = writeln!(
                     out,
@@ -446,7 +462,7 @@ clauses! {
         "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server **MUST** return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.";
     /// Every result names the server.
     RESULT_SERVER_INFO = "base/result-server-info", "2026-07-28", "basic/index.mdx", "`_meta`", Should,
-        Base, Any, outside("not probed yet: look for io.modelcontextprotocol/serverInfo in the `_meta` of every result (the clause allows a server configured not to send it, which a client cannot tell apart)"),
+        Base, Any, not_yet("look for io.modelcontextprotocol/serverInfo in the `_meta` of every result (the clause allows a server configured not to send it, which a client cannot tell apart)"),
         "Servers **SHOULD** include the following `io.modelcontextprotocol/*` field in every result's `_meta`, unless specifically configured not to do so, to identify themselves without relying on any prior connection state:";
     /// Client info and capabilities do not steer the server.
     CLIENT_INFO_NO_BEHAVIOR = "base/client-info-no-behavior", "2026-07-28", "basic/index.mdx", "`_meta`", ShouldNot,
@@ -458,7 +474,7 @@ clauses! {
         "On notifications delivered via a `subscriptions/listen` stream, the server **MUST** include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request.";
     /// No state carried over from earlier requests.
     STATELESS = "base/stateless", "2026-07-28", "basic/index.mdx", "Statelessness", MustNot,
-        Base, Any, outside("not probed yet: send a request on a fresh connection with no earlier request and compare it with the same request after others; check sends every request with its full `_meta`, so reliance on earlier requests is never provoked"),
+        Base, Any, not_yet("send a request on a fresh connection with no earlier request and compare it with the same request after others; check sends every request with its full `_meta`, so reliance on earlier requests is never provoked"),
         "Servers **MUST NOT** rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).";
     /// Many conversations at once.
     STATELESS_MANY_TASKS = "base/stateless-many-tasks", "2026-07-28", "basic/index.mdx", "Statelessness", Should,
@@ -466,7 +482,7 @@ clauses! {
         "Servers **SHOULD** be prepared to handle requests associated with multiple tasks, threads, or conversations.";
     /// No required connection reuse.
     STATELESS_NO_REUSE = "base/stateless-no-connection-reuse", "2026-07-28", "basic/index.mdx", "Statelessness", ShouldNot,
-        Base, Any, outside("not probed yet: perform related operations over two connections (a multi-round retry on a second connection) and see them succeed"),
+        Base, Any, not_yet("perform related operations over two connections (a multi-round retry on a second connection) and see them succeed"),
         "Servers **SHOULD NOT** require that a client reuse the same connection or process to perform related operations.";
     /// State spanning requests is referenced explicitly.
     STATELESS_EXPLICIT_STATE = "base/stateless-explicit-state", "2026-07-28", "basic/index.mdx", "Statelessness", Must,
@@ -494,7 +510,7 @@ clauses! {
         "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it **MUST** respond with an `UnsupportedProtocolVersionError`.";
     /// An extension one side lacks falls back or fails.
     EXTENSION_FALLBACK = "versioning/extension-fallback", "2026-07-28", "basic/versioning.mdx", "Extension Negotiation", Must,
-        Lifecycle, Any, outside("not probed yet: call a method of an extension the server declares without declaring it as the client, and expect core behavior or an error"),
+        Lifecycle, Any, not_yet("call a method of an extension the server declares without declaring it as the client, and expect core behavior or an error"),
         "If one party supports an extension but the other does not, the supporting party **MUST** either revert to core protocol behavior or reject the request with an appropriate error.";
     /// A modern-only server names its versions when refusing `initialize`.
     INITIALIZE_NAMES_VERSIONS = "versioning/initialize-names-versions", "2026-07-28", "basic/versioning.mdx", "Backward Compatibility with Initialization-Based Versions", Should,
@@ -526,11 +542,11 @@ clauses! {
         "Both parties **SHOULD** respect capability negotiation";
     /// 2025-11-25: the `initialize` answer states the server's capabilities and information.
     LEGACY_INITIALIZE_RESULT = "legacy/lifecycle/initialize-result", "2025-11-25", "basic/lifecycle.mdx", "Initialization", Must,
-        Lifecycle, Any, outside("not probed yet: the handshake is made by the connection before check runs, and its InitializeResult is not handed to the probes to check against the schema"),
+        Lifecycle, Any, not_yet("the handshake is made by the connection before check runs, and its InitializeResult is not handed to the probes to check against the schema"),
         "The server **MUST** respond with its own capabilities and information:";
     /// 2025-11-25: no requests before `initialized`.
     LEGACY_NO_REQUESTS_BEFORE_INITIALIZED = "legacy/lifecycle/no-requests-before-initialized", "2025-11-25", "basic/lifecycle.mdx", "Initialization", ShouldNot,
-        Lifecycle, Any, outside("not probed yet: hold the initialized notification back and watch for requests other than ping; the connection sends it at once"),
+        Lifecycle, Any, not_yet("hold the initialized notification back and watch for requests other than ping; the connection sends it at once"),
         "The server **SHOULD NOT** send requests other than pings and logging before receiving the `initialized` notification.";
     /// 2025-11-25: the same version when supported.
     LEGACY_SAME_VERSION = "legacy/lifecycle/same-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
@@ -564,7 +580,7 @@ clauses! {
         "The server **MUST NOT** emit `notifications/message` for a request that does not include this field.";
     /// Log messages stay on their request's stream.
     LOGGING_REQUEST_SCOPED = "logging/request-scoped", "2026-07-28", "server/utilities/logging.mdx", "Per-request log level", MustNot,
-        Logging, Any, outside("not probed yet: keep a subscriptions/listen stream open while a request with a log level runs, and look for notifications/message on the stream"),
+        Logging, Any, not_yet("keep a subscriptions/listen stream open while a request with a log level runs, and look for notifications/message on the stream"),
         "`notifications/message` is request-scoped: the server **MUST NOT** deliver it on a `subscriptions/listen` stream or on any stream other than the one carrying the response to the request that set the log level.";
     /// An unknown log level is -32602.
     LOGGING_INVALID_LEVEL = "logging/invalid-level", "2026-07-28", "server/utilities/logging.mdx", "Error Handling", Should,
@@ -710,7 +726,7 @@ clauses! {
         "Servers **MUST NOT** assume that clients will fulfill the `inputRequests` or retry the original request.";
     /// Input responses are validated.
     MRTR_VALIDATE_RESPONSES = "mrtr/validate-input-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
-        MultiRound, Any, outside("not probed yet: retry with inputResponses that are not an InputResponses object and expect a JSON-RPC error"),
+        MultiRound, Any, not_yet("retry with inputResponses that are not an InputResponses object and expect a JSON-RPC error"),
         "Servers **SHOULD** validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed.";
     /// Unknown input responses are ignored.
     MRTR_IGNORE_EXTRA = "mrtr/ignore-extra-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
@@ -722,20 +738,20 @@ clauses! {
         "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error.";
     /// `includeContext` other than `none` needs `sampling.context`.
     SAMPLING_CONTEXT = "sampling/include-context", "2026-07-28", "client/sampling.mdx", "Capabilities", ShouldNot,
-        MultiRound, Any, outside("not probed yet: drive each asking tool declaring sampling without sampling.context; check drives with every capability declared, so the request is always allowed"),
+        MultiRound, Any, not_yet("drive each asking tool declaring sampling without sampling.context; check drives with every capability declared, so the request is always allowed"),
         "Servers **SHOULD** avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and **SHOULD NOT** use them unless the client declares `sampling.context` capability.";
     /// Tool-enabled sampling needs `sampling.tools`.
     SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, outside("not probed yet: drive each asking tool declaring sampling without sampling.tools; check drives with every capability declared, so the request is always allowed"),
+        MultiRound, Any, not_yet("drive each asking tool declaring sampling without sampling.tools; check drives with every capability declared, so the request is always allowed"),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     /// A notification gets no response.
     NO_RESPONSE_TO_NOTIFICATION = "base/no-response-to-notification", "2026-07-28", "basic/index.mdx", "Notifications", MustNot,
-        Base, Any, outside("not probed yet: send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        Base, Any, not_yet("send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
         "The receiver **MUST NOT** send a response.";
     /// 2025-11-25: a notification gets no response.
     LEGACY_NO_RESPONSE_TO_NOTIFICATION = "legacy/base/no-response-to-notification", "2025-11-25", "basic/index.mdx", "Notifications", MustNot,
-        Base, Any, outside("not probed yet: send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        Base, Any, not_yet("send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
         "The receiver **MUST NOT** send a response.";
     /// A result response has `result`.
     RESULT_FIELD = "base/result-field", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
@@ -759,7 +775,7 @@ clauses! {
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// 2025-11-25: only elicitation modes the client supports.
     LEGACY_ELICITATION_SUPPORTED_MODES = "legacy/elicitation/supported-modes", "2025-11-25", "client/elicitation.mdx", "Capabilities", MustNot,
-        MultiRound, Any, outside("not probed yet: check declares no client capabilities to a 2025-era server, so it is never asked for elicitation"),
+        MultiRound, Any, not_yet("check declares no client capabilities to a 2025-era server, so it is never asked for elicitation"),
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// Declines and cancellations are handled.
     ELICITATION_HANDLE_DECLINE = "elicitation/handle-decline", "2026-07-28", "client/elicitation.mdx", "Error Handling", Must,
@@ -767,15 +783,15 @@ clauses! {
         "Servers **SHOULD NOT** assume that elicitation requests will always succeed, and **MUST** handle cases where the user declines or cancels the elicitation, or where the client fails to process the request.";
     /// Elicited data is validated.
     ELICITATION_VALIDATE = "elicitation/validate-data", "2026-07-28", "client/elicitation.mdx", "Form Mode Security", Should,
-        MultiRound, Any, outside("not probed yet: answer an elicitation with content off its requested schema and expect an error or a new round"),
+        MultiRound, Any, not_yet("answer an elicitation with content off its requested schema and expect an error or a new round"),
         "Servers **SHOULD** validate received data matches the requested schema";
     /// Tool results answer each tool use.
     SAMPLING_TOOL_RESULTS = "sampling/tool-results", "2026-07-28", "client/sampling.mdx", "Security Considerations", Must,
-        MultiRound, Any, outside("not probed yet: answer a tool-enabled sampling request with stopReason toolUse and check the next round's messages"),
+        MultiRound, Any, not_yet("answer a tool-enabled sampling request with stopReason toolUse and check the next round's messages"),
         "Servers **MUST** ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types)";
     /// 2025-11-25: tool-enabled sampling needs `sampling.tools`.
     LEGACY_SAMPLING_TOOLS = "legacy/sampling/tools", "2025-11-25", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, outside("not probed yet: check declares no client capabilities to a 2025-era server, so it is never asked for sampling"),
+        MultiRound, Any, not_yet("check declares no client capabilities to a 2025-era server, so it is never asked for sampling"),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     // ==== Tools, resources, prompts, completion, pagination ====
@@ -1151,11 +1167,11 @@ clauses! {
         "Servers **SHOULD** stop work on a cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
     /// Messages are UTF-8.
     UTF8 = "transport/utf-8", "2026-07-28", "basic/transports/index.mdx", "Messages", Must,
-        Base, Any, outside("not probed yet: a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
+        Base, Any, not_yet("a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
         "JSON-RPC messages **MUST** be UTF-8 encoded.";
     /// 2025-11-25: messages are UTF-8.
     LEGACY_UTF8 = "legacy/transport/utf-8", "2025-11-25", "basic/transports.mdx", "Transports", Must,
-        Base, Any, outside("not probed yet: a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
+        Base, Any, not_yet("a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
         "JSON-RPC messages **MUST** be UTF-8 encoded.";
     /// Custom transports keep the message format.
     CUSTOM_TRANSPORTS = "transport/custom", "2026-07-28", "basic/transports/index.mdx", "Custom Transports", Must,
@@ -1215,7 +1231,7 @@ clauses! {
         "If the input is a JSON-RPC _request_, the server **MUST** either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.";
     /// Notifications on a request's stream relate to it.
     HTTP_STREAM_RELATED = "http/stream-notifications-related", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Must,
-        Http, Http, outside("not probed yet: a progress notification on a request's SSE stream whose progressToken is not that request's"),
+        Http, Http, not_yet("a progress notification on a request's SSE stream whose progressToken is not that request's"),
         "The server **MAY** send JSON-RPC _notifications_ — for example, [`notifications/progress`][notifications-progress] or [`notifications/message`][notifications-message] — before the final response. These notifications **MUST** relate to the originating client request.";
     /// No server requests on a response stream.
     HTTP_NO_REQUESTS = "http/no-requests-on-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", MustNot,
@@ -1259,11 +1275,11 @@ clauses! {
         "In particular, servers **MUST** decode an encoded `Mcp-Name` or `Mcp-Param-{Name}` value before comparing it to the corresponding request body value during [Server Validation](#server-validation).";
     /// `Mcp-Param-*` headers are validated against the arguments.
     HTTP_PARAM_HEADERS = "http/param-headers", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Behavior for Custom Headers", Must,
-        Http, Http, outside("not probed yet: call a tool that declares x-mcp-header with a mismatched, a missing and an ill-formed Mcp-Param header (it runs the tool when the server does not validate, so only for tools check may call)"),
+        Http, Http, not_yet("call a tool that declares x-mcp-header with a mismatched, a missing and an ill-formed Mcp-Param header (it runs the tool when the server does not validate, so only for tools check may call)"),
         "Servers **MUST** reject requests with a recognized `Mcp-Param-{Name}` header that contains invalid characters (see [Value Encoding](#value-encoding)). Any server that processes the message body **MUST** validate that encoded header values, after decoding if Base64-encoded, match the corresponding values in the request body. Servers **MUST** reject requests with a `400 Bad Request` HTTP status and JSON-RPC error code `-32020` (`HeaderMismatch`) if any validation fails.";
     /// Integer parameters compare numerically.
     HTTP_PARAM_NUMERIC = "http/param-numeric", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Should,
-        Http, Http, outside("not probed yet: call a tool with an integer x-mcp-header parameter whose header is written `42.0` for `42`"),
+        Http, Http, not_yet("call a tool with an integer x-mcp-header parameter whose header is written `42.0` for `42`"),
         "When validating integer parameter values, servers **SHOULD** compare the header value and the body value numerically rather than as strings (e.g., `42.0` and `42` are considered equal).";
     /// `x-mcp-header` annotations follow their constraints.
     HTTP_X_MCP_HEADER = "http/x-mcp-header-valid", "2026-07-28", "basic/transports/streamable-http.mdx", "Schema Extension", Must,
@@ -1271,7 +1287,7 @@ clauses! {
         "**Constraints on `x-mcp-header` values**: - **MUST NOT** be empty - **MUST** match HTTP field-name token syntax (`1*tchar`, [RFC 9110 Section 5.1](https://datatracker.ietf.org/doc/html/rfc9110#section-5.1)) - **MUST NOT** contain control characters, including carriage return (CR, `\r`) or line feed (LF, `\n`) - **MUST** be case-insensitively unique among all `x-mcp-header` values in the `inputSchema` - **MUST** only be applied to parameters with primitive types (integer, string, boolean).";
     /// Header names compare case-insensitively.
     HTTP_HEADER_CASE = "http/header-name-case", "2026-07-28", "basic/transports/streamable-http.mdx", "Case Sensitivity", Must,
-        Http, Http, outside("not probed yet: this crate's HTTP client writes every header name in lowercase, so only that case is ever tried"),
+        Http, Http, not_yet("this crate's HTTP client writes every header name in lowercase, so only that case is ever tried"),
         "Clients and servers **MUST** use case-insensitive comparisons for header names.";
     /// An unsupported version in the header is 400 with -32022.
     HTTP_UNSUPPORTED_VERSION = "http/unsupported-version", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
@@ -1307,31 +1323,31 @@ clauses! {
         "The server **MUST** either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint.";
     /// 2025-11-25: the GET stream carries no responses.
     LEGACY_HTTP_GET_NO_RESPONSES = "legacy/http/get-no-responses", "2025-11-25", "basic/transports.mdx", "Listening for Messages from the Server", MustNot,
-        Http, Http, outside("not probed yet: keep a GET stream open while requests run and see whether a response arrives on it"),
+        Http, Http, not_yet("keep a GET stream open while requests run and see whether a response arrives on it"),
         "The server **MUST NOT** send a JSON-RPC _response_ on the stream **unless** [resuming](#resumability-and-redelivery) a stream associated with a previous client request.";
     /// 2025-11-25: SSE priming event.
     LEGACY_HTTP_SSE_PRIMING = "legacy/http/sse-priming", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, outside("not probed yet: the first event of an SSE reply should carry an event ID and empty data"),
+        Http, Http, not_yet("the first event of an SSE reply should carry an event ID and empty data"),
         "The server **SHOULD** immediately send an SSE event consisting of an event ID and an empty `data` field in order to prime the client to reconnect (using that event ID as `Last-Event-ID`).";
     /// 2025-11-25: `retry` before closing a connection.
     LEGACY_HTTP_SSE_RETRY = "legacy/http/sse-retry", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, outside("not probed yet: an SSE connection closed before its response should have carried a `retry` field"),
+        Http, Http, not_yet("an SSE connection closed before its response should have carried a `retry` field"),
         "If the server does close the _connection_ prior to terminating the _SSE stream_, it **SHOULD** send an SSE event with a standard [`retry`](https://html.spec.whatwg.org/multipage/server-sent-events.html#:~:text=field%20name%20is%20%22retry%22) field before closing the connection.";
     /// 2025-11-25: messages on a request's stream relate to it.
     LEGACY_HTTP_STREAM_RELATED = "legacy/http/stream-messages-related", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, outside("not probed yet: a notification on a request's SSE stream whose progressToken is not that request's"),
+        Http, Http, not_yet("a notification on a request's SSE stream whose progressToken is not that request's"),
         "The SSE stream **SHOULD** eventually include a JSON-RPC _response_ for the JSON-RPC _request_ sent in the POST body. - The server **MAY** send JSON-RPC _requests_ and _notifications_ before sending the JSON-RPC _response_. These messages **SHOULD** relate to the originating client _request_.";
     /// 2025-11-25: one stream per message.
     LEGACY_HTTP_NO_BROADCAST = "legacy/http/no-broadcast", "2025-11-25", "basic/transports.mdx", "Multiple Connections", MustNot,
-        Http, Http, outside("not probed yet: hold two streams open and provoke a server message; check provokes none"),
+        Http, Http, not_yet("hold two streams open and provoke a server message; check provokes none"),
         "The server **MUST** send each of its JSON-RPC messages on only one of the connected streams; that is, it **MUST NOT** broadcast the same message across multiple streams.";
     /// 2025-11-25: event IDs are unique.
     LEGACY_HTTP_EVENT_IDS = "legacy/http/event-ids", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", Must,
-        Http, Http, outside("not probed yet: collect the SSE event IDs of every stream of one session and look for a repeat"),
+        Http, Http, not_yet("collect the SSE event IDs of every stream of one session and look for a repeat"),
         "If present, the ID **MUST** be globally unique across all streams within that [session](#session-management)—or all streams with that specific client, if session management is not in use. - Event IDs **SHOULD** encode sufficient information to identify the originating stream, enabling the server to correlate a `Last-Event-ID` to the correct stream.";
     /// 2025-11-25: no replay across streams.
     LEGACY_HTTP_NO_CROSS_REPLAY = "legacy/http/no-cross-replay", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", MustNot,
-        Http, Http, outside("not probed yet: resume a broken stream with Last-Event-ID and compare what is replayed"),
+        Http, Http, not_yet("resume a broken stream with Last-Event-ID and compare what is replayed"),
         "The server **MUST NOT** replay messages that would have been delivered on a different stream.";
     /// 2025-11-25: session IDs are visible ASCII.
     LEGACY_HTTP_SESSION_ID_ASCII = "legacy/http/session-id-ascii", "2025-11-25", "basic/transports.mdx", "Session Management", Must,
@@ -1403,6 +1419,7 @@ mod tests {
             match clause.check {
                 Check::Probes(names) => assert!(!names.is_empty(), "{}: no probe", clause.id),
                 Check::Outside(why) => assert!(!why.is_empty(), "{}: no reason", clause.id),
+                Check::NotYet(how) => assert!(!how.is_empty(), "{}: no plan", clause.id),
             }
         }
     }

@@ -105,8 +105,8 @@ impl Probe {
 
 /// How much of the requirements matrix ([`clauses::ALL`]) a check covered in one area, for
 /// the server's era: the requirements a probe that ran checks, those whose probes did not run
-/// (a capability the server does not declare, another transport, a deadline), and those no
-/// client can check from outside a server.
+/// (a capability the server does not declare, another transport, a deadline), those a client
+/// could check that no probe checks yet, and those no client can check from outside a server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Coverage {
     /// The area of the protocol.
@@ -115,6 +115,8 @@ pub struct Coverage {
     pub checked: usize,
     /// Requirements whose probes did not run.
     pub skipped: usize,
+    /// Requirements a client could check that no probe checks yet.
+    pub not_yet: usize,
     /// Requirements that cannot be checked from outside.
     pub outside: usize,
 }
@@ -188,6 +190,7 @@ impl CheckReport {
                 area,
                 checked: 0,
                 skipped: 0,
+                not_yet: 0,
                 outside: 0,
             };
             for clause in clauses::ALL
@@ -201,13 +204,14 @@ impl CheckReport {
                 };
                 match clause.check {
                     Check::Outside(_) => c.outside += 1,
+                    Check::NotYet(_) => c.not_yet += 1,
                     Check::Probes(names) if on_transport && names.iter().any(|n| ran(n)) => {
                         c.checked += 1
                     }
                     Check::Probes(_) => c.skipped += 1,
                 }
             }
-            if c.checked + c.skipped + c.outside > 0 {
+            if c.checked + c.skipped + c.not_yet + c.outside > 0 {
                 out.push(c);
             }
         }
@@ -272,29 +276,31 @@ impl CheckReport {
             );
             let _ = writeln!(
                 out,
-                "  {:<14} {:>8} {:>8} {:>14}",
-                "area", "checked", "skipped", "not checkable"
+                "  {:<14} {:>8} {:>8} {:>15} {:>14}",
+                "area", "checked", "skipped", "not probed yet", "not checkable"
             );
-            let mut total = (0, 0, 0);
+            let mut total = (0, 0, 0, 0);
             for c in &coverage {
                 let _ = writeln!(
                     out,
-                    "  {:<14} {:>8} {:>8} {:>14}",
+                    "  {:<14} {:>8} {:>8} {:>15} {:>14}",
                     c.area.name(),
                     c.checked,
                     c.skipped,
+                    c.not_yet,
                     c.outside
                 );
                 total = (
                     total.0 + c.checked,
                     total.1 + c.skipped,
-                    total.2 + c.outside,
+                    total.2 + c.not_yet,
+                    total.3 + c.outside,
                 );
             }
             let _ = writeln!(
                 out,
-                "  {:<14} {:>8} {:>8} {:>14}",
-                "all", total.0, total.1, total.2
+                "  {:<14} {:>8} {:>8} {:>15} {:>14}",
+                "all", total.0, total.1, total.2, total.3
             );
         }
         let agreeing = self.cases.outcomes.iter().filter(|o| o.agrees).count();
@@ -316,7 +322,7 @@ impl CheckReport {
 
     /// The machine report: `{target, era, transport, incomplete, summary: {defect, warning,
     /// info}, findings, probes, cases, skipped_tools: [{name, reason}], coverage: [{area,
-    /// checked, skipped, outside}]}`; `incomplete` is `null` for
+    /// checked, skipped, not_yet, outside}]}`; `incomplete` is `null` for
     /// a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
     /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
     /// `passed`, `failed` or `skipped` (with `skipped`: why).
