@@ -559,7 +559,14 @@ async fn end_group(leader: Option<u32>, grace: Duration) {
             while started.elapsed() < grace && alive(0) {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            alive(libc::SIGKILL);
+            if alive(libc::SIGKILL) {
+                // Let the kernel end them before the caller looks (a zombie counts as alive
+                // to kill(2), hence the bound).
+                let killed = std::time::Instant::now();
+                while killed.elapsed() < grace && alive(0) {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            }
         }
     }
     #[cfg(not(unix))]
