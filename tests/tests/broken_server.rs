@@ -147,14 +147,14 @@ async fn each_switch_makes_exactly_its_probe_report_its_clause() {
         .iter()
         .flat_map(|s| s.transports.iter().map(move |t| (s, t.as_str())))
         .collect();
-    // Eight checks at a time: each is a fresh process, so they cannot disturb each other, and
+    // Twelve checks at a time: each is a fresh process, so they cannot disturb each other, and
     // most of a check is waiting (the listen stream, the end of an SSE response).
     let failures: Vec<String> = futures_util::stream::iter(runs)
         .map(|(switch, transport)| async move {
             let report = over(transport, &[switch.name.as_str()]).await;
             disagreement(switch, transport, &report)
         })
-        .buffer_unordered(8)
+        .buffer_unordered(12)
         .filter_map(|d| async move { d })
         .collect()
         .await;
