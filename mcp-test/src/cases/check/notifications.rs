@@ -467,6 +467,7 @@ impl Checker<'_> {
 
 /// What a `subscriptions/listen` stream showed in its window.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(not(feature = "http"), allow(dead_code))] // listened to over HTTP only
 pub(super) struct Listened {
     /// The messages, in order.
     pub(super) messages: Vec<Value>,
@@ -475,6 +476,7 @@ pub(super) struct Listened {
 }
 
 /// The notification method each filter key asks for.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 fn filtered(key: &str) -> Option<&'static str> {
     Some(match key {
         "toolsListChanged" => "notifications/tools/list_changed",
@@ -486,6 +488,7 @@ fn filtered(key: &str) -> Option<&'static str> {
 }
 
 /// Judges what a listen request with id `id` and filter `filter` showed.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(super) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
     let mut out = Vec::new();
     if seen.silent {
