@@ -5,7 +5,7 @@
 //! one), the `tools/call` carrying a `progressToken` and the `tools/list` carrying a log level
 //! (whose results only `results/shape-and-cache-hints` looks at).
 
-use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch};
+use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch, meta, method};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -231,14 +231,6 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
 ];
-
-fn method(message: Option<&Value>) -> Option<&str> {
-    message?.get("method")?.as_str()
-}
-
-fn meta<'a>(request: Option<&'a Value>, key: &str) -> Option<&'a Value> {
-    request?.pointer("/params/_meta")?.get(key)
-}
 
 fn with_log_level(request: Option<&Value>) -> bool {
     meta(request, "io.modelcontextprotocol/logLevel").is_some()

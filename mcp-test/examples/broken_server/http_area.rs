@@ -2,7 +2,7 @@
 //! each break undoes one, by rewriting a request before the router sees it (a header made to
 //! agree with the body, an `Origin` dropped) or a response head after it.
 
-use super::{Breaks, HTTP, Hooks, Switch};
+use super::{Breaks, HTTP, Hooks, Switch, method};
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode};
 use serde_json::{Value, json};
@@ -148,9 +148,7 @@ impl Hooks for Http {
         _message: &mut Value,
         before: &mut Vec<Value>,
     ) {
-        let method = request
-            .and_then(|r| r.get("method"))
-            .and_then(Value::as_str);
+        let method = method(request);
         if on.on("http/request-on-stream") && method == Some("server/discover") {
             before.push(
                 json!({"jsonrpc": "2.0", "id": "broken-server-roots", "method": "roots/list"}),

@@ -3,7 +3,8 @@
 //! The runtime declares `logging` (any handler may log when a request asks); the
 //! `logging/undeclared` switch takes it out of the discover result.
 
-use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch};
+use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch, meta, method};
+use mcp_test::wire::LoggingLevel;
 use serde_json::{Value, json};
 use std::sync::Mutex;
 
@@ -92,21 +93,6 @@ const SWITCHES: &[Switch] = &[
     },
 ];
 
-fn meta<'a>(request: Option<&'a Value>, key: &str) -> Option<&'a Value> {
-    request?.pointer("/params/_meta")?.get(key)
-}
-
-const LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
 impl Hooks for Logging {
     fn switches(&self) -> &'static [Switch] {
         SWITCHES
@@ -120,7 +106,7 @@ impl Hooks for Logging {
             && meta
                 .get("io.modelcontextprotocol/logLevel")
                 .and_then(Value::as_str)
-                .is_some_and(|l| !LEVELS.contains(&l))
+                .is_some_and(|l| serde_json::from_value::<LoggingLevel>(json!(l)).is_err())
         {
             meta.remove("io.modelcontextprotocol/logLevel");
         }
@@ -157,9 +143,7 @@ impl Hooks for Logging {
         message: &mut Value,
         before: &mut Vec<Value>,
     ) {
-        let asked = request
-            .and_then(|r| r.get("method"))
-            .and_then(Value::as_str);
+        let asked = method(request);
         if message.get("method") == Some(&json!("notifications/progress"))
             && on.on("progress/not-increasing")
         {

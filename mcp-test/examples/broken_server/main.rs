@@ -143,6 +143,16 @@ pub trait Hooks: Sync {
     }
 }
 
+/// The method of a message (a request's, when the rewrite of its answer asks).
+pub fn method(message: Option<&Value>) -> Option<&str> {
+    message?.get("method")?.as_str()
+}
+
+/// A field of a request's `_meta`.
+pub fn meta<'a>(request: Option<&'a Value>, key: &str) -> Option<&'a Value> {
+    request?.pointer("/params/_meta")?.get(key)
+}
+
 /// Every area, in the order their rewrites apply.
 const AREAS: &[&dyn Hooks] = &[
     &base::Base,

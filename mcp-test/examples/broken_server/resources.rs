@@ -1,6 +1,6 @@
 //! Resources, resource templates, prompts and completion.
 
-use super::{BOTH, Breaks, Hooks, Incoming, Switch};
+use super::{BOTH, Breaks, Hooks, Incoming, Switch, method};
 use serde_json::{Value, json};
 
 pub struct Resources;
@@ -115,9 +115,7 @@ impl Hooks for Resources {
         message: &mut Value,
         _before: &mut Vec<Value>,
     ) {
-        let method = request
-            .and_then(|r| r.get("method"))
-            .and_then(Value::as_str);
+        let method = method(request);
         let id = message["id"].clone();
         let failed = message.pointer("/error/code") == Some(&json!(-32602));
         let succeeded = message.get("result").is_some();

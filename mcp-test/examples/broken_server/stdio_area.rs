@@ -2,7 +2,7 @@
 //! request `check` sends: with no request in flight a stray line fails none, and the
 //! transport probe reads what came after it.
 
-use super::{Breaks, Hooks, Incoming, STDIO, Switch};
+use super::{Breaks, Hooks, Incoming, STDIO, Switch, method};
 use serde_json::{Value, json};
 
 pub struct Stdio;
@@ -12,11 +12,7 @@ const FIXTURE_REQUEST: &str = "broken-server-roots";
 
 /// Whether `message` is the response to an `initialize` request.
 fn answers_initialize(request: Option<&Value>, message: &Value) -> bool {
-    message.get("method").is_none()
-        && request
-            .and_then(|r| r.get("method"))
-            .and_then(Value::as_str)
-            == Some("initialize")
+    message.get("method").is_none() && method(request) == Some("initialize")
 }
 
 impl Hooks for Stdio {

@@ -1,6 +1,6 @@
 //! Tools: tools/call, tool definitions, names, schemas and `x-mcp-header`.
 
-use super::{BOTH, Breaks, Hooks, Incoming, Switch};
+use super::{BOTH, Breaks, Hooks, Incoming, Switch, method};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
@@ -326,9 +326,7 @@ impl Hooks for Tools {
         message: &mut Value,
         _before: &mut Vec<Value>,
     ) {
-        let method = request
-            .and_then(|r| r.get("method"))
-            .and_then(Value::as_str);
+        let method = method(request);
         match method {
             Some("tools/list") if message.get("result").is_some() => {
                 let count = LISTS.fetch_add(1, Ordering::SeqCst);

@@ -32,20 +32,10 @@ use serde_json::{Value, json};
 /// At most this many tools are called again.
 const TOOLS: usize = 5;
 
-/// The log levels, from the least to the most severe (server/utilities/logging.mdx).
-const LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
-fn rank(level: &str) -> Option<usize> {
-    LEVELS.iter().position(|l| *l == level)
+/// A log level's place in the order of server/utilities/logging.mdx (the wire's
+/// [`LoggingLevel`](crate::wire::LoggingLevel), lowest first); `None` for no level.
+fn rank(level: &str) -> Option<crate::wire::LoggingLevel> {
+    serde_json::from_value(Value::from(level)).ok()
 }
 
 /// One request sent, as the notifications it caused are judged.

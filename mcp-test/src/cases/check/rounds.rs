@@ -214,24 +214,9 @@ impl Checker<'_> {
         if rounds.requests.len() < 2 || !asked_first {
             return;
         }
-        let Some(mut params) = rounds
-            .requests
-            .first()
-            .and_then(|r| r.get("params"))
-            .cloned()
-        else {
+        let Some((mut params, first, _)) = self.start_afresh(rounds, out).await else {
             return;
         };
-        let Some(first) = self.req("tools/call", params.clone(), out).await else {
-            return;
-        };
-        let asked = first
-            .pointer("/result/inputRequests")
-            .and_then(Value::as_object)
-            .is_some_and(|a| !a.is_empty());
-        if !asked {
-            return;
-        }
         if let Some(state) = first.pointer("/result/requestState") {
             params["requestState"] = state.clone();
         }
@@ -248,6 +233,23 @@ impl Checker<'_> {
         }
     }
 
+    /// Sends the first request of `rounds` again, as new: its params, the response, and the
+    /// input requests it asked for. `None` when it got no answer or asked for nothing.
+    async fn start_afresh(
+        &mut self,
+        rounds: &Rounds,
+        out: &mut Out,
+    ) -> Option<(Value, Value, serde_json::Map<String, Value>)> {
+        let params = rounds.requests.first()?.get("params")?.clone();
+        let first = self.req("tools/call", params.clone(), out).await?;
+        let asked = first
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+            .filter(|a| !a.is_empty())?
+            .clone();
+        Some((params, first, asked))
+    }
+
     /// Starts the request afresh and, when it asks for input, retries it with synthesized
     /// answers plus one answer to a question never asked: the server should ignore what it
     /// does not need, not fail.
@@ -255,26 +257,11 @@ impl Checker<'_> {
         if rounds.requests.len() < 2 || self.dead.is_some() {
             return;
         }
-        let Some(mut params) = rounds
-            .requests
-            .first()
-            .and_then(|r| r.get("params"))
-            .cloned()
-        else {
-            return;
-        };
-        let Some(first) = self.req("tools/call", params.clone(), out).await else {
-            return;
-        };
-        let Some(asked) = first
-            .pointer("/result/inputRequests")
-            .and_then(Value::as_object)
-            .filter(|a| !a.is_empty())
-        else {
+        let Some((mut params, first, asked)) = self.start_afresh(rounds, out).await else {
             return;
         };
         let mut answers = serde_json::Map::new();
-        for (key, request) in asked {
+        for (key, request) in &asked {
             let Some(answer) = synthesize_answer(request) else {
                 return;
             };
