@@ -6,6 +6,9 @@
 //! minutes of the test command for no extra proof. A pass case proves only that the code compiles
 //! and its `main` runs, which an ordinary test proves the same way.
 
+// The cases declare fields only for the derive to read (as under trybuild, which allows it).
+#![allow(dead_code)]
+
 #[path = "pass/actions.rs"]
 mod actions;
 #[path = "pass/generic_and_serde.rs"]
