@@ -339,6 +339,7 @@ mod tests {
             case: case.clone(),
             happened,
             response: Some(json!({"jsonrpc": "2.0", "id": 7})),
+            duration: None,
         }
     }
 

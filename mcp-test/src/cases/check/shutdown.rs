@@ -60,6 +60,7 @@ impl CheckReport {
                     skipped: Some(
                         "no server process to close (Streamable HTTP, or streams)".into(),
                     ),
+                    duration: None,
                 });
                 return;
             }
@@ -95,6 +96,7 @@ impl CheckReport {
             name: SHUTDOWN_PROBE.to_owned(),
             findings,
             skipped: None,
+            duration: None,
         });
     }
 }
