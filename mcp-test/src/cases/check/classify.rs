@@ -104,7 +104,7 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
                 format!("{label}: the server gave no answer ({message}); arguments {args}"),
             ),
         ),
-        (Happened::NeedsCapabilities { .. }, _) => None,
+        (Happened::NeedsCapabilities { .. } | Happened::Slow { .. }, _) => None,
         (Happened::RpcError { code, .. }, _)
             if *code == i64::from(MISSING_REQUIRED_CLIENT_CAPABILITY) =>
         {

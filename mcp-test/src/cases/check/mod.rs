@@ -57,6 +57,11 @@ use std::time::Duration;
 /// servers) only queues them.
 pub const DEFAULT_JOBS: usize = 4;
 
+/// How long one schema case may run in `check` by default before it is cancelled: `check` is
+/// meant to finish in seconds, and a tool slower than this is doing real work (waiting, I/O)
+/// that each further case of it would repeat. [`CheckOptions::case_time`] changes it.
+pub const DEFAULT_CASE_TIME: Duration = Duration::from_secs(2);
+
 /// What `check` runs.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -87,6 +92,12 @@ pub struct CheckOptions {
     /// answers; with several cases in flight, a case that kills the server is known only up
     /// to the cases in flight with it, which `jobs = 1` removes.
     pub jobs: usize,
+    /// How long one schema case may run (default [`DEFAULT_CASE_TIME`]; `None`: up to
+    /// [`timeout`](Self::timeout)). A case still running then is cancelled
+    /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
+    /// cancellation pattern says), the tool's later valid cases are not sent, and the report notes
+    /// it: its outcome is [`Happened::Slow`](super::Happened::Slow), no verdict either way.
+    pub case_time: Option<Duration>,
     /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
     /// before it kills it (default 5 s, the client's `DEFAULT_CLOSE_GRACE`).
     pub close_grace: Duration,
@@ -101,6 +112,7 @@ impl Default for CheckOptions {
             allow_tools: Vec::new(),
             deadline: Some(DEFAULT_DEADLINE),
             jobs: DEFAULT_JOBS,
+            case_time: Some(DEFAULT_CASE_TIME),
             close_grace: Duration::from_secs(5),
         }
     }
@@ -131,6 +143,7 @@ pub async fn check_with_progress(
     let era = target.era().unwrap_or(Era::Current);
     let mut c = Checker::new(target, era, options.timeout);
     c.jobs = options.jobs;
+    c.case_time = options.case_time;
     let deadline = deadline::start(&mut c, options);
     progress("discovery: server/discover");
     let discover = c.discovery().await;
