@@ -81,6 +81,7 @@ pub mod spec;
 pub mod string_args;
 mod subscriptions;
 pub mod target;
+pub mod tasks;
 pub mod testing;
 mod tool;
 pub mod transport;
@@ -175,6 +176,7 @@ pub mod __private {
     // #[derive(Tool)]
     pub use crate::context::Context;
     pub use crate::derive_support::*;
+    pub use crate::tasks::TaskSupport;
     pub use crate::tool::{IntoToolResult, Tool, ToolError};
     pub use crate::wire::{CallToolResult, ToolAnnotations};
     // #[mcp_test]
