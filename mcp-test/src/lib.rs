@@ -151,8 +151,8 @@ pub mod prelude {
     pub use crate::{CallToolResult, Content, Context, Json, Server, Tool, ToolError};
     #[doc(no_inline)]
     pub use crate::{
-        assert_input_required, assert_rpc_error, assert_tool_error, assert_tool_json,
-        assert_tool_text, mcp_request,
+        assert_input_required, assert_rpc_error, assert_task_status, assert_tool_error,
+        assert_tool_json, assert_tool_text, mcp_request,
     };
     #[doc(no_inline)]
     pub use mcp_test_macros::mcp_test;
