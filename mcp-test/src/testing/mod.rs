@@ -89,7 +89,7 @@ pub use response::{
 pub use rounds::{MAX_ROUNDS, drive_tool};
 pub use snapshot::normalize;
 pub use tasks::{
-    POLL_LIMIT, __task_status, answer_task, call_tool_as_task, cancel_task, get_task, poll_task,
+    __task_status, POLL_LIMIT, answer_task, call_tool_as_task, cancel_task, get_task, poll_task,
     run_task, task_id, task_status, update_task,
 };
 

@@ -7,7 +7,7 @@
 //!
 //! Polling honours the task's `pollIntervalMs`. A test server built with
 //! [`ServerBuilder::task_poll_interval(None)`](crate::ServerBuilder::task_poll_interval) sends
-//! none, and the poll waits a millisecond between `tasks/get`s; under
+//! none, and the poll waits from a millisecond up between `tasks/get`s; under
 //! `#[tokio::test(start_paused = true)]` every wait, the tool's own timers included, is
 //! virtual, so no test sleeps.
 
@@ -20,6 +20,9 @@ use std::time::Duration;
 
 /// How long [`poll_task`] polls before it gives up (virtual under a paused clock).
 pub const POLL_LIMIT: Duration = Duration::from_secs(60);
+
+/// The longest wait between two polls of a task that suggests no interval.
+const MAX_BACKOFF: Duration = Duration::from_millis(250);
 
 /// The status of a task in `response`: a JSON-RPC response (its `result`), or a task object
 /// itself (a `CreateTaskResult`, a `tasks/get` result, `notifications/tasks` params). `None`
@@ -237,8 +240,9 @@ pub async fn cancel_task(
 
 /// Polls `tasks/get` until the task settles: a terminal status (`completed`, `failed`,
 /// `cancelled`) or `input_required`, and returns that complete response. Waits
-/// `pollIntervalMs` between polls (a millisecond when the task suggests none). Panics on a
-/// JSON-RPC error, or when the task has not settled after [`POLL_LIMIT`].
+/// `pollIntervalMs` between polls; when the task suggests none, 1 ms, then twice as long
+/// after each poll, up to 250 ms. Panics on a JSON-RPC error, or when the task has not
+/// settled after [`POLL_LIMIT`].
 ///
 /// ```
 /// use mcp_test::prelude::*;
@@ -276,6 +280,7 @@ pub fn poll_task<'a>(
     let caller = std::panic::Location::caller();
     async move {
         let started = tokio::time::Instant::now();
+        let mut backoff = Duration::from_millis(1);
         loop {
             let response = get_task(server, task_id, options).await;
             if response.get("error").is_some() {
@@ -305,7 +310,8 @@ pub fn poll_task<'a>(
                 .get("pollIntervalMs")
                 .and_then(Value::as_u64)
                 .filter(|ms| *ms > 0)
-                .map_or(Duration::from_millis(1), Duration::from_millis);
+                .map_or(backoff, Duration::from_millis);
+            backoff = (backoff * 2).min(MAX_BACKOFF);
             tokio::time::sleep(interval.min(POLL_LIMIT)).await;
         }
     }
