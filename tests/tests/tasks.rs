@@ -635,3 +635,299 @@ async fn over_http_mcp_name_must_mirror_the_task_id() {
     let mirrored = oneshot(&app, post("some-task")).await;
     assert_rpc_error!(mirrored, -32602, "Task not found");
 }
+
+// ---------------------------------------------------------------------------------------------
+// `check` on a server that declares the extension.
+// ---------------------------------------------------------------------------------------------
+
+mod checker {
+    use super::*;
+    use mcp_test::cases::{CheckOptions, CheckReport, check};
+    use mcp_test::target::{Exchange, Target, TargetError, TargetFuture};
+    use mcp_test::wire::Era;
+
+    /// Tallies, as a task.
+    #[derive(Tool)]
+    #[tool(task = "optional", annotations(read_only))]
+    struct Tally {}
+    impl Tally {
+        async fn run(self, ctx: &Context) -> Result<&'static str, ToolError> {
+            ctx.enter_task().await;
+            Ok("tallied")
+        }
+    }
+
+    /// Asks for a confirmation, as a task.
+    #[derive(Tool)]
+    #[tool(task = "optional", annotations(read_only))]
+    struct Confirm {}
+    impl Confirm {
+        async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+            ctx.enter_task().await;
+            let answer = ctx
+                .elicit(
+                    "Go on?",
+                    json!({"type": "object", "properties": {"go": {"type": "boolean"}}}),
+                )
+                .await?;
+            Ok(format!("accepted: {}", answer.is_accepted()))
+        }
+    }
+
+    /// Only ever a task.
+    #[derive(Tool)]
+    #[tool(task = "required", annotations(read_only))]
+    struct NeedsTask {}
+    impl NeedsTask {
+        async fn run(self, ctx: &Context) -> Result<&'static str, ToolError> {
+            ctx.enter_task().await;
+            Ok("done in a task")
+        }
+    }
+
+    /// Fails with a JSON-RPC error, in a task.
+    #[derive(Tool)]
+    #[tool(task = "optional", annotations(read_only))]
+    struct Breaks {}
+    impl Breaks {
+        async fn run(self, ctx: &Context) -> Result<&'static str, ToolError> {
+            ctx.enter_task().await;
+            Err(ToolError::protocol(mcp_test::ErrorObject::internal(
+                "Internal error: the backend is down",
+            )))
+        }
+    }
+
+    fn server() -> Server {
+        Server::builder("tasks", "1")
+            .tool::<Tally>()
+            .tool::<Confirm>()
+            .tool::<NeedsTask>()
+            .tool::<Breaks>()
+            .task_poll_interval(None)
+            .build()
+            .unwrap()
+    }
+
+    /// How a test rewrites a response to the request it answers.
+    type Rewrite = fn(&Value, &mut Value);
+
+    /// The server with its answers rewritten: `needs_task` listed with
+    /// `execution.taskSupport: "required"`, then `rewrite`.
+    struct Rewritten {
+        server: Server,
+        rewrite: Rewrite,
+    }
+
+    fn lists_required(request: &Value, response: &mut Value) {
+        if request["method"] == "tools/list"
+            && let Some(tools) = response
+                .pointer_mut("/result/tools")
+                .and_then(Value::as_array_mut)
+        {
+            for tool in tools {
+                if tool["name"] == "needs_task" {
+                    tool["execution"] = json!({"taskSupport": "required"});
+                }
+            }
+        }
+    }
+
+    impl Target for Rewritten {
+        fn label(&self) -> String {
+            "tasks server, rewritten".into()
+        }
+        fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+            Box::pin(async move {
+                let mut exchange: Exchange = self.server.send(message, caller).await?;
+                if let Some(response) = exchange.response.as_mut() {
+                    lists_required(message, response);
+                    (self.rewrite)(message, response);
+                }
+                Ok::<_, TargetError>(exchange)
+            })
+        }
+        fn era(&self) -> Option<Era> {
+            Some(Era::Current)
+        }
+    }
+
+    async fn check_with(rewrite: Rewrite) -> CheckReport {
+        let target = Rewritten {
+            server: server(),
+            rewrite,
+        };
+        check(&target, &CheckOptions::default()).await
+    }
+
+    fn task_findings(report: &CheckReport) -> Vec<String> {
+        report
+            .findings()
+            .filter(|f| f.probe.starts_with("tasks/"))
+            .map(|f| {
+                format!(
+                    "{} {}: {}",
+                    f.probe,
+                    f.clause.map_or("-", |c| c.id),
+                    f.message
+                )
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_correct_server_passes_every_tasks_probe() {
+        let report = check_with(|_, _| {}).await;
+        assert!(task_findings(&report).is_empty(), "{}", report.to_text());
+        assert!(!report.has_defects(), "{}", report.to_text());
+        for probe in [
+            "tasks/undeclared",
+            "tasks/unknown-id",
+            "tasks/required",
+            "tasks/lifecycle",
+            "tasks/cancel",
+        ] {
+            let ran = report.probes.iter().find(|p| p.name == probe).unwrap();
+            assert!(ran.skipped.is_none(), "{probe}: {:?}", ran.skipped);
+        }
+        // The required-task tool is exercised, not skipped.
+        assert!(report.skipped_tools.is_empty(), "{}", report.to_text());
+    }
+
+    #[tokio::test]
+    async fn without_the_extension_the_tasks_probes_are_skipped() {
+        let plain = Server::builder("plain", "1")
+            .tool::<super::conformance_free::Echo>()
+            .build()
+            .unwrap();
+        let report = check(&plain, &CheckOptions::default()).await;
+        let skipped = report
+            .probes
+            .iter()
+            .find(|p| p.name == "tasks/lifecycle")
+            .unwrap();
+        assert!(
+            skipped
+                .skipped
+                .as_deref()
+                .is_some_and(|why| why.contains("does not declare")),
+            "{skipped:?}"
+        );
+    }
+
+    /// Each break makes its probe report exactly its clause.
+    #[tokio::test]
+    async fn each_broken_rule_is_reported_with_its_clause() {
+        fn cancel_not_empty(request: &Value, response: &mut Value) {
+            if request["method"] == "tasks/cancel" && response.get("result").is_some() {
+                response["result"]["status"] = json!("cancelled");
+            }
+        }
+        fn get_not_complete(request: &Value, response: &mut Value) {
+            if request["method"] == "tasks/get" && response.get("result").is_some() {
+                response["result"]["resultType"] = json!("task");
+            }
+        }
+        fn completed_without_result(request: &Value, response: &mut Value) {
+            if request["method"] == "tasks/get"
+                && let Some(result) = response.get_mut("result").and_then(Value::as_object_mut)
+                && result.get("status") == Some(&json!("completed"))
+            {
+                result.remove("result");
+            }
+        }
+        fn failed_without_error(request: &Value, response: &mut Value) {
+            if request["method"] == "tasks/get"
+                && let Some(result) = response.get_mut("result").and_then(Value::as_object_mut)
+                && result.get("status") == Some(&json!("failed"))
+            {
+                result.remove("error");
+            }
+        }
+        fn undeclared_not_32021(request: &Value, response: &mut Value) {
+            if request["params"]["taskId"] == "mcp-test-check-undeclared" {
+                *response = json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32602, "message": "Task not found"}});
+            }
+        }
+        fn unknown_id_found(request: &Value, response: &mut Value) {
+            if request["method"] == "tasks/get"
+                && request["params"]["taskId"] == "mcp-test-check-no-such-task"
+            {
+                *response = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"resultType": "complete"}});
+            }
+        }
+        fn required_not_32021(request: &Value, response: &mut Value) {
+            if request["method"] == "tools/call"
+                && request["params"]["name"] == "needs_task"
+                && response.pointer("/error/code") == Some(&json!(-32021))
+            {
+                *response = json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32603, "message": "no"}});
+            }
+        }
+        fn not_durable(request: &Value, response: &mut Value) {
+            static FIRST: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+            if request["method"] == "tasks/get"
+                && let Some(id) = request["params"]["taskId"].as_str()
+                && id != "mcp-test-check-no-such-task"
+                && id != "mcp-test-check-undeclared"
+            {
+                let mut first = FIRST.lock().unwrap();
+                if !first.iter().any(|seen| seen == id) {
+                    first.push(id.to_owned());
+                    *response = json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32602, "message": "Task not found"}});
+                }
+            }
+        }
+        let cases: [(Rewrite, &str, &str); 8] = [
+            (cancel_not_empty, "tasks/cancel", "tasks/cancel-ack"),
+            (get_not_complete, "tasks/lifecycle", "tasks/get-result-type"),
+            (
+                completed_without_result,
+                "tasks/lifecycle",
+                "tasks/get-completed",
+            ),
+            (failed_without_error, "tasks/lifecycle", "tasks/get-failed"),
+            (
+                undeclared_not_32021,
+                "tasks/undeclared",
+                "tasks/undeclared-methods",
+            ),
+            (unknown_id_found, "tasks/unknown-id", "tasks/unknown-id-get"),
+            (
+                required_not_32021,
+                "tasks/required",
+                "tasks/required-capability",
+            ),
+            (not_durable, "tasks/lifecycle", "tasks/durable-create"),
+        ];
+        for (rewrite, probe, clause) in cases {
+            let report = check_with(rewrite).await;
+            let found = task_findings(&report);
+            assert!(
+                !found.is_empty()
+                    && found
+                        .iter()
+                        .all(|f| f.starts_with(&format!("{probe} {clause}:"))),
+                "{clause}: {found:#?}"
+            );
+        }
+    }
+}
+
+/// A tool with nothing to do with tasks.
+mod conformance_free {
+    use super::*;
+
+    /// Echoes.
+    #[derive(Tool)]
+    #[tool(annotations(read_only))]
+    pub struct Echo {
+        /// What to echo.
+        pub text: String,
+    }
+    impl Echo {
+        async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+            Ok(self.text)
+        }
+    }
+}
