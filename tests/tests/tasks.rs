@@ -346,7 +346,9 @@ impl ManualClock {
 #[tokio::test]
 async fn a_task_expires_after_its_ttl_on_the_injected_clock() {
     let clock = ManualClock::default();
+    let store = Counting::default();
     let server = conformance::conformance_builder()
+        .task_store(store.clone())
         .task_poll_interval(Some(Duration::from_millis(250)))
         .task_ttl(Some(Duration::from_secs(60)))
         .task_clock({
@@ -372,6 +374,25 @@ async fn a_task_expires_after_its_ttl_on_the_injected_clock() {
     assert_rpc_error!(get_task(&server, &id, &opts()).await, -32602, "expired");
     // Expired tasks are removed: the id is now unknown.
     assert_rpc_error!(get_task(&server, &id, &opts()).await, -32602, "not found");
+    // A task nobody asks about again is removed too, when the next task is created.
+    let forgotten = call_tool_as_task(
+        &server,
+        "confirm_delete",
+        json!({"filename": "e.txt"}),
+        &opts(),
+    )
+    .await;
+    let forgotten = task_id(&forgotten).to_owned();
+    assert!(store.inner.get(&forgotten).await.unwrap().is_some());
+    clock.advance(Duration::from_secs(61));
+    call_tool_as_task(
+        &server,
+        "confirm_delete",
+        json!({"filename": "f.txt"}),
+        &opts(),
+    )
+    .await;
+    assert!(store.inner.get(&forgotten).await.unwrap().is_none());
 }
 
 /// A store that counts its writes, over the in-memory one.

@@ -500,6 +500,9 @@ pub(crate) struct Tasks {
     /// Serializes read-modify-write sequences on the store.
     writing: tokio::sync::Mutex<()>,
     hub: Arc<Hub>,
+    /// When each task this process created expires, so that tasks nobody asks about again
+    /// are removed too (at the next task creation).
+    expiries: Mutex<Vec<(SystemTime, String)>>,
 }
 
 impl fmt::Debug for Tasks {
@@ -545,6 +548,7 @@ impl Tasks {
             live: Mutex::new(HashMap::new()),
             writing: tokio::sync::Mutex::new(()),
             hub,
+            expiries: Mutex::new(Vec::new()),
         }
     }
 
@@ -564,6 +568,7 @@ impl Tasks {
         runner: Runner,
         answers: Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
+        self.remove_expired().await;
         let mut task = TaskRecord::new(new_task_id()?, self.now());
         task.ttl = self.config.ttl;
         task.poll_interval = self.config.poll_interval;
@@ -577,6 +582,12 @@ impl Tasks {
                 .put(task.clone())
                 .await
                 .map_err(|e| store_failed(&e))?;
+        }
+        if let Some(deadline) = task.ttl.and_then(|ttl| task.created_at.checked_add(ttl)) {
+            self.expiries
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((deadline, task.task_id.clone()));
         }
         let mut background = ctx.clone();
         // Progress and log notifications are not sent for tasks (the request has been
@@ -592,6 +603,28 @@ impl Tasks {
         );
         self.start_run(&task);
         Ok(created)
+    }
+
+    /// Removes the tasks of this process whose TTL has passed, and stops their runs.
+    async fn remove_expired(&self) {
+        let now = self.now();
+        let expired: Vec<String> = {
+            let mut expiries = self.expiries.lock().unwrap_or_else(|e| e.into_inner());
+            let (gone, kept) = std::mem::take(&mut *expiries)
+                .into_iter()
+                .partition(|(deadline, _)| *deadline <= now);
+            *expiries = kept;
+            gone.into_iter().map(|(_, id)| id).collect()
+        };
+        for task_id in expired {
+            if let Some(live) = self.live().remove(&task_id)
+                && let Some(abort) = live.abort
+            {
+                abort.abort();
+            }
+            // A store that fails here is asked again when the task is next read.
+            let _ = self.config.store.remove(&task_id).await;
+        }
     }
 
     /// Starts a background run of `task` with its answers.
