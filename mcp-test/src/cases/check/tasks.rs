@@ -305,7 +305,7 @@ impl Checker<'_> {
             }
             let status = self.check_detailed(tool, &got, out);
             match status.as_deref() {
-                Some("completed" | "failed" | "cancelled") | None => return,
+                Some("working") => {}
                 Some("input_required") => {
                     if answered_rounds >= MAX_ANSWER_ROUNDS {
                         out.push(Note::info(format!(
@@ -318,7 +318,8 @@ impl Checker<'_> {
                         return self.cancel_quietly(&task_id).await;
                     }
                 }
-                Some(_) => {}
+                // Terminal, or a status the extension does not define (reported above).
+                _ => return,
             }
             let wait = got
                 .pointer("/result/pollIntervalMs")
