@@ -510,12 +510,14 @@ impl Greet {
 }
 
 /// Waits `seconds` seconds, then reports; with `seconds: 0` it answers at once. A task when
-/// the client declares the extension; `tasks/cancel` stops it.
+/// the client declares the extension; `tasks/cancel` stops it. (Called without the
+/// extension it waits the whole time: `mcp-test check --tool slow_compute` reports its
+/// longest cases as unanswered within a shorter `--timeout`.)
 #[derive(Tool)]
 #[tool(task = "optional")]
 struct SlowCompute {
-    /// How long to work, in seconds.
-    #[tool(minimum = 0, maximum = 3600)]
+    /// How long to work, in seconds (the suite asks for 60 at most).
+    #[tool(minimum = 0, maximum = 60, example = 1)]
     seconds: f64,
     /// A label echoed in the result.
     label: Option<String>,

@@ -162,7 +162,7 @@ async fn cancel_stops_a_running_task_and_is_idempotent_on_a_finished_one() {
     let created = call_tool_as_task(
         &server,
         "slow_compute",
-        json!({"seconds": 600, "label": "c"}),
+        json!({"seconds": 60, "label": "c"}),
         &opts(),
     )
     .await;
@@ -174,7 +174,7 @@ async fn cancel_stops_a_running_task_and_is_idempotent_on_a_finished_one() {
     let cancelled = get_task(&server, &id, &opts()).await;
     conforms("tasks/get", &cancelled);
     assert_task_status!(cancelled, "cancelled");
-    // Long after the 600 s the run would have taken, it is still cancelled: the run stopped.
+    // Long after the 60 s the run would have taken, it is still cancelled: the run stopped.
     tokio::time::sleep(Duration::from_secs(1_200)).await;
     assert_task_status!(get_task(&server, &id, &opts()).await, "cancelled");
     // Cancelling again (a terminal task) acknowledges and changes nothing.
