@@ -1,6 +1,8 @@
-//! The tasks extension (`io.modelcontextprotocol/tasks`): two task tools on the correct server
-//! (`tally`, a task when the client declares the extension; `tally_task`, listed with
-//! `execution.taskSupport: "required"`), and one switch per probed `ext-tasks` row, each a
+//! The tasks extension (`io.modelcontextprotocol/tasks`): three task tools on the correct
+//! server (`tally`, a task when the client declares the extension; `tally_confirmed`, which asks
+//! inside its task; `tally_task`, listed with `execution.taskSupport: "required"`), and one
+//! switch per probed `ext-tasks` row but `tasks/no-task-for-undeclared` and `tasks/get-failed`
+//! (a tool that fails would be a finding of the schema cases on the correct server), each a
 //! rewrite of what the runtime answers.
 
 use super::{Breaks, Hooks, STDIO, Switch, method};
@@ -36,6 +38,24 @@ impl TallyTask {
     async fn run(self, ctx: &Context) -> Result<&'static str, ToolError> {
         ctx.enter_task().await;
         Ok("tallied in a task")
+    }
+}
+
+/// Asks for a go-ahead inside its task, then tallies.
+#[derive(Tool)]
+#[tool(
+    name = "tally_confirmed",
+    task = "optional",
+    annotations(read_only, idempotent)
+)]
+struct TallyConfirmed {}
+
+impl TallyConfirmed {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        ctx.enter_task().await;
+        let schema = json!({"type": "object", "properties": {"go": {"type": "boolean"}}});
+        let answer = ctx.elicit("Tally?", schema).key("go").await?;
+        Ok(format!("tallied: {}", answer.is_accepted()))
     }
 }
 
@@ -98,6 +118,20 @@ const SWITCHES: &[Switch] = &[
         transports: STDIO,
     },
     Switch {
+        name: "tasks/input-required-without-requests",
+        about: "leaves inputRequests out of a task waiting for input",
+        clause: "tasks/get-input-required",
+        probe: "tasks/lifecycle",
+        transports: STDIO,
+    },
+    Switch {
+        name: "tasks/update-result-type",
+        about: "acknowledges tasks/update with resultType \"task\"",
+        clause: "tasks/update-result-type",
+        probe: "tasks/lifecycle",
+        transports: STDIO,
+    },
+    Switch {
         name: "tasks/cancel-not-empty",
         about: "acknowledges tasks/cancel with the task's status",
         clause: "tasks/cancel-ack",
@@ -136,6 +170,7 @@ impl Hooks for Tasks {
         builder
             .tool::<Tally>()
             .tool::<TallyTask>()
+            .tool::<TallyConfirmed>()
             .task_poll_interval(None)
     }
 
@@ -216,6 +251,11 @@ impl Hooks for Tasks {
                 if on.on("tasks/get-result-type") {
                     result.insert("resultType".into(), json!("task"));
                 }
+                if on.on("tasks/input-required-without-requests")
+                    && result.get("status") == Some(&json!("input_required"))
+                {
+                    result.remove("inputRequests");
+                }
                 if on.on("tasks/bad-status") {
                     result.insert("status".into(), json!("paused"));
                 }
@@ -231,6 +271,9 @@ impl Hooks for Tasks {
                             "error": {"code": -32602, "message": "Failed to retrieve task: Task not found"}});
                     }
                 }
+            }
+            Some("tasks/update") if on.on("tasks/update-result-type") => {
+                result.insert("resultType".into(), json!("task"));
             }
             Some("tasks/cancel") => {
                 if on.on("tasks/cancel-not-empty") {
