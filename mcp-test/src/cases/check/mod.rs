@@ -22,6 +22,8 @@
 //! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
 //! alone.
 
+#[cfg(feature = "http")]
+mod authorization;
 mod catalog;
 mod classify;
 mod deadline;
@@ -38,6 +40,8 @@ mod rounds;
 mod shutdown;
 mod stdio_framing;
 
+#[cfg(feature = "http")]
+pub use authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use deadline::DEFAULT_DEADLINE;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
@@ -281,6 +285,7 @@ pub async fn check_with_progress(
         "http/responses",
         "http/status-codes",
         "http/earlier-revisions",
+        "http/authorization",
     ];
     match url {
         None => {
@@ -297,12 +302,17 @@ pub async fn check_with_progress(
         #[cfg(feature = "http")]
         Some(url) => {
             progress("HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE");
-            for (probe, found) in http_probes::run(&url, era, options.timeout).await {
+            let http = target.http_options().unwrap_or_default();
+            for (probe, found) in http_probes::run(&url, &http, era, options.timeout).await {
                 match found {
                     Ok(out) => c.push_probe(probe, out),
                     Err(why) => c.skip_probe(probe, why),
                 }
             }
+            progress("HTTP: protected-resource metadata");
+            let (_, out, _) =
+                authorization::protected_resource(&url, &http, None, options.timeout).await;
+            c.push_probe(AUTHORIZATION_PROBE, out);
         }
         #[cfg(not(feature = "http"))]
         Some(_) => {}
