@@ -82,6 +82,8 @@ impl axum::serve::Listener for TlsListener {
 enum Guard {
     /// Anyone may call.
     Open,
+    /// Anyone may call, and every other path answers 200 with a JSON object of its own.
+    OpenJsonEverywhere,
     /// `Authorization: Bearer good` or 401 naming the metadata; the metadata is served,
     /// `authorization_servers` included when `complete`.
     Bearer { complete: bool },
@@ -127,6 +129,14 @@ async fn start(tls: Option<Arc<rustls::ServerConfig>>, guard: Guard) -> String {
                 }
             }),
         );
+    }
+    if let Guard::OpenJsonEverywhere = guard {
+        app = app.fallback(|| async {
+            (
+                [(http::header::CONTENT_TYPE, "application/json")],
+                r#"{"error": "no such page"}"#,
+            )
+        });
     }
     let app = app.merge(router(example_server(), config));
     match tls {
@@ -402,4 +412,22 @@ async fn generate_asks_an_https_model_endpoint_with_the_cli_options() {
     assert!(request.get("response_format").is_none(), "{request}");
     let _ = std::fs::remove_file(ca_file);
     let _ = std::fs::remove_file(out);
+}
+
+/// A server that answers every path with JSON of its own serves no metadata: nothing is
+/// reported against it.
+#[tokio::test]
+async fn json_at_the_well_known_uri_that_is_not_metadata_is_no_finding() {
+    let url = start(None, Guard::OpenJsonEverywhere).await;
+    let run = mcp_test(&["check", "--quiet", "--format", "json", "--url", &url]).await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let probe = report["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "http/authorization")
+        .unwrap();
+    assert_eq!(probe["status"], "passed", "{probe}");
+    assert_eq!(probe["findings"], json!([]), "{probe}");
 }

@@ -7,8 +7,10 @@
 //! - Where the metadata is served (the `resource_metadata` URL, else the well-known URIs at
 //!   the endpoint's path and at the root, in that order), it is read and validated: a JSON
 //!   object whose `resource` is the endpoint and whose `authorization_servers` lists at least
-//!   one server. A well-known URI that serves no JSON is not the metadata (many servers use no
-//!   authorization); a `resource_metadata` URL that serves none is a broken promise.
+//!   one server. A well-known URI that serves no JSON object naming `resource` or
+//!   `authorization_servers` is not the metadata (many servers use no authorization, and some
+//!   answer any path with JSON of their own); a `resource_metadata` URL that serves none is a
+//!   broken promise.
 
 use super::{CheckReport, Note, Out, Shown};
 use crate::cases::shorten;
@@ -150,12 +152,16 @@ pub(super) async fn protected_resource(
             }
         };
         let text = reply.text();
-        let json_type = reply
-            .content_type()
-            .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/json"));
+        // At a well-known URI, only a document that reads as the metadata is taken for it: a
+        // server without authorization may answer any path with JSON of its own.
         let document = serde_json::from_str::<Value>(&text)
             .ok()
-            .filter(Value::is_object);
+            .filter(Value::is_object)
+            .filter(|d| {
+                source == Source::Challenge
+                    || d.get("resource").is_some()
+                    || d.get("authorization_servers").is_some()
+            });
         match document {
             Some(document) if reply.status.is_success() => {
                 out.push(
@@ -183,19 +189,6 @@ pub(super) async fn protected_resource(
                     .on(shown),
                 );
                 return (false, out, tried);
-            }
-            _ if reply.status.is_success() && json_type => {
-                out.push(
-                    Note::broke(
-                        &clauses::AUTH_PRM,
-                        format!(
-                            "{at} answers 200 with application/json, but not with a JSON object: {}",
-                            shorten(&text, 200)
-                        ),
-                    )
-                    .on(shown),
-                );
-                return (true, out, tried);
             }
             _ => tried.push(format!("{at} (HTTP {})", reply.status.as_u16())),
         }
