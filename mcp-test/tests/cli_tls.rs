@@ -85,8 +85,9 @@ enum Guard {
     /// Anyone may call, and every other path answers 200 with a JSON object of its own.
     OpenJsonEverywhere,
     /// `Authorization: Bearer good` or 401 naming the metadata; the metadata is served,
-    /// `authorization_servers` included when `complete`.
-    Bearer { complete: bool },
+    /// `authorization_servers` included when `complete`. With `any_token`, every bearer token
+    /// is taken (a server that validates nothing).
+    Bearer { complete: bool, any_token: bool },
 }
 
 /// The example server on 127.0.0.1 at `/mcp`, over HTTPS when `tls` is given: its URL.
@@ -98,7 +99,11 @@ async fn start(tls: Option<Arc<rustls::ServerConfig>>, guard: Guard) -> String {
     let metadata_url = format!("{scheme}://{addr}/.well-known/oauth-protected-resource/mcp");
     let mut config = HttpConfig::default();
     let mut app = Router::new();
-    if let Guard::Bearer { complete } = guard {
+    if let Guard::Bearer {
+        complete,
+        any_token,
+    } = guard
+    {
         let challenge = format!(r#"Bearer resource_metadata="{metadata_url}", scope="mcp""#);
         config = config.authenticator(move |parts: &http::request::Parts| {
             match parts
@@ -107,6 +112,9 @@ async fn start(tls: Option<Arc<rustls::ServerConfig>>, guard: Guard) -> String {
                 .and_then(|v| v.to_str().ok())
             {
                 Some("Bearer good") => Ok(Identity::principal("tester")),
+                Some(token) if any_token && token.starts_with("Bearer ") => {
+                    Ok(Identity::principal("anyone"))
+                }
                 _ => Err(AuthRejection::new(
                     challenge.clone(),
                     "a bearer token is required",
@@ -183,7 +191,14 @@ async fn the_library_client_speaks_https_with_a_private_ca_and_refuses_without_i
 
 #[tokio::test]
 async fn the_library_client_reports_401_as_needing_authorization_and_sends_headers() {
-    let url = start(None, Guard::Bearer { complete: true }).await;
+    let url = start(
+        None,
+        Guard::Bearer {
+            complete: true,
+            any_token: false,
+        },
+    )
+    .await;
     let err = Client::http(&url).unwrap().era().await.unwrap_err();
     let ClientError::Unauthorized {
         resource_metadata, ..
@@ -258,7 +273,14 @@ async fn check_over_https_runs_every_probe_through_the_private_ca() {
 
 #[tokio::test]
 async fn check_says_needs_authorization_then_checks_with_the_token() {
-    let url = start(None, Guard::Bearer { complete: true }).await;
+    let url = start(
+        None,
+        Guard::Bearer {
+            complete: true,
+            any_token: false,
+        },
+    )
+    .await;
     let metadata = url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
     let run = mcp_test(&["check", "--quiet", "--url", &url]).await;
     assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
@@ -314,7 +336,14 @@ async fn check_says_needs_authorization_then_checks_with_the_token() {
 
 #[tokio::test]
 async fn metadata_without_authorization_servers_is_a_defect_quoting_its_clause() {
-    let url = start(None, Guard::Bearer { complete: false }).await;
+    let url = start(
+        None,
+        Guard::Bearer {
+            complete: false,
+            any_token: false,
+        },
+    )
+    .await;
     let run = mcp_test(&["check", "--quiet", "--format", "json", "--url", &url]).await;
     assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -430,4 +459,43 @@ async fn json_at_the_well_known_uri_that_is_not_metadata_is_no_finding() {
         .unwrap();
     assert_eq!(probe["status"], "passed", "{probe}");
     assert_eq!(probe["findings"], json!([]), "{probe}");
+}
+
+/// A server that asks for a token but takes any: the invalid-token probe reports it, quoting
+/// the clause; with the strict server the same probe finds nothing.
+#[tokio::test]
+async fn a_server_that_takes_any_token_is_a_defect() {
+    let url = start(
+        None,
+        Guard::Bearer {
+            complete: true,
+            any_token: true,
+        },
+    )
+    .await;
+    let run = mcp_test(&[
+        "check",
+        "--quiet",
+        "--format",
+        "json",
+        "--url",
+        &url,
+        "-H",
+        "Authorization: Bearer good",
+    ])
+    .await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let defects: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "defect")
+        .collect();
+    assert_eq!(defects.len(), 1, "{}", run.stdout);
+    assert_eq!(
+        defects[0]["clause"]["id"],
+        "authorization/invalid-token-401"
+    );
+    assert_eq!(defects[0]["probe"], "http/authorization");
 }

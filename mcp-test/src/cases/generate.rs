@@ -66,6 +66,7 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
     );
     let features = match &options.source {
         ServerSource::Example => r#""cases""#,
+        ServerSource::Url(url) if url.starts_with("https://") => r#""cases", "http", "tls""#,
         ServerSource::Url(_) => r#""cases", "http""#,
         ServerSource::Command(_) => r#""cases", "client""#,
     };
@@ -89,7 +90,7 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
         ServerSource::Url(url) => {
             let _ = writeln!(
                 out,
-                "fn server() -> mcp_test::client::Client {{\n    mcp_test::client::Client::http({url:?}).expect(\"a valid URL\")\n}}"
+                "fn server() -> mcp_test::client::Client {{\n    // Credentials, when the server needs them: one `Name: value` per line in MCP_TEST_HEADERS.\n    let mut options = mcp_test::client::HttpOptions::new();\n    for line in std::env::var(\"MCP_TEST_HEADERS\").unwrap_or_default().lines() {{\n        if !line.trim().is_empty() {{\n            options = options\n                .header_line(line)\n                .expect(\"a `Name: value` line in MCP_TEST_HEADERS\");\n        }}\n    }}\n    mcp_test::client::Client::http_with({url:?}, &options).expect(\"a valid URL\")\n}}"
             );
         }
         ServerSource::Command(argv) => {
@@ -411,5 +412,36 @@ async fn with_ai(
             warnings.push(format!("{e}; using the rules engine only"));
             Ok((cases, None, warnings))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_server_takes_headers_from_the_environment_and_https_needs_tls() {
+        let options = GenerateOptions {
+            source: ServerSource::Url("https://mcp.example.com/mcp".to_owned()),
+            label: "remote".to_owned(),
+        };
+        let text = render(&[], None, &options);
+        assert!(
+            text.contains(r#"features = ["cases", "http", "tls"]"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"std::env::var("MCP_TEST_HEADERS")"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"Client::http_with("https://mcp.example.com/mcp", &options)"#),
+            "{text}"
+        );
+        let plain = GenerateOptions {
+            source: ServerSource::Url("http://127.0.0.1:8/mcp".to_owned()),
+            label: "local".to_owned(),
+        };
+        assert!(render(&[], None, &plain).contains(r#"features = ["cases", "http"]"#));
     }
 }

@@ -105,6 +105,14 @@ impl HttpOptions {
         self.header(name, value)
     }
 
+    /// The same options without any header named `name` (any case).
+    pub(crate) fn without_header(&self, name: &str) -> HttpOptions {
+        let mut out = self.clone();
+        out.headers
+            .retain(|(n, _)| !n.as_str().eq_ignore_ascii_case(name));
+        out
+    }
+
     /// The names of the extra headers, lowercase, in the order given.
     pub fn header_names(&self) -> Vec<String> {
         self.headers.iter().map(|(n, _)| n.to_string()).collect()

@@ -1394,7 +1394,7 @@ clauses! {
         "MCP servers **MUST** implement OAuth 2.0 Protected Resource Metadata ([RFC9728](https://datatracker.ietf.org/doc/html/rfc9728)). (RFC 9728 §3.3: \"The `resource` value returned **MUST** be identical to the protected resource's resource identifier value into which the well-known URI path suffix was inserted to create the URL used to retrieve the metadata.\" Metadata found through the `resource_metadata` parameter of a 401 likewise names the URL the client used.)";
     /// An invalid token is refused with 401.
     AUTH_INVALID_TOKEN_401 = "authorization/invalid-token-401", "2026-07-28", "basic/authorization/index.mdx", "Token Handling", Must,
-        Authorization, Http, not_yet("with the user's Authorization header replaced by a bogus token, a request must get 401"),
+        Authorization, Http, probes(&["http/authorization"]),
         "If validation fails, servers **MUST** respond according to [OAuth 2.1 Section 5.3](https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.3) error handling requirements. Invalid or expired tokens **MUST** receive a HTTP 401 response.";
 
 }

@@ -196,6 +196,102 @@ pub(super) async fn protected_resource(
     (false, out, tried)
 }
 
+/// The token the invalid-token probe sends.
+const INVALID_TOKEN: &str = "Bearer mcp-test-invalid-token";
+
+/// When the check runs with an `Authorization` header and the server refuses a request
+/// without it (401), the same request with a token no server issued must be refused with 401
+/// too (`basic/authorization/index.mdx` §Token Handling). A server that does not ask for
+/// authorization is not probed: it has no token to validate.
+///
+/// A server that refuses the request without credentials, names no metadata in its challenge
+/// and serves none (`found` false) leaves a client no way to learn how to get a token: a
+/// warning ([`clauses::AUTH_CONFORM`]).
+pub(super) async fn invalid_token(
+    url: &str,
+    options: &HttpOptions,
+    found: bool,
+    timeout: Duration,
+) -> Out {
+    let mut out = Vec::new();
+    if options.header_value("authorization").is_none() {
+        return out;
+    }
+    let Ok(uri) = HttpClient::parse_url(url) else {
+        return out;
+    };
+    let body = Bytes::from(
+        crate::wire::build::build_request("server/discover", serde_json::json!({})).to_string(),
+    );
+    let headers = || {
+        let mut headers = super::raw_http::json_headers();
+        headers.insert(
+            crate::headers::PROTOCOL_VERSION,
+            HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
+        );
+        headers.insert(
+            crate::headers::METHOD,
+            HeaderValue::from_static("server/discover"),
+        );
+        headers
+    };
+    let bare = options.without_header("authorization");
+    let Ok(client) = HttpClient::with_options(&bare) else {
+        return out;
+    };
+    match client.post(&uri, headers(), body.clone(), timeout).await {
+        Ok(reply) if reply.status == http::StatusCode::UNAUTHORIZED => {
+            let named = matches!(
+                crate::client::unauthorized(url, &reply.headers),
+                crate::client::ClientError::Unauthorized {
+                    resource_metadata: Some(_),
+                    ..
+                }
+            );
+            if !found && !named {
+                out.push(Note::broke(
+                    &clauses::AUTH_CONFORM,
+                    "a request without credentials is refused (HTTP 401), but the challenge names no protected-resource metadata (`resource_metadata`) and none is served at the well-known URIs, so a client cannot discover how to get a token",
+                ));
+            }
+        }
+        // Open to anyone: there is no token to validate.
+        Ok(_) => return out,
+        Err(e) => {
+            out.push(Note::info(format!(
+                "the request without credentials got no reply, so the invalid-token probe did not run: {e}"
+            )));
+            return out;
+        }
+    }
+    let shown = Some(Shown {
+        method: format!("server/discover (Authorization: {INVALID_TOKEN})"),
+        id: None,
+    });
+    let mut with_bad = headers();
+    with_bad.insert(
+        http::header::AUTHORIZATION,
+        HeaderValue::from_static(INVALID_TOKEN),
+    );
+    match client.post(&uri, with_bad, body, timeout).await {
+        Ok(reply) if reply.status == http::StatusCode::UNAUTHORIZED => {}
+        Ok(reply) => out.push(
+            Note::broke(
+                &clauses::AUTH_INVALID_TOKEN_401,
+                format!(
+                    "a request with a token no server issued got HTTP {}, not 401 (a request with no token got 401)",
+                    reply.status.as_u16()
+                ),
+            )
+            .on(shown),
+        ),
+        Err(e) => out.push(
+            Note::info(format!("the request with an invalid token got no reply: {e}")).on(shown),
+        ),
+    }
+    out
+}
+
 /// The well-known URIs of the metadata of the endpoint `url`, in the order
 /// `authorization-server-discovery.mdx` lists them: with the endpoint's path, then at the root.
 fn well_known(url: &str) -> Vec<(String, Source)> {

@@ -310,8 +310,9 @@ pub async fn check_with_progress(
                 }
             }
             progress("HTTP: protected-resource metadata");
-            let (_, out, _) =
+            let (found, mut out, _) =
                 authorization::protected_resource(&url, &http, None, options.timeout).await;
+            out.extend(authorization::invalid_token(&url, &http, found, options.timeout).await);
             c.push_probe(AUTHORIZATION_PROBE, out);
         }
         #[cfg(not(feature = "http"))]
