@@ -254,6 +254,11 @@ async fn check_over_https_runs_every_probe_through_the_private_ca() {
         assert!(!probe.to_string().contains("could not"), "{probe}");
     }
 
+    // The ad-hoc commands take the same options.
+    let run = mcp_test(&["list", "tools", "--url", &url, "--ca-cert", ca_path]).await;
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("search_notes"), "{}", run.stdout);
+
     let run = mcp_test(&["check", "--quiet", "--url", &url]).await;
     assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
     assert!(
@@ -327,6 +332,23 @@ async fn check_says_needs_authorization_then_checks_with_the_token() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+
+    // An ad-hoc command says so too, with a hint, and works with the token.
+    let run = mcp_test(&["read", "notes://index", "--url", &url]).await;
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("needs authorization"), "{}", run.stderr);
+    assert!(run.stderr.contains("--header"), "{}", run.stderr);
+    let run = mcp_test(&[
+        "read",
+        "notes://index",
+        "--url",
+        &url,
+        "-H",
+        "Authorization: Bearer good",
+    ])
+    .await;
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("n-1"), "{}", run.stdout);
 
     let run = mcp_test(&["check", "--url", &url, "-H", "no colon here"]).await;
     assert_eq!(run.status, 2, "{}", run.stderr);

@@ -89,16 +89,27 @@ impl HttpOptions {
     }
 
     /// [`HttpOptions::header`] from one `Name: value` line, as `curl -H` takes it.
+    ///
+    /// An error shows the start of the line only, never a value: it may be a secret.
     pub fn header_line(self, line: &str) -> Result<Self, ClientError> {
+        // What an error may show: the first word, which is the name when there is one.
+        let shown = || {
+            let first = line.split([' ', '\t', ':']).next().unwrap_or("");
+            if first.len() < line.trim_end().len() {
+                format!("{first} ...")
+            } else {
+                first.to_owned()
+            }
+        };
         let Some((name, value)) = line.split_once(':') else {
             return Err(ClientError::BadHeader {
-                header: line.to_owned(),
+                header: shown(),
                 reason: "expected `Name: value`".to_owned(),
             });
         };
         if name.trim().is_empty() {
             return Err(ClientError::BadHeader {
-                header: line.to_owned(),
+                header: shown(),
                 reason: "the name before `:` is empty; expected `Name: value`".to_owned(),
             });
         }
@@ -593,5 +604,39 @@ fn answers(response: &Value, id: Option<&Value>) -> bool {
         Some(got) if Some(got) == id => true,
         None | Some(Value::Null) => response.get("error").is_some(),
         Some(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn https_is_spoken_with_feature_tls_and_named_without_it() {
+        let parsed = HttpClient::parse_url("https://example.com/mcp");
+        #[cfg(feature = "tls")]
+        assert!(parsed.is_ok(), "{parsed:?}");
+        #[cfg(not(feature = "tls"))]
+        assert!(
+            parsed.unwrap_err().to_string().contains("feature `tls`"),
+            "https:// without the feature must name it"
+        );
+        let err = HttpClient::parse_url("ftp://example.com/mcp").unwrap_err();
+        assert!(err.to_string().contains("\"ftp\""), "{err}");
+    }
+
+    #[test]
+    fn a_bad_header_line_never_shows_its_value() {
+        let err = HttpOptions::new()
+            .header_line("Authorization Bearer s3cret")
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("Authorization ..."), "{text}");
+        assert!(!text.contains("s3cret"), "{text}");
+        let err = HttpOptions::new()
+            .header("X-Key", "line\nbreak s3cret")
+            .unwrap_err();
+        assert!(!err.to_string().contains("s3cret"), "{err}");
+        assert!(err.to_string().contains("X-Key"), "{err}");
     }
 }
