@@ -52,10 +52,10 @@ struct Cli {
 enum Command {
     /// Runs protocol probes and schema-derived cases against a server and reports findings by
     /// severity. Exits 1 on any defect, else 2 when the check could not run to its end (the
-    /// server could not be reached, or the deadline passed), else 0; every format prints a
-    /// report in each case. With --expect: 0 when the defects and warnings are those the file
-    /// lists, 1 when not, 2 when the check could not run to its end. Without a target, checks
-    /// the bundled example server.
+    /// server could not be reached or needs authorization, or the deadline passed), else 0;
+    /// every format prints a report in each case. With --expect: 0 when the defects and
+    /// warnings are those the file lists, 1 when not, 2 when the check could not run to its
+    /// end. Without a target, checks the bundled example server.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
