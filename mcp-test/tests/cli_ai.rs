@@ -252,7 +252,12 @@ async fn errors_name_the_endpoint() {
     )
     .await
     .unwrap_err();
-    assert!(err.to_string().contains("only http://"), "{err}");
+    // https:// is spoken (feature `tls`): nobody listens there, and the error names the URL.
+    assert!(
+        err.to_string()
+            .contains("POST https://127.0.0.1:1/v1/chat/completions"),
+        "{err}"
+    );
 }
 
 async fn generate(args: &[&str], out: &std::path::Path) -> (i32, String) {
@@ -383,5 +388,105 @@ async fn no_ai_cache_neither_reads_nor_writes_the_cache() {
         generate_in(&dir, &[&args[..], &["--ai-cache-dir", "c"]].concat(), &out).await;
     assert_eq!(status, 2, "{stderr}");
     assert!(stderr.contains("--no-ai-cache"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A provider of one's own, in process: `generate_tests` asks it with the options' model,
+/// `max_tokens` and JSON mode, and the file gets its validated cases.
+#[tokio::test]
+async fn generate_tests_asks_a_provider_of_ones_own() {
+    use mcp_test::cases::ai::{AiProvider, AiRequest};
+    use mcp_test::cases::generate::{AiGenerate, GenerateConfig, ServerSource, generate_tests};
+    let seen: Arc<Mutex<Vec<AiRequest>>> = Arc::default();
+    let log = seen.clone();
+    let stub = move |request: &AiRequest| {
+        log.lock().unwrap().push(request.clone());
+        Ok(json!({"cases": [
+            {"tool": "search_notes", "title": "finds pears", "args": {"query": "pears"},
+             "expectation": "success", "rationale": "stubbed"},
+            {"tool": "search_notes", "title": "limit zero", "args": {"query": "x", "limit": 0},
+             "expectation": "success", "rationale": "dropped: the schema says minimum 1"},
+        ]})
+        .to_string())
+    };
+    let provider: Arc<dyn AiProvider> = Arc::new(stub);
+    let options = AiOptions::new("unused://", "stub-model")
+        .cache_dir(None)
+        .max_tokens(321)
+        .strict_json(false);
+    let mut config = GenerateConfig::new(ServerSource::Example, "example");
+    config.verify = true;
+    config.ai = Some(AiGenerate::new(options).provider(provider).required(true));
+    let mut steps = Vec::new();
+    let generated = generate_tests(&example_server(), &config, &mut |s| {
+        steps.push(s.to_owned())
+    })
+    .await
+    .unwrap();
+    let suggested = generated.suggested.as_ref().unwrap();
+    assert_eq!((suggested.proposed, suggested.dropped), (2, 1));
+    assert!(
+        generated.text.contains("// ai:stub-model: stubbed"),
+        "{}",
+        generated.text
+    );
+    assert_eq!(generated.disagreements, Some(0));
+    assert!(steps.iter().any(|s| s.contains("model")), "{steps:?}");
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1);
+    let request = &requests[0];
+    assert_eq!(
+        (request.model.as_str(), request.max_tokens, request.json),
+        ("stub-model", 321, false)
+    );
+    assert!(request.user.contains("search_notes"), "{}", request.user);
+
+    // A provider that fails, required: the error is the provider's.
+    let failing = |_: &AiRequest| {
+        Err(mcp_test::cases::ai::AiError::Provider {
+            provider: "stub".into(),
+            message: "quota exceeded".into(),
+        })
+    };
+    let mut config = GenerateConfig::new(ServerSource::Example, "example");
+    config.ai = Some(
+        AiGenerate::new(AiOptions::new("unused://", "m").cache_dir(None))
+            .provider(Arc::new(failing))
+            .required(true),
+    );
+    let err = generate_tests(&example_server(), &config, &mut |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(err.to_string(), "--require-ai: stub: quota exceeded");
+}
+
+/// `--ai-timeout` bounds the wait for a model that never answers.
+#[tokio::test]
+async fn the_cli_gives_up_on_a_silent_model_after_ai_timeout() {
+    let listener = bind_local(0).await.unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        axum::routing::post(std::future::pending::<String>),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let dir = scratch("cli-timeout");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("generated.rs");
+    let (status, stderr) = generate(
+        &[
+            "--ai-generate",
+            "--require-ai",
+            "--no-ai-cache",
+            "--ai-base-url",
+            &base,
+            "--ai-timeout",
+            "1",
+        ],
+        &out,
+    )
+    .await;
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("within 1s"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }

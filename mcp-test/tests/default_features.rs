@@ -13,6 +13,9 @@ const HEAVY: &[(&str, &str)] = &[
     ("hyper", "http"),
     ("hyper-util", "http"),
     ("clap", "cli"),
+    ("rustls", "tls"),
+    ("hyper-rustls", "tls"),
+    ("ring", "tls"),
     ("rand_regex", "cases"),
 ];
 
@@ -84,6 +87,48 @@ fn each_heavy_crate_comes_with_its_feature() {
         assert!(
             names.iter().any(|n| n == heavy),
             "`{heavy}` should come with feature `{feature}` (through `cli`):\n{names:?}"
+        );
+    }
+}
+
+/// The TLS stack comes with feature `tls` (which `cli` enables), never with `http` alone: read
+/// from the workspace's own resolution (`cargo tree -p`), so no scratch crate is made.
+#[test]
+fn http_alone_pulls_in_no_tls_stack() {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "mcp-test",
+            "--no-default-features",
+            "--features",
+            "http",
+            "--edges",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let names: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect();
+    assert!(names.iter().any(|n| n == "hyper-util"), "{names:?}");
+    for tls in ["rustls", "hyper-rustls", "ring", "webpki-roots"] {
+        assert!(
+            !names.iter().any(|n| n == tls),
+            "`{tls}` is in the tree of feature `http` alone; it belongs behind feature `tls`:\n{names:?}"
         );
     }
 }

@@ -5,7 +5,7 @@
 
 use futures_util::StreamExt;
 use mcp_test::cases::{CheckOptions, CheckReport, Connected, check, check_connected};
-use mcp_test::client::Client;
+use mcp_test::client::{Client, HttpOptions};
 use mcp_test::spec::clauses;
 use mcp_test::wire::Era;
 use serde::Deserialize;
@@ -83,7 +83,11 @@ async fn over_http(breaks: &[&str]) -> CheckReport {
     })
     .await
     .expect("the fixture listens within 20 s");
-    let client = Client::http(&format!("http://{address}/mcp")).expect("a valid URL");
+    // The token a switch of the authorization area asks for; an open server ignores it.
+    let token = HttpOptions::new()
+        .header("Authorization", "Bearer fixture-token")
+        .expect("a valid header");
+    let client = Client::http_with(&format!("http://{address}/mcp"), &token).expect("a valid URL");
     let connected = Connected::probe(client, "broken_server over HTTP")
         .await
         .expect("the fixture answers server/discover");

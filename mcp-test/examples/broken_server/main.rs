@@ -16,6 +16,7 @@
 //! `Hooks::outgoing`), and, over HTTP, of the request and response heads. One module per area
 //! of the requirements matrix holds its switches and its rewrites.
 
+mod authorization;
 mod base;
 mod http_area;
 mod logging;
@@ -163,6 +164,7 @@ const AREAS: &[&dyn Hooks] = &[
     &stdio_area::Stdio,
     &http_area::Http,
     &tasks_area::Tasks,
+    &authorization::Authorization,
 ];
 
 /// Every switch of every area.
@@ -347,12 +349,17 @@ async fn serve_http(
     addr: &str,
 ) -> std::io::Result<()> {
     use mcp_test::transport::http;
-    let router = http::router(server, http::HttpConfig::default()).layer(
-        axum::middleware::from_fn(move |request, next| {
+    // The well-known URIs of protected-resource metadata go through the rewrites too (404
+    // unless a switch serves them).
+    let router = http::router(server, http::HttpConfig::default())
+        .route(
+            "/.well-known/{*rest}",
+            axum::routing::get(|| async { axum::http::StatusCode::NOT_FOUND }),
+        )
+        .layer(axum::middleware::from_fn(move |request, next| {
             let fixture = fixture.clone();
             async move { rewrite_http(fixture, request, next).await }
-        }),
-    );
+        }));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("listening on {}", listener.local_addr()?);
     axum::serve(listener, router).await

@@ -6,21 +6,32 @@
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
+//! mcp-test list tools|resources|templates|prompts [TARGET]
+//! mcp-test call TOOL [k=v... | JSON] [--answer KEY=JSON]... [--answers FILE] [TARGET]
+//! mcp-test read URI [TARGET]
+//! mcp-test prompt NAME [k=v...] [TARGET]
+//! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
 //! ```
+//!
+//! TARGET is `--url URL [--header 'Name: value']... [--ca-cert FILE]` or `-- CMD ARGS...`.
 //!
 //! Without a target, both work on the bundled example server, in process.
 
+// Beside this file, in a folder with no main.rs (so cargo takes it for no binary of its own).
+#[path = "mcp-test/adhoc.rs"]
+mod adhoc;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::Server;
-use mcp_test::cases::ai::{self, AiError, AiOptions};
-use mcp_test::cases::generate::{GenerateOptions, ServerSource, render};
+use mcp_test::cases::ai::AiOptions;
+use mcp_test::cases::generate::{self, AiGenerate, GenerateConfig, ServerSource, generate_tests};
 use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
 use mcp_test::cases::{
-    CaseOptions, CheckOptions, CheckReport, Connected, ListToolsError,
-    check::{Expectations, check_connected_with_progress, check_with_progress},
-    check_values, derive_for_tools, example_server, list_tools, verify_with,
+    CaseOptions, CheckOptions, CheckReport, Connected,
+    check::{Expectations, check_connected_with_progress, check_unauthorized, check_with_progress},
+    check_values, example_server, list_tools,
 };
-use mcp_test::client::{Client, ClientError};
+use mcp_test::client::{Client, ClientError, HttpOptions};
 use mcp_test::target::{Target, TargetError};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -42,20 +53,36 @@ struct Cli {
 enum Command {
     /// Runs protocol probes and schema-derived cases against a server and reports findings by
     /// severity. Exits 1 on any defect, else 2 when the check could not run to its end (the
-    /// server could not be reached, or the deadline passed), else 0; every format prints a
-    /// report in each case. With --expect: 0 when the defects and warnings are those the file
-    /// lists, 1 when not, 2 when the check could not run to its end. Without a target, checks
-    /// the bundled example server.
+    /// server could not be reached or needs authorization, or the deadline passed), else 0;
+    /// every format prints a report in each case. With --expect: 0 when the defects and
+    /// warnings are those the file lists, 1 when not, 2 when the check could not run to its
+    /// end. Without a target, checks the bundled example server.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
+    #[command(flatten)]
+    Adhoc(adhoc::Adhoc),
 }
 
 #[derive(Args)]
 struct TargetArgs {
-    /// A Streamable HTTP server, e.g. http://127.0.0.1:8080/mcp.
+    /// A Streamable HTTP server, e.g. http://127.0.0.1:8080/mcp or https://mcp.example.com/mcp.
     #[arg(long, conflicts_with = "command")]
     url: Option<String>,
+    /// An HTTP header sent with every request to --url, as 'Name: value' (repeatable), e.g.
+    /// 'Authorization: Bearer TOKEN'. The lines of $MCP_TEST_HEADERS (one 'Name: value' per
+    /// line) are sent too, which keeps secrets out of shell history.
+    #[arg(
+        long = "header",
+        short = 'H',
+        value_name = "NAME: VALUE",
+        requires = "url"
+    )]
+    headers: Vec<String>,
+    /// A CA certificate (PEM) to trust for an https:// --url, beside the webpki roots: for a
+    /// server whose certificate a private CA signed.
+    #[arg(long, value_name = "FILE", requires = "url")]
+    ca_cert: Option<PathBuf>,
     /// Per-call timeout in seconds: a call that takes longer is reported, not waited on.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
@@ -213,11 +240,12 @@ struct GenerateArgs {
 
 #[derive(Args)]
 struct AiArgs {
-    /// Edge cases plus cases suggested by a model behind any OpenAI-compatible endpoint,
-    /// each validated against the real schema.
+    /// Edge cases plus cases suggested by a model behind any OpenAI-compatible endpoint
+    /// (https:// or http://), each validated against the real schema.
     #[arg(long)]
     ai_generate: bool,
-    /// The endpoint's base URL (default: $MCP_TEST_AI_BASE_URL).
+    /// The endpoint's base URL (default: $MCP_TEST_AI_BASE_URL, else
+    /// https://api.openai.com/v1).
     #[arg(long)]
     ai_base_url: Option<String>,
     /// The model (default: $MCP_TEST_AI_MODEL).
@@ -235,6 +263,19 @@ struct AiArgs {
     /// Ignore cached responses older than this many seconds.
     #[arg(long)]
     ai_cache_max_age: Option<u64>,
+    /// Seconds to wait for each answer of the model.
+    #[arg(long, value_name = "SECS", default_value_t = 120)]
+    ai_timeout: u64,
+    /// The most tokens the model may answer with (sent as max_tokens).
+    #[arg(long, value_name = "N", default_value_t = mcp_test::cases::ai::DEFAULT_MAX_TOKENS)]
+    ai_max_tokens: u32,
+    /// Ask for JSON mode (response_format: json_object); retried without it on a 400 that
+    /// names it. `--ai-strict-json false` never sends it.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    ai_strict_json: bool,
+    /// A CA certificate (PEM) to trust for an https:// model endpoint, beside the webpki roots.
+    #[arg(long, value_name = "FILE")]
+    ai_ca_cert: Option<PathBuf>,
     /// Fail instead of falling back to the rules engine when the model is not configured or
     /// does not answer.
     #[arg(long, requires = "ai_generate")]
@@ -259,6 +300,7 @@ fn main() -> ExitCode {
             match cli.command {
                 Command::Check(args) => run_check(args).await,
                 Command::Generate(args) => run_generate(args).await,
+                Command::Adhoc(command) => adhoc::run(command).await,
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's
@@ -309,9 +351,9 @@ enum GenerateError {
     #[error("{0}")]
     Values(String),
     #[error(transparent)]
-    ListTools(#[from] ListToolsError),
-    #[error("--require-ai: {0}")]
-    RequireAi(#[source] AiError),
+    Generate(#[from] generate::GenerateError),
+    #[error("--ai-ca-cert: {0}")]
+    AiCaCert(#[source] ClientError),
     #[error("cannot write {}: {source}", path.display())]
     Write {
         path: PathBuf,
@@ -358,6 +400,42 @@ fn target_label(args: &TargetArgs) -> String {
     }
 }
 
+/// The environment variable of extra headers: one `Name: value` per line.
+const HEADERS_ENV: &str = "MCP_TEST_HEADERS";
+
+/// The headers ($MCP_TEST_HEADERS, then each --header) and the CA of the HTTP target; an
+/// error names the flag, the variable's line or the file.
+fn http_options(args: &TargetArgs) -> Result<HttpOptions, ClientError> {
+    let mut options = HttpOptions::new();
+    if let Ok(lines) = std::env::var(HEADERS_ENV) {
+        for (n, line) in lines.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            options = options
+                .header_line(line)
+                .map_err(|e| ClientError::BadHeader {
+                    header: format!("${HEADERS_ENV} line {}", n + 1),
+                    reason: e.to_string(),
+                })?;
+        }
+    }
+    for line in &args.headers {
+        options = options
+            .header_line(line)
+            .map_err(|e| ClientError::BadHeader {
+                header: "--header".to_owned(),
+                reason: e.to_string(),
+            })?;
+    }
+    if let Some(path) = &args.ca_cert {
+        options = options.ca_cert_file(path).map_err(|e| ClientError::Tls {
+            reason: format!("--ca-cert: {e}"),
+        })?;
+    }
+    Ok(options)
+}
+
 async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
     // The client waits up to the connect timeout; each call of the check is bounded by
     // `--timeout` on top of that.
@@ -369,7 +447,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
     };
     if let Some(url) = &args.url {
         note(&format!("connecting to {url}"));
-        let client = Client::http(url)?
+        let client = Client::http_with(url, &http_options(args)?)?
             .with_timeout(timeout)
             .with_capabilities(serde_json::json!({}));
         let connected = Connected::probe(client, url.clone())
@@ -446,6 +524,36 @@ async fn run_check(args: CheckArgs) -> ExitCode {
     };
     let opened = match opened {
         Ok(o) => o,
+        Err(OpenError::Handshake {
+            source:
+                TargetError::Client(ClientError::Unauthorized {
+                    url,
+                    www_authenticate,
+                    resource_metadata,
+                }),
+            ..
+        }) => {
+            // Not the server's fault: say so, and validate the metadata it points to.
+            let options = http_options(&args.target).unwrap_or_default();
+            let timeout = Duration::from_secs(args.target.timeout.max(1));
+            let report = check_unauthorized(
+                &url,
+                &options,
+                www_authenticate.as_deref(),
+                resource_metadata.as_deref(),
+                timeout,
+            )
+            .await;
+            eprintln!(
+                "mcp-test: cannot check: {}",
+                report
+                    .incomplete
+                    .as_deref()
+                    .unwrap_or("needs authorization")
+            );
+            print_report(&report, args.format);
+            return ExitCode::from(report.exit_code());
+        }
         Err(e) => {
             eprintln!("mcp-test: cannot connect: {e}");
             let report = CheckReport::not_checked(
@@ -551,79 +659,65 @@ async fn run_generate(args: GenerateArgs) -> ExitCode {
 
 async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
     let values = args.values.load().map_err(GenerateError::Values)?;
-    let opened = open(&args.target, true).await?;
-    let timeout = Duration::from_secs(args.target.timeout.max(1));
-    let target = opened.target();
-    let tools = list_tools(target, timeout).await?;
-    let options = CaseOptions {
-        edge_cases: args.edge_cases || args.ai.ai_generate,
-        values,
-        ..CaseOptions::default()
-    };
-    let bad: Vec<String> = check_values(&tools, &options)
-        .iter()
-        .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
-        .collect();
-    if !bad.is_empty() {
-        return Err(GenerateError::Values(format!(
-            "the given values cannot be used:\n{}",
-            bad.join("\n")
-        )));
-    }
-    let (mut cases, problems) = derive_for_tools(&tools, &options);
-    for p in &problems {
-        eprintln!("mcp-test: warning: {p}");
-    }
-    if args.ai.ai_generate {
-        let mut ai_options = AiOptions::from_env(
+    let ai = if args.ai.ai_generate {
+        let mut options = AiOptions::from_env(
             args.ai.ai_base_url.clone(),
             args.ai.ai_model.clone(),
             args.ai.ai_api_key.clone(),
         )
-        .cache_max_age(args.ai.ai_cache_max_age.map(Duration::from_secs));
+        .cache_max_age(args.ai.ai_cache_max_age.map(Duration::from_secs))
+        .timeout(Duration::from_secs(args.ai.ai_timeout.max(1)))
+        .max_tokens(args.ai.ai_max_tokens)
+        .strict_json(args.ai.ai_strict_json);
         if args.ai.no_ai_cache {
-            ai_options = ai_options.cache_dir(None);
+            options = options.cache_dir(None);
         } else if let Some(dir) = &args.ai.ai_cache_dir {
-            ai_options = ai_options.cache_dir(Some(dir.clone()));
+            options = options.cache_dir(Some(dir.clone()));
         }
-        match ai::suggest(&ai_options, &target.label(), &tools).await {
-            Ok(suggested) => {
-                eprintln!(
-                    "mcp-test: AI suggested cases: {}, kept after schema validation: {} (dropped {})",
-                    suggested.proposed,
-                    suggested.cases.len(),
-                    suggested.dropped
-                );
-                cases.extend(suggested.cases);
-            }
-            Err(e) if args.ai.require_ai => return Err(GenerateError::RequireAi(e)),
-            Err(e) => eprintln!("mcp-test: warning: {e}; using the rules engine only"),
+        if let Some(path) = &args.ai.ai_ca_cert {
+            options.http = HttpOptions::new()
+                .ca_cert_file(path)
+                .map_err(GenerateError::AiCaCert)?;
         }
-    }
-    eprintln!("mcp-test: {} cases from {} tools", cases.len(), tools.len());
-    let outcomes = if args.verify {
-        let report = verify_with(target, &cases, timeout).await;
-        let bad = report.disagreements().count();
-        eprintln!(
-            "mcp-test: verify: {} of {} predictions hold; {bad} disagreeing cases become ignored tests",
-            report.outcomes.len() - bad,
-            report.outcomes.len()
-        );
-        Some(report.outcomes)
+        Some(AiGenerate::new(options).required(args.ai.require_ai))
     } else {
         None
     };
+    let opened = open(&args.target, true).await?;
+    let target = opened.target();
+    let mut config = GenerateConfig::new(opened.source.clone(), target.label());
+    config.cases.edge_cases = args.edge_cases;
+    config.cases.values = values;
+    config.verify = args.verify;
+    config.timeout = Duration::from_secs(args.target.timeout.max(1));
+    config.ai = ai;
+    let generated =
+        generate_tests(target, &config, &mut |line| eprintln!("mcp-test: {line}")).await;
     opened.close().await;
-    let label = target.label();
-    let text = render(
-        &cases,
-        outcomes.as_deref(),
-        &GenerateOptions {
-            source: opened.source,
-            label,
-        },
+    let generated = generated?;
+    for warning in &generated.warnings {
+        eprintln!("mcp-test: warning: {warning}");
+    }
+    if let Some(suggested) = &generated.suggested {
+        eprintln!(
+            "mcp-test: AI suggested cases: {}, kept after schema validation: {} (dropped {})",
+            suggested.proposed,
+            suggested.cases.len(),
+            suggested.dropped
+        );
+    }
+    eprintln!(
+        "mcp-test: {} cases from {} tools",
+        generated.cases, generated.tools
     );
-    std::fs::write(&args.output, text).map_err(|source| GenerateError::Write {
+    if let Some(bad) = generated.disagreements {
+        eprintln!(
+            "mcp-test: verify: {} of {} predictions hold; {bad} disagreeing cases become ignored tests",
+            generated.cases - bad,
+            generated.cases
+        );
+    }
+    std::fs::write(&args.output, &generated.text).map_err(|source| GenerateError::Write {
         path: args.output.clone(),
         source,
     })?;

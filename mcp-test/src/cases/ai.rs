@@ -1,15 +1,20 @@
-//! AI-suggested cases: a model behind any OpenAI-compatible chat-completions endpoint proposes
-//! case *data* (never code), and every suggestion is validated against the real schema.
+//! AI-suggested cases: a model proposes case *data* (never code), and every suggestion is
+//! validated against the real schema.
 //!
+//! - **Provider.** Anything that implements [`AiProvider`] answers the chat request: by default
+//!   [`OpenAiCompatible`], any OpenAI-compatible chat-completions endpoint over `https://`
+//!   (feature `tls`) or `http://`; or another API, or an in-process stub (a closure), through
+//!   [`suggest_with`].
 //! - **Endpoint.** `base_url`, `model` and `api_key` come from [`AiOptions`], usually
-//!   [`AiOptions::from_env`]: flags first, then `MCP_TEST_AI_BASE_URL`, `MCP_TEST_AI_MODEL`
-//!   (default `gpt-4o-mini`) and `MCP_TEST_AI_API_KEY`. A localhost base URL needs no key. The
-//!   endpoint is spoken over plain HTTP/1 (`http://`): put a local gateway in front of a TLS-only
-//!   service.
-//! - **Request.** At most 40 tools per request, each description cut to 300 characters. The
-//!   model is asked for `{"cases": [{tool, title, args, expectation, rationale}]}`.
-//! - **JSON mode.** `response_format: {"type": "json_object"}` is sent; an HTTP 400 whose body
-//!   mentions `response_format` is retried once without it.
+//!   [`AiOptions::from_env`]: flags first, then `MCP_TEST_AI_BASE_URL` (default
+//!   [`DEFAULT_BASE_URL`], OpenAI's API), `MCP_TEST_AI_MODEL` (default `gpt-4o-mini`) and
+//!   `MCP_TEST_AI_API_KEY`. A localhost base URL needs no key.
+//! - **Request.** At most 40 tools per request, each description cut to 300 characters, and
+//!   `max_tokens` ([`AiOptions::max_tokens`], default [`DEFAULT_MAX_TOKENS`]). The model is
+//!   asked for `{"cases": [{tool, title, args, expectation, rationale}]}`.
+//! - **JSON mode.** With [`AiOptions::strict_json`] (the default) `response_format:
+//!   {"type": "json_object"}` is sent; an HTTP 400 whose body mentions `response_format` is
+//!   retried once without it.
 //! - **Validation.** A suggestion for an unknown tool, with arguments that are not an object,
 //!   or expected to succeed (or observed) with arguments its schema rejects, is dropped;
 //!   [`Suggested::dropped`] counts them.
@@ -34,6 +39,10 @@ pub const MAX_TOOLS_PER_REQUEST: usize = 40;
 pub const MAX_DESCRIPTION_CHARS: usize = 300;
 /// The model when none is configured.
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
+/// The endpoint when none is configured: OpenAI's API (it needs a key).
+pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+/// The most tokens a model may answer with, unless told otherwise.
+pub const DEFAULT_MAX_TOKENS: u32 = 4096;
 
 const SYSTEM_PROMPT: &str = "You propose test cases for the tools of an MCP server. \
 For each tool you get its name, description and JSON Schema of its arguments. Propose interesting \
@@ -60,6 +69,11 @@ pub struct AiOptions {
     pub strict_json: bool,
     /// The timeout of one HTTP request.
     pub timeout: Duration,
+    /// The most tokens the model may answer with (`max_tokens`).
+    pub max_tokens: u32,
+    /// Certificate authorities to trust for an `https://` endpoint (feature `tls`) and any
+    /// extra headers to send it.
+    pub http: crate::client::HttpOptions,
 }
 
 impl AiOptions {
@@ -78,11 +92,13 @@ impl AiOptions {
             cache_max_age: None,
             strict_json: true,
             timeout: Duration::from_secs(120),
+            max_tokens: DEFAULT_MAX_TOKENS,
+            http: crate::client::HttpOptions::default(),
         }
     }
 
-    /// Flags first, then `MCP_TEST_AI_BASE_URL`, `MCP_TEST_AI_MODEL` and
-    /// `MCP_TEST_AI_API_KEY`; the cache in `.mcp-test-cache`.
+    /// Flags first, then `MCP_TEST_AI_BASE_URL` (default [`DEFAULT_BASE_URL`]),
+    /// `MCP_TEST_AI_MODEL` and `MCP_TEST_AI_API_KEY`; the cache in `.mcp-test-cache`.
     pub fn from_env(
         base_url: Option<String>,
         model: Option<String>,
@@ -90,7 +106,9 @@ impl AiOptions {
     ) -> Self {
         let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
         AiOptions {
-            base_url: base_url.or_else(|| env("MCP_TEST_AI_BASE_URL")),
+            base_url: base_url
+                .or_else(|| env("MCP_TEST_AI_BASE_URL"))
+                .or_else(|| Some(DEFAULT_BASE_URL.to_owned())),
             model: model
                 .or_else(|| env("MCP_TEST_AI_MODEL"))
                 .unwrap_or_else(|| DEFAULT_MODEL.to_owned()),
@@ -99,6 +117,8 @@ impl AiOptions {
             cache_max_age: None,
             strict_json: true,
             timeout: Duration::from_secs(120),
+            max_tokens: DEFAULT_MAX_TOKENS,
+            http: crate::client::HttpOptions::default(),
         }
     }
 
@@ -123,6 +143,37 @@ impl AiOptions {
     #[must_use]
     pub fn cache_max_age(mut self, age: Option<Duration>) -> Self {
         self.cache_max_age = age;
+        self
+    }
+
+    /// The timeout of one request to the model (default 120 s).
+    ///
+    /// ```
+    /// use mcp_test::cases::ai::AiOptions;
+    /// use std::time::Duration;
+    /// let options = AiOptions::new("http://127.0.0.1:8/v1", "m")
+    ///     .timeout(Duration::from_secs(5))
+    ///     .max_tokens(512)
+    ///     .strict_json(false);
+    /// assert_eq!((options.timeout, options.max_tokens, options.strict_json), (Duration::from_secs(5), 512, false));
+    /// ```
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The most tokens the model may answer with (default [`DEFAULT_MAX_TOKENS`]).
+    #[must_use]
+    pub fn max_tokens(mut self, max_tokens: u32) -> Self {
+        self.max_tokens = max_tokens;
+        self
+    }
+
+    /// Whether to ask for JSON mode (`response_format: json_object`; default on).
+    #[must_use]
+    pub fn strict_json(mut self, strict: bool) -> Self {
+        self.strict_json = strict;
         self
     }
 
@@ -175,14 +226,6 @@ pub enum AiError {
         /// The base URL.
         base_url: String,
     },
-    /// The endpoint is not a plain `http://` URL.
-    #[error(
-        "{url}: only http:// endpoints are supported (no TLS in this build); put a local gateway in front of an https:// service"
-    )]
-    NotHttp {
-        /// The chat-completions URL.
-        url: String,
-    },
     /// The API key cannot be sent in an HTTP header.
     #[error("the API key cannot be sent in an HTTP header: {source}")]
     InvalidKey {
@@ -229,12 +272,188 @@ pub enum AiError {
         /// The parse error.
         source: serde_json::Error,
     },
+    /// A provider of its own ([`AiProvider`]) failed.
+    #[error("{provider}: {message}")]
+    Provider {
+        /// The provider's name.
+        provider: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The model's answer is JSON without a `cases` array.
     #[error("the model's answer has no `cases` array: {answer}")]
     NoCases {
         /// The start of the answer.
         answer: String,
     },
+}
+
+/// One chat request: what a provider sends its model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AiRequest {
+    /// The model name ([`AiOptions::model`]).
+    pub model: String,
+    /// The system prompt: what to propose and in what form.
+    pub system: String,
+    /// The user message: the tools, as JSON.
+    pub user: String,
+    /// The most tokens the answer may take.
+    pub max_tokens: u32,
+    /// Whether to ask for a JSON object (JSON mode), where the API has it.
+    pub json: bool,
+}
+
+/// The future of [`AiProvider::complete`].
+pub type AiFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, AiError>> + Send + 'a>>;
+
+/// Answers a chat request with the model's text. [`OpenAiCompatible`] is the default; any
+/// `Fn(&AiRequest) -> Result<String, AiError>` is a provider too (an in-process stub), and a
+/// type of your own can call another API.
+///
+/// ```
+/// use mcp_test::cases::ai::{AiOptions, AiRequest, suggest_with};
+/// use serde_json::json;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let stub = |request: &AiRequest| {
+///     assert!(request.user.contains("echo"));
+///     Ok(json!({"cases": [{"tool": "echo", "title": "says hi", "args": {"text": "hi"},
+///                          "expectation": "success", "rationale": "a greeting"}]}).to_string())
+/// };
+/// let tools = [json!({"name": "echo", "inputSchema": {"type": "object",
+///     "properties": {"text": {"type": "string"}}, "required": ["text"]}})];
+/// let options = AiOptions::new("unused", "stub").cache_dir(None);
+/// let suggested = suggest_with(&stub, &options, "demo", &tools).await.unwrap();
+/// assert_eq!(suggested.cases.len(), 1);
+/// assert_eq!(suggested.cases[0].source, "ai:stub");
+/// # }
+/// ```
+pub trait AiProvider: Send + Sync {
+    /// Sends `request` and returns the model's answer, as text.
+    fn complete<'a>(&'a self, request: &'a AiRequest) -> AiFuture<'a>;
+}
+
+impl<F> AiProvider for F
+where
+    F: Fn(&AiRequest) -> Result<String, AiError> + Send + Sync,
+{
+    fn complete<'a>(&'a self, request: &'a AiRequest) -> AiFuture<'a> {
+        let answer = self(request);
+        Box::pin(async move { answer })
+    }
+}
+
+/// The default provider: an OpenAI-compatible chat-completions endpoint
+/// (`{base_url}/chat/completions`), with a bearer key, over `https://` (feature `tls`, with
+/// the authorities of [`AiOptions::http`]) or `http://`. Sends `model`, `temperature: 0`,
+/// `max_tokens`, the two messages and, in JSON mode, `response_format: json_object` (dropped
+/// and retried once on an HTTP 400 that names it).
+#[derive(Clone, Debug)]
+pub struct OpenAiCompatible {
+    url: String,
+    api_key: Option<String>,
+    timeout: Duration,
+    http: crate::client::HttpOptions,
+}
+
+impl OpenAiCompatible {
+    /// The endpoint of `options`; an error when it is not configured
+    /// ([`AiOptions::configured`]).
+    ///
+    /// ```
+    /// use mcp_test::cases::ai::{AiOptions, OpenAiCompatible};
+    /// let provider = OpenAiCompatible::new(&AiOptions::new("http://127.0.0.1:11434/v1/", "llama3"))?;
+    /// assert_eq!(provider.url(), "http://127.0.0.1:11434/v1/chat/completions");
+    /// # Ok::<(), mcp_test::cases::ai::AiError>(())
+    /// ```
+    pub fn new(options: &AiOptions) -> Result<Self, AiError> {
+        let base = options.configured()?.trim_end_matches('/');
+        Ok(OpenAiCompatible {
+            url: format!("{base}/chat/completions"),
+            api_key: options.api_key.clone(),
+            timeout: options.timeout,
+            http: options.http.clone(),
+        })
+    }
+
+    /// The chat-completions URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    async fn ask(&self, request: &AiRequest) -> Result<String, AiError> {
+        let url = self.url.clone();
+        let mut body = json!({
+            "model": request.model,
+            "temperature": 0,
+            "max_tokens": request.max_tokens,
+            "messages": [
+                {"role": "system", "content": request.system},
+                {"role": "user", "content": request.user},
+            ],
+        });
+        if request.json {
+            body["response_format"] = json!({"type": "json_object"});
+        }
+        let client = HttpClient::with_options(&self.http)?;
+        let mut reply = self.post(&client, &body).await?;
+        let mentions_format = |reply: &HttpReply| reply.text().contains("response_format");
+        if reply.status == http::StatusCode::BAD_REQUEST && mentions_format(&reply) && request.json
+        {
+            body.as_object_mut().map(|b| b.remove("response_format"));
+            reply = self.post(&client, &body).await?;
+        }
+        let text = reply.text();
+        let start = || super::shorten(&text, 300);
+        if !reply.status.is_success() {
+            return Err(AiError::Status {
+                url,
+                status: reply.status.as_u16(),
+                body: start(),
+            });
+        }
+        let answer: Value = match serde_json::from_str(&text) {
+            Ok(answer) => answer,
+            Err(source) => {
+                return Err(AiError::ReplyNotJson {
+                    body: start(),
+                    url,
+                    source,
+                });
+            }
+        };
+        match answer
+            .pointer("/choices/0/message/content")
+            .and_then(Value::as_str)
+        {
+            Some(content) => Ok(content.to_owned()),
+            None => Err(AiError::NoContent { body: start(), url }),
+        }
+    }
+
+    /// One POST of `body`, within the timeout.
+    async fn post(&self, client: &HttpClient, body: &Value) -> Result<HttpReply, AiError> {
+        let uri = HttpClient::parse_url(&self.url)?;
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        if let Some(key) = &self.api_key {
+            let mut value = HeaderValue::from_str(&format!("Bearer {key}"))
+                .map_err(|source| AiError::InvalidKey { source })?;
+            value.set_sensitive(true);
+            headers.insert(AUTHORIZATION, value);
+        }
+        let body = Bytes::from(body.to_string());
+        Ok(client.post(&uri, headers, body, self.timeout).await?)
+    }
+}
+
+impl AiProvider for OpenAiCompatible {
+    fn complete<'a>(&'a self, request: &'a AiRequest) -> AiFuture<'a> {
+        Box::pin(self.ask(request))
+    }
 }
 
 /// What the model suggested, after validation.
@@ -252,14 +471,27 @@ pub struct Suggested {
     pub requests: usize,
 }
 
-/// Asks the model for cases for `tools` (a `tools/list`), in batches of
-/// [`MAX_TOOLS_PER_REQUEST`], and validates each suggestion against its tool's schema.
+/// Asks the model of the default provider ([`OpenAiCompatible`] at the options' endpoint) for
+/// cases for `tools` (a `tools/list`): [`suggest_with`].
 pub async fn suggest(
     options: &AiOptions,
     server_label: &str,
     tools: &[Value],
 ) -> Result<Suggested, AiError> {
-    let base = options.configured()?.trim_end_matches('/').to_owned();
+    let provider = OpenAiCompatible::new(options)?;
+    suggest_with(&provider, options, server_label, tools).await
+}
+
+/// Asks `provider` for cases for `tools` (a `tools/list`), in batches of
+/// [`MAX_TOOLS_PER_REQUEST`], and validates each suggestion against its tool's schema. The
+/// options give the model, `max_tokens`, JSON mode and the cache; the endpoint fields are the
+/// provider's business.
+pub async fn suggest_with(
+    provider: &dyn AiProvider,
+    options: &AiOptions,
+    server_label: &str,
+    tools: &[Value],
+) -> Result<Suggested, AiError> {
     let mut sorted: Vec<Value> = tools.iter().map(brief_tool).collect();
     sorted.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let schemas: BTreeMap<String, Value> = tools
@@ -283,7 +515,7 @@ pub async fn suggest(
             }
             None => {
                 out.requests += 1;
-                let raw = ask(options, &base, batch).await?;
+                let raw = ask(provider, options, batch).await?;
                 write_cache(options, &key, server_label, &raw);
                 raw
             }
@@ -386,57 +618,21 @@ fn write_cache(options: &AiOptions, key: &str, label: &str, cases: &[Value]) {
     }
 }
 
-/// One chat-completions request for a batch; returns the proposed cases, unvalidated.
-async fn ask(options: &AiOptions, base: &str, batch: &[Value]) -> Result<Vec<Value>, AiError> {
-    let url = format!("{base}/chat/completions");
-    let user = json!({"tools": batch}).to_string();
-    let mut body = json!({
-        "model": options.model,
-        "temperature": 0,
-        "messages": [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": user},
-        ],
-    });
-    if options.strict_json {
-        body["response_format"] = json!({"type": "json_object"});
-    }
-    let client = HttpClient::new();
-    let mut reply = post(&client, options, &url, &body).await?;
-    let mentions_format = |reply: &HttpReply| reply.text().contains("response_format");
-    if reply.status == http::StatusCode::BAD_REQUEST
-        && mentions_format(&reply)
-        && options.strict_json
-    {
-        body.as_object_mut().map(|b| b.remove("response_format"));
-        reply = post(&client, options, &url, &body).await?;
-    }
-    let text = reply.text();
-    let start = || super::shorten(&text, 300);
-    if !reply.status.is_success() {
-        return Err(AiError::Status {
-            url,
-            status: reply.status.as_u16(),
-            body: start(),
-        });
-    }
-    let answer: Value = match serde_json::from_str(&text) {
-        Ok(answer) => answer,
-        Err(source) => {
-            return Err(AiError::ReplyNotJson {
-                body: start(),
-                url,
-                source,
-            });
-        }
+/// One request for a batch; returns the proposed cases, unvalidated.
+async fn ask(
+    provider: &dyn AiProvider,
+    options: &AiOptions,
+    batch: &[Value],
+) -> Result<Vec<Value>, AiError> {
+    let request = AiRequest {
+        model: options.model.clone(),
+        system: SYSTEM_PROMPT.to_owned(),
+        user: json!({"tools": batch}).to_string(),
+        max_tokens: options.max_tokens,
+        json: options.strict_json,
     };
-    let Some(content) = answer
-        .pointer("/choices/0/message/content")
-        .and_then(Value::as_str)
-    else {
-        return Err(AiError::NoContent { body: start(), url });
-    };
-    let content = strip_fences(content);
+    let content = provider.complete(&request).await?;
+    let content = strip_fences(&content);
     let parsed: Value = serde_json::from_str(content).map_err(|source| AiError::AnswerNotJson {
         answer: super::shorten(content, 300),
         source,
@@ -460,31 +656,6 @@ fn strip_fences(s: &str) -> &str {
     };
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     rest.strip_suffix("```").unwrap_or(rest).trim()
-}
-
-/// One POST of `body` through the crate's HTTP client, within the options' timeout.
-async fn post(
-    client: &HttpClient,
-    options: &AiOptions,
-    url: &str,
-    body: &Value,
-) -> Result<HttpReply, AiError> {
-    if !url.starts_with("http://") {
-        return Err(AiError::NotHttp {
-            url: url.to_owned(),
-        });
-    }
-    let uri = HttpClient::parse_url(url)?;
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
-    if let Some(key) = &options.api_key {
-        let value = HeaderValue::from_str(&format!("Bearer {key}"))
-            .map_err(|source| AiError::InvalidKey { source })?;
-        headers.insert(AUTHORIZATION, value);
-    }
-    let body = Bytes::from(body.to_string());
-    Ok(client.post(&uri, headers, body, options.timeout).await?)
 }
 
 #[cfg(test)]

@@ -69,6 +69,10 @@ impl Target for Connected {
     fn http_url(&self) -> Option<String> {
         self.client.http_url()
     }
+    #[cfg(feature = "http")]
+    fn http_options(&self) -> Option<crate::client::HttpOptions> {
+        self.client.http_options()
+    }
     fn declared_capabilities(&self) -> Option<Value> {
         self.handshake.get("capabilities").cloned()
     }

@@ -66,6 +66,7 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
     );
     let features = match &options.source {
         ServerSource::Example => r#""cases""#,
+        ServerSource::Url(url) if url.starts_with("https://") => r#""cases", "http", "tls""#,
         ServerSource::Url(_) => r#""cases", "http""#,
         ServerSource::Command(_) => r#""cases", "client""#,
     };
@@ -89,7 +90,7 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
         ServerSource::Url(url) => {
             let _ = writeln!(
                 out,
-                "fn server() -> mcp_test::client::Client {{\n    mcp_test::client::Client::http({url:?}).expect(\"a valid URL\")\n}}"
+                "fn server() -> mcp_test::client::Client {{\n    // Credentials, when the server needs them: one `Name: value` per line in MCP_TEST_HEADERS.\n    let mut options = mcp_test::client::HttpOptions::new();\n    for line in std::env::var(\"MCP_TEST_HEADERS\").unwrap_or_default().lines() {{\n        if !line.trim().is_empty() {{\n            options = options\n                .header_line(line)\n                .expect(\"a `Name: value` line in MCP_TEST_HEADERS\");\n        }}\n    }}\n    mcp_test::client::Client::http_with({url:?}, &options).expect(\"a valid URL\")\n}}"
             );
         }
         ServerSource::Command(argv) => {
@@ -194,4 +195,253 @@ fn ident(s: &str) -> String {
         out.insert_str(0, "case_");
     }
     out
+}
+
+/// AI-suggested cases for [`generate_tests`] (feature `ai`): where to ask, and whether a model
+/// that cannot be asked is an error or a warning.
+#[cfg(feature = "ai")]
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct AiGenerate {
+    /// The model, cache, `max_tokens`, JSON mode and (for the default provider) the endpoint.
+    pub options: super::ai::AiOptions,
+    /// The provider; `None`: [`OpenAiCompatible`](super::ai::OpenAiCompatible) at the
+    /// options' endpoint.
+    pub provider: Option<std::sync::Arc<dyn super::ai::AiProvider>>,
+    /// Fail when the model is not configured or does not answer, instead of going on with
+    /// the rules engine only.
+    pub required: bool,
+}
+
+#[cfg(feature = "ai")]
+impl AiGenerate {
+    /// Suggestions from the default provider with `options`, not required.
+    pub fn new(options: super::ai::AiOptions) -> Self {
+        AiGenerate {
+            options,
+            provider: None,
+            required: false,
+        }
+    }
+
+    /// Asks `provider` instead of the default.
+    #[must_use]
+    pub fn provider(mut self, provider: std::sync::Arc<dyn super::ai::AiProvider>) -> Self {
+        self.provider = Some(provider);
+        self
+    }
+
+    /// Whether a model that cannot be asked is an error ([`GenerateError::RequireAi`]).
+    #[must_use]
+    pub fn required(mut self, required: bool) -> Self {
+        self.required = required;
+        self
+    }
+}
+
+/// What [`generate_tests`] does. Build with [`GenerateConfig::new`].
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct GenerateConfig {
+    /// The server the written tests use, and the label of the file's header.
+    pub file: GenerateOptions,
+    /// The cases: edge cases or one valid case per tool and action, and values to send.
+    pub cases: super::CaseOptions,
+    /// Dry-run every case first; a case the server disagrees with becomes an ignored test.
+    pub verify: bool,
+    /// The timeout of each request to the server.
+    pub timeout: std::time::Duration,
+    /// AI-suggested cases on top of the rules engine's (which then makes edge cases).
+    #[cfg(feature = "ai")]
+    pub ai: Option<AiGenerate>,
+}
+
+impl GenerateConfig {
+    /// Tests that reach the server as `source` says, labelled `label`: one valid case per
+    /// tool and action, no verification, [`DEFAULT_TIMEOUT`](super::DEFAULT_TIMEOUT).
+    pub fn new(source: ServerSource, label: impl Into<String>) -> Self {
+        GenerateConfig {
+            file: GenerateOptions {
+                source,
+                label: label.into(),
+            },
+            cases: super::CaseOptions {
+                edge_cases: false,
+                ..super::CaseOptions::default()
+            },
+            verify: false,
+            timeout: super::DEFAULT_TIMEOUT,
+            #[cfg(feature = "ai")]
+            ai: None,
+        }
+    }
+}
+
+/// The test file [`generate_tests`] made, and what went into it.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Generated {
+    /// The Rust source of the test file.
+    pub text: String,
+    /// How many tools the server listed.
+    pub tools: usize,
+    /// How many cases the file tests.
+    pub cases: usize,
+    /// With [`GenerateConfig::verify`], how many predictions the server disagreed with (those
+    /// tests are ignored).
+    pub disagreements: Option<usize>,
+    /// What the model suggested, when it was asked and answered.
+    #[cfg(feature = "ai")]
+    pub suggested: Option<super::ai::Suggested>,
+    /// Warnings: tools no case could be derived for, a model that could not be asked.
+    pub warnings: Vec<String>,
+}
+
+/// Why [`generate_tests`] made no file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GenerateError {
+    /// The tools could not be listed.
+    #[error(transparent)]
+    ListTools(#[from] super::ListToolsError),
+    /// A value given in [`CaseOptions::values`](super::CaseOptions::values) does not fit its
+    /// tool's schema (one line per value).
+    #[error("the given values cannot be used:\n{0}")]
+    Values(String),
+    /// The model was required ([`AiGenerate::required`]) and could not be asked.
+    #[cfg(feature = "ai")]
+    #[error("--require-ai: {0}")]
+    RequireAi(#[source] super::ai::AiError),
+}
+
+/// The whole of `mcp-test generate` in one call: lists the tools of `target`, derives the
+/// cases, adds the model's (when `GenerateConfig::ai` asks, feature `ai`), verifies them (when
+/// [`GenerateConfig::verify`] asks) and renders the test file ([`render`]). `progress` gets a
+/// line before each step.
+///
+/// ```
+/// use mcp_test::cases::example_server;
+/// use mcp_test::cases::generate::{GenerateConfig, ServerSource, generate_tests};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let mut config = GenerateConfig::new(ServerSource::Example, "the example server");
+/// config.verify = true;
+/// let generated = generate_tests(&example_server(), &config, &mut |_| {}).await.unwrap();
+/// assert_eq!(generated.disagreements, Some(0));
+/// assert!(generated.text.contains("#[tokio::test]"));
+/// # }
+/// ```
+pub async fn generate_tests(
+    target: &dyn crate::target::Target,
+    config: &GenerateConfig,
+    progress: &mut (dyn FnMut(&str) + Send),
+) -> Result<Generated, GenerateError> {
+    progress("listing the tools");
+    let tools = super::list_tools(target, config.timeout).await?;
+    #[cfg(feature = "ai")]
+    let edge_cases = config.cases.edge_cases || config.ai.is_some();
+    #[cfg(not(feature = "ai"))]
+    let edge_cases = config.cases.edge_cases;
+    let options = super::CaseOptions {
+        edge_cases,
+        ..config.cases.clone()
+    };
+    let bad: Vec<String> = super::check_values(&tools, &options)
+        .iter()
+        .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
+        .collect();
+    if !bad.is_empty() {
+        return Err(GenerateError::Values(bad.join("\n")));
+    }
+    let (cases, problems) = super::derive_for_tools(&tools, &options);
+    let warnings: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    #[cfg(feature = "ai")]
+    let (cases, suggested, warnings) =
+        with_ai(target, config, &tools, cases, warnings, progress).await?;
+    let outcomes = if config.verify {
+        progress("verifying every case against the server");
+        Some(
+            super::verify_with(target, &cases, config.timeout)
+                .await
+                .outcomes,
+        )
+    } else {
+        None
+    };
+    let text = render(&cases, outcomes.as_deref(), &config.file);
+    Ok(Generated {
+        text,
+        tools: tools.len(),
+        cases: cases.len(),
+        disagreements: outcomes
+            .as_ref()
+            .map(|o| o.iter().filter(|o| !o.agrees).count()),
+        #[cfg(feature = "ai")]
+        suggested,
+        warnings,
+    })
+}
+
+/// The cases and warnings, plus what the model suggested when `config` asks for it.
+#[cfg(feature = "ai")]
+async fn with_ai(
+    target: &dyn crate::target::Target,
+    config: &GenerateConfig,
+    tools: &[Value],
+    mut cases: Vec<Case>,
+    mut warnings: Vec<String>,
+    progress: &mut (dyn FnMut(&str) + Send),
+) -> Result<(Vec<Case>, Option<super::ai::Suggested>, Vec<String>), GenerateError> {
+    let Some(ai) = &config.ai else {
+        return Ok((cases, None, warnings));
+    };
+    progress("asking the model for cases");
+    let asked = match &ai.provider {
+        Some(provider) => {
+            super::ai::suggest_with(provider.as_ref(), &ai.options, &target.label(), tools).await
+        }
+        None => super::ai::suggest(&ai.options, &target.label(), tools).await,
+    };
+    match asked {
+        Ok(got) => {
+            cases.extend(got.cases.iter().cloned());
+            Ok((cases, Some(got), warnings))
+        }
+        Err(e) if ai.required => Err(GenerateError::RequireAi(e)),
+        Err(e) => {
+            warnings.push(format!("{e}; using the rules engine only"));
+            Ok((cases, None, warnings))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_server_takes_headers_from_the_environment_and_https_needs_tls() {
+        let options = GenerateOptions {
+            source: ServerSource::Url("https://mcp.example.com/mcp".to_owned()),
+            label: "remote".to_owned(),
+        };
+        let text = render(&[], None, &options);
+        assert!(
+            text.contains(r#"features = ["cases", "http", "tls"]"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"std::env::var("MCP_TEST_HEADERS")"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"Client::http_with("https://mcp.example.com/mcp", &options)"#),
+            "{text}"
+        );
+        let plain = GenerateOptions {
+            source: ServerSource::Url("http://127.0.0.1:8/mcp".to_owned()),
+            label: "local".to_owned(),
+        };
+        assert!(render(&[], None, &plain).contains(r#"features = ["cases", "http"]"#));
+    }
 }

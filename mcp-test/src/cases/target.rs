@@ -276,6 +276,10 @@ impl Target for Session<'_> {
     fn http_url(&self) -> Option<String> {
         self.target.http_url()
     }
+    #[cfg(feature = "http")]
+    fn http_options(&self) -> Option<crate::client::HttpOptions> {
+        self.target.http_options()
+    }
     fn declared_capabilities(&self) -> Option<Value> {
         self.target.declared_capabilities()
     }

@@ -1,32 +1,235 @@
 //! The Streamable HTTP side of the client: one POST per message, JSON or SSE replies.
 //!
-//! [`HttpClient`] is the crate's one HTTP client: hyper-util's legacy client over plain
-//! HTTP/1. The server side already depends on hyper, so it adds no TLS stack and almost no
-//! crates, and the client only ever talks to local servers. [`HttpTransport`] (the MCP
-//! client), the AI case generator and the checker's raw-HTTP probes all post through it, and
-//! read SSE bodies with the one parser, [`transport::sse`](crate::transport::sse).
+//! [`HttpClient`] is the crate's one HTTP client: hyper-util's legacy client over HTTP/1, and
+//! with feature `tls` over HTTPS too (rustls over ring, webpki's roots plus any private CA of
+//! [`HttpOptions`]). [`HttpTransport`] (the MCP client), the AI case generator and the
+//! checker's raw-HTTP probes all send through it, with the headers of [`HttpOptions`] on every
+//! request, and read SSE bodies with the one parser,
+//! [`transport::sse`](crate::transport::sse).
 
 use super::{ClientError, Exchange, describe};
 use crate::wire::ToolDefinition;
 use crate::wire::build::mirrored_headers_for;
 use bytes::Bytes;
-use http::header::{ACCEPT, CONTENT_TYPE};
+use http::header::{ACCEPT, CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The crate's one HTTP client: POSTs a body with the given headers and reads the whole reply.
-/// Cloning shares the connection pool.
+/// What connects: plain TCP, or TCP then TLS for `https://` (feature `tls`).
+#[cfg(feature = "tls")]
+type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+#[cfg(not(feature = "tls"))]
+type Connector = HttpConnector;
+
+/// How the HTTP client reaches a server: headers sent on every request (credentials such as
+/// `Authorization: Bearer ...`) and, with feature `tls`, certificate authorities to trust
+/// beside webpki's roots. [`Client::http_with`](super::Client::http_with) takes them; the
+/// checker's raw probes and the ad-hoc commands send the same.
+///
+/// A header value is marked sensitive, and `Debug` shows header names only, so a token never
+/// ends up in a log.
+///
+/// ```
+/// use mcp_test::client::HttpOptions;
+/// let options = HttpOptions::new()
+///     .header("Authorization", "Bearer s3cret")?
+///     .header_line("X-Team: blue")?;
+/// assert_eq!(options.header_names(), ["authorization", "x-team"]);
+/// assert!(!format!("{options:?}").contains("s3cret"));
+/// let err = HttpOptions::new().header_line("no colon").unwrap_err();
+/// assert!(err.to_string().contains("Name: value"), "{err}");
+/// # Ok::<(), mcp_test::client::ClientError>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct HttpOptions {
+    headers: Vec<(HeaderName, HeaderValue)>,
+    #[cfg(feature = "tls")]
+    ca_certs: Vec<rustls_pki_types::CertificateDer<'static>>,
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("HttpOptions");
+        d.field("headers", &self.header_names());
+        #[cfg(feature = "tls")]
+        d.field("ca_certs", &self.ca_certs.len());
+        d.finish()
+    }
+}
+
+impl HttpOptions {
+    /// No extra header, webpki's roots only.
+    pub fn new() -> Self {
+        HttpOptions::default()
+    }
+
+    /// Sends `name: value` on every request (a second value for the same name is sent as
+    /// well). An error names the header and what is wrong with it.
+    pub fn header(mut self, name: &str, value: &str) -> Result<Self, ClientError> {
+        let bad = |reason: String| ClientError::BadHeader {
+            header: name.to_owned(),
+            reason,
+        };
+        let header_name = HeaderName::from_bytes(name.trim().as_bytes())
+            .map_err(|e| bad(format!("not a valid header name ({e})")))?;
+        let mut header_value = HeaderValue::from_str(value.trim()).map_err(|e| {
+            bad(format!(
+                "the value cannot be sent in a header ({e}; control characters and newlines are not allowed)"
+            ))
+        })?;
+        header_value.set_sensitive(true);
+        self.headers.push((header_name, header_value));
+        Ok(self)
+    }
+
+    /// [`HttpOptions::header`] from one `Name: value` line, as `curl -H` takes it.
+    ///
+    /// An error shows the start of the line only, never a value: it may be a secret.
+    pub fn header_line(self, line: &str) -> Result<Self, ClientError> {
+        // What an error may show: the first word, which is the name when there is one.
+        let shown = || {
+            let first = line.split([' ', '\t', ':']).next().unwrap_or("");
+            if first.len() < line.trim_end().len() {
+                format!("{first} ...")
+            } else {
+                first.to_owned()
+            }
+        };
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(ClientError::BadHeader {
+                header: shown(),
+                reason: "expected `Name: value`".to_owned(),
+            });
+        };
+        if name.trim().is_empty() {
+            return Err(ClientError::BadHeader {
+                header: shown(),
+                reason: "the name before `:` is empty; expected `Name: value`".to_owned(),
+            });
+        }
+        self.header(name, value)
+    }
+
+    /// The same options without any header named `name` (any case).
+    pub(crate) fn without_header(&self, name: &str) -> HttpOptions {
+        let mut out = self.clone();
+        out.headers
+            .retain(|(n, _)| !n.as_str().eq_ignore_ascii_case(name));
+        out
+    }
+
+    /// The names of the extra headers, lowercase, in the order given.
+    pub fn header_names(&self) -> Vec<String> {
+        self.headers.iter().map(|(n, _)| n.to_string()).collect()
+    }
+
+    /// The value of the first extra header named `name` (any case), if it is text.
+    pub fn header_value(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.as_str().eq_ignore_ascii_case(name))
+            .and_then(|(_, v)| v.to_str().ok())
+    }
+
+    /// Trusts the certificate authorities of `pem` (one or more `CERTIFICATE` blocks) beside
+    /// webpki's roots, for a server whose certificate a private CA signed. An error says why
+    /// the text holds no usable certificate.
+    ///
+    /// ```
+    /// let err = mcp_test::client::HttpOptions::new().ca_cert_pem(b"not a certificate").unwrap_err();
+    /// assert!(err.to_string().contains("CERTIFICATE"), "{err}");
+    /// ```
+    #[cfg(feature = "tls")]
+    pub fn ca_cert_pem(mut self, pem: &[u8]) -> Result<Self, ClientError> {
+        use rustls_pki_types::pem::PemObject;
+        let bad = |reason: String| ClientError::Tls { reason };
+        let mut found = Vec::new();
+        for cert in rustls_pki_types::CertificateDer::pem_slice_iter(pem) {
+            let cert =
+                cert.map_err(|e| bad(format!("the CA certificate is not valid PEM: {e}")))?;
+            found.push(cert);
+        }
+        if found.is_empty() {
+            return Err(bad(
+                "no `-----BEGIN CERTIFICATE-----` block in the CA certificate".to_owned(),
+            ));
+        }
+        let mut store = rustls::RootCertStore::empty();
+        for cert in &found {
+            store.add(cert.clone()).map_err(|e| {
+                bad(format!(
+                    "the CA certificate cannot serve as a trust anchor: {e}"
+                ))
+            })?;
+        }
+        self.ca_certs.extend(found);
+        Ok(self)
+    }
+
+    /// [`HttpOptions::ca_cert_pem`] of a file; an error names the file.
+    #[cfg(feature = "tls")]
+    pub fn ca_cert_file(self, path: impl AsRef<std::path::Path>) -> Result<Self, ClientError> {
+        let path = path.as_ref();
+        let pem = std::fs::read(path).map_err(|e| ClientError::Tls {
+            reason: format!("cannot read the CA certificate {}: {e}", path.display()),
+        })?;
+        self.ca_cert_pem(&pem).map_err(|e| match e {
+            ClientError::Tls { reason } => ClientError::Tls {
+                reason: format!("{}: {reason}", path.display()),
+            },
+            other => other,
+        })
+    }
+
+    /// The connector these options ask for.
+    fn connector(&self) -> Result<Connector, ClientError> {
+        let mut tcp = HttpConnector::new();
+        #[cfg(not(feature = "tls"))]
+        {
+            tcp.enforce_http(true);
+            Ok(tcp)
+        }
+        #[cfg(feature = "tls")]
+        {
+            tcp.enforce_http(false);
+            let tls = |reason: String| ClientError::Tls { reason };
+            let mut roots = rustls::RootCertStore::empty();
+            roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+            for cert in &self.ca_certs {
+                roots
+                    .add(cert.clone())
+                    .map_err(|e| tls(format!("the CA certificate cannot be trusted: {e}")))?;
+            }
+            let provider = Arc::new(rustls::crypto::ring::default_provider());
+            let config = rustls::ClientConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .map_err(|e| tls(format!("no TLS version to offer: {e}")))?
+                .with_root_certificates(roots)
+                .with_no_client_auth();
+            Ok(hyper_rustls::HttpsConnectorBuilder::new()
+                .with_tls_config(config)
+                .https_or_http()
+                .enable_http1()
+                .wrap_connector(tcp))
+        }
+    }
+}
+
+/// The crate's one HTTP client: sends a request with the given headers (and those of its
+/// [`HttpOptions`]) and reads the whole reply. Cloning shares the connection pool.
 #[derive(Clone)]
 pub(crate) struct HttpClient {
-    hyper: HyperClient<HttpConnector, Full<Bytes>>,
+    hyper: HyperClient<Connector, Full<Bytes>>,
     /// The longest reply body read; a longer one is [`ClientError::TooLarge`].
     max_body: usize,
+    /// What it was built from.
+    options: Arc<HttpOptions>,
 }
 
 /// One HTTP reply, read whole.
@@ -61,15 +264,43 @@ impl HttpReply {
     }
 }
 
+/// The error of a reply with status 401: the server wants credentials. The
+/// `WWW-Authenticate` challenges are kept, and the `resource_metadata` URL one names
+/// (RFC 9728 §5.1).
+pub(crate) fn unauthorized(url: &str, headers: &HeaderMap) -> ClientError {
+    let challenges: Vec<String> = headers
+        .get_all(WWW_AUTHENTICATE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .collect();
+    let resource_metadata = challenges
+        .iter()
+        .find_map(|c| super::auth::challenge_param(c, "resource_metadata"));
+    ClientError::Unauthorized {
+        url: url.to_owned(),
+        www_authenticate: (!challenges.is_empty()).then(|| challenges.join(", ")),
+        resource_metadata,
+    }
+}
+
 impl HttpClient {
-    pub(crate) fn new() -> Self {
-        HttpClient {
-            hyper: HyperClient::builder(TokioExecutor::new()).build_http(),
+    /// A client that sends the headers of `options` and trusts its certificate authorities.
+    pub(crate) fn with_options(options: &HttpOptions) -> Result<Self, ClientError> {
+        Ok(HttpClient {
+            hyper: HyperClient::builder(TokioExecutor::new()).build(options.connector()?),
             max_body: super::DEFAULT_MAX_MESSAGE_BYTES,
-        }
+            options: Arc::new(options.clone()),
+        })
     }
 
-    /// `url` as a URI this client can reach: `http://HOST[:PORT]/PATH` (no TLS).
+    /// The options it was built from.
+    pub(crate) fn options(&self) -> &HttpOptions {
+        &self.options
+    }
+
+    /// `url` as a URI this client can reach: `http://HOST[:PORT]/PATH`, or `https://` with
+    /// feature `tls`.
     pub(crate) fn parse_url(url: &str) -> Result<http::Uri, ClientError> {
         let bad = |reason: String| ClientError::BadUrl {
             url: url.to_owned(),
@@ -78,9 +309,17 @@ impl HttpClient {
         let uri: http::Uri = url.parse().map_err(|e| bad(format!("{e}")))?;
         match uri.scheme_str() {
             Some("http") => {}
+            #[cfg(feature = "tls")]
+            Some("https") => {}
+            #[cfg(not(feature = "tls"))]
+            Some("https") => {
+                return Err(bad(
+                    "https:// needs feature `tls` of mcp-test (the mcp-test binary has it); this build speaks plain http:// only".into(),
+                ));
+            }
             Some(other) => {
                 return Err(bad(format!(
-                    "the scheme is {other:?}; this client speaks plain http:// only (no TLS)"
+                    "the scheme is {other:?}; expected http:// or https://"
                 )));
             }
             None => return Err(bad("no scheme; expected http://HOST:PORT/PATH".into())),
@@ -89,6 +328,21 @@ impl HttpClient {
             return Err(bad("no host".into()));
         }
         Ok(uri)
+    }
+
+    /// Sends `request` with the extra headers of the options added (a header the request
+    /// already has is not replaced) and returns the reply's head and unread body.
+    pub(crate) fn send_raw(
+        &self,
+        mut request: http::Request<Full<Bytes>>,
+    ) -> hyper_util::client::legacy::ResponseFuture {
+        let headers = request.headers_mut();
+        for (name, value) in &self.options.headers {
+            if !headers.contains_key(name) {
+                headers.append(name.clone(), value.clone());
+            }
+        }
+        self.hyper.request(request)
     }
 
     /// POSTs `body` to `uri` with `headers` and reads the whole reply, all within `timeout`.
@@ -101,8 +355,22 @@ impl HttpClient {
         body: Bytes,
         timeout: Duration,
     ) -> Result<HttpReply, ClientError> {
+        self.request(http::Method::POST, uri, headers, body, timeout)
+            .await
+    }
+
+    /// [`HttpClient::post`] with any method.
+    pub(crate) async fn request(
+        &self,
+        method: http::Method,
+        uri: &http::Uri,
+        headers: HeaderMap,
+        body: Bytes,
+        timeout: Duration,
+    ) -> Result<HttpReply, ClientError> {
         let mut request = http::Request::new(Full::new(body));
-        *request.method_mut() = http::Method::POST;
+        let verb = method.to_string();
+        *request.method_mut() = method;
         *request.uri_mut() = uri.clone();
         *request.headers_mut() = headers;
         let failed = |what: &str, source: Box<dyn std::error::Error + Send + Sync>| {
@@ -114,8 +382,7 @@ impl HttpClient {
         };
         let round_trip = async {
             let response = self
-                .hyper
-                .request(request)
+                .send_raw(request)
                 .await
                 .map_err(|e| failed("sending the request", Box::new(e)))?;
             let (parts, incoming) = response.into_parts();
@@ -127,7 +394,7 @@ impl HttpClient {
                 .map_err(|e| {
                     if e.is::<http_body_util::LengthLimitError>() {
                         ClientError::TooLarge {
-                            what: format!("the reply body of POST {uri}"),
+                            what: format!("the reply body of {verb} {uri}"),
                             bytes: self.max_body + 1,
                             limit: self.max_body,
                             stderr: String::new(),
@@ -146,7 +413,7 @@ impl HttpClient {
         tokio::time::timeout(timeout, round_trip)
             .await
             .map_err(|_| ClientError::Timeout {
-                request: format!("POST {uri}"),
+                request: format!("{verb} {uri}"),
                 after: timeout,
                 stderr: String::new(),
             })?
@@ -171,11 +438,11 @@ impl HttpTransport {
         self.client.max_body = bytes;
     }
 
-    pub(super) fn new(url: &str) -> Result<Self, ClientError> {
+    pub(super) fn new(url: &str, options: &HttpOptions) -> Result<Self, ClientError> {
         Ok(HttpTransport {
             url: url.to_owned(),
             uri: HttpClient::parse_url(url)?,
-            client: HttpClient::new(),
+            client: HttpClient::with_options(options)?,
             session: Mutex::new(None),
             legacy_version: Mutex::new(None),
         })
@@ -183,6 +450,18 @@ impl HttpTransport {
 
     pub(super) fn url(&self) -> &str {
         &self.url
+    }
+
+    pub(super) fn options(&self) -> &HttpOptions {
+        self.client.options()
+    }
+
+    /// Sends the headers of `options` from now on (the limit on reply bodies is kept).
+    pub(super) fn set_options(&mut self, options: &HttpOptions) -> Result<(), ClientError> {
+        let max_body = self.client.max_body;
+        self.client = HttpClient::with_options(options)?;
+        self.client.max_body = max_body;
+        Ok(())
     }
 
     pub(super) fn set_protocol_version(&self, version: &str) {
@@ -246,6 +525,9 @@ impl HttpTransport {
                 },
                 other => other,
             })?;
+        if reply.status == StatusCode::UNAUTHORIZED {
+            return Err(unauthorized(&self.url, &reply.headers));
+        }
         if let Some(session) = reply.headers.get(SESSION_ID) {
             *self.session.lock().expect("session lock") = Some(session.clone());
         }
@@ -322,5 +604,39 @@ fn answers(response: &Value, id: Option<&Value>) -> bool {
         Some(got) if Some(got) == id => true,
         None | Some(Value::Null) => response.get("error").is_some(),
         Some(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn https_is_spoken_with_feature_tls_and_named_without_it() {
+        let parsed = HttpClient::parse_url("https://example.com/mcp");
+        #[cfg(feature = "tls")]
+        assert!(parsed.is_ok(), "{parsed:?}");
+        #[cfg(not(feature = "tls"))]
+        assert!(
+            parsed.unwrap_err().to_string().contains("feature `tls`"),
+            "https:// without the feature must name it"
+        );
+        let err = HttpClient::parse_url("ftp://example.com/mcp").unwrap_err();
+        assert!(err.to_string().contains("\"ftp\""), "{err}");
+    }
+
+    #[test]
+    fn a_bad_header_line_never_shows_its_value() {
+        let err = HttpOptions::new()
+            .header_line("Authorization Bearer s3cret")
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("Authorization ..."), "{text}");
+        assert!(!text.contains("s3cret"), "{text}");
+        let err = HttpOptions::new()
+            .header("X-Key", "line\nbreak s3cret")
+            .unwrap_err();
+        assert!(!err.to_string().contains("s3cret"), "{err}");
+        assert!(err.to_string().contains("X-Key"), "{err}");
     }
 }

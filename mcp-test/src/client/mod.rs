@@ -52,14 +52,18 @@
 //! ```
 
 #[cfg(feature = "http")]
+mod auth;
+#[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "client")]
 mod stdio;
 
 // The one hyper client, for the AI client and the checker's raw probes (feature `cases`).
 #[cfg(feature = "http")]
+pub use http::HttpOptions;
+#[cfg(feature = "http")]
 #[allow(unused_imports)]
-pub(crate) use http::{HttpClient, HttpReply};
+pub(crate) use http::{HttpClient, HttpReply, unauthorized};
 
 pub use crate::target::{Answers, Exchange, Rounds, TransportEvent};
 
@@ -180,13 +184,41 @@ pub enum ClientError {
         /// The tail of the child's stderr, if any.
         stderr: String,
     },
-    /// The URL is not a plain `http://` URL.
+    /// The URL is not an `http://` URL (or `https://`, with feature `tls`).
     #[error("bad URL {url:?}: {reason}")]
     BadUrl {
         /// The URL.
         url: String,
         /// Why.
         reason: String,
+    },
+    /// A header to send ([`HttpOptions::header`]) is not a valid HTTP header.
+    #[error("header {header:?}: {reason}")]
+    BadHeader {
+        /// The header name, or the line given.
+        header: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A certificate authority to trust (`HttpOptions::ca_cert_pem`, feature `tls`) is not usable, or the
+    /// TLS configuration could not be built.
+    #[error("TLS: {reason}")]
+    Tls {
+        /// Why.
+        reason: String,
+    },
+    /// The server answered HTTP 401: it needs authorization (2026-07-28
+    /// `basic/authorization`). Send credentials in a header ([`HttpOptions::header`], e.g.
+    /// `Authorization: Bearer TOKEN`); `resource_metadata` is where the server says how to
+    /// get them (its OAuth 2.0 protected-resource metadata, RFC 9728).
+    #[error("{}", unauthorized_message(.url, .www_authenticate.as_deref(), .resource_metadata.as_deref()))]
+    Unauthorized {
+        /// The URL.
+        url: String,
+        /// The `WWW-Authenticate` challenges, if any (joined with `, `).
+        www_authenticate: Option<String>,
+        /// The `resource_metadata` URL a challenge names (RFC 9728 §5.1), if any.
+        resource_metadata: Option<String>,
     },
     /// An HTTP request could not be sent, or its reply could not be read (nobody listening,
     /// the connection dropped).
@@ -365,17 +397,71 @@ impl Client {
     }
 
     #[cfg(feature = "http")]
-    /// Speaks MCP over Streamable HTTP to `url` (`http://HOST:PORT/PATH`; no TLS). Nothing is
-    /// sent until the first call.
+    /// Speaks MCP over Streamable HTTP to `url` (`http://HOST:PORT/PATH`, or `https://` with
+    /// feature `tls`). Nothing is sent until the first call.
     ///
     /// ```
     /// use mcp_test::client::Client;
     /// assert!(Client::http("http://127.0.0.1:9/mcp").is_ok());
-    /// let err = Client::http("https://example.com/mcp").unwrap_err();
-    /// assert!(err.to_string().contains("https"));
+    /// let err = Client::http("ftp://example.com/mcp").unwrap_err();
+    /// assert!(err.to_string().contains("ftp"));
     /// ```
     pub fn http(url: &str) -> Result<Client, ClientError> {
-        Ok(Client::new(Transport::Http(http::HttpTransport::new(url)?)))
+        Client::http_with(url, &HttpOptions::default())
+    }
+
+    #[cfg(feature = "http")]
+    /// [`Client::http`] with headers on every request and, with feature `tls`, certificate
+    /// authorities to trust ([`HttpOptions`]). A reply with status 401 is
+    /// [`ClientError::Unauthorized`].
+    ///
+    /// ```
+    /// use mcp_test::client::{Client, HttpOptions};
+    /// let options = HttpOptions::new().header("Authorization", "Bearer token")?;
+    /// let client = Client::http_with("http://127.0.0.1:9/mcp", &options)?;
+    /// # let _ = client;
+    /// # Ok::<(), mcp_test::client::ClientError>(())
+    /// ```
+    pub fn http_with(url: &str, options: &HttpOptions) -> Result<Client, ClientError> {
+        Ok(Client::new(Transport::Http(http::HttpTransport::new(
+            url, options,
+        )?)))
+    }
+
+    #[cfg(feature = "http")]
+    /// The same connection sending `name: value` on every HTTP request from now on (ignored
+    /// over stdio). An invalid header is [`ClientError::BadHeader`]. Call it before cloning.
+    ///
+    /// ```
+    /// use mcp_test::client::Client;
+    /// let client = Client::http("http://127.0.0.1:9/mcp")?.with_header("X-Api-Key", "k")?;
+    /// assert_eq!(client.http_options().unwrap().header_value("x-api-key"), Some("k"));
+    /// # Ok::<(), mcp_test::client::ClientError>(())
+    /// ```
+    #[allow(irrefutable_let_patterns)]
+    pub fn with_header(self, name: &str, value: &str) -> Result<Client, ClientError> {
+        let Transport::Http(t) = &self.inner.transport else {
+            return Ok(self);
+        };
+        let options = t.options().clone().header(name, value)?;
+        let mut outcome = Ok(());
+        let client = self.map_inner(|inner| {
+            if let Transport::Http(t) = &mut inner.transport {
+                outcome = t.set_options(&options);
+            }
+        });
+        outcome.map(|()| client)
+    }
+
+    #[cfg(feature = "http")]
+    /// The headers and trusted authorities of an HTTP client; `None` over stdio.
+    #[allow(irrefutable_let_patterns)]
+    pub fn http_options(&self) -> Option<HttpOptions> {
+        match &self.inner.transport {
+            Transport::Http(t) => Some(t.options().clone()),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
     }
 
     /// The same connection with another per-call timeout (default [`DEFAULT_TIMEOUT`]).
@@ -902,6 +988,26 @@ fn wrong_id_message(
     }
 }
 
+fn unauthorized_message(
+    url: &str,
+    www_authenticate: Option<&str>,
+    resource_metadata: Option<&str>,
+) -> String {
+    let mut out = format!("{url} needs authorization (HTTP 401");
+    if let Some(challenge) = www_authenticate {
+        out.push_str(&format!(", WWW-Authenticate: {challenge}"));
+    }
+    out.push(')');
+    match resource_metadata {
+        Some(metadata) => out.push_str(&format!(
+            "; its protected-resource metadata (how to get a token): {metadata}"
+        )),
+        None => out.push_str("; the challenge names no protected-resource metadata"),
+    }
+    out.push_str("; send credentials in a header, e.g. `Authorization: Bearer TOKEN`");
+    out
+}
+
 /// An error and its sources, `: `-separated: hyper's errors say little until their source
 /// ("client error (Connect): tcp connect error: Connection refused").
 fn chain(error: &(dyn std::error::Error + 'static)) -> String {
@@ -973,5 +1079,10 @@ impl Target for Client {
             #[cfg(feature = "client")]
             Transport::Stdio(_) => None,
         }
+    }
+
+    #[cfg(feature = "http")]
+    fn http_options(&self) -> Option<HttpOptions> {
+        Client::http_options(self)
     }
 }

@@ -117,11 +117,13 @@ pub enum Area {
     Errors,
     /// The tasks extension (`io.modelcontextprotocol/tasks`).
     Tasks,
+    /// Authorization over HTTP: 401 challenges and protected-resource metadata.
+    Authorization,
 }
 
 impl Area {
     /// Every area, in the order the matrix lists them.
-    pub const ALL: [Area; 15] = [
+    pub const ALL: [Area; 16] = [
         Area::Base,
         Area::Lifecycle,
         Area::Stdio,
@@ -137,6 +139,7 @@ impl Area {
         Area::CacheHints,
         Area::Errors,
         Area::Tasks,
+        Area::Authorization,
     ];
 
     /// Its name in reports: `base`, `multi-round`, ...
@@ -157,6 +160,7 @@ impl Area {
             Area::CacheHints => "cache-hints",
             Area::Errors => "errors",
             Area::Tasks => "tasks",
+            Area::Authorization => "authorization",
         }
     }
 }
@@ -1469,6 +1473,28 @@ clauses! {
     TASKS_AUTH = "tasks/auth-binding", "ext-tasks", "specification/draft/tasks.md", "Security Considerations", Must,
         Tasks, Any, outside("needs two authenticated identities, which a check of one server connection does not have"),
         "Servers **MUST** perform authentication and authorization checks on each task-related request to ensure that the client has permission to access a task.";
+    // ==== Authorization (2026-07-28 basic/authorization): 401 challenges and the OAuth 2.0
+    // protected-resource metadata (RFC 9728) ====
+    /// An HTTP server that asks for authorization follows the authorization spec.
+    AUTH_CONFORM = "authorization/conform", "2026-07-28", "basic/authorization/index.mdx", "Protocol Requirements", Should,
+        Authorization, Http, probes(&["http/authorization"]),
+        "Authorization is **OPTIONAL** for MCP implementations. When supported: - Implementations using an HTTP-based transport **SHOULD** conform to this specification.";
+    /// The server serves its protected-resource metadata.
+    AUTH_PRM = "authorization/protected-resource-metadata", "2026-07-28", "basic/authorization/index.mdx", "Overview", Must,
+        Authorization, Http, probes(&["http/authorization"]),
+        "MCP servers **MUST** implement OAuth 2.0 Protected Resource Metadata ([RFC9728](https://datatracker.ietf.org/doc/html/rfc9728)). (RFC 9728 §2: `resource` is REQUIRED, the protected resource's resource identifier; §3.2: the metadata is a JSON object.)";
+    /// The metadata names at least one authorization server.
+    AUTH_PRM_AUTHORIZATION_SERVERS = "authorization/authorization-servers", "2026-07-28", "basic/authorization/authorization-server-discovery.mdx", "Authorization Server Location", Must,
+        Authorization, Http, probes(&["http/authorization"]),
+        "The Protected Resource Metadata document returned by the MCP server **MUST** include the `authorization_servers` field containing at least one authorization server.";
+    /// The metadata's `resource` is the endpoint it was found for.
+    AUTH_PRM_RESOURCE = "authorization/resource-matches", "2026-07-28", "basic/authorization/index.mdx", "Overview", Must,
+        Authorization, Http, probes(&["http/authorization"]),
+        "MCP servers **MUST** implement OAuth 2.0 Protected Resource Metadata ([RFC9728](https://datatracker.ietf.org/doc/html/rfc9728)). (RFC 9728 §3.3: \"The `resource` value returned **MUST** be identical to the protected resource's resource identifier value into which the well-known URI path suffix was inserted to create the URL used to retrieve the metadata.\" Metadata found through the `resource_metadata` parameter of a 401 likewise names the URL the client used.)";
+    /// An invalid token is refused with 401.
+    AUTH_INVALID_TOKEN_401 = "authorization/invalid-token-401", "2026-07-28", "basic/authorization/index.mdx", "Token Handling", Must,
+        Authorization, Http, probes(&["http/authorization"]),
+        "If validation fails, servers **MUST** respond according to [OAuth 2.1 Section 5.3](https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.3) error handling requirements. Invalid or expired tokens **MUST** receive a HTTP 401 response.";
 
 }
 

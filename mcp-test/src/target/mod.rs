@@ -115,6 +115,14 @@ pub trait Target: Send + Sync {
         None
     }
 
+    /// The headers and trusted certificate authorities the target's HTTP client sends with
+    /// (`None`: none, or not over HTTP): the checker's raw HTTP requests send the same, so a
+    /// server behind authorization or a private CA is probed as the client reaches it.
+    #[cfg(feature = "http")]
+    fn http_options(&self) -> Option<crate::client::HttpOptions> {
+        None
+    }
+
     /// The capabilities the server declared when the connection was made, when the target
     /// kept them: the `capabilities` of a 2025-era `InitializeResult` (or of a
     /// `DiscoverResult`). `None` (the default) means "not known"; the checker then reads a
@@ -376,6 +384,10 @@ macro_rules! forward {
             }
             fn http_url(&self) -> Option<String> {
                 (**self).http_url()
+            }
+            #[cfg(feature = "http")]
+            fn http_options(&self) -> Option<crate::client::HttpOptions> {
+                (**self).http_options()
             }
             fn declared_capabilities(&self) -> Option<Value> {
                 (**self).declared_capabilities()

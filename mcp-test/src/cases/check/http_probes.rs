@@ -21,16 +21,13 @@
 
 use super::{Note, Out, Shown, raw_http};
 use crate::cases::shorten;
-use crate::client::HttpClient;
+use crate::client::{HttpClient, HttpOptions};
 use crate::spec::clauses::{self, Clause};
 use crate::wire::Era;
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE, ORIGIN};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use http_body_util::{BodyExt, Full};
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -117,7 +114,8 @@ fn json_or_sse(content_type: &str) -> bool {
 
 /// A raw HTTP client for one probe run: any method, any headers, within the check's timeout.
 struct Wire {
-    hyper: HyperClient<HttpConnector, Full<Bytes>>,
+    client: HttpClient,
+    options: HttpOptions,
     uri: http::Uri,
     timeout: Duration,
 }
@@ -139,8 +137,8 @@ impl Wire {
         *request.headers_mut() = headers;
         let round_trip = async {
             let response = self
-                .hyper
-                .request(request)
+                .client
+                .send_raw(request)
                 .await
                 .map_err(|e| format!("sending the request failed: {e}"))?;
             let (parts, incoming) = response.into_parts();
@@ -178,7 +176,7 @@ impl Wire {
         *request.uri_mut() = self.uri.clone();
         *request.headers_mut() = headers;
         let deadline = tokio::time::Instant::now() + self.timeout;
-        let response = tokio::time::timeout_at(deadline, self.hyper.request(request))
+        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
             .await
             .map_err(|_| format!("no reply within {:?}", self.timeout))?
             .map_err(|e| format!("sending the request failed: {e}"))?;
@@ -253,7 +251,7 @@ fn shown(what: &str) -> Option<Shown> {
 pub(super) type Found = Vec<(&'static str, Result<Out, String>)>;
 
 /// Runs the HTTP probes against `url`, for a server of `era`.
-pub(super) async fn run(url: &str, era: Era, timeout: Duration) -> Found {
+pub(super) async fn run(url: &str, options: &HttpOptions, era: Era, timeout: Duration) -> Found {
     let uri = match HttpClient::parse_url(url) {
         Ok(uri) => uri,
         Err(e) => {
@@ -261,8 +259,16 @@ pub(super) async fn run(url: &str, era: Era, timeout: Duration) -> Found {
             return PROBES.iter().map(|p| (*p, Err(why.clone()))).collect();
         }
     };
+    let client = match HttpClient::with_options(options) {
+        Ok(client) => client,
+        Err(e) => {
+            let why = format!("no HTTP client for {url}: {e}");
+            return PROBES.iter().map(|p| (*p, Err(why.clone()))).collect();
+        }
+    };
     let wire = Wire {
-        hyper: HyperClient::builder(TokioExecutor::new()).build_http(),
+        client,
+        options: options.clone(),
         uri,
         timeout,
     };
@@ -281,7 +287,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     let dual = serves_initialize(wire).await;
     found.push((
         "http/header-mirroring",
-        Ok(raw_http::header_mirroring(url, wire.timeout, !dual).await),
+        Ok(raw_http::header_mirroring(url, &wire.options, wire.timeout, !dual).await),
     ));
 
     // http/origin: the same request as the client's first, with a foreign Origin.

@@ -22,6 +22,8 @@
 //! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
 //! alone.
 
+#[cfg(feature = "http")]
+mod authorization;
 mod catalog;
 mod classify;
 mod deadline;
@@ -39,6 +41,8 @@ mod shutdown;
 mod stdio_framing;
 mod tasks;
 
+#[cfg(feature = "http")]
+pub use authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use deadline::DEFAULT_DEADLINE;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
@@ -317,6 +321,7 @@ pub async fn check_with_progress(
         "http/responses",
         "http/status-codes",
         "http/earlier-revisions",
+        "http/authorization",
     ];
     match url {
         None => {
@@ -333,12 +338,18 @@ pub async fn check_with_progress(
         #[cfg(feature = "http")]
         Some(url) => {
             progress("HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE");
-            for (probe, found) in http_probes::run(&url, era, options.timeout).await {
+            let http = target.http_options().unwrap_or_default();
+            for (probe, found) in http_probes::run(&url, &http, era, options.timeout).await {
                 match found {
                     Ok(out) => c.push_probe(probe, out),
                     Err(why) => c.skip_probe(probe, why),
                 }
             }
+            progress("HTTP: protected-resource metadata");
+            let (found, mut out, _) =
+                authorization::protected_resource(&url, &http, None, options.timeout).await;
+            out.extend(authorization::invalid_token(&url, &http, found, options.timeout).await);
+            c.push_probe(AUTHORIZATION_PROBE, out);
         }
         #[cfg(not(feature = "http"))]
         Some(_) => {}

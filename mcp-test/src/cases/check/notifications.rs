@@ -383,7 +383,8 @@ impl Checker<'_> {
                 method: "subscriptions/listen".to_owned(),
                 id: Some(id),
             });
-            let out = match listen::read(&url, &body, self.session.timeout).await {
+            let options = self.session.target.http_options().unwrap_or_default();
+            let out = match listen::read(&url, &options, &body, self.session.timeout).await {
                 Ok(seen) => judge_listen(&seen, id, &Value::Object(filter)),
                 Err(e) => vec![Note::info(format!(
                     "subscriptions/listen could not be read: {e}"
@@ -565,12 +566,11 @@ pub(super) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
 #[cfg(feature = "http")]
 mod listen {
     use super::Listened;
+    use crate::client::{HttpClient, HttpOptions};
     use bytes::Bytes;
     use http::HeaderValue;
     use http::header::{ACCEPT, CONTENT_TYPE};
     use http_body_util::{BodyExt, Full};
-    use hyper_util::client::legacy::Client;
-    use hyper_util::rt::TokioExecutor;
     use serde_json::Value;
     use std::time::Duration;
     use tokio::time::Instant;
@@ -582,11 +582,12 @@ mod listen {
     /// or [`AFTER_FIRST`] after the first message; then drops the connection.
     pub(super) async fn read(
         url: &str,
+        options: &HttpOptions,
         body: &Value,
         timeout: Duration,
     ) -> Result<Listened, String> {
         let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
-        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+        let client = HttpClient::with_options(options).map_err(|e| e.to_string())?;
         let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
         *request.method_mut() = http::Method::POST;
         *request.uri_mut() = uri;
@@ -605,7 +606,7 @@ mod listen {
             }
         }
         let start = Instant::now();
-        let response = tokio::time::timeout(timeout, client.request(request))
+        let response = tokio::time::timeout(timeout, client.send_raw(request))
             .await
             .map_err(|_| format!("no reply within {timeout:?}"))?
             .map_err(|e| e.to_string())?;

@@ -520,7 +520,8 @@ impl<'a> Checker<'a> {
     async fn send_as_legacy(&self, body: Value) -> Result<Value, String> {
         #[cfg(feature = "http")]
         if let Some(url) = self.session.target.http_url() {
-            return super::raw_http::post_legacy(&url, &body, self.session.timeout).await;
+            let options = self.session.target.http_options().unwrap_or_default();
+            return super::raw_http::post_legacy(&url, &options, &body, self.session.timeout).await;
         }
         self.session.raw(body).await.map_err(|e| e.to_string())
     }
@@ -528,7 +529,8 @@ impl<'a> Checker<'a> {
     async fn send_without_envelope(&self, body: Value) -> Result<Value, String> {
         #[cfg(feature = "http")]
         if let Some(url) = self.session.target.http_url() {
-            return super::raw_http::post_modern(&url, &body, self.session.timeout).await;
+            let options = self.session.target.http_options().unwrap_or_default();
+            return super::raw_http::post_modern(&url, &options, &body, self.session.timeout).await;
         }
         self.session.raw(body).await.map_err(|e| e.to_string())
     }

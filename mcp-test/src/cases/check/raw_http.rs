@@ -3,7 +3,7 @@
 
 use super::{Note, Out, Shown};
 use crate::cases::shorten;
-use crate::client::{ClientError, HttpClient};
+use crate::client::{ClientError, HttpClient, HttpOptions};
 use crate::spec::clauses::{self, Clause};
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
@@ -21,7 +21,12 @@ use std::time::Duration;
 ///   Base64-encoded in `Mcp-Name`: the server must decode it, so it matches (no -32020).
 ///
 /// The first four must be HTTP 400 with -32020 (HeaderMismatch).
-pub(super) async fn header_mirroring(url: &str, timeout: Duration, modern_only: bool) -> Out {
+pub(super) async fn header_mirroring(
+    url: &str,
+    options: &HttpOptions,
+    timeout: Duration,
+    modern_only: bool,
+) -> Out {
     let mut out = Vec::new();
     let uri = match HttpClient::parse_url(url) {
         Ok(uri) => uri,
@@ -32,7 +37,13 @@ pub(super) async fn header_mirroring(url: &str, timeout: Duration, modern_only: 
             return out;
         }
     };
-    let client = HttpClient::new();
+    let client = match HttpClient::with_options(options) {
+        Ok(client) => client,
+        Err(e) => {
+            out.push(Note::info(format!("the probe did not run: {e}")));
+            return out;
+        }
+    };
     let post = |body: Value, headers: HeaderMap| {
         let (client, uri) = (client.clone(), uri.clone());
         async move {
@@ -177,11 +188,12 @@ fn no_answer(what: &str, e: ClientError, timeout: Duration) -> Note {
 /// Returns the first JSON-RPC message of the reply.
 pub(super) async fn post_modern(
     url: &str,
+    options: &HttpOptions,
     body: &Value,
     timeout: Duration,
 ) -> Result<Value, String> {
     let method = body.get("method").and_then(Value::as_str).unwrap_or("");
-    post_first_message(url, body, modern_headers(method), timeout).await
+    post_first_message(url, options, body, modern_headers(method), timeout).await
 }
 
 /// Posts `body` as a 2025-era client does before any handshake: JSON in, JSON or SSE out,
@@ -189,20 +201,23 @@ pub(super) async fn post_modern(
 /// of the reply.
 pub(super) async fn post_legacy(
     url: &str,
+    options: &HttpOptions,
     body: &Value,
     timeout: Duration,
 ) -> Result<Value, String> {
-    post_first_message(url, body, json_headers(), timeout).await
+    post_first_message(url, options, body, json_headers(), timeout).await
 }
 
 async fn post_first_message(
     url: &str,
+    options: &HttpOptions,
     body: &Value,
     headers: HeaderMap,
     timeout: Duration,
 ) -> Result<Value, String> {
     let uri = HttpClient::parse_url(url).map_err(|e| format!("{url} is not a usable URL: {e}"))?;
-    let reply = HttpClient::new()
+    let reply = HttpClient::with_options(options)
+        .map_err(|e| e.to_string())?
         .post(&uri, headers, body.to_string().into(), timeout)
         .await
         .map_err(|e| e.to_string())?;

@@ -1,0 +1,374 @@
+//! The ad-hoc commands (`list`, `call`, `read`, `prompt`, `complete`) as a user runs them:
+//! the real binary against the conformance fixture server (`examples/conformance.rs`), over
+//! Streamable HTTP (served in this process on 127.0.0.1) and over stdio (this test binary
+//! started again as the server, see [`fixture_stdio_server`]).
+
+use mcp_test::transport::http::{HttpConfig, bind_local, serve};
+use serde_json::{Value, json};
+use std::process::Stdio;
+use tokio::io::AsyncWriteExt;
+
+#[allow(dead_code)]
+#[path = "../examples/conformance.rs"]
+mod conformance;
+
+/// Set in the environment of the stdio fixture (this binary, started again).
+const FIXTURE_ENV: &str = "MCP_TEST_ADHOC_FIXTURE";
+
+/// Not a test: the conformance server over stdio, when this binary is started as the stdio
+/// fixture (by [`stdio_target`], with `FIXTURE_ENV` set). libtest writes its own lines to
+/// stdout, so the fixture's stdout is fd 3, which the starting shell points at the pipe while
+/// it sends fd 1 to /dev/null. Ignored, so a normal run skips it; without the variable it
+/// does nothing.
+#[tokio::test]
+#[ignore = "the stdio fixture server, started by the ad-hoc tests"]
+async fn fixture_stdio_server() {
+    if std::env::var_os(FIXTURE_ENV).is_none() {
+        return;
+    }
+    #[cfg(unix)]
+    let Ok(out) = tokio::net::unix::pipe::OpenOptions::new().open_sender("/dev/fd/3") else {
+        return;
+    };
+    #[cfg(not(unix))]
+    let out = tokio::io::stdout();
+    let _ = mcp_test::transport::stdio::serve(
+        conformance::conformance_server(),
+        tokio::io::stdin(),
+        out,
+        mcp_test::transport::stdio::StdioConfig::default(),
+    )
+    .await;
+}
+
+/// The target arguments of the stdio fixture: `-- sh -c ... THIS_BINARY`.
+fn stdio_target() -> Vec<String> {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    vec![
+        "--".to_owned(),
+        "sh".to_owned(),
+        "-c".to_owned(),
+        format!(
+            "{FIXTURE_ENV}=1 exec \"$0\" fixture_stdio_server --exact --ignored --nocapture --test-threads=1 3>&1 1>/dev/null"
+        ),
+        exe.display().to_string(),
+    ]
+}
+
+/// The target arguments of the conformance server over HTTP, served by this process.
+async fn http_target() -> Vec<String> {
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(serve(
+        listener,
+        conformance::conformance_server(),
+        HttpConfig::default(),
+    ));
+    vec!["--url".to_owned(), url]
+}
+
+/// Both targets, each with its name for failure messages.
+async fn targets() -> Vec<(&'static str, Vec<String>)> {
+    let mut out = vec![("http", http_target().await)];
+    if cfg!(unix) {
+        out.push(("stdio", stdio_target()));
+    }
+    out
+}
+
+struct Run {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `mcp-test ARGS TARGET` with `stdin` as its input (none: empty).
+async fn run(args: &[&str], target: &[String], stdin: Option<&str>) -> Run {
+    // Options before `--` (a stdio target) or anywhere (an HTTP one).
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-test"));
+    command
+        .args(args)
+        .args(target)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = command.spawn().expect("the mcp-test binary runs");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.unwrap_or("").to_owned();
+    tokio::spawn(async move {
+        let _ = input.write_all(text.as_bytes()).await;
+    });
+    let output = tokio::time::timeout(
+        std::time::Duration::from_secs(120),
+        child.wait_with_output(),
+    )
+    .await
+    .expect("mcp-test ends within 120 s")
+    .expect("mcp-test ran");
+    Run {
+        status: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[tokio::test]
+async fn list_names_every_tool_resource_template_and_prompt() {
+    for (name, target) in targets().await {
+        let tools = run(&["list", "tools"], &target, None).await;
+        assert_eq!(tools.status, 0, "{name}: {}", tools.stderr);
+        assert!(
+            tools
+                .stdout
+                .contains("test_simple_text  Returns a simple text response."),
+            "{name}: {}",
+            tools.stdout
+        );
+        let resources = run(&["list", "resources"], &target, None).await;
+        assert!(
+            resources.stdout.contains("test://static-text"),
+            "{name}: {}",
+            resources.stdout
+        );
+        let templates = run(&["list", "templates"], &target, None).await;
+        assert!(
+            templates.stdout.contains("test://template/{id}/data"),
+            "{name}: {}",
+            templates.stdout
+        );
+        let prompts = run(&["list", "prompts", "--format", "json"], &target, None).await;
+        assert_eq!(prompts.status, 0, "{name}: {}", prompts.stderr);
+        let listed: Value = serde_json::from_str(&prompts.stdout).unwrap();
+        assert!(
+            listed["prompts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "test_prompt_with_arguments"),
+            "{name}: {listed}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn call_takes_pairs_or_json_and_reports_tool_errors() {
+    for (name, target) in targets().await {
+        let simple = run(&["call", "test_simple_text"], &target, None).await;
+        assert_eq!(simple.status, 0, "{name}: {}", simple.stderr);
+        assert_eq!(
+            simple.stdout,
+            "This is a simple text response for testing.\n"
+        );
+
+        let pairs = run(
+            &[
+                "call",
+                "json_schema_2020_12_tool",
+                "name=Ada",
+                "contactMethod=email",
+                "email=a@b.c",
+            ],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(pairs.status, 0, "{name}: {}", pairs.stderr);
+        assert!(
+            pairs.stdout.contains(r#""email":"a@b.c""#),
+            "{name}: {}",
+            pairs.stdout
+        );
+
+        let object = run(
+            &[
+                "call",
+                "json_schema_2020_12_tool",
+                r#"{"phone": "1", "contactMethod": "phone"}"#,
+                "--format",
+                "json",
+            ],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(object.status, 0, "{name}: {}", object.stderr);
+        let result: Value = serde_json::from_str(&object.stdout).unwrap();
+        assert_eq!(
+            result["content"][0]["text"],
+            r#"ok: {"contactMethod":"phone","phone":"1"}"#
+        );
+
+        let failing = run(&["call", "test_error_handling"], &target, None).await;
+        assert_eq!(failing.status, 1, "{name}: {}", failing.stderr);
+        assert!(
+            failing.stdout.contains("intentionally returns an error"),
+            "{name}"
+        );
+        assert!(
+            failing.stderr.contains("isError"),
+            "{name}: {}",
+            failing.stderr
+        );
+
+        let unknown = run(&["call", "no_such_tool"], &target, None).await;
+        assert_eq!(unknown.status, 1, "{name}: {}", unknown.stderr);
+        assert!(
+            unknown.stderr.contains("error -32602"),
+            "{name}: {}",
+            unknown.stderr
+        );
+
+        let bad = run(&["call", "test_simple_text", "novalue"], &target, None).await;
+        assert_eq!(bad.status, 2, "{name}");
+        assert!(
+            bad.stderr.contains("expected k=v"),
+            "{name}: {}",
+            bad.stderr
+        );
+    }
+}
+
+#[tokio::test]
+async fn call_answers_multi_round_questions_from_flags_a_file_or_the_input() {
+    let answers = std::env::temp_dir().join(format!(
+        "mcp-test-adhoc-answers-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(
+        &answers,
+        json!({
+            "step1": {"action": "accept", "content": {"name": "Ada"}},
+            "step2": {"action": "accept", "content": {"color": "teal"}},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    for (name, target) in targets().await {
+        let flagged = run(
+            &[
+                "call",
+                "test_input_required_result_elicitation",
+                "--answer",
+                r#"user_name={"action": "accept", "content": {"name": "Ada"}}"#,
+            ],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(flagged.status, 0, "{name}: {}", flagged.stderr);
+        assert_eq!(flagged.stdout, "Hello, Ada!\n", "{name}");
+
+        let filed = run(
+            &[
+                "call",
+                "test_input_required_result_multi_round",
+                "--answers",
+                answers.to_str().unwrap(),
+            ],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(filed.status, 0, "{name}: {}", filed.stderr);
+        assert!(
+            filed.stdout.contains("name = Ada, color = teal"),
+            "{name}: {}",
+            filed.stdout
+        );
+
+        // Not a terminal and no answer: an error that says how to answer.
+        let unanswered = run(
+            &["call", "test_input_required_result_elicitation"],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(unanswered.status, 2, "{name}: {}", unanswered.stderr);
+        assert!(
+            unanswered.stderr.contains("user_name"),
+            "{name}: {}",
+            unanswered.stderr
+        );
+        assert!(
+            unanswered.stderr.contains("--answer"),
+            "{name}: {}",
+            unanswered.stderr
+        );
+
+        // Asked on the input, as on a terminal.
+        let asked = run(
+            &[
+                "call",
+                "test_input_required_result_elicitation",
+                "--interactive",
+            ],
+            &target,
+            Some("Grace\n\n"),
+        )
+        .await;
+        assert_eq!(asked.status, 0, "{name}: {}", asked.stderr);
+        assert_eq!(asked.stdout, "Hello, Grace!\n", "{name}");
+        assert!(
+            asked.stderr.contains("What is your name?"),
+            "{name}: {}",
+            asked.stderr
+        );
+    }
+    let _ = std::fs::remove_file(answers);
+}
+
+#[tokio::test]
+async fn read_prompt_and_complete() {
+    for (name, target) in targets().await {
+        let read = run(&["read", "test://static-text"], &target, None).await;
+        assert_eq!(read.status, 0, "{name}: {}", read.stderr);
+        assert_eq!(
+            read.stdout,
+            "This is the content of the static text resource.\n"
+        );
+        let templated = run(
+            &["read", "test://template/42/data", "--format", "json"],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(templated.status, 0, "{name}: {}", templated.stderr);
+        let contents: Value = serde_json::from_str(&templated.stdout).unwrap();
+        assert_eq!(contents["contents"][0]["uri"], "test://template/42/data");
+        let missing = run(&["read", "test://nothing"], &target, None).await;
+        assert_eq!(missing.status, 1, "{name}: {}", missing.stderr);
+
+        let prompt = run(
+            &["prompt", "test_prompt_with_arguments", "arg1=a", "arg2=b"],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(prompt.status, 0, "{name}: {}", prompt.stderr);
+        assert!(
+            prompt
+                .stdout
+                .contains("user: Prompt with arguments: arg1='a', arg2='b'"),
+            "{name}: {}",
+            prompt.stdout
+        );
+
+        let complete = run(
+            &[
+                "complete",
+                "--prompt",
+                "test_prompt_with_arguments",
+                "arg1",
+                "par",
+            ],
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(complete.status, 0, "{name}: {}", complete.stderr);
+        assert_eq!(complete.stdout, "paris\npark\nparty\n", "{name}");
+        let neither = run(&["complete", "arg1"], &target, None).await;
+        assert_eq!(neither.status, 2, "{name}");
+    }
+}
