@@ -561,15 +561,8 @@ impl HttpTransport {
                     }
                     answered = Some(tokio::time::Instant::now());
                 } else if !is_response {
-                    if let (Some(method), Some(_)) = (
-                        message.get("method").and_then(Value::as_str),
-                        message.get("id"),
-                    ) {
-                        self.record(TransportEvent::ServerRequest {
-                            method: method.to_owned(),
-                            line: quoted(&event.data),
-                        });
-                    }
+                    // Requests from the server on the stream are judged by the probes of
+                    // `check` that provoke them; here they count as notifications.
                     notifications += 1;
                     kept_bytes += event.data.len();
                     if notifications > MAX_KEPT_MESSAGES || kept_bytes > MAX_KEPT_BYTES {

@@ -777,3 +777,26 @@ impl Drop for StdioTransport {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::leading_id;
+
+    #[test]
+    fn the_id_is_read_from_the_first_bytes_of_a_reply() {
+        assert_eq!(
+            leading_id(br#"{"jsonrpc":"2.0","id":12,"result":{"x":"aaa"#),
+            Some("12".into())
+        );
+        assert_eq!(
+            leading_id(br#"{"id" : "a-1", "result"#),
+            Some("\"a-1\"".into())
+        );
+        assert_eq!(leading_id(br#"{"id":-3}"#), Some("-3".into()));
+        // Nothing to go on: no id, an id cut off or escaped.
+        assert_eq!(leading_id(br#"{"jsonrpc":"2.0","method":"x"#), None);
+        assert_eq!(leading_id(br#"{"id":"abc"#), None);
+        assert_eq!(leading_id(br#"{"id":"a\"b"}"#), None);
+        assert_eq!(leading_id(br#"{"id":}"#), None);
+    }
+}

@@ -1235,7 +1235,7 @@ clauses! {
         "The server **MAY** send JSON-RPC _notifications_ — for example, [`notifications/progress`][notifications-progress] or [`notifications/message`][notifications-message] — before the final response. These notifications **MUST** relate to the originating client request.";
     /// No server requests on a response stream.
     HTTP_NO_REQUESTS = "http/no-requests-on-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", MustNot,
-        Http, Http, probes(&["http/responses", "transport/hygiene"]),
+        Http, Http, probes(&["http/responses"]),
         "The server **MUST NOT** send independent JSON-RPC _requests_ on this stream.";
     /// The response ends the stream.
     HTTP_RESPONSE_ENDS_STREAM = "http/response-ends-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,

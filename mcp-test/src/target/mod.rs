@@ -211,7 +211,8 @@ pub enum TransportEvent {
         /// How many bytes were dropped.
         bytes: usize,
     },
-    /// The server's notifications with one reply past what the client keeps.
+    /// The server's notifications with one reply past what the client keeps (over HTTP,
+    /// requests on the reply's stream count among them).
     NotificationsDropped {
         /// The request (its id as JSON text).
         id: String,
@@ -284,7 +285,7 @@ impl std::fmt::Display for TransportEvent {
             ),
             TransportEvent::NotificationsDropped { id, count } => write!(
                 f,
-                "{count} notifications sent with the reply to id {id} were not kept (the client keeps 10,000 or 16 MiB per request)"
+                "{count} notifications (or requests) sent with the reply to id {id} were not kept (the client keeps 10,000 or 16 MiB per request)"
             ),
             TransportEvent::GroupStopped {
                 server_exited,

@@ -122,3 +122,63 @@ impl LineReader {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(pieces: &[&[u8]], max: usize) -> Vec<Line> {
+        let mut reader = LineReader::new(max);
+        let mut out = Vec::new();
+        for piece in pieces {
+            reader.push(piece, &mut out);
+        }
+        reader.finish(&mut out);
+        out
+    }
+
+    #[test]
+    fn every_cut_gives_the_same_lines() {
+        let text = b"{\"a\":1}\n\n0123456789abcdef\r\n{}\ntail";
+        let whole = read(&[text], 10);
+        assert_eq!(whole.len(), 5, "{whole:?}");
+        assert_eq!(whole[1], Line::Complete(Vec::new()));
+        assert!(matches!(whole[2], Line::TooLong { limit: 10, .. }));
+        assert_eq!(whole[4], Line::Complete(b"tail".to_vec()));
+        for cut in 0..=text.len() {
+            let (a, b) = text.split_at(cut);
+            let got = read(&[a, b], 10);
+            assert_eq!(got.len(), whole.len(), "cut at {cut}");
+            for (g, w) in got.iter().zip(&whole) {
+                match (g, w) {
+                    (Line::TooLong { bytes, head, .. }, Line::TooLong { .. }) => {
+                        assert!(*bytes > 10 && head.starts_with(b"0123456789"), "{g:?}");
+                    }
+                    _ => assert_eq!(g, w, "cut at {cut}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_endless_line_is_reported_once_as_it_goes_over_and_never_held() {
+        let mut reader = LineReader::new(100);
+        let mut out = Vec::new();
+        reader.push(b"{\"id\":7,", &mut out);
+        for _ in 0..1000 {
+            reader.push(&[b'a'; 1000], &mut out);
+        }
+        assert_eq!(out.len(), 1);
+        match &out[0] {
+            Line::TooLong { bytes, head, .. } => {
+                assert_eq!(*bytes, 1008);
+                assert_eq!(head.len(), HEAD_BYTES);
+                assert!(head.starts_with(b"{\"id\":7,"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(reader.line.capacity() <= 1008, "{}", reader.line.capacity());
+        reader.push(b"aa\n{}\n", &mut out);
+        assert_eq!(out[1], Line::Complete(b"{}".to_vec()));
+    }
+}

@@ -110,7 +110,7 @@ impl EventReader {
     /// Reads `bytes`, appending each event they complete to `out`.
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<Result<Event, EventTooLarge>>) {
         let mut rest = bytes;
-        if self.after_cr {
+        if self.after_cr && !rest.is_empty() {
             self.after_cr = false;
             if let Some(stripped) = rest.strip_prefix(b"\n") {
                 rest = stripped;
@@ -296,6 +296,59 @@ mod tests {
         // A field name alone has an empty value.
         assert_eq!(got[2].event.as_deref(), Some(""));
         assert_eq!(got[2].data, "");
+    }
+
+    fn read(pieces: &[&[u8]], max: usize) -> Vec<Result<Event, EventTooLarge>> {
+        let mut reader = EventReader::new(max);
+        let mut out = Vec::new();
+        for piece in pieces {
+            reader.push(piece, &mut out);
+        }
+        reader.finish(&mut out);
+        out
+    }
+
+    #[test]
+    fn every_cut_gives_the_same_events() {
+        let text = ": ping\r\nevent: message\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\ndata: 012345678901234567890123456789012345678901234\n\n\rdata: x\r\rdata: tail";
+        let whole = read(&[text.as_bytes()], 40);
+        assert_eq!(whole.len(), 4, "{whole:?}");
+        assert_eq!(
+            whole[0].as_ref().map(|e| e.data.as_str()),
+            Ok("{\"a\":\n1}")
+        );
+        assert!(matches!(whole[1], Err(EventTooLarge { limit: 40, .. })));
+        assert_eq!(whole[3].as_ref().map(|e| e.data.as_str()), Ok("tail"));
+        for cut in 0..=text.len() {
+            let (a, b) = text.as_bytes().split_at(cut);
+            let got = read(&[a, &[], b], 40);
+            let shape = |v: &[Result<Event, EventTooLarge>]| -> Vec<Result<Event, usize>> {
+                v.iter().map(|e| e.clone().map_err(|e| e.limit)).collect()
+            };
+            assert_eq!(shape(&got), shape(&whole), "cut at {cut}");
+        }
+        assert_eq!(
+            read(&[text.as_bytes()], usize::MAX)
+                .into_iter()
+                .map(Result::unwrap)
+                .collect::<Vec<_>>(),
+            events(text)
+        );
+    }
+
+    #[test]
+    fn endless_comments_cost_nothing_and_bytes_not_utf8_are_seen() {
+        let mut reader = EventReader::new(10);
+        let mut out = Vec::new();
+        reader.push(b":", &mut out);
+        for _ in 0..1000 {
+            reader.push(&[b' '; 1000], &mut out);
+        }
+        assert!(out.is_empty() && reader.line.capacity() == 0);
+        reader.push(b"\ndata: \xff\n\n", &mut out);
+        assert!(reader.invalid_utf8());
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].as_ref().map(|e| e.data.as_str()), Ok("\u{fffd}"));
     }
 
     #[test]

@@ -166,7 +166,7 @@ impl<'a> Checker<'a> {
                 TargetError::Client(ClientError::WrongId { .. }) => {
                     return self.broke(
                         &clauses::RESULT_ID,
-                        format!("no reply to {method} (id {id}) under its id: {e}"),
+                        format!("no answer to {method} (id {id}) under its id: {e}"),
                     );
                 }
                 _ => {}
@@ -175,7 +175,7 @@ impl<'a> Checker<'a> {
         if let TargetError::WrongId { .. } = e {
             return self.broke(
                 &clauses::RESULT_ID,
-                format!("no reply to {method} (id {id}) under its id: {e}"),
+                format!("no answer to {method} (id {id}) under its id: {e}"),
             );
         }
         if crate::cases::over_limit(e) {
@@ -1238,7 +1238,6 @@ impl<'a> Checker<'a> {
                 break;
             }
         }
-        let http = target.transport() == Some(clauses::Transport::Http);
         let mut out: Out = Vec::new();
         let mut run: Vec<&TransportEvent> = Vec::new();
         for event in &events {
@@ -1252,14 +1251,9 @@ impl<'a> Checker<'a> {
             out.extend(self.stdout_lines(&run));
             run.clear();
             out.push(match event {
-                TransportEvent::ServerRequest { .. } if self.modern() => Note::broke(
-                    if http {
-                        &clauses::HTTP_NO_REQUESTS
-                    } else {
-                        &clauses::STDIO_NO_REQUESTS
-                    },
-                    event.to_string(),
-                ),
+                TransportEvent::ServerRequest { .. } if self.modern() => {
+                    Note::broke(&clauses::STDIO_NO_REQUESTS, event.to_string())
+                }
                 TransportEvent::UnmatchedReply { .. } => {
                     Note::broke_in(self.era, &clauses::RESULT_ID, event.to_string())
                 }
@@ -1543,12 +1537,14 @@ mod extension_tests {
 /// (100,000 lines on stdout, requests from the server) is the first few, then one note
 /// counting the rest, with the same clause.
 fn at_most_of_a_kind(notes: Out, keep: usize) -> Out {
-    let kind = |n: &Note| (n.clause.map(|c| c.id), n.severity);
-    let mut counts: Vec<(
+    /// A kind of note (its clause and severity), how many there were, and the clause.
+    type Kind = (
         (Option<&'static str>, super::Severity),
         usize,
         Option<Clause>,
-    )> = Vec::new();
+    );
+    let kind = |n: &Note| (n.clause.map(|c| c.id), n.severity);
+    let mut counts: Vec<Kind> = Vec::new();
     let mut out = Vec::new();
     for note in notes {
         let k = kind(&note);
