@@ -34,8 +34,10 @@ pub(crate) struct HttpClient {
     max_body: usize,
 }
 
-/// One HTTP reply, read whole.
+/// One HTTP reply, read whole (for the AI client and the checker's raw probes, feature
+/// `cases`; the MCP client reads its replies as they arrive).
 #[derive(Clone, Debug)]
+#[cfg_attr(not(feature = "cases"), allow(dead_code))]
 pub(crate) struct HttpReply {
     /// The status.
     pub(crate) status: StatusCode,
@@ -43,6 +45,7 @@ pub(crate) struct HttpReply {
     pub(crate) body: Bytes,
 }
 
+#[cfg_attr(not(feature = "cases"), allow(dead_code))]
 impl HttpReply {
     /// The body as text (invalid UTF-8 replaced).
     pub(crate) fn text(&self) -> String {
@@ -89,6 +92,7 @@ impl HttpClient {
     /// POSTs `body` to `uri` with `headers` and reads the whole reply, all within `timeout`.
     /// Any status is a reply; an error means nothing usable came back:
     /// [`ClientError::Connection`] or [`ClientError::Timeout`].
+    #[cfg_attr(not(feature = "cases"), allow(dead_code))]
     pub(crate) async fn post(
         &self,
         uri: &http::Uri,

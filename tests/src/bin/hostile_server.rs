@@ -50,8 +50,8 @@ impl Tool for Echo {
 
 /// How many messages the floods send: twice what the client keeps (10,000).
 const FLOOD: usize = 20_000;
-/// How big the messages over the client's default limit (64 MiB) are.
-const HUGE: usize = 70 << 20;
+/// How big the messages over the limit the corpus gives the client (16 MiB) are.
+const HUGE: usize = 20 << 20;
 /// How deep the messages over the JSON depth limit nest.
 const DEEP: usize = 100_000;
 
