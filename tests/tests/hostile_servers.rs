@@ -22,7 +22,7 @@
 
 #![cfg(target_os = "linux")]
 
-use mcp_test::cases::{CheckOptions, Connected, check_connected};
+use mcp_test::cases::{CheckOptions, CheckReport, Connected, check_connected};
 use mcp_test::client::Client;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -38,11 +38,11 @@ const LIMIT: usize = 16 << 20;
 const CHECK_DEADLINE: Duration = Duration::from_secs(10);
 /// The per-call timeout of the client and of the check.
 const CALL_TIMEOUT: Duration = Duration::from_secs(1);
-/// The per-call timeout of the rows whose server sends [`LIMIT`] and more, which an
-/// unoptimised test build on a loaded machine may take seconds to read.
+/// The per-call timeout of the rows whose server sends [`LIMIT`] and more, or floods, which
+/// an unoptimised test build on a loaded machine may take seconds to read.
 const BIG_CALL_TIMEOUT: Duration = Duration::from_secs(10);
 /// Those rows.
-const BIG: [&str; 7] = [
+const BIG: [&str; 8] = [
     "huge-line",
     "endless-line",
     "huge-body",
@@ -50,6 +50,7 @@ const BIG: [&str; 7] = [
     "endless-sse",
     "huge-event",
     "notification-flood",
+    "request-flood",
 ];
 /// How long a check may take in all: its deadline, the close grace, the group's SIGTERM and
 /// SIGKILL graces, and slack for a loaded machine.
@@ -68,24 +69,25 @@ enum Transport {
 }
 use Transport::{Http, Stdio};
 
-// mode, transport, what the client's outcome (its result or error, and its transport events)
-// contains, what a finding of the check contains.
-#[test_case("none", Stdio, "ok", ""; "stdio correct server")]
-#[test_case("none", Http, "ok", ""; "http correct server")]
+// mode, transport, what the client's outcome (`ok RESULT` or `error MESSAGE`, then its
+// transport events) contains (each of the parts joined with ` && `), what a finding of the
+// check contains.
+#[test_case("none", Stdio, "ok {", ""; "stdio correct server")]
+#[test_case("none", Http, "ok {", ""; "http correct server")]
 #[test_case("slowloris", Stdio, "within 1s", "within 1s"; "stdio slowloris")]
 #[test_case("slowloris", Http, "within 1s", "within 1s"; "http slowloris")]
 #[test_case("slow-headers", Http, "within 1s", "within 1s"; "http slow headers")]
 #[test_case("late-reply", Stdio, "within 1s", "within 1s"; "stdio late reply")]
 #[test_case("body-never-closes", Http, "within 1s", "within 1s"; "http body never closes")]
-#[test_case("sse-keepalive", Http, "still open", "still open"; "http endless sse keep-alives after the response")]
+#[test_case("sse-keepalive", Http, "ok { && still open", "still open"; "http endless sse keep-alives after the response")]
 #[test_case("sse-silent", Http, "within 1s", "within 1s"; "http endless sse keep-alives and no response")]
-#[test_case("notification-flood", Stdio, "were not kept", "were not kept"; "stdio notification flood")]
-#[test_case("notification-flood", Http, "were not kept", "were not kept"; "http notification flood")]
-#[test_case("request-flood", Stdio, "sent a ping request", "sent a ping request"; "stdio server request flood")]
-#[test_case("request-flood", Http, "were not kept", "were not kept"; "http server request flood")]
+#[test_case("notification-flood", Stdio, "ok { && were not kept", "were not kept"; "stdio notification flood")]
+#[test_case("notification-flood", Http, "ok { && were not kept", "were not kept"; "http notification flood")]
+#[test_case("request-flood", Stdio, "ok { && sent a ping request", "sent a ping request"; "stdio server request flood")]
+#[test_case("request-flood", Http, "ok { && were not kept", "were not kept"; "http server request flood")]
 #[test_case("stdout-flood", Stdio, "not a JSON-RPC message", "were counted and not kept"; "stdio stdout flood")]
-#[test_case("reply-twice", Stdio, "a second reply", "a second reply"; "stdio reply twice")]
-#[test_case("reply-twice", Http, "a second reply", "a second reply"; "http reply twice")]
+#[test_case("reply-twice", Stdio, "ok { && a second reply", "a second reply"; "stdio reply twice")]
+#[test_case("reply-twice", Http, "ok { && a second reply", "a second reply"; "http reply twice")]
 #[test_case("wrong-id", Stdio, "999999", "999999"; "stdio wrong id")]
 #[test_case("wrong-id", Http, "999999", "999999"; "http wrong id")]
 #[test_case("sse-wrong-id", Http, "999999", "999999"; "http sse wrong id")]
@@ -107,9 +109,9 @@ use Transport::{Http, Stdio};
 #[test_case("bad-status", Http, "HTTP 500", "HTTP 500"; "http 500 with html")]
 #[test_case("huge-headers", Http, "failed", "failed"; "http huge headers")]
 #[test_case("garbage-http", Http, "failed", "failed"; "http not http at all")]
-#[test_case("stderr-flood", Stdio, "drained and dropped", "drained and dropped"; "stdio stderr flood")]
-#[test_case("children", Stdio, "left processes", "left processes"; "stdio children and a grandchild holding stdout")]
-#[test_case("ignore-sigterm", Stdio, "then SIGKILL", "then SIGKILL"; "stdio server and children ignoring sigterm")]
+#[test_case("stderr-flood", Stdio, "ok { && drained and dropped", "drained and dropped"; "stdio stderr flood")]
+#[test_case("children", Stdio, "ok { && left processes", "left processes"; "stdio children and a grandchild holding stdout")]
+#[test_case("ignore-sigterm", Stdio, "ok { && then SIGKILL", "then SIGKILL"; "stdio server and children ignoring sigterm")]
 #[test_case("on-discover-slowloris", Stdio, "within 1s", "within"; "stdio slowloris on the handshake")]
 #[test_case("on-discover-deep-json", Http, "JSON depth limit", "JSON depth limit"; "http deep json on the handshake")]
 fn hostile(mode: &str, transport: Transport, client_says: &str, finding: &str) {
@@ -187,11 +189,13 @@ fn hostile(mode: &str, transport: Transport, client_says: &str, finding: &str) {
     );
     // 3. What the server did, named.
     let client = got["client"].as_str().unwrap_or_default();
-    assert!(
-        client.contains(client_says),
-        "the client's outcome does not say {client_says:?}; {}",
-        say()
-    );
+    for part in client_says.split(" && ") {
+        assert!(
+            client.contains(part),
+            "the client's outcome does not say {part:?}; {}",
+            say()
+        );
+    }
     let findings: Vec<String> = report["findings"]
         .as_array()
         .map(|f| {
@@ -200,6 +204,20 @@ fn hostile(mode: &str, transport: Transport, client_says: &str, finding: &str) {
                 .collect()
         })
         .unwrap_or_default();
+    // A limit of the client is no verdict on the server: never a defect nor a warning.
+    if finding.starts_with("max_") || finding.contains("depth limit") {
+        let judged: Vec<&Value> = report["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["message"].as_str().is_some_and(|m| m.contains(finding)))
+            .filter(|f| f["severity"] != "info")
+            .collect();
+        assert!(
+            judged.is_empty(),
+            "a limit of the client reported against the server: {judged:#?}"
+        );
+    }
     if finding.is_empty() {
         // A correct server over real pipes or sockets: nothing from the transport, and no
         // defect at all on stdio (the raw HTTP server here checks no header, which the HTTP
@@ -408,15 +426,10 @@ async fn checker(args: &[String], mode: &str, timeout: Duration) -> (Value, u128
                 };
                 check_connected(&connected, &options).await.to_json()
             }
-            // What `mcp-test check` reports when the handshake fails: why, as its one finding.
-            Err(e) => {
-                json!({"findings": [{"probe": "connect", "message": format!("cannot connect: {e}")}],
-                             "summary": {"defect": 0}})
-            }
+            // What `mcp-test check` reports when the handshake fails: why, as incomplete.
+            Err(e) => CheckReport::not_checked(mode, format!("cannot connect: {e}")).to_json(),
         },
-        Err(e) => {
-            json!({"findings": [{"probe": "connect", "message": e}], "summary": {"defect": 0}})
-        }
+        Err(e) => CheckReport::not_checked(mode, e).to_json(),
     };
     stop(server).await;
     (report, started.elapsed().as_millis())

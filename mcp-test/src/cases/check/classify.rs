@@ -572,6 +572,28 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_past_a_limit_of_the_client_is_a_note_naming_it_not_a_defect() {
+        let outcomes = run(|_| {
+            Happened::OverLimit {
+            message: "a line on stdout from the server is longer than the client's limit max_line_bytes of 100 bytes".into(),
+        }
+        });
+        let notes = findings(Era::Current, &outcomes);
+        assert_eq!(notes.len(), 1, "one per tool and limit: {notes:#?}");
+        assert_eq!((notes[0].severity, notes[0].clause), (Severity::Info, None));
+        assert!(
+            notes[0].message.contains("max_line_bytes"),
+            "{}",
+            notes[0].message
+        );
+        assert!(
+            notes[0].message.contains("no verdict on the server"),
+            "{}",
+            notes[0].message
+        );
+    }
+
+    #[test]
     fn an_internal_error_on_invalid_arguments_is_a_note() {
         let outcomes = run(|c| match c.expectation {
             Expectation::Error => rpc(-32603, "panic"),
