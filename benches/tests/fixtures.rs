@@ -86,6 +86,29 @@ async fn fifty_tool_server_answers_its_first_call() {
     assert_eq!(result_text(&parse(&reply)), Some(FIFTY_TEXT), "{reply}");
 }
 
+/// The recorded case list of the 1,000-tool bench: per tool, its name, its number of cases and
+/// the SHA-256 of their JSON (titles, arguments, expectations, rationales, sources, bounds).
+const THOUSAND_TOOLS_CASES: &str = "tests/thousand_tools.cases";
+
+/// One line per tool of `cases`, in order: `NAME COUNT SHA256`.
+fn case_digest(cases: &[mcp_test::cases::Case]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut out = String::new();
+    for group in cases.chunk_by(|a, b| a.tool == b.tool) {
+        let json = serde_json::to_string(group).expect("cases serialize");
+        let hash: String = Sha256::digest(json.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        out.push_str(&format!("{} {} {hash}\n", group[0].tool, group.len()));
+    }
+    out
+}
+
+/// Every tool derives cases, and exactly the recorded ones: the case generator's speed-ups
+/// must not change a single case. After a deliberate change to the rules, rewrite the record
+/// with `UPDATE_CASES=1 cargo test -p mcp-test-benches --test fixtures thousand` and review
+/// the diff.
 #[test]
 fn thousand_tools_all_derive_cases() {
     let tools = thousand_tools();
@@ -93,4 +116,26 @@ fn thousand_tools_all_derive_cases() {
     let (cases, problems) = derive_for_tools(&tools, &CaseOptions::default());
     assert!(problems.is_empty(), "{problems:?}");
     assert!(cases.len() > 10_000, "{} cases", cases.len());
+    let digest = case_digest(&cases);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(THOUSAND_TOOLS_CASES);
+    if std::env::var_os("UPDATE_CASES").is_some() {
+        std::fs::write(&path, &digest).expect("the case record is writable");
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).expect("the case record exists");
+    let changed: Vec<String> = recorded
+        .lines()
+        .zip(digest.lines())
+        .filter(|(was, now)| was != now)
+        .map(|(was, now)| format!("  was {was}\n  now {now}"))
+        .take(10)
+        .collect();
+    assert!(
+        changed.is_empty() && recorded.lines().count() == digest.lines().count(),
+        "the 1,000-tool case list differs from {THOUSAND_TOOLS_CASES} ({} tools recorded, {} \
+         now); first differences:\n{}",
+        recorded.lines().count(),
+        digest.lines().count(),
+        changed.join("\n")
+    );
 }

@@ -49,6 +49,25 @@ async fn json_and_junit_reports() {
     let cases = report["cases"].as_array().unwrap();
     assert!(cases.len() > 50, "{}", cases.len());
     assert!(cases.iter().all(|c| c["agrees"] == true));
+    // Time per case and per probe, in milliseconds: what to look at when a check is slow.
+    assert!(
+        cases.iter().all(|c| c["ms"].as_f64().is_some()),
+        "{cases:?}"
+    );
+    let probes = report["probes"].as_array().unwrap();
+    assert!(
+        probes.iter().all(|p| p["ms"].as_f64().is_some()),
+        "{probes:?}"
+    );
+    let cases_probe = probes
+        .iter()
+        .find(|p| p["name"] == "tools/schema-cases")
+        .expect("the schema-cases probe");
+    let case_time: f64 = cases.iter().filter_map(|c| c["ms"].as_f64()).sum();
+    assert!(
+        cases_probe["ms"].as_f64().unwrap() > 0.0 && case_time > 0.0,
+        "{cases_probe}"
+    );
 
     let run = mcp_test(&["check", "--quiet", "--format", "junit"]).await;
     assert_eq!(run.status, 0, "{}", run.stderr);

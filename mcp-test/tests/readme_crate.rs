@@ -4,9 +4,11 @@
 //!
 //! The scratch crate lives in a temporary directory of its own (one per test process) and is
 //! checked offline against the workspace's lockfile, so no version drifts. It builds into
-//! `tmp/readme-crate/` under the target directory these tests were built in: its own build
-//! lock, since `cargo test` holds the workspace's while tests run, and a cache the next run
-//! reuses, so dependencies are compiled once per target directory rather than once per run.
+//! `tests/trybuild/` under the target directory these tests were built in, with trybuild's
+//! compiler flags: its own build lock, since `cargo test` holds the workspace's while tests run,
+//! and the dependencies the ui-tests' trybuild run checks too (serde, schemars, jsonschema,
+//! tokio with the same features), so the test command compiles them once for both. Should
+//! trybuild change its flags, the two only stop sharing; nothing else depends on it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,20 +67,39 @@ fn dependencies(toml: &str, optional: bool) -> String {
     lines.join("\n")
 }
 
-/// Where the scratch crate builds: under the target directory these tests were built in
-/// (`CARGO_TARGET_TMPDIR` is its `tmp/`), wherever `CARGO_TARGET_DIR` or `--target-dir` put it.
+/// Where the scratch crate builds: trybuild's folder under the target directory these tests
+/// were built in (`CARGO_TARGET_TMPDIR` is its `tmp/`), wherever `CARGO_TARGET_DIR` or
+/// `--target-dir` put it.
 fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-crate")
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("../tests/trybuild")
+}
+
+/// The compiler flags with which trybuild 1 checks its cases, and so their dependencies; the
+/// same flags, the same explicit `--target` and the default profile are what let the scratch
+/// crate and the ui-tests share those dependencies.
+const TRYBUILD_RUSTFLAGS: &str =
+    r#"["--cfg", "trybuild", "--verbose", "-A", "dead_code", "--diagnostic-width=140"]"#;
+
+/// The host's target triple, as `rustc -vV` prints it.
+fn host_triple() -> String {
+    let output = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV runs");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names the host")
+        .to_owned()
 }
 
 /// Writes the scratch crate into `dir` and checks its test target, failing with cargo's
 /// output.
 fn check(dir: &Path, dependencies: &str, example: &str) {
+    let host = &host_triple();
     let manifest = format!(
         "[package]\nname = \"newcomer\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         {dependencies}\n\n\
-         # Only to build faster here: no debug info, which `cargo check` does not need.\n\
-         [profile.dev]\ndebug = false\n\n[workspace]\n"
+         {dependencies}\n\n[workspace]\n"
     );
     std::fs::create_dir_all(dir.join("src")).expect("the scratch crate's folder");
     std::fs::create_dir_all(dir.join("tests")).expect("the scratch crate's tests folder");
@@ -99,6 +120,11 @@ fn check(dir: &Path, dependencies: &str, example: &str) {
         ])
         .arg("--target-dir")
         .arg(target_dir())
+        .args(["--target", host])
+        .arg(format!("--config=build.rustflags={TRYBUILD_RUSTFLAGS}"))
+        .arg(format!(
+            "--config=target.{host}.rustflags={TRYBUILD_RUSTFLAGS}"
+        ))
         // The outer build's flags (coverage, say) are not the newcomer's.
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")

@@ -722,6 +722,21 @@ pub struct Outcome {
     /// The full response, when there was one.
     #[serde(skip)]
     pub response: Option<Value>,
+    /// How long the call took, from sending it to its outcome (every round of a multi-round
+    /// call included); in JSON, `ms`.
+    #[serde(rename = "ms", serialize_with = "serialize_millis")]
+    pub duration: Option<Duration>,
+}
+
+/// A duration as milliseconds with a tenth of a millisecond, or `null`.
+pub(crate) fn serialize_millis<S: serde::Serializer>(
+    duration: &Option<Duration>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match duration {
+        Some(d) => serializer.serialize_f64((d.as_secs_f64() * 10_000.0).round() / 10.0),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Every case with its outcome.
@@ -905,6 +920,7 @@ pub async fn verify_with_options(
         if let Some(hook) = &options.before_each {
             (hook.0)(&mut case);
         }
+        let started = std::time::Instant::now();
         let (happened, response) =
             run_in(&session, &case, options.client_capabilities.as_ref()).await;
         outcomes.push(Outcome {
@@ -912,6 +928,7 @@ pub async fn verify_with_options(
             case,
             happened,
             response,
+            duration: Some(started.elapsed()),
         });
     }
     VerifyReport { outcomes }

@@ -350,6 +350,7 @@ mod tests {
             case: case.clone(),
             happened,
             response: Some(json!({"jsonrpc": "2.0", "id": 7})),
+            duration: None,
         }
     }
 

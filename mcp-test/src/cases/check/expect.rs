@@ -44,6 +44,7 @@
 //!             request: None,
 //!         }],
 //!         skipped: None,
+//!         duration: None,
 //!     }],
 //!     ..CheckReport::default()
 //! };
@@ -555,6 +556,7 @@ mod tests {
                     name: f.probe.clone(),
                     findings: vec![f],
                     skipped: None,
+                    duration: None,
                 })
                 .collect(),
             ..CheckReport::default()

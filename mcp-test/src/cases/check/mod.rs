@@ -362,6 +362,7 @@ pub fn __fuzz_reply_to_findings(
                 case,
                 happened,
                 response: Some(reply.clone()),
+                duration: None,
             }
         })
         .collect();

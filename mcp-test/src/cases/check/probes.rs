@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One request and its answer, kept for the results/errors probes.
 pub(super) struct Logged {
@@ -35,6 +35,8 @@ pub(super) struct Checker<'a> {
     pub(super) last: Option<Shown>,
     /// How many schema cases run at once ([`CheckOptions::jobs`](super::CheckOptions::jobs)).
     pub(super) jobs: usize,
+    /// When the last probe was recorded ([`Checker::lap`]).
+    lap_start: Instant,
 }
 
 impl<'a> Checker<'a> {
@@ -47,6 +49,7 @@ impl<'a> Checker<'a> {
             dead: None,
             last: None,
             jobs: 1,
+            lap_start: Instant::now(),
         }
     }
 
@@ -76,20 +79,33 @@ impl<'a> Checker<'a> {
             .filter(|n| seen.insert((n.severity, n.message.clone())))
             .map(|n| n.into_finding(name))
             .collect();
+        let duration = Some(self.lap());
         self.probes.push(Probe {
             name: name.to_owned(),
             findings,
             skipped: None,
+            duration,
         });
     }
 
     /// Records a probe that did not run, and why.
     pub(super) fn skip_probe(&mut self, name: &str, why: impl Into<String>) {
+        let duration = Some(self.lap());
         self.probes.push(Probe {
             name: name.to_owned(),
             findings: Vec::new(),
             skipped: Some(why.into()),
+            duration,
         });
+    }
+
+    /// The time since the last probe was recorded (or the checker began): a probe's own time,
+    /// since probes run one after the other and each is recorded when it ends.
+    fn lap(&mut self) -> Duration {
+        let now = Instant::now();
+        let lap = now.duration_since(self.lap_start);
+        self.lap_start = now;
+        lap
     }
 
     /// `clause` broken, in this server's era ([`Note::broke_in`]), shown by the last request.
@@ -789,7 +805,7 @@ impl<'a> Checker<'a> {
         // case is sent. The outcomes are then read in the cases' order.
         let jobs = self.jobs.max(1);
         let stopped = AtomicBool::new(false);
-        let ran: Vec<Option<(Happened, Option<Value>, bool)>> = {
+        let ran: Vec<Option<(Happened, Option<Value>, bool, Duration)>> = {
             let this = &*self;
             let stopped = &stopped;
             let total = cases.len();
@@ -800,12 +816,14 @@ impl<'a> Checker<'a> {
                     }
                     // Without client capabilities: a tool that asks must answer -32021, which
                     // the multi-round probes look at.
+                    let started = Instant::now();
                     let (happened, response) = run_in(&this.session, case, None).await;
+                    let took = started.elapsed();
                     let alive = this.alive().await || this.session.past_deadline();
                     if !alive {
                         stopped.store(true, AtomicOrdering::SeqCst);
                     }
-                    Some((happened, response, alive))
+                    Some((happened, response, alive, took))
                 })
                 .buffered(jobs)
                 .enumerate()
@@ -820,7 +838,8 @@ impl<'a> Checker<'a> {
         };
         let mut skipped = 0;
         for (case, ran) in cases.iter().zip(ran) {
-            let Some((happened, response, alive)) = ran.filter(|_| self.dead.is_none()) else {
+            let Some((happened, response, alive, took)) = ran.filter(|_| self.dead.is_none())
+            else {
                 skipped += 1;
                 continue;
             };
@@ -876,6 +895,7 @@ impl<'a> Checker<'a> {
                 happened,
                 agrees,
                 response,
+                duration: Some(took),
             });
         }
         out.extend(super::classify::findings(self.era, &report.outcomes));

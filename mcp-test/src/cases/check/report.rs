@@ -6,6 +6,7 @@ use crate::spec::clauses::{self, Area, Check, Clause, Level, Transport};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::fmt::{self, Write as _};
+use std::time::Duration;
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -84,6 +85,9 @@ pub struct Probe {
     pub findings: Vec<Finding>,
     /// Why it did not run, when it did not: it is then neither passed nor failed.
     pub skipped: Option<String>,
+    /// How long it took, when measured; in JSON, `ms`.
+    #[serde(rename = "ms", serialize_with = "crate::cases::serialize_millis")]
+    pub duration: Option<Duration>,
 }
 
 impl Probe {
@@ -325,7 +329,9 @@ impl CheckReport {
     /// checked, skipped, not_yet, outside}]}`; `incomplete` is `null` for
     /// a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
     /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
-    /// `passed`, `failed` or `skipped` (with `skipped`: why).
+    /// `passed`, `failed` or `skipped` (with `skipped`: why). Every probe and every case has
+    /// `ms`, the milliseconds it took (a probe's includes its requests; the
+    /// `tools/schema-cases` probe's is the wall time of all cases, which run `jobs` at a time).
     pub fn to_json(&self) -> Value {
         json!({
             "target": self.target,
@@ -342,7 +348,8 @@ impl CheckReport {
                 "status": if p.skipped.is_some() { "skipped" } else if p.passed() { "passed" } else { "failed" },
                 "passed": p.passed(),
                 "skipped": p.skipped,
-                "findings": p.findings
+                "findings": p.findings,
+                "ms": p.duration.map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0),
             })).collect::<Vec<_>>(),
             "cases": self.cases.outcomes,
             "skipped_tools": self.skipped_tools,

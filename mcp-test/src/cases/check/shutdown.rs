@@ -61,6 +61,7 @@ impl CheckReport {
                     skipped: Some(
                         "no server process to close (Streamable HTTP, or streams)".into(),
                     ),
+                    duration: None,
                 });
                 return;
             }
@@ -96,6 +97,7 @@ impl CheckReport {
             name: SHUTDOWN_PROBE.to_owned(),
             findings,
             skipped: None,
+            duration: None,
         });
     }
 }

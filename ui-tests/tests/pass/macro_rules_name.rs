@@ -19,6 +19,6 @@ macro_rules! tool {
 
 tool!(Generated);
 
-fn main() {
+pub fn main() {
     assert_eq!(<Generated as Tool>::NAME, "generated");
 }

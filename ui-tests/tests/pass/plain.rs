@@ -16,10 +16,18 @@ enum Shape {
 
 /// Every type.
 #[derive(Tool)]
-#[tool(title = "All types", annotations(read_only, destructive = false, idempotent, open_world))]
+#[tool(
+    title = "All types",
+    annotations(read_only, destructive = false, idempotent, open_world)
+)]
 struct AllTypes {
     /// A string.
-    #[tool(min_length = 1, max_length = 10, pattern = "^[a-z]+$", format = "hostname")]
+    #[tool(
+        min_length = 1,
+        max_length = 10,
+        pattern = "^[a-z]+$",
+        format = "hostname"
+    )]
     s: String,
     #[tool(header = "Count")]
     i8_: i8,
@@ -71,14 +79,17 @@ impl Ping {
     }
 }
 
-fn main() {
+pub fn main() {
     let schema = AllTypes::input_schema();
     mcp_test::schema::check_published(&schema).unwrap();
     assert_eq!(schema["properties"]["s"]["pattern"], "^[a-z]+$");
     assert_eq!(schema["properties"]["i8_"]["x-mcp-header"], "Count");
     assert_eq!(schema["properties"]["u64_"]["minimum"], 0);
     assert_eq!(schema["properties"]["region"]["default"], "eu");
-    assert_eq!(schema["properties"]["retries"]["examples"], serde_json::json!([3, 4]));
+    assert_eq!(
+        schema["properties"]["retries"]["examples"],
+        serde_json::json!([3, 4])
+    );
     assert_eq!(AllTypes::NAME, "all_types");
     assert_eq!(AllTypes::annotations().unwrap().open_world_hint, Some(true));
     assert!(AllTypes::output_schema().is_none());

@@ -26,29 +26,47 @@ enum Items {
     },
     /// Gets one.
     #[tool(rename = "fetch", description = "Fetches one item")]
-    Get { id: u64 },
+    Get {
+        id: u64,
+    },
     Clear {},
 }
 
 impl Items {
     async fn run(self, _ctx: &Context) -> Json<Page> {
         match self {
-            Items::List { limit, .. } => Json(Page { ids: (0..limit as u64).collect() }),
+            Items::List { limit, .. } => Json(Page {
+                ids: (0..limit as u64).collect(),
+            }),
             Items::Get { id } => Json(Page { ids: vec![id] }),
             Items::Clear {} => Json(Page { ids: vec![] }),
         }
     }
 }
 
-fn main() {
+pub fn main() {
     let schema = Items::input_schema();
     mcp_test::schema::check_published(&schema).unwrap();
-    assert_eq!(schema["properties"]["action"]["enum"], serde_json::json!(["list", "fetch", "clear"]));
+    assert_eq!(
+        schema["properties"]["action"]["enum"],
+        serde_json::json!(["list", "fetch", "clear"])
+    );
     assert!(Items::output_schema().is_some());
-    match Items::parse(serde_json::json!({"action": "list", "data": {"filter": {"namePrefix": "a"}}})) {
-        Ok(Items::List { filter: Some(f), limit: 20 }) => assert_eq!(f.name_prefix.as_deref(), Some("a")),
+    match Items::parse(
+        serde_json::json!({"action": "list", "data": {"filter": {"namePrefix": "a"}}}),
+    ) {
+        Ok(Items::List {
+            filter: Some(f),
+            limit: 20,
+        }) => assert_eq!(f.name_prefix.as_deref(), Some("a")),
         _ => panic!("list did not parse"),
     }
-    assert!(matches!(Items::parse(serde_json::json!({"action": "clear"})), Ok(Items::Clear {})));
-    assert!(matches!(Items::parse(serde_json::json!({"action": "fetch", "data": {"id": 3}})), Ok(Items::Get { id: 3 })));
+    assert!(matches!(
+        Items::parse(serde_json::json!({"action": "clear"})),
+        Ok(Items::Clear {})
+    ));
+    assert!(matches!(
+        Items::parse(serde_json::json!({"action": "fetch", "data": {"id": 3}})),
+        Ok(Items::Get { id: 3 })
+    ));
 }

@@ -63,7 +63,7 @@ impl Nothing {
     async fn run(self, _ctx: &Context) {}
 }
 
-fn main() {
+pub fn main() {
     let schema = <Show<String>>::input_schema();
     assert_eq!(schema["properties"]["value"]["type"], "string");
     let query = Query::input_schema();
