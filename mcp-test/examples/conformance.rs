@@ -493,6 +493,151 @@ fn used_or_skipped(outcome: Result<(), AskError>) -> Result<bool, ToolError> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Tasks extension tools (io.modelcontextprotocol/tasks, SEP-2663)
+// ---------------------------------------------------------------------------------------------
+
+/// Greets by name; never a task.
+#[derive(Tool)]
+struct Greet {
+    /// Who to greet.
+    name: String,
+}
+
+impl Greet {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        Ok(format!("Hello, {}!", self.name))
+    }
+}
+
+/// Waits `seconds` seconds, then reports; with `seconds: 0` it answers at once. A task when
+/// the client declares the extension; `tasks/cancel` stops it. (Called without the
+/// extension it waits the whole time: `mcp-test check --tool slow_compute` reports its
+/// longest cases as unanswered within a shorter `--timeout`.)
+#[derive(Tool)]
+#[tool(task = "optional")]
+struct SlowCompute {
+    /// How long to work, in seconds (the suite asks for 60 at most).
+    #[tool(minimum = 0, maximum = 60, example = 1)]
+    seconds: f64,
+    /// A label echoed in the result.
+    label: Option<String>,
+}
+
+impl SlowCompute {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        if self.seconds > 0.0 {
+            tokio::time::sleep(Duration::from_secs_f64(self.seconds)).await;
+        }
+        Ok(format!(
+            "Computed {} after {} s",
+            self.label.as_deref().unwrap_or("result"),
+            self.seconds
+        ))
+    }
+}
+
+/// Works briefly, then reports a tool execution error (`isError: true`); requires a task.
+#[derive(Tool)]
+#[tool(task = "required")]
+struct FailingJob {}
+
+impl FailingJob {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        Err(ToolError::new(
+            "The job failed: the input could not be processed",
+        ))
+    }
+}
+
+/// Works briefly, then fails with a JSON-RPC internal error.
+#[derive(Tool)]
+#[tool(task = "optional")]
+struct ProtocolErrorJob {}
+
+impl ProtocolErrorJob {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        Err(ToolError::protocol(mcp_test::ErrorObject::internal(
+            "Internal error: the job's backend is unavailable",
+        )))
+    }
+}
+
+/// Becomes a task, then asks the user to confirm deleting `filename`.
+#[derive(Tool)]
+#[tool(task = "optional")]
+struct ConfirmDelete {
+    /// The file to delete.
+    filename: String,
+}
+
+impl ConfirmDelete {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        ctx.enter_task().await;
+        let answer = ctx
+            .elicit(
+                format!("Delete {}?", self.filename),
+                form("confirm", "boolean"),
+            )
+            .key("confirm")
+            .await?;
+        let confirmed = answer
+            .accepted()
+            .and_then(|c| c.get("confirm").and_then(Value::as_bool))
+            == Some(true);
+        Ok(if confirmed {
+            format!("Deleted {}", self.filename)
+        } else {
+            format!("Kept {}", self.filename)
+        })
+    }
+}
+
+/// Becomes a task, then asks two questions at once.
+#[derive(Tool)]
+#[tool(task = "optional")]
+struct MultiInput {}
+
+impl MultiInput {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        ctx.enter_task().await;
+        let name = ctx.elicit("Your name?", form("name", "string")).key("name");
+        let confirm = ctx
+            .elicit("Proceed?", form("confirm", "boolean"))
+            .key("confirm");
+        let (name, confirm) = tokio::join!(name, confirm);
+        let name = name?.accepted().map(|c| c["name"].clone());
+        let confirm = confirm?.accepted().map(|c| c["confirm"].clone());
+        Ok(format!(
+            "name: {}; confirmed: {}",
+            name.unwrap_or(Value::Null),
+            confirm.unwrap_or(Value::Null)
+        ))
+    }
+}
+
+/// Asks the user's name in a multi-round exchange, then becomes a task that greets them.
+#[derive(Tool)]
+#[tool(name = "test_tool_with_task", task = "required")]
+struct ToolWithTask {}
+
+impl ToolWithTask {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        let answer = ctx
+            .elicit("What is your name?", form("name", "string"))
+            .key("user_name")
+            .await?;
+        ctx.enter_task().await;
+        let name = answer
+            .accepted()
+            .and_then(|c| c.get("name").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_else(|| "stranger".to_owned());
+        Ok(format!("Hello, {name}! (from a task)"))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Resources and prompts
 // ---------------------------------------------------------------------------------------------
 
@@ -544,6 +689,13 @@ pub fn conformance_builder() -> ServerBuilder {
         .tool::<InputMultiRound>()
         .tool::<InputTamperedState>()
         .tool::<InputCapabilities>()
+        .tool::<Greet>()
+        .tool::<SlowCompute>()
+        .tool::<FailingJob>()
+        .tool::<ProtocolErrorJob>()
+        .tool::<ConfirmDelete>()
+        .tool::<MultiInput>()
+        .tool::<ToolWithTask>()
         .resource(
             Resource::new("test://static-text", "static-text")
                 .description("A static text resource")

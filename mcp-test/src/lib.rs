@@ -81,6 +81,7 @@ pub mod spec;
 pub mod string_args;
 mod subscriptions;
 pub mod target;
+pub mod tasks;
 pub mod testing;
 mod tool;
 pub mod transport;
@@ -150,8 +151,8 @@ pub mod prelude {
     pub use crate::{CallToolResult, Content, Context, Json, Server, Tool, ToolError};
     #[doc(no_inline)]
     pub use crate::{
-        assert_input_required, assert_rpc_error, assert_tool_error, assert_tool_json,
-        assert_tool_text, mcp_request,
+        assert_input_required, assert_rpc_error, assert_task_status, assert_tool_error,
+        assert_tool_json, assert_tool_text, mcp_request,
     };
     #[doc(no_inline)]
     pub use mcp_test_macros::mcp_test;
@@ -175,6 +176,7 @@ pub mod __private {
     // #[derive(Tool)]
     pub use crate::context::Context;
     pub use crate::derive_support::*;
+    pub use crate::tasks::TaskSupport;
     pub use crate::tool::{IntoToolResult, Tool, ToolError};
     pub use crate::wire::{CallToolResult, ToolAnnotations};
     // #[mcp_test]

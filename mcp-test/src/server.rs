@@ -63,6 +63,10 @@ enum Served {
     PromptsList,
     PromptsGet,
     Complete,
+    /// `tasks/get`, `tasks/update`, `tasks/cancel`: the tasks extension.
+    TasksGet,
+    TasksUpdate,
+    TasksCancel,
 }
 
 impl Method {
@@ -78,6 +82,9 @@ impl Method {
             "prompts/list" => Method::Served(Served::PromptsList),
             "prompts/get" => Method::Served(Served::PromptsGet),
             "completion/complete" => Method::Served(Served::Complete),
+            "tasks/get" => Method::Served(Served::TasksGet),
+            "tasks/update" => Method::Served(Served::TasksUpdate),
+            "tasks/cancel" => Method::Served(Served::TasksCancel),
             "initialize" => Method::Initialize,
             "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
                 Method::Removed
@@ -135,6 +142,8 @@ struct Inner {
     changes: Arc<Hub>,
     /// Whether `logging` is declared, and `Context::log` sends.
     logging: bool,
+    /// The tasks extension, when a tool may run as a task.
+    tasks: Option<Arc<crate::tasks::Tasks>>,
 }
 
 /// Who sent a request and what the transport attached to it: the input of
@@ -198,6 +207,7 @@ pub struct ServerBuilder {
     request_state_clock: Option<request_state::Clock>,
     catalog: CatalogBuilder,
     logging: bool,
+    tasks: crate::tasks::TaskConfig,
 }
 
 impl fmt::Debug for ServerBuilder {
@@ -419,6 +429,67 @@ impl ServerBuilder {
         self
     }
 
+    /// Where tasks are kept (the tasks extension; default: a
+    /// [`MemoryTaskStore`](crate::tasks::MemoryTaskStore)).
+    ///
+    /// ```
+    /// use mcp_test::Server;
+    /// use mcp_test::tasks::MemoryTaskStore;
+    /// let server = Server::builder("s", "1").task_store(MemoryTaskStore::default()).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn task_store(mut self, store: impl crate::tasks::TaskStore) -> Self {
+        self.tasks.store = Arc::new(store);
+        self
+    }
+
+    /// How long after its creation a task is kept (`ttlMs`; default one hour). `None` keeps
+    /// tasks as long as the store does (`ttlMs: null`).
+    ///
+    /// ```
+    /// use mcp_test::Server;
+    /// use std::time::Duration;
+    /// let server = Server::builder("s", "1").task_ttl(Some(Duration::from_secs(60))).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn task_ttl(mut self, ttl: Option<Duration>) -> Self {
+        self.tasks.ttl = ttl;
+        self
+    }
+
+    /// The polling interval tasks suggest (`pollIntervalMs`; default 500 ms). `None` or zero
+    /// leaves the hint out, so a client may poll at once (what tests want).
+    ///
+    /// ```
+    /// use mcp_test::Server;
+    /// let server = Server::builder("s", "1").task_poll_interval(None).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn task_poll_interval(mut self, interval: Option<Duration>) -> Self {
+        self.tasks.poll_interval = interval;
+        self
+    }
+
+    /// The clock task timestamps and TTLs are measured with (default: the system clock).
+    /// Tests inject one to expire a task without sleeping.
+    ///
+    /// ```
+    /// use mcp_test::Server;
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// let server = Server::builder("s", "1")
+    ///     .task_clock(|| UNIX_EPOCH + Duration::from_secs(1_764_066_600))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn task_clock(
+        mut self,
+        clock: impl Fn() -> std::time::SystemTime + Send + Sync + 'static,
+    ) -> Self {
+        self.tasks.clock = Arc::new(clock);
+        self
+    }
+
     /// Adds server-wide shared state, which handlers read with [`Context::state`].
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.state.insert(value);
@@ -444,6 +515,10 @@ impl ServerBuilder {
             }
         };
         let catalog = self.catalog.build()?;
+        let changes: Arc<Hub> = Arc::default();
+        let tasks = catalog
+            .has_task_tools()
+            .then(|| Arc::new(crate::tasks::Tasks::new(self.tasks, changes.clone())));
         Ok(Server {
             inner: Arc::new(Inner {
                 info: self.info,
@@ -454,8 +529,9 @@ impl ServerBuilder {
                 state: Arc::new(self.state),
                 request_state: Arc::new(request_state),
                 catalog,
-                changes: Arc::default(),
+                changes,
                 logging: self.logging,
+                tasks,
             }),
         })
     }
@@ -517,6 +593,7 @@ impl Server {
             request_state_clock: None,
             catalog: CatalogBuilder::default(),
             logging: false,
+            tasks: crate::tasks::TaskConfig::default(),
         }
     }
 
@@ -562,6 +639,14 @@ impl Server {
             prompts: self.inner.catalog.has_prompts().then_some(LIST_CHANGED),
             completions: self.inner.catalog.has_completions().then(Map::new),
             logging: self.inner.logging.then(Map::new),
+            extensions: self.inner.tasks.as_ref().map(|_| {
+                let mut extensions = Map::new();
+                extensions.insert(
+                    crate::tasks::EXTENSION.to_owned(),
+                    Value::Object(Map::new()),
+                );
+                extensions
+            }),
             ..ServerCapabilities::default()
         }
     }
@@ -688,6 +773,9 @@ impl Server {
             }
             Served::PromptsList | Served::PromptsGet => catalog.has_prompts(),
             Served::Complete => catalog.has_completions(),
+            Served::TasksGet | Served::TasksUpdate | Served::TasksCancel => {
+                self.inner.tasks.is_some()
+            }
         }
     }
 
@@ -758,13 +846,27 @@ impl Server {
         match method {
             Served::Discover => Ok(self.discover()),
             Served::ToolsList => catalog.list_tools(&ctx, &params, page_size),
-            Served::ToolsCall => catalog.call_tool(state, &ctx, &params).await,
+            Served::ToolsCall => {
+                catalog
+                    .call_tool(state, self.inner.tasks.as_ref(), &ctx, &params)
+                    .await
+            }
             Served::ResourcesList => catalog.list_resources(&ctx, &params, page_size),
             Served::ResourceTemplatesList => catalog.list_templates(&ctx, &params, page_size),
             Served::ResourcesRead => catalog.read_resource(state, &ctx, &params).await,
             Served::PromptsList => catalog.list_prompts(&ctx, &params, page_size),
             Served::PromptsGet => catalog.get_prompt(state, &ctx, &params).await,
             Served::Complete => catalog.complete(&ctx, &params).await,
+            Served::TasksGet | Served::TasksUpdate | Served::TasksCancel => {
+                let Some(tasks) = &self.inner.tasks else {
+                    return Err(ErrorObject::method_not_found(ctx.method()));
+                };
+                match method {
+                    Served::TasksGet => tasks.get(&ctx, &params).await,
+                    Served::TasksUpdate => tasks.update(&ctx, &params).await,
+                    _ => tasks.cancel(&ctx, &params).await,
+                }
+            }
             Served::Listen => {
                 let capabilities = self.capabilities();
                 crate::subscriptions::listen(&self.inner.changes, &capabilities, &ctx, &params)

@@ -32,6 +32,113 @@ pub const SCHEMA_JSON: &str = include_str!("../spec/schema-2026-07-28.json");
 /// through the `initialize` handshake) is held to, as text.
 pub const SCHEMA_2025_JSON: &str = include_str!("../spec/schema-2025-11-25.json");
 
+/// The bundled JSON Schema of the tasks extension (`io.modelcontextprotocol/tasks`), as text:
+/// `schema/draft/schema.json` of the repository `modelcontextprotocol/ext-tasks` at commit
+/// `e4345978be1f602f1fc48d89051e8559dd5302a6` (the repository's draft folder), unchanged.
+pub const TASKS_SCHEMA_JSON: &str = include_str!("../spec/ext-tasks-schema.json");
+
+/// How [`SpecError::revision`] names the tasks extension's schema.
+pub const TASKS_REVISION: &str = "ext-tasks draft";
+
+/// Checks `instance` against the tasks extension's definition named `definition` (e.g.
+/// `"GetTaskResult"`, `"CreateTaskResult"`, `"TaskStatusNotification"`).
+///
+/// ```
+/// use serde_json::json;
+/// let created = json!({"resultType": "task", "taskId": "t-1", "status": "working",
+///     "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttlMs": 60000});
+/// mcp_test::spec::check_tasks("CreateTaskResult", &created).unwrap();
+/// let err = mcp_test::spec::check_tasks("CreateTaskResult", &json!({"resultType": "task"})).unwrap_err();
+/// assert!(err.to_string().contains("ext-tasks"), "{err}");
+/// ```
+pub fn check_tasks(definition: &str, instance: &Value) -> Result<(), SpecError> {
+    type Cache = Mutex<HashMap<String, Arc<SchemaValidator>>>;
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let schema = SCHEMA.get_or_init(|| {
+        serde_json::from_str(TASKS_SCHEMA_JSON).expect("the bundled tasks schema is JSON")
+    });
+    let error = |message: String| SpecError {
+        definition: definition.to_owned(),
+        revision: TASKS_REVISION,
+        violations: vec![Violation {
+            pointer: String::new(),
+            message,
+        }],
+    };
+    let cache = CACHE.get_or_init(Default::default);
+    let cached = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(definition)
+        .cloned();
+    let validator = match cached {
+        Some(v) => v,
+        None => {
+            let defs = &schema["$defs"];
+            if defs.get(definition).is_none() {
+                return Err(error(format!(
+                    "the tasks extension's schema has no definition named {definition}"
+                )));
+            }
+            let root = serde_json::json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": defs,
+                "$ref": format!("#/$defs/{definition}"),
+            });
+            let compiled =
+                Arc::new(SchemaValidator::new(&root).expect("the bundled tasks schema compiles"));
+            cache
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(definition.to_owned(), compiled.clone());
+            compiled
+        }
+    };
+    let violations = validator.violations(instance);
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(SpecError {
+            definition: definition.to_owned(),
+            revision: TASKS_REVISION,
+            violations,
+        })
+    }
+}
+
+/// Checks the result of a task message against the tasks extension's schema: a `tools/call`
+/// result with `resultType: "task"` against `CreateTaskResult`, and the results of
+/// `tasks/get`, `tasks/update` and `tasks/cancel` against `GetTaskResult`,
+/// `UpdateTaskResult` and `CancelTaskResult`. A JSON-RPC error is checked against the core
+/// `JSONRPCErrorResponse`. `None` for any other method or result.
+///
+/// ```
+/// use serde_json::json;
+/// let ack = json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete"}});
+/// mcp_test::spec::check_task_response("tasks/cancel", &ack).unwrap().unwrap();
+/// let bad = json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "status": 1}});
+/// assert!(mcp_test::spec::check_task_response("tasks/get", &bad).unwrap().is_err());
+/// assert!(mcp_test::spec::check_task_response("tools/list", &ack).is_none());
+/// ```
+pub fn check_task_response(method: &str, response: &Value) -> Option<Result<(), SpecError>> {
+    if response.get("error").is_some() {
+        return matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel")
+            .then(|| check("JSONRPCErrorResponse", response));
+    }
+    let result = response.get("result").unwrap_or(&Value::Null);
+    let definition = match method {
+        "tools/call" if result.get("resultType").and_then(Value::as_str) == Some("task") => {
+            "CreateTaskResult"
+        }
+        "tasks/get" => "GetTaskResult",
+        "tasks/update" => "UpdateTaskResult",
+        "tasks/cancel" => "CancelTaskResult",
+        _ => return None,
+    };
+    Some(check("JSONRPCResultResponse", response).and_then(|()| check_tasks(definition, result)))
+}
+
 fn schema() -> &'static Value {
     schema_of(Era::Current)
 }
@@ -268,7 +375,7 @@ pub fn check_response(method: &str, response: &Value) -> Result<(), SpecError> {
 pub struct SpecError {
     /// The definition checked against.
     pub definition: String,
-    /// The revision of the schema: `2026-07-28` or `2025-11-25`.
+    /// The revision of the schema: `2026-07-28`, `2025-11-25`, or [`TASKS_REVISION`].
     pub revision: &'static str,
     /// Every violation, with its JSON pointer.
     pub violations: Vec<Violation>,

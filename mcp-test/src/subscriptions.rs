@@ -27,6 +27,13 @@ pub(crate) enum Change {
     Prompts,
     Resources,
     ResourceUpdated(String),
+    /// A task's status changed: its `DetailedTask`, for the subscriptions of its owner that
+    /// listed its id in `taskIds` (the tasks extension).
+    Task {
+        task_id: String,
+        owner: Option<String>,
+        detailed: Value,
+    },
     /// The server is closing every subscription.
     Close,
 }
@@ -59,6 +66,38 @@ struct Filter {
     prompts: bool,
     resources: bool,
     resource_uris: Option<Vec<String>>,
+    /// `taskIds` (the tasks extension).
+    task_ids: Option<Vec<String>>,
+    /// The principal of the listen request: only its own tasks are announced to it.
+    principal: Option<String>,
+}
+
+/// Reads an array of strings at `notifications.KEY`.
+fn strings(
+    notifications: &Map<String, Value>,
+    key: &str,
+) -> Result<Option<Vec<String>>, ErrorObject> {
+    let invalid = |what: String| ErrorObject::invalid_params(format!("Invalid params: {what}"));
+    match notifications.get(key) {
+        None => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                u.as_str().map(str::to_owned).ok_or_else(|| {
+                    invalid(format!(
+                        "notifications.{key}/{i} must be a string, got {}",
+                        json_type(u)
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(other) => Err(invalid(format!(
+            "notifications.{key} must be an array, got {}",
+            json_type(other)
+        ))),
+    }
 }
 
 impl Filter {
@@ -82,33 +121,15 @@ impl Filter {
                 json_type(other)
             ))),
         };
-        let resource_uris = match notifications.get("resourceSubscriptions") {
-            None => None,
-            Some(Value::Array(uris)) => Some(
-                uris.iter()
-                    .enumerate()
-                    .map(|(i, u)| {
-                        u.as_str().map(str::to_owned).ok_or_else(|| {
-                            invalid(format!(
-                                "notifications.resourceSubscriptions/{i} must be a string, got {}",
-                                json_type(u)
-                            ))
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
-            Some(other) => {
-                return Err(invalid(format!(
-                    "notifications.resourceSubscriptions must be an array, got {}",
-                    json_type(other)
-                )));
-            }
-        };
+        let resource_uris = strings(notifications, "resourceSubscriptions")?;
+        let task_ids = strings(notifications, "taskIds")?;
         Ok(Filter {
             tools: flag("toolsListChanged")?,
             prompts: flag("promptsListChanged")?,
             resources: flag("resourcesListChanged")?,
             resource_uris,
+            task_ids,
+            principal: None,
         })
     }
 
@@ -119,6 +140,12 @@ impl Filter {
             prompts: self.prompts && caps.prompts.is_some(),
             resources: self.resources && caps.resources.is_some(),
             resource_uris: self.resource_uris.filter(|_| caps.resources.is_some()),
+            task_ids: self.task_ids.filter(|_| {
+                caps.extensions
+                    .as_ref()
+                    .is_some_and(|e| e.contains_key(crate::tasks::EXTENSION))
+            }),
+            principal: self.principal,
         }
     }
 
@@ -135,6 +162,9 @@ impl Filter {
         }
         if let Some(uris) = &self.resource_uris {
             out.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        if let Some(ids) = &self.task_ids {
+            out.insert("taskIds".into(), json!(ids));
         }
         Value::Object(out)
     }
@@ -159,6 +189,18 @@ impl Filter {
                 params.insert("uri".into(), Value::from(uri.as_str()));
                 Some(("notifications/resources/updated", params))
             }
+            Change::Task {
+                task_id,
+                owner,
+                detailed: Value::Object(detailed),
+            } if *owner == self.principal
+                && self
+                    .task_ids
+                    .as_ref()
+                    .is_some_and(|ids| ids.contains(task_id)) =>
+            {
+                Some(("notifications/tasks", detailed.clone()))
+            }
             _ => None,
         }
     }
@@ -171,7 +213,15 @@ pub(crate) async fn listen(
     ctx: &Context,
     params: &Map<String, Value>,
 ) -> Result<Value, ErrorObject> {
-    let filter = Filter::parse(params)?.honoured(capabilities);
+    let mut filter = Filter::parse(params)?;
+    // The tasks extension: task notifications only for a client that declares it (-32021).
+    if filter.task_ids.is_some() && !crate::tasks::declared_in(ctx.client_capabilities()) {
+        return Err(crate::tasks::missing_extension(
+            "subscriptions/listen with notifications.taskIds",
+        ));
+    }
+    filter.principal = ctx.principal().map(str::to_owned);
+    let filter = filter.honoured(capabilities);
     let Some(sink) = ctx.notifier.sink() else {
         return Err(ErrorObject::internal(
             "Internal error: subscriptions/listen needs a transport that streams notifications (stdio or HTTP)",

@@ -88,6 +88,13 @@ pub trait Tool: Sized + Send + 'static {
         None
     }
 
+    /// Whether a call may become a task (the tasks extension; see [`tasks`](crate::tasks)).
+    /// Default: [`TaskSupport::Forbidden`](crate::tasks::TaskSupport::Forbidden). Derived
+    /// tools set it with `#[tool(task = "optional")]` or `#[tool(task = "required")]`.
+    fn task_support() -> crate::tasks::TaskSupport {
+        crate::tasks::TaskSupport::Forbidden
+    }
+
     /// Builds `Self` from arguments the server has already validated against the input schema.
     /// An error here becomes an `isError` result.
     fn parse(arguments: Value) -> Result<Self, ToolError>;

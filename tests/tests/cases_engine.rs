@@ -1108,3 +1108,93 @@ async fn check_sends_schema_values_finds_an_off_by_one_and_takes_given_values() 
         skipped.reason
     );
 }
+
+/// Waits far longer than any test should: only a case time limit ends its cases.
+#[derive(Tool)]
+#[tool(name = "sleepy", annotations(read_only))]
+struct Sleepy {
+    /// How many seconds to wait.
+    #[tool(minimum = 0, maximum = 600)]
+    seconds: u64,
+}
+
+impl Sleepy {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        tokio::time::sleep(std::time::Duration::from_secs(self.seconds.max(600))).await;
+        Ok("done".into())
+    }
+}
+
+/// A case still running at the case time is cancelled and the tool's later cases are not
+/// sent: the check ends in about one case time, with a note and no finding against the server,
+/// and the other tools' cases all ran.
+#[tokio::test]
+async fn a_slow_tool_is_cancelled_at_the_case_time_and_noted_not_blamed() {
+    let server = Server::builder("slow", "1.0.0")
+        .tool::<Sleepy>()
+        .tool::<WeatherOn>()
+        .build()
+        .unwrap();
+    let options = CheckOptions {
+        case_time: Some(std::time::Duration::from_millis(300)),
+        ..CheckOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let report = check(&server, &options).await;
+    let text = report.to_text();
+    // Bounded, not timed: far below the 600 s the tool would wait, and the 30 s call timeout.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(25),
+        "{text}"
+    );
+    assert_eq!(report.count(Severity::Defect), 0, "{text}");
+    assert_eq!(report.count(Severity::Warning), 0, "{text}");
+    let sleepy = |expectation: Expectation| -> Vec<&Happened> {
+        report
+            .cases
+            .outcomes
+            .iter()
+            .filter(|o| o.case.tool == "sleepy" && o.case.expectation == expectation)
+            .map(|o| &o.happened)
+            .collect()
+    };
+    let valid = sleepy(Expectation::Success);
+    assert!(valid.len() > 2, "{text}");
+    assert!(
+        valid
+            .iter()
+            .all(|h| matches!(h, Happened::Slow { limit_ms: 300, .. })),
+        "{valid:?}"
+    );
+    assert!(
+        valid
+            .iter()
+            .any(|h| matches!(h, Happened::Slow { sent: false, .. })),
+        "later valid cases of a slow tool are not sent: {valid:?}"
+    );
+    // Invalid arguments are still sent, and rejected before any waiting.
+    let invalid = sleepy(Expectation::Error);
+    assert!(!invalid.is_empty(), "{text}");
+    assert!(
+        invalid
+            .iter()
+            .all(|h| matches!(h, Happened::ToolError { .. })),
+        "{invalid:?}"
+    );
+    assert!(
+        report
+            .cases
+            .outcomes
+            .iter()
+            .filter(|o| o.case.tool == "weather_on")
+            .all(|o| !matches!(o.happened, Happened::Slow { .. })),
+        "{text}"
+    );
+    let note = probe(&report, "tools/schema-cases")
+        .findings
+        .iter()
+        .find(|f| f.message.contains("sleepy"))
+        .unwrap_or_else(|| panic!("no note on the slow tool: {text}"));
+    assert_eq!(note.severity, Severity::Info);
+    assert!(note.message.contains("--case-time"), "{}", note.message);
+}

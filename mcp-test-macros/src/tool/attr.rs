@@ -11,7 +11,9 @@ use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 
 /// Keys `#[tool(...)]` accepts on the type.
 pub const CONTAINER_KEYS: &str =
-    "`name`, `title`, `description`, `annotations(...)`, `allow_unknown_fields`";
+    "`name`, `title`, `description`, `annotations(...)`, `allow_unknown_fields`, `task`";
+/// Values `#[tool(task = "...")]` accepts.
+pub const TASK_VALUES: &str = "\"forbidden\", \"optional\" or \"required\"";
 /// Keys `#[tool(annotations(...))]` accepts.
 pub const ANNOTATION_KEYS: &str = "`read_only`, `destructive`, `idempotent`, `open_world`";
 /// Keys `#[tool(...)]` accepts on an enum variant.
@@ -98,6 +100,8 @@ pub struct ContainerAttrs {
     pub open_world: Option<Located<bool>>,
     /// `allow_unknown_fields`
     pub allow_unknown_fields: Option<Located<bool>>,
+    /// `task = "forbidden" | "optional" | "required"`: the variant name of `TaskSupport`.
+    pub task: Option<Located<&'static str>>,
 }
 
 impl ContainerAttrs {
@@ -111,6 +115,7 @@ impl ContainerAttrs {
         let mut idempotent = slot(cx, "idempotent");
         let mut open_world = slot(cx, "open_world");
         let mut allow_unknown_fields = slot(cx, "allow_unknown_fields");
+        let mut task = slot(cx, "task");
         let mut annotations = Slot::new(cx, KEYS, "annotations");
         for_each_tool_meta(cx, attrs, |meta, key| {
             let tokens = meta_tokens(meta);
@@ -119,6 +124,27 @@ impl ContainerAttrs {
                 "title" => title.set_from(&meta.path, lit_str(cx, meta, "title")?, tokens),
                 "description" => {
                     description.set_from(&meta.path, lit_str(cx, meta, "description")?, tokens);
+                }
+                "task" => {
+                    let value = lit_str(cx, meta, "task")?.and_then(|lit| {
+                        let variant = match lit.value().as_str() {
+                            "forbidden" => Some("Forbidden"),
+                            "optional" => Some("Optional"),
+                            "required" => Some("Required"),
+                            _ => None,
+                        };
+                        if variant.is_none() {
+                            cx.error_spanned_by(
+                                &lit,
+                                format!(
+                                    "unknown task support {:?}; expected {TASK_VALUES}",
+                                    lit.value()
+                                ),
+                            );
+                        }
+                        variant
+                    });
+                    task.set_from(&meta.path, value, tokens);
                 }
                 "allow_unknown_fields" => allow_unknown_fields.set_from(
                     &meta.path,
@@ -176,6 +202,7 @@ impl ContainerAttrs {
             idempotent: idempotent.get(),
             open_world: open_world.get(),
             allow_unknown_fields: allow_unknown_fields.get(),
+            task: task.get(),
         }
     }
 }

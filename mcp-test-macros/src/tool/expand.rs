@@ -37,6 +37,14 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
             .or_else(|| container.docs.clone()),
     );
     let annotations = annotations(container);
+    let task_support = container.attrs.task.as_ref().map(|task| {
+        let variant = format_ident!("{}", task.value);
+        quote! {
+            fn task_support() -> ::mcp_test::__private::TaskSupport {
+                ::mcp_test::__private::TaskSupport::#variant
+            }
+        }
+    });
 
     let mut items = TokenStream::new();
     let (input_schema, parse) = match &container.data {
@@ -159,6 +167,8 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
                 fn annotations() -> ::core::option::Option<::mcp_test::__private::ToolAnnotations> {
                     #annotations
                 }
+
+                #task_support
 
                 fn parse(
                     arguments: ::mcp_test::__private::serde_json::Value,

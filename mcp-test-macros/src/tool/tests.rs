@@ -69,6 +69,22 @@ fn allow_unknown_fields_drops_deny_unknown_fields() {
 }
 
 #[test]
+fn task_support_is_generated_only_when_given() {
+    let out = expand(quote! {
+        #[tool(task = "required")]
+        struct Long { a: String }
+    });
+    assert!(
+        out.contains("fn task_support () -> :: mcp_test :: __private :: TaskSupport { :: mcp_test :: __private :: TaskSupport :: Required }"),
+        "{out}"
+    );
+    let out = expand(quote! {
+        struct Short { a: String }
+    });
+    assert!(!out.contains("task_support"), "{out}");
+}
+
+#[test]
 fn an_enum_gets_one_shadow_struct_per_action() {
     let out = expand(quote! {
         enum Items {

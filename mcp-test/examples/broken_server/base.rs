@@ -356,6 +356,11 @@ impl Hooks for Base {
         }
         if message.get("error").is_some() {
             let code = message.pointer("/error/code").and_then(Value::as_i64);
+            // A -32021 for the tasks extension is the tasks area's (`tasks_area.rs`): the
+            // multi-round switches below leave it alone.
+            let for_tasks = message
+                .pointer("/error/data/requiredCapabilities/extensions")
+                .is_some();
             let error = &mut message["error"];
             if on.on("base/unknown-method-not-32601")
                 && code == Some(-32601)
@@ -366,7 +371,7 @@ impl Hooks for Base {
             if on.on("base/unsupported-version-32602") && code == Some(-32022) {
                 error["code"] = json!(-32602);
             }
-            if on.on("base/missing-capability-bad-data") && code == Some(-32021) {
+            if on.on("base/missing-capability-bad-data") && code == Some(-32021) && !for_tasks {
                 error["data"] = json!({"requiredCapabilities": {"elicitation": "yes"}});
             }
             if asked == "initialize" && on.on("base/initialize-error-no-versions") {
@@ -392,7 +397,11 @@ impl Hooks for Base {
             if asked == "initialize" && on.on("base/initialize-error-wrong-id") {
                 message["id"] = id.as_i64().map_or(json!("other"), |i| json!(i + 1000));
             }
-            if asked == "tools/call" && code == Some(-32021) && on.on("base/asks-undeclared") {
+            if asked == "tools/call"
+                && code == Some(-32021)
+                && !for_tasks
+                && on.on("base/asks-undeclared")
+            {
                 *message = json!({"jsonrpc": "2.0", "id": id, "result": {
                     "resultType": "input_required",
                     "inputRequests": {"ok": {"method": "elicitation/create", "params": {

@@ -22,6 +22,7 @@ mod logging;
 mod resources;
 mod server;
 mod stdio_area;
+mod tasks_area;
 mod tools;
 
 use axum::body::Body;
@@ -161,6 +162,7 @@ const AREAS: &[&dyn Hooks] = &[
     &logging::Logging,
     &stdio_area::Stdio,
     &http_area::Http,
+    &tasks_area::Tasks,
 ];
 
 /// Every switch of every area.

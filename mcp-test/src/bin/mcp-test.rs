@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
+//!                [--jobs N] [--case-time SECS]
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
@@ -114,6 +115,11 @@ struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = mcp_test::cases::check::DEFAULT_JOBS as u64,
           value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: u64,
+    /// Seconds one schema case may run (0: up to --timeout). A case still running then is
+    /// cancelled and reported as a note, with its tool's later cases not sent: check is meant
+    /// to finish in seconds, and each case of a slow tool would wait as long again.
+    #[arg(long, value_name = "SECS", default_value_t = mcp_test::cases::check::DEFAULT_CASE_TIME.as_secs())]
+    case_time: u64,
     #[command(flatten)]
     values: ValueArgs,
     /// Compare the defects and warnings with an expect file (JSON: `{"server", "findings":
@@ -479,6 +485,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         deadline: deadline.map(|d| d.saturating_sub(started.elapsed())),
         close_grace: Duration::from_secs(args.close_grace),
         jobs: usize::try_from(args.jobs).unwrap_or(1),
+        case_time: (args.case_time > 0).then(|| Duration::from_secs(args.case_time)),
     };
     let mut on_progress = |line: &str| {
         if progress {

@@ -599,6 +599,16 @@ pub enum Happened {
         /// Which limit, and where.
         message: String,
     },
+    /// No verdict: the call was still running when the time one case may take ran out
+    /// ([`CheckOptions::case_time`](check::CheckOptions::case_time)) and was cancelled
+    /// (`notifications/cancelled` on stdio, the response stream closed on HTTP), or it was not
+    /// sent because an earlier case of the same tool had been. `check` only.
+    Slow {
+        /// The time a case may take, in milliseconds.
+        limit_ms: u64,
+        /// Whether the call was sent (and cancelled), rather than not sent at all.
+        sent: bool,
+    },
 }
 
 impl Happened {
@@ -652,11 +662,13 @@ impl Happened {
     }
 
     /// Whether this bears out `expectation`. A -32021 that names the capabilities it needs
-    /// ([`Happened::NeedsCapabilities`]) bears out every expectation.
+    /// ([`Happened::NeedsCapabilities`]) bears out every expectation, and so does a case
+    /// cancelled for its time ([`Happened::Slow`]), which has no verdict either way.
     pub fn agrees_with(&self, expectation: Expectation) -> bool {
         match (expectation, self) {
             (_, Happened::Failed { .. } | Happened::OverLimit { .. }) => false,
-            (_, Happened::NeedsCapabilities { .. }) | (Expectation::Observe, _) => true,
+            (_, Happened::NeedsCapabilities { .. } | Happened::Slow { .. })
+            | (Expectation::Observe, _) => true,
             (Expectation::Success, h) => {
                 matches!(h, Happened::Success { .. } | Happened::InputRequired)
             }
@@ -682,6 +694,17 @@ impl fmt::Display for Happened {
             }
             Happened::Failed { message } => write!(f, "no answer: {message}"),
             Happened::OverLimit { message } => write!(f, "over a limit of the client: {message}"),
+            Happened::Slow {
+                limit_ms,
+                sent: true,
+            } => write!(f, "still running after {limit_ms} ms: cancelled"),
+            Happened::Slow {
+                limit_ms,
+                sent: false,
+            } => write!(
+                f,
+                "not sent: an earlier case of the tool ran over {limit_ms} ms"
+            ),
         }
     }
 }

@@ -139,7 +139,7 @@ impl Sampler {
             p = &p[..p.len() - 1];
         }
         let generator = rand_regex::Regex::compile(p, 6).ok()?;
-        let validator = SchemaValidator::new(check).ok()?;
+        let validator = compiled(check)?;
         // Skip `variant` good draws so distinct variants get distinct strings.
         let mut skipped = 0;
         for _ in 0..64 {
@@ -264,7 +264,7 @@ pub(crate) fn fitting_examples(schema: &Value) -> Vec<Value> {
     let Some(Value::Array(examples)) = schema.get("examples") else {
         return Vec::new();
     };
-    let Ok(validator) = SchemaValidator::new(schema) else {
+    let Some(validator) = compiled(schema) else {
         return Vec::new();
     };
     let (nulls, mut out): (Vec<&Value>, Vec<&Value>) = examples
@@ -283,7 +283,38 @@ pub(crate) fn fitting_examples(schema: &Value) -> Vec<Value> {
 
 /// Whether `value` is valid against `schema` alone (a schema that does not compile never is).
 pub(crate) fn fits(schema: &Value, value: &Value) -> bool {
-    SchemaValidator::new(schema).is_ok_and(|v| v.is_valid(value))
+    compiled(schema).is_some_and(|v| v.is_valid(value))
+}
+
+/// The most (sub)schemas [`compiled`] keeps compiled on one thread; past it, it starts over.
+const MAX_COMPILED: usize = 512;
+
+thread_local! {
+    /// The validators of the (sub)schemas that single values are checked against while cases
+    /// are derived, by the schema's JSON text (`None`: it does not compile). The same few
+    /// property schemas recur across the tools of a server and across the values tried for
+    /// one property, and compiling a schema costs far more than checking a value against it.
+    /// A pure memo: the same schema always compiles to the same validator.
+    static COMPILED: std::cell::RefCell<std::collections::HashMap<String, Option<std::rc::Rc<SchemaValidator>>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `schema` compiled, from this thread's memo when it was compiled before; `None` when it does
+/// not compile.
+pub(crate) fn compiled(schema: &Value) -> Option<std::rc::Rc<SchemaValidator>> {
+    let key = schema.to_string();
+    if let Some(found) = COMPILED.with(|memo| memo.borrow().get(&key).cloned()) {
+        return found;
+    }
+    let validator = SchemaValidator::new(schema).ok().map(std::rc::Rc::new);
+    COMPILED.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= MAX_COMPILED {
+            memo.clear();
+        }
+        memo.insert(key, validator.clone());
+    });
+    validator
 }
 
 /// `{"type": "null"}` (a nullable branch of `anyOf`/`oneOf`).

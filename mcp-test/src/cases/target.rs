@@ -209,6 +209,36 @@ impl<'a> Session<'a> {
         drive(self, body, answers, &self.caller, Some(&next_id)).await
     }
 
+    /// Calls `case`'s tool (no client capabilities) as [`run_in`](super::run_in) does, but
+    /// waits at most `limit`: `None` when the call was still running then. It is cancelled
+    /// as the spec's cancellation pattern says: on stdio with `notifications/cancelled`, on
+    /// HTTP (and in process) by dropping the request, which closes its response stream.
+    pub(crate) async fn call_within(
+        &self,
+        case: &super::Case,
+        limit: Duration,
+    ) -> Option<(super::Happened, Option<Value>)> {
+        let params = serde_json::json!({"name": case.tool, "arguments": case.args});
+        let (id, body) = self.body("tools/call", params);
+        match tokio::time::timeout(limit, self.raw(body)).await {
+            Ok(Ok(response)) => Some((super::Happened::from_response(&response), Some(response))),
+            Ok(Err(e)) => Some((
+                super::Happened::Failed {
+                    message: e.to_string(),
+                },
+                None,
+            )),
+            Err(_) => {
+                if self.target.transport() == Some(crate::spec::clauses::Transport::Stdio) {
+                    let cancel = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": id, "reason": "the check's time for one case ran out"}});
+                    let _ = self.send_bounded(&cancel, &self.caller).await;
+                }
+                None
+            }
+        }
+    }
+
     /// Sends a message as written and waits at most the timeout for its response.
     pub(crate) async fn raw(&self, body: Value) -> Result<Value, TargetError> {
         self.exchange(body).await.map(|(response, _)| response)

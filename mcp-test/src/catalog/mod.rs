@@ -605,10 +605,18 @@ impl Catalog {
     pub(crate) async fn call_tool(
         &self,
         state: &StateConfig,
+        tasks: Option<&std::sync::Arc<crate::tasks::Tasks>>,
         ctx: &Context,
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
-        tools::call(&self.tools, state, ctx, params).await
+        tools::call(&self.tools, state, tasks, ctx, params).await
+    }
+
+    /// Whether any tool may run as a task (the tasks extension is advertised).
+    pub(crate) fn has_task_tools(&self) -> bool {
+        self.tools
+            .entries()
+            .any(|t| t.served.task_support != crate::tasks::TaskSupport::Forbidden)
     }
 
     pub(crate) fn list_resources(

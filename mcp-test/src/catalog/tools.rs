@@ -5,7 +5,8 @@ use super::{BuildError, check_cache_scope};
 use crate::authorization::Access;
 use crate::context::Context;
 use crate::request_state::StateConfig;
-use crate::rounds::{self, RoundResult};
+use crate::rounds::{self, Phased, RoundResult, TaskPhase};
+use crate::tasks::{self, TaskSupport, Tasks};
 use crate::tool::{Tool, ToolError, ToolErrorKind};
 use crate::validation::{self, SchemaValidator};
 use crate::wire::{CacheHint, CallToolResult, ErrorObject, ToolDefinition, json_type};
@@ -15,12 +16,14 @@ use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::marker::PhantomData;
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 
 /// A tool as the builder collects it.
 pub(crate) struct ToolRegistration {
     pub(crate) definition: ToolDefinition,
     pub(crate) access: Access,
-    handler: Box<dyn ErasedTool>,
+    task_support: TaskSupport,
+    handler: Arc<dyn ErasedTool>,
 }
 
 impl ToolRegistration {
@@ -29,7 +32,8 @@ impl ToolRegistration {
         ToolRegistration {
             definition: T::definition(),
             access,
-            handler: Box::new(Erased::<T>(PhantomData)),
+            task_support: T::task_support(),
+            handler: Arc::new(Erased::<T>(PhantomData)),
         }
     }
 }
@@ -37,8 +41,9 @@ impl ToolRegistration {
 /// A built tool: its compiled schemas and its handler.
 pub(crate) struct RegisteredTool {
     input: SchemaValidator,
-    output: Option<SchemaValidator>,
-    handler: Box<dyn ErasedTool>,
+    output: Option<Arc<SchemaValidator>>,
+    pub(crate) task_support: TaskSupport,
+    handler: Arc<dyn ErasedTool>,
 }
 
 pub(crate) type Tools = Registry<ToolDefinition, RegisteredTool>;
@@ -96,10 +101,12 @@ pub(crate) fn build(
             .as_ref()
             .map(SchemaValidator::new)
             .transpose()
-            .map_err(|r| invalid("outputSchema", r.to_string()))?;
+            .map_err(|r| invalid("outputSchema", r.to_string()))?
+            .map(Arc::new);
         let served = RegisteredTool {
             input,
             output,
+            task_support: tool.task_support,
             handler: tool.handler,
         };
         let access = tool.access;
@@ -142,6 +149,7 @@ fn check_tool_name(name: &str) -> Result<(), BuildError> {
 pub(crate) async fn call(
     tools: &Tools,
     state: &StateConfig,
+    tasks_of: Option<&Arc<Tasks>>,
     ctx: &Context,
     params: &Map<String, Value>,
 ) -> Result<Value, ErrorObject> {
@@ -167,38 +175,81 @@ pub(crate) async fn call(
             validation::describe(&violations)
         ))));
     }
-    // Through the round boundary: the run may end with input_required (spec §8).
-    let args = arguments.clone();
-    let round = rounds::serve_round(state, ctx, name, arguments, params, |ctx| async move {
-        let run = AssertUnwindSafe(tool.handler.call(&ctx, args)).catch_unwind();
-        match run.await {
-            Ok(Ok(result)) => Ok(result),
-            Ok(Err(error)) => match error.into_kind() {
-                ToolErrorKind::Protocol(error) => Err(error),
-                ToolErrorKind::Rejected(content) | ToolErrorKind::Failed(content) => {
-                    Ok(CallToolResult {
-                        content,
-                        is_error: true,
-                        ..CallToolResult::default()
-                    })
-                }
-            },
-            Err(panic) => {
-                let message = super::panic_message(panic.as_ref());
-                Err(
-                    ErrorObject::internal(format!("Internal error: tool {name} panicked"))
-                        .with_data(json!({ "tool": name, "panic": message })),
-                )
-            }
-        }
+    // The tasks extension: a required-task tool needs a client that declares it (-32021);
+    // a call may become a task only when the tool allows it and the client declared it.
+    let declared = tasks::declared_in(ctx.client_capabilities());
+    if tool.task_support == TaskSupport::Required && !declared {
+        return Err(tasks::missing_extension(&format!("tool {name}")));
+    }
+    let task_manager = match tasks_of {
+        Some(manager) if declared && tool.task_support != TaskSupport::Forbidden => Some(manager),
+        _ => None,
+    };
+    let phase = if task_manager.is_some() {
+        TaskPhase::Before
+    } else {
+        TaskPhase::Never
+    };
+    let runner = runner(name, tool, arguments.clone());
+    // Through the round boundary: the run may end with input_required (spec §8), or, when it
+    // may become a task, be detached into one.
+    let round = rounds::serve_round_phased(state, ctx, name, arguments, params, phase, {
+        let runner = Arc::clone(&runner);
+        move |ctx| runner(ctx)
     })
     .await?;
-    match round {
-        RoundResult::Complete(result) => {
-            Ok(to_value(check_output(name, tool.output.as_ref(), result)))
-        }
-        RoundResult::InputRequired(result) => Ok(result),
+    match (round, task_manager) {
+        (Phased::Round(RoundResult::Complete(result)), _) => Ok(result),
+        (Phased::Round(RoundResult::InputRequired(result)), _) => Ok(result),
+        (Phased::Detached(answers), Some(manager)) => manager.create(ctx, runner, answers).await,
+        (Phased::Detached(_), None) => Err(ErrorObject::internal(
+            "Internal error: a call that cannot become a task was detached",
+        )),
     }
+}
+
+/// Runs the tool with `arguments` in a given context to its wire result: a panic or a protocol
+/// error is the JSON-RPC error, a rejection or failure an `isError` result, and a success is
+/// checked against the `outputSchema`.
+fn runner(name: &str, tool: &RegisteredTool, arguments: Value) -> tasks::Runner {
+    let name = name.to_owned();
+    let handler = Arc::clone(&tool.handler);
+    let output = tool.output.clone();
+    Arc::new(move |ctx: Context| {
+        let name = name.clone();
+        let handler = Arc::clone(&handler);
+        let output = output.clone();
+        let arguments = arguments.clone();
+        Box::pin(async move {
+            let run = AssertUnwindSafe(handler.call(&ctx, arguments)).catch_unwind();
+            let result = match run.await {
+                Ok(Ok(result)) => result,
+                Ok(Err(error)) => match error.into_kind() {
+                    ToolErrorKind::Protocol(error) => return Err(error),
+                    ToolErrorKind::Rejected(content) | ToolErrorKind::Failed(content) => {
+                        CallToolResult {
+                            content,
+                            is_error: true,
+                            ..CallToolResult::default()
+                        }
+                    }
+                },
+                Err(panic) => {
+                    let message = super::panic_message(panic.as_ref());
+                    return Err(ErrorObject::internal(format!(
+                        "Internal error: tool {name} panicked"
+                    ))
+                    .with_data(json!({ "tool": name, "panic": message })));
+                }
+            };
+            let mut value = to_value(check_output(&name, output.as_deref(), result));
+            if let Value::Object(map) = &mut value {
+                map.entry("resultType")
+                    .or_insert_with(|| Value::from("complete"));
+            }
+            Ok(value)
+        })
+    })
 }
 
 /// A tool with an `outputSchema` must return conforming `structuredContent`; anything else

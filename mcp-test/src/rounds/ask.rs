@@ -236,6 +236,24 @@ pub(crate) struct RoundState {
     pub(crate) round: u32,
     /// A `requestState` to retry with (test contexts only; the server reads it from params).
     pub(crate) request_state: Option<String>,
+    /// Where the run stands with respect to a task (the tasks extension).
+    pub(crate) task_phase: TaskPhase,
+    /// Set when the boundary stopped a [`TaskPhase::Before`] run to turn it into a task.
+    pub(crate) detached: bool,
+}
+
+/// Where a run stands with respect to a task (`io.modelcontextprotocol/tasks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum TaskPhase {
+    /// The call cannot become a task: a run that waits simply waits.
+    #[default]
+    Never,
+    /// The call may become a task: the first time the run waits on anything but a question
+    /// (or calls [`Context::enter_task`]), the boundary stops it and the server answers with a
+    /// task handle.
+    Before,
+    /// The run is a task's background run.
+    Inside,
 }
 
 /// A shared handle to a [`RoundState`]; clones of a [`Context`] share it.
@@ -286,13 +304,26 @@ impl RoundHandle {
     }
 
     /// Stores the boundary's waker unless the run must stop now; returns whether it must stop.
+    /// A run that may become a task stops (detached) the first time it waits on anything but a
+    /// question.
     pub(crate) fn must_stop_or_park(&self, waker: &Waker) -> bool {
         let mut state = self.lock();
         if state.failure.is_some() || !state.asked.is_empty() {
             return true;
         }
+        if state.task_phase == TaskPhase::Before {
+            state.detached = true;
+            return true;
+        }
         state.waker = Some(waker.clone());
         false
+    }
+
+    /// A fresh state like [`RoundHandle::new`], in task phase `phase`.
+    pub(crate) fn with_phase(answers: Map<String, Value>, round: u32, phase: TaskPhase) -> Self {
+        let handle = RoundHandle::new(answers, round, true);
+        handle.lock().task_phase = phase;
+        handle
     }
 }
 

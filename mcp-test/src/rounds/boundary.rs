@@ -2,7 +2,7 @@
 //! answers, and (on the wire) turns the latter into an `input_required` result with a signed
 //! `requestState`.
 
-use super::ask::RoundHandle;
+use super::ask::{RoundHandle, TaskPhase};
 use crate::context::Context;
 use crate::request_state::{self, Binding, StateConfig};
 use crate::wire::InputRequests;
@@ -24,6 +24,9 @@ pub(crate) enum Bounded<T> {
     Asked(InputRequests),
     /// An answer was malformed (or the run broke a rule); the whole call fails.
     Failed(ErrorObject),
+    /// A run that may become a task waited on something other than a question: the server
+    /// answers with a task handle and runs the request again in the background.
+    Detached,
 }
 
 /// Runs `fut` (which must use a context holding `handle`) until it finishes, or until it
@@ -44,6 +47,7 @@ pub(crate) async fn run_bounded<F: Future>(handle: &RoundHandle, fut: F) -> Boun
     }
     match stopped {
         Some(out) => Bounded::Finished(out),
+        None if state.asked.is_empty() && state.detached => Bounded::Detached,
         None => Bounded::Asked(std::mem::take(&mut state.asked)),
     }
 }
@@ -56,6 +60,16 @@ pub(crate) enum RoundResult<T> {
     /// The handler needs answers: the complete `input_required` result object (without
     /// `_meta`, which the server adds).
     InputRequired(Value),
+}
+
+/// The outcome of a request that may become a task ([`serve_round_phased`]).
+#[derive(Debug)]
+pub(crate) enum Phased<T> {
+    /// Finished or needs answers, exactly as [`serve_round`] answers.
+    Round(RoundResult<T>),
+    /// The run waited: it becomes a task, whose background runs start from these answers
+    /// (every answer of the multi-round phase).
+    Detached(Map<String, Value>),
 }
 
 /// A retry's `inputResponses` and `requestState`, each optional.
@@ -109,6 +123,40 @@ where
     F: FnOnce(Context) -> Fut,
     Fut: Future<Output = Result<T, ErrorObject>>,
 {
+    match serve_round_phased(
+        config,
+        ctx,
+        target,
+        arguments,
+        params,
+        TaskPhase::Never,
+        run,
+    )
+    .await?
+    {
+        Phased::Round(round) => Ok(round),
+        Phased::Detached(_) => Err(ErrorObject::internal(
+            "Internal error: a run that cannot become a task was detached",
+        )),
+    }
+}
+
+/// [`serve_round`] for a request that may become a task (`phase` is [`TaskPhase::Before`]):
+/// questions asked before the run first waits on something else are multi-round questions;
+/// when it waits, it is [`Phased::Detached`].
+pub(crate) async fn serve_round_phased<T, F, Fut>(
+    config: &StateConfig,
+    ctx: &Context,
+    target: &str,
+    arguments: &Value,
+    params: &Map<String, Value>,
+    phase: TaskPhase,
+    run: F,
+) -> Result<Phased<T>, ErrorObject>
+where
+    F: FnOnce(Context) -> Fut,
+    Fut: Future<Output = Result<T, ErrorObject>>,
+{
     let method = ctx.method().to_owned();
     if !INPUT_REQUIRED_METHODS.contains(&method.as_str()) {
         return Err(ErrorObject::internal(format!(
@@ -141,22 +189,26 @@ where
             (Map::new(), 1)
         }
     };
-    let handle = RoundHandle::new(offered.unwrap_or_else(|| answers.clone()), round, true);
+    let handle = RoundHandle::with_phase(offered.unwrap_or_else(|| answers.clone()), round, phase);
     let mut bounded_ctx = ctx.clone();
     bounded_ctx.round = handle.clone();
     match run_bounded(&handle, run(bounded_ctx)).await {
-        Bounded::Finished(Ok(value)) => Ok(RoundResult::Complete(value)),
+        Bounded::Finished(Ok(value)) => Ok(Phased::Round(RoundResult::Complete(value))),
         Bounded::Finished(Err(error)) | Bounded::Failed(error) => Err(error),
+        Bounded::Detached => {
+            answers.extend(handle.lock().used.clone());
+            Ok(Phased::Detached(answers))
+        }
         Bounded::Asked(questions) => {
             // Keep every answer known so far: the next round replays from the start.
             answers.extend(handle.lock().used.clone());
             let pending: Vec<String> = questions.keys().map(str::to_owned).collect();
             let token = request_state::mint(config, &binding(), round, pending, answers);
-            Ok(RoundResult::InputRequired(json!({
+            Ok(Phased::Round(RoundResult::InputRequired(json!({
                 "resultType": "input_required",
                 "inputRequests": questions,
                 "requestState": token,
-            })))
+            }))))
         }
     }
 }

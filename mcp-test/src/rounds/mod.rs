@@ -99,5 +99,7 @@ pub use ask::{Ask, AskError, AskFuture, Capability};
 pub use boundary::INPUT_REQUIRED_METHODS;
 pub use flat::{ElicitationSchemaError, elicitation_schema};
 
-pub(crate) use ask::RoundHandle;
-pub(crate) use boundary::{Bounded, RoundResult, run_bounded, serve_round};
+pub(crate) use ask::{RoundHandle, TaskPhase};
+pub(crate) use boundary::{
+    Bounded, Phased, RoundResult, run_bounded, serve_round, serve_round_phased,
+};

@@ -63,7 +63,8 @@ impl fmt::Display for Level {
 pub struct Clause {
     /// A stable name, `area/what`, e.g. `resources/not-found`.
     pub id: &'static str,
-    /// The revision whose text it quotes: `2026-07-28`, `2025-11-25`, or `JSON-RPC 2.0`.
+    /// The revision whose text it quotes: `2026-07-28`, `2025-11-25`, `JSON-RPC 2.0`, or
+    /// [`EXT_TASKS`] for the tasks extension.
     pub revision: &'static str,
     /// The page, relative to the revision's folder, e.g. `server/resources.mdx`.
     pub file: &'static str,
@@ -114,11 +115,13 @@ pub enum Area {
     CacheHints,
     /// Error codes and error responses.
     Errors,
+    /// The tasks extension (`io.modelcontextprotocol/tasks`).
+    Tasks,
 }
 
 impl Area {
     /// Every area, in the order the matrix lists them.
-    pub const ALL: [Area; 14] = [
+    pub const ALL: [Area; 15] = [
         Area::Base,
         Area::Lifecycle,
         Area::Stdio,
@@ -133,6 +136,7 @@ impl Area {
         Area::Subscriptions,
         Area::CacheHints,
         Area::Errors,
+        Area::Tasks,
     ];
 
     /// Its name in reports: `base`, `multi-round`, ...
@@ -152,6 +156,7 @@ impl Area {
             Area::Subscriptions => "subscriptions",
             Area::CacheHints => "cache-hints",
             Area::Errors => "errors",
+            Area::Tasks => "tasks",
         }
     }
 }
@@ -212,11 +217,12 @@ const fn not_yet(how: &'static str) -> Check {
 }
 
 impl Clause {
-    /// The eras whose servers it binds: a 2026-07-28 clause binds 2026-07-28 servers, a
-    /// 2025-11-25 clause 2025-era ones, a JSON-RPC 2.0 clause both.
+    /// The eras whose servers it binds: a 2026-07-28 clause binds 2026-07-28 servers (and so
+    /// does a clause of the tasks extension, which extends 2026-07-28), a 2025-11-25 clause
+    /// 2025-era ones, a JSON-RPC 2.0 clause both.
     pub fn binds(&self, era: crate::wire::Era) -> bool {
         match self.revision {
-            "2026-07-28" => era == crate::wire::Era::Current,
+            "2026-07-28" | EXT_TASKS => era == crate::wire::Era::Current,
             "2025-11-25" => era == crate::wire::Era::Legacy,
             _ => true,
         }
@@ -285,9 +291,12 @@ pub fn matrix_markdown() -> String {
          A JSON-RPC 2.0 row binds both eras. A 2025-era server is held to the 2025-11-25 \
          rows; a probe quoting a 2026-07-28 rule with no 2025-11-25 twin only notes it.\n\n\
          `tests/tests/broken_server.rs` proves each probed 2026-07-28 row on \
-         `examples/broken_server`, which breaks it with one `--break` switch.\n\n",
+         `examples/broken_server`, which breaks it with one `--break` switch.\n\n\
+         The `ext-tasks` rows quote the tasks extension (`io.modelcontextprotocol/tasks`, \
+         `specification/draft/tasks.md` of `modelcontextprotocol/ext-tasks`); they bind a \
+         2026-07-28 server that declares the extension in `server/discover`.\n\n",
     );
-    let revisions = ["2026-07-28", "2025-11-25", "JSON-RPC 2.0"];
+    let revisions = ["2026-07-28", "2025-11-25", "JSON-RPC 2.0", EXT_TASKS];
     let _ = writeln!(out, "## Counts\n");
     let _ = writeln!(
         out,
@@ -366,6 +375,10 @@ pub fn matrix_markdown() -> String {
     }
     out
 }
+
+/// The revision string of the tasks extension's clauses: its draft specification,
+/// `specification/draft/tasks.md` of the repository `modelcontextprotocol/ext-tasks`.
+pub const EXT_TASKS: &str = "ext-tasks";
 
 macro_rules! clauses {
     ($($(#[$doc:meta])* $name:ident = $id:literal, $rev:literal, $file:literal, $section:literal, $level:ident,
@@ -1369,6 +1382,93 @@ clauses! {
     LEGACY_HTTP_ASSUME_2025_03_26 = "legacy/http/assume-2025-03-26", "2025-11-25", "basic/transports.mdx", "Protocol Version Header", Should,
         Http, Http, outside("which revision a server assumes shows only where 2025-03-26 and later revisions answer differently, which no probe provokes"),
         "For backwards compatibility, if the server does _not_ receive an `MCP-Protocol-Version` header, and has no other way to identify the version - for example, by relying on the protocol version negotiated during initialization - the server **SHOULD** assume protocol version `2025-03-26`.";
+
+
+    // ==== The tasks extension (io.modelcontextprotocol/tasks), specification/draft/tasks.md ====
+    /// No task handle for a request that did not declare the extension.
+    TASKS_NOT_UNDECLARED = "tasks/no-task-for-undeclared", "ext-tasks", "specification/draft/tasks.md", "Capability Negotiation", MustNot,
+        Tasks, Any, probes(&["tasks/undeclared"]),
+        "A server **MUST NOT** return `CreateTaskResult` to a client that did not include the extension capability on its request, regardless of prior declarations.";
+    /// A call that needs a task answers -32021 to a client without the extension.
+    TASKS_REQUIRED_CAPABILITY = "tasks/required-capability", "ext-tasks", "specification/draft/tasks.md", "Capability Negotiation", Must,
+        Tasks, Any, probes(&["tasks/required"]),
+        "If a server is unable to service a request to a client that does not declare this extension capability without returning `CreateTaskResult`, the server **MUST** return an error with the code `-32021` (Missing Required Client Capability), indicating the required extension in the error response";
+    /// `resultType: "task"` on a task handle, and only there.
+    TASKS_RESULT_TYPE = "tasks/result-type-task", "ext-tasks", "specification/draft/tasks.md", "Polymorphic Results", Must,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "Servers **MUST** set `resultType` to `\"task\"` when returning a `CreateTaskResult` so that clients can distinguish it from a standard result. Servers **MUST NOT** set `resultType` to `\"task\"` on result types other than `CreateTaskResult`.";
+    /// A task exists before its handle is returned.
+    TASKS_DURABLE = "tasks/durable-create", "ext-tasks", "specification/draft/tasks.md", "Task Creation", MustNot,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "A server **MUST NOT** return `CreateTaskResult` until the task is durably created — that is, until a `tasks/get` for the returned `taskId` would resolve.";
+    /// `tasks/get` answers the task in its current status.
+    TASKS_GET_STATUS = "tasks/get-status", "ext-tasks", "specification/draft/tasks.md", "Task Polling", Must,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "Upon receiving a `tasks/get` request, the server **MUST** check the status of the task and respond accordingly:";
+    /// An `input_required` task carries its `inputRequests`.
+    TASKS_GET_INPUT_REQUIRED = "tasks/get-input-required", "ext-tasks", "specification/draft/tasks.md", "Task Polling", Must,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "If the status is `input_required`, the server **MUST** return a `Task` object with status `input_required` and an `inputRequests` field defined in [Multi Round-Trip Requests](https://modelcontextprotocol.io/specification/draft/basic/utilities/mrtr).";
+    /// A completed task carries its result.
+    TASKS_GET_COMPLETED = "tasks/get-completed", "ext-tasks", "specification/draft/tasks.md", "Task Polling", Must,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "If the status is `completed`, the server **MUST** return a `Task` object with status `completed` and a `result` field containing the final result of the task.";
+    /// A failed task carries its error.
+    TASKS_GET_FAILED = "tasks/get-failed", "ext-tasks", "specification/draft/tasks.md", "Task Polling", Must,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "If the status is `failed`, the server **MUST** return a `Task` object with status `failed` and the error that occurred during execution.";
+    /// `tasks/get` results are `complete`.
+    TASKS_GET_RESULT_TYPE = "tasks/get-result-type", "ext-tasks", "specification/draft/tasks.md", "Task Polling", Must,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "The `resultType` field **MUST** be set to `\"complete\"` on this object as it is the standard result shape for the `tasks/get` request.";
+    /// Input request keys are never reused within a task.
+    TASKS_INPUT_KEYS_UNIQUE = "tasks/input-keys-unique", "ext-tasks", "specification/draft/tasks.md", "Task Update Requests", Must,
+        Tasks, Any, not_yet("answer a task's questions round after round and compare the keys each round asks with those already answered"),
+        "Each request key in `inputRequests` **MUST** be unique over the lifetime of a single task.";
+    /// `tasks/update` answers `complete`.
+    TASKS_UPDATE_RESULT_TYPE = "tasks/update-result-type", "ext-tasks", "specification/draft/tasks.md", "Task Update Requests", Must,
+        Tasks, Any, probes(&["tasks/lifecycle"]),
+        "The `resultType` field **MUST** be set to `\"complete\"` on `UpdateTaskResult` as it is the standard result shape for the `tasks/update` request.";
+    /// `tasks/cancel` is acknowledged with an empty result.
+    TASKS_CANCEL_ACK = "tasks/cancel-ack", "ext-tasks", "specification/draft/tasks.md", "Task Cancellation", Must,
+        Tasks, Any, probes(&["tasks/cancel"]),
+        "On success, the server **MUST** acknowledge the request with an empty result.";
+    /// `tasks/cancel` answers `complete`.
+    TASKS_CANCEL_RESULT_TYPE = "tasks/cancel-result-type", "ext-tasks", "specification/draft/tasks.md", "Task Cancellation", Must,
+        Tasks, Any, probes(&["tasks/cancel"]),
+        "The `resultType` field **MUST** be set to `\"complete\"` on `CancelTaskResult` as it is the standard result shape for the `tasks/cancel` request.";
+    /// Task notifications need the extension declared.
+    TASKS_LISTEN_UNDECLARED = "tasks/listen-undeclared", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", Must,
+        Tasks, Any, not_yet("open subscriptions/listen with notifications.taskIds and no extension declared, and expect -32021"),
+        "If a client requests task status notifications but does not declare the `io.modelcontextprotocol/tasks` extension capability, the server **MUST** return a JSON-RPC error specifying the missing capabilities";
+    /// No progress or log messages on a task's listen stream.
+    TASKS_LISTEN_NO_PROGRESS = "tasks/listen-no-progress", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", MustNot,
+        Tasks, Any, not_yet("listen to a running task's status and expect no notifications/progress or notifications/message on that stream"),
+        "`notifications/progress` and `notifications/message` notifications **MUST NOT** be sent on the `subscriptions/listen` stream for a task";
+    /// An unknown task id is -32602 on `tasks/get`.
+    TASKS_UNKNOWN_ID_GET = "tasks/unknown-id-get", "ext-tasks", "specification/draft/tasks.md", "Protocol Errors", Must,
+        Tasks, Any, probes(&["tasks/unknown-id"]),
+        "Invalid or nonexistent `taskId`: `-32602` (Invalid params) — Servers **MUST** return this error for `tasks/get`.";
+    /// ... and should be on `tasks/update` and `tasks/cancel`.
+    TASKS_UNKNOWN_ID_OTHERS = "tasks/unknown-id-update-cancel", "ext-tasks", "specification/draft/tasks.md", "Protocol Errors", Should,
+        Tasks, Any, probes(&["tasks/unknown-id"]),
+        "Invalid or nonexistent `taskId`: `-32602` (Invalid params) — Servers **SHOULD** return this error for `tasks/update` and `tasks/cancel`.";
+    /// `tasks/*` need the extension declared.
+    TASKS_UNDECLARED_METHODS = "tasks/undeclared-methods", "ext-tasks", "specification/draft/tasks.md", "Protocol Errors", Must,
+        Tasks, Any, probes(&["tasks/undeclared"]),
+        "Missing required client capabilities: `-32021` (Missing Required Client Capability) — Servers **MUST** return this error for non-declaring clients issuing `tasks/get`, `tasks/update`, and `tasks/cancel` requests.";
+    /// `failed` only for JSON-RPC errors.
+    TASKS_FAILED_ONLY_PROTOCOL = "tasks/failed-only-protocol-errors", "ext-tasks", "specification/draft/tasks.md", "Task Execution Errors", MustNot,
+        Tasks, Any, outside("whether a task's work ended in a JSON-RPC error or a tool error is known only inside the server; a client sees the status it is given"),
+        "The `failed` status **MUST NOT** be used to represent non-JSON-RPC errors, such as a tool result that completed with `isError: true`.";
+    /// Unguessable task ids.
+    TASKS_ID_ENTROPY = "tasks/id-entropy", "ext-tasks", "specification/draft/tasks.md", "Security Considerations", Must,
+        Tasks, Any, outside("the entropy of ids cannot be judged from the few a check sees"),
+        "Servers **MUST** generate them with sufficient entropy that a third party cannot enumerate or guess them.";
+    /// Every task request is authorized.
+    TASKS_AUTH = "tasks/auth-binding", "ext-tasks", "specification/draft/tasks.md", "Security Considerations", Must,
+        Tasks, Any, outside("needs two authenticated identities, which a check of one server connection does not have"),
+        "Servers **MUST** perform authentication and authorization checks on each task-related request to ensure that the client has permission to access a task.";
 
 }
 

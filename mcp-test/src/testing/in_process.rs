@@ -93,6 +93,9 @@ where
         Bounded::Finished(result) => result.map(RunOutcome::Complete),
         Bounded::Asked(questions) => Ok(RunOutcome::InputRequired(questions)),
         Bounded::Failed(error) => Err(ToolError::protocol(error)),
+        Bounded::Detached => Err(ToolError::protocol(ErrorObject::internal(
+            "Internal error: a run outside a task-capable call was detached",
+        ))),
     }
 }
 

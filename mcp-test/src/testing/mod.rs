@@ -67,6 +67,7 @@ mod request_macro;
 mod response;
 mod rounds;
 mod snapshot;
+mod tasks;
 
 pub use crate::wire::build::{
     __with_id, __with_meta, REQUEST_ID, build_action_request, build_call_request, build_request,
@@ -87,6 +88,10 @@ pub use response::{
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
 pub use snapshot::normalize;
+pub use tasks::{
+    __task_status, POLL_LIMIT, answer_task, call_tool_as_task, cancel_task, get_task, poll_task,
+    run_task, task_id, task_status, update_task,
+};
 
 /// The in-process side of multi-round testing: run a tool inside the round boundary of
 /// [`crate::rounds`] with scripted answers ([`run_tool`], [`Driver`]), and build those answers

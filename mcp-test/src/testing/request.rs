@@ -558,6 +558,35 @@ pub async fn call_tool(
 }
 
 impl RequestOptions {
+    /// These options with the tasks extension declared in the client capabilities (kept
+    /// beside whatever else they declare).
+    pub(super) fn declaring_tasks(&self) -> RequestOptions {
+        let mut options = self.clone();
+        if let Value::Object(caps) = &mut options.client_capabilities {
+            let extensions = caps
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(extensions) = extensions {
+                extensions
+                    .entry(crate::tasks::EXTENSION)
+                    .or_insert_with(|| Value::Object(Map::new()));
+            }
+        }
+        options
+    }
+
+    /// The body of a `tasks/*` request, for `helper`: no retry, cursor or completion option
+    /// applies.
+    #[track_caller]
+    pub(super) fn task_body(
+        &self,
+        helper: &str,
+        method: &str,
+        params: Map<String, Value>,
+    ) -> Value {
+        self.body(helper, Takes::Nothing, method, params)
+    }
+
     /// The `tools/call` body `call_tool` sends, for `helper`.
     #[track_caller]
     pub(super) fn tool_call_body(

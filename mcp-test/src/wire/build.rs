@@ -194,6 +194,7 @@ pub fn mirrored_headers(body: &Value) -> Vec<(String, String)> {
     let name_field = match method {
         Some("tools/call" | "prompts/get") => Some("name"),
         Some("resources/read") => Some("uri"),
+        Some("tasks/get" | "tasks/update" | "tasks/cancel") => Some("taskId"),
         _ => None,
     };
     let name = name_field

@@ -115,7 +115,7 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
                 "{label}: the reply went past a limit of this client, so it was not read ({message}); no clause caps a message, so this is no verdict on the server"
             )),
         ),
-        (Happened::NeedsCapabilities { .. }, _) => None,
+        (Happened::NeedsCapabilities { .. } | Happened::Slow { .. }, _) => None,
         (Happened::RpcError { code, .. }, _)
             if *code == i64::from(MISSING_REQUIRED_CLIENT_CAPABILITY) =>
         {

@@ -37,6 +37,7 @@ mod rounds;
 #[cfg(any(feature = "client", feature = "http"))]
 mod shutdown;
 mod stdio_framing;
+mod tasks;
 
 pub use deadline::DEFAULT_DEADLINE;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
@@ -56,6 +57,11 @@ use std::time::Duration;
 /// hold up the run, few enough that a server handling one request at a time (many stdio
 /// servers) only queues them.
 pub const DEFAULT_JOBS: usize = 4;
+
+/// How long one schema case may run in `check` by default before it is cancelled: `check` is
+/// meant to finish in seconds, and a tool slower than this is doing real work (waiting, I/O)
+/// that each further case of it would repeat. [`CheckOptions::case_time`] changes it.
+pub const DEFAULT_CASE_TIME: Duration = Duration::from_secs(2);
 
 /// What `check` runs.
 #[derive(Clone, Debug)]
@@ -87,6 +93,12 @@ pub struct CheckOptions {
     /// answers; with several cases in flight, a case that kills the server is known only up
     /// to the cases in flight with it, which `jobs = 1` removes.
     pub jobs: usize,
+    /// How long one schema case may run (default [`DEFAULT_CASE_TIME`]; `None`: up to
+    /// [`timeout`](Self::timeout)). A case still running then is cancelled
+    /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
+    /// cancellation pattern says), the tool's later valid cases are not sent, and the report notes
+    /// it: its outcome is [`Happened::Slow`](super::Happened::Slow), no verdict either way.
+    pub case_time: Option<Duration>,
     /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
     /// before it kills it (default 5 s, the client's `DEFAULT_CLOSE_GRACE`).
     pub close_grace: Duration,
@@ -101,6 +113,7 @@ impl Default for CheckOptions {
             allow_tools: Vec::new(),
             deadline: Some(DEFAULT_DEADLINE),
             jobs: DEFAULT_JOBS,
+            case_time: Some(DEFAULT_CASE_TIME),
             close_grace: Duration::from_secs(5),
         }
     }
@@ -131,6 +144,7 @@ pub async fn check_with_progress(
     let era = target.era().unwrap_or(Era::Current);
     let mut c = Checker::new(target, era, options.timeout);
     c.jobs = options.jobs;
+    c.case_time = options.case_time;
     let deadline = deadline::start(&mut c, options);
     progress("discovery: server/discover");
     let discover = c.discovery().await;
@@ -162,7 +176,8 @@ pub async fn check_with_progress(
             .iter()
             .filter_map(|t| Some(t.get("name")?.as_str()?.to_owned()))
             .collect();
-        let (tools, skipped) = callable_tools(tools, options);
+        let tasks_declared = era == Era::Current && tasks::declares_extension(declared.as_ref());
+        let (tools, task_only, skipped) = callable_tools(tools, options, tasks_declared);
         skipped_tools = skipped;
         let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
         // A value the user gave that does not fit is the user's mistake, not the server's:
@@ -210,6 +225,24 @@ pub async fn check_with_progress(
         c.multi_round_driven(&report).await;
         progress("notifications: log messages, progress, server requests");
         c.notifications(&report, declared.as_ref()).await;
+        if tasks_declared {
+            progress("tasks: the io.modelcontextprotocol/tasks lifecycle");
+            let (task_cases, _, _) = derive_split(&task_only, &options.cases);
+            let base: Vec<_> = cases
+                .iter()
+                .chain(&task_cases)
+                .filter(|c| c.source == "rule:base")
+                .cloned()
+                .collect();
+            c.tasks(&task_only, &base).await;
+        } else {
+            for probe in tasks::PROBES {
+                c.skip_probe(
+                    probe,
+                    "the server does not declare the io.modelcontextprotocol/tasks extension",
+                );
+            }
+        }
     } else {
         for probe in [
             "lists/tools/list",
@@ -226,7 +259,10 @@ pub async fn check_with_progress(
             "notifications/logging",
             "notifications/progress",
             "notifications/server-initiated",
-        ] {
+        ]
+        .into_iter()
+        .chain(tasks::PROBES)
+        {
             c.skip_probe(probe, "the server offers no tools");
         }
     }
@@ -381,12 +417,19 @@ pub fn __fuzz_reply_to_findings(
     findings
 }
 
-/// The tools `check` may call, and the others with why not: a tool whose
-/// `execution.taskSupport` is `"required"` (a client MUST NOT call it without task
-/// augmentation, server/tools.mdx), and, unless allowed, a potentially destructive one (by the
-/// defaults of server/tools.mdx, `readOnlyHint: false` and `destructiveHint: true`).
-fn callable_tools(tools: Vec<Value>, options: &CheckOptions) -> (Vec<Value>, Vec<SkippedTool>) {
+/// The tools `check` may call, the tools it calls only as tasks, and the others with why
+/// not: a tool whose `execution.taskSupport` is `"required"` (a client MUST NOT call it
+/// without task augmentation, server/tools.mdx) is exercised by the tasks probes when the
+/// server declares the tasks extension, and skipped otherwise; unless allowed, a potentially
+/// destructive tool (by the defaults of server/tools.mdx, `readOnlyHint: false` and
+/// `destructiveHint: true`) is skipped.
+fn callable_tools(
+    tools: Vec<Value>,
+    options: &CheckOptions,
+    tasks_declared: bool,
+) -> (Vec<Value>, Vec<Value>, Vec<SkippedTool>) {
     let mut callable = Vec::new();
+    let mut task_only = Vec::new();
     let mut skipped = Vec::new();
     for tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
@@ -394,18 +437,18 @@ fn callable_tools(tools: Vec<Value>, options: &CheckOptions) -> (Vec<Value>, Vec
             tool.pointer(&format!("/annotations/{key}"))
                 .and_then(Value::as_bool)
         };
-        let reason = if tool
+        let required = tool
             .pointer("/execution/taskSupport")
             .and_then(Value::as_str)
-            == Some("required")
-        {
-            Some("execution.taskSupport is \"required\": a client MUST NOT call it without task augmentation (server/tools.mdx), which check does not do".to_owned())
-        } else if hint("readOnlyHint") != Some(true)
+            == Some("required");
+        let reason = if hint("readOnlyHint") != Some(true)
             && hint("destructiveHint") != Some(false)
             && !options.allow_destructive
             && !options.allow_tools.iter().any(|t| t == name)
         {
             Some("potentially destructive: not annotated readOnlyHint: true or destructiveHint: false, and by the defaults of server/tools.mdx a tool is not read-only and is destructive; allow it with --allow-destructive or --tool NAME".to_owned())
+        } else if required && !tasks_declared {
+            Some("execution.taskSupport is \"required\": a client MUST NOT call it without task augmentation (server/tools.mdx), and the server does not declare the io.modelcontextprotocol/tasks extension".to_owned())
         } else {
             None
         };
@@ -414,10 +457,11 @@ fn callable_tools(tools: Vec<Value>, options: &CheckOptions) -> (Vec<Value>, Vec
                 name: name.to_owned(),
                 reason,
             }),
+            None if required => task_only.push(tool),
             None => callable.push(tool),
         }
     }
-    (callable, skipped)
+    (callable, task_only, skipped)
 }
 
 /// What one probe found, before it becomes [`Finding`]s.

@@ -3,7 +3,7 @@
 
 use super::{Note, Out, Probe, Shown, brief};
 use crate::cases::target::Session;
-use crate::cases::{Case, Era, Happened, Outcome, VerifyReport, run_in};
+use crate::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
 use crate::spec;
 use crate::spec::clauses::{self, Clause};
 use crate::target::{Target, TargetError, TransportEvent};
@@ -37,6 +37,8 @@ pub(super) struct Checker<'a> {
     pub(super) jobs: usize,
     /// When the last probe was recorded ([`Checker::lap`]).
     lap_start: Instant,
+    /// How long one schema case may run ([`CheckOptions::case_time`](super::CheckOptions)).
+    pub(super) case_time: Option<Duration>,
 }
 
 impl<'a> Checker<'a> {
@@ -50,6 +52,7 @@ impl<'a> Checker<'a> {
             last: None,
             jobs: 1,
             lap_start: Instant::now(),
+            case_time: None,
         }
     }
 
@@ -805,9 +808,15 @@ impl<'a> Checker<'a> {
         // case is sent. The outcomes are then read in the cases' order.
         let jobs = self.jobs.max(1);
         let stopped = AtomicBool::new(false);
-        let ran: Vec<Option<(Happened, Option<Value>, bool, Duration)>> = {
+        // A case still running after `case_time` is cancelled, and its tool's later valid
+        // cases are not sent: each would wait as long again.
+        let case_time = self.case_time.filter(|t| *t < self.session.timeout);
+        let slow_tools: Mutex<HashSet<&str>> = Mutex::new(HashSet::new());
+        let limit_ms = case_time.map_or(0, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
+        let ran: Vec<Option<Ran>> = {
             let this = &*self;
             let stopped = &stopped;
+            let slow_tools = &slow_tools;
             let total = cases.len();
             futures_util::stream::iter(cases.iter())
                 .map(|case| async move {
@@ -816,8 +825,39 @@ impl<'a> Checker<'a> {
                     }
                     // Without client capabilities: a tool that asks must answer -32021, which
                     // the multi-round probes look at.
+                    let is_slow = |tool: &str| {
+                        slow_tools
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .contains(tool)
+                    };
+                    // Invalid arguments are still sent: a server rejects them before any
+                    // slow work, and they are what the cases check most.
+                    if case.expectation != Expectation::Error && is_slow(&case.tool) {
+                        let happened = Happened::Slow {
+                            limit_ms,
+                            sent: false,
+                        };
+                        return Some((happened, None, true, Duration::ZERO));
+                    }
                     let started = Instant::now();
-                    let (happened, response) = run_in(&this.session, case, None).await;
+                    let (happened, response) = match case_time {
+                        None => run_in(&this.session, case, None).await,
+                        Some(limit) => match this.session.call_within(case, limit).await {
+                            Some(ran) => ran,
+                            None => {
+                                slow_tools
+                                    .lock()
+                                    .unwrap_or_else(|e| e.into_inner())
+                                    .insert(case.tool.as_str());
+                                let happened = Happened::Slow {
+                                    limit_ms,
+                                    sent: true,
+                                };
+                                (happened, None)
+                            }
+                        },
+                    };
                     let took = started.elapsed();
                     let alive = this.alive().await || this.session.past_deadline();
                     if !alive {
@@ -899,6 +939,7 @@ impl<'a> Checker<'a> {
             });
         }
         out.extend(super::classify::findings(self.era, &report.outcomes));
+        out.extend(slow_notes(&report.outcomes));
         if skipped > 0 {
             out.push(Note::info(format!(
                 "{skipped} cases skipped after the server stopped answering"
@@ -1400,6 +1441,35 @@ fn output_findings(era: Era, tool: &str, schema: &Value, result: &Value) -> Out 
         }
     }
     out
+}
+
+/// What running one case gave: what happened, the response, whether the server still answered
+/// afterwards, and how long the call took.
+type Ran = (Happened, Option<Value>, bool, Duration);
+
+/// One note per tool with cases cancelled for their time ([`Happened::Slow`]): how many, and
+/// how to wait for them.
+fn slow_notes(outcomes: &[Outcome]) -> Vec<Note> {
+    let mut by_tool: BTreeMap<&str, (usize, usize, u64)> = BTreeMap::new();
+    for outcome in outcomes {
+        if let Happened::Slow { limit_ms, sent } = outcome.happened {
+            let entry = by_tool.entry(outcome.case.tool.as_str()).or_default();
+            if sent {
+                entry.0 += 1;
+            } else {
+                entry.1 += 1;
+            }
+            entry.2 = limit_ms;
+        }
+    }
+    by_tool
+        .into_iter()
+        .map(|(tool, (cancelled, unsent, limit_ms))| {
+            Note::info(format!(
+                "tool {tool:?}: {cancelled} case(s) still running after {limit_ms} ms were cancelled and {unsent} more not sent, so their predictions were not checked (`--case-time SECS` waits longer)"
+            ))
+        })
+        .collect()
 }
 
 #[cfg(test)]

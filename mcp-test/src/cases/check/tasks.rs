@@ -1,0 +1,532 @@
+//! The tasks extension probes (`io.modelcontextprotocol/tasks`), for a 2026-07-28 server that
+//! declares the extension in `server/discover`. Every clause they quote is an `ext-tasks` row
+//! of the requirements matrix.
+//!
+//! - `tasks/undeclared`: without the extension declared, `tasks/get`, `tasks/update` and
+//!   `tasks/cancel` answer -32021, and no tool call answers with a task handle;
+//! - `tasks/unknown-id`: an unknown `taskId` is -32602 on `tasks/get` (MUST) and on
+//!   `tasks/update` and `tasks/cancel` (SHOULD);
+//! - `tasks/required`: a tool whose `execution.taskSupport` is `"required"` answers -32021
+//!   naming the extension to a client that did not declare it (and is then exercised as a
+//!   task, not skipped);
+//! - `tasks/lifecycle`: each tool whose base case, called with the extension declared, answers
+//!   with a task handle is followed to its end: the handle, a `tasks/get` right after it, then
+//!   polls (honouring `pollIntervalMs`) to a terminal status, answering `input_required`
+//!   questions with synthesized answers through `tasks/update`; every answer is checked
+//!   against the extension's schema and its status's rule (a completed task carries its
+//!   result, a failed one its error);
+//! - `tasks/cancel`: one such tool is called again and cancelled at once: the acknowledgement
+//!   is an empty `complete` result (the task may still end otherwise: cancellation is
+//!   cooperative).
+//!
+//! Responses here are not kept for the generic results probe, whose core schema has no
+//! `resultType: "task"`: they are checked against the extension's own schema instead.
+
+use super::probes::Checker;
+use super::{Note, Out, Shown, brief};
+use crate::cases::Case;
+use crate::spec;
+use crate::spec::clauses;
+use crate::target::synthesize_answer;
+use crate::tasks::EXTENSION;
+use crate::wire::{error_codes, meta_keys};
+use serde_json::{Map, Value, json};
+use std::time::Duration;
+
+/// At most this many task tools are followed through `tasks/lifecycle`.
+const MAX_TASK_TOOLS: usize = 5;
+/// At most this many `tasks/get` per task.
+const MAX_POLLS: usize = 200;
+/// The longest wait between two polls, whatever the task suggests.
+const MAX_POLL_WAIT: Duration = Duration::from_secs(2);
+/// At most this many `input_required` rounds answered per task.
+const MAX_ANSWER_ROUNDS: usize = 8;
+
+/// Capabilities that declare the extension, and everything a question may need.
+fn declaring() -> Value {
+    let mut caps = crate::cases::every_client_capability();
+    caps["extensions"] = json!({ EXTENSION: {} });
+    caps
+}
+
+/// The `_meta` of a request declaring `caps`.
+fn meta(caps: Value) -> Value {
+    json!({ meta_keys::CLIENT_CAPABILITIES: caps })
+}
+
+fn code(r: &Value) -> Option<i64> {
+    r.pointer("/error/code").and_then(Value::as_i64)
+}
+
+fn result_type(r: &Value) -> Option<&str> {
+    r.pointer("/result/resultType").and_then(Value::as_str)
+}
+
+impl Checker<'_> {
+    /// Sends a task request: like [`Checker::req`], but the response is not kept for the
+    /// core-schema results probe.
+    async fn task_req(&mut self, method: &str, params: Value, out: &mut Out) -> Option<Value> {
+        if self.dead.is_some() {
+            return None;
+        }
+        let (id, body) = self.session.body(method, params);
+        self.last = Some(Shown {
+            method: method.to_owned(),
+            id: Some(id),
+        });
+        match self.session.raw(body).await {
+            Ok(response) => Some(response),
+            Err(e) => {
+                out.push(self.broke(
+                    &clauses::JSONRPC_RESPONSE,
+                    format!("no answer to {method} (id {id}): {e}"),
+                ));
+                self.after_failure(e.to_string()).await;
+                None
+            }
+        }
+    }
+
+    /// Every tasks probe. `tools` are the tools the schema cases called, `task_only` those
+    /// listed with `execution.taskSupport: "required"`; `base` the base case of each.
+    pub(super) async fn tasks(&mut self, task_only: &[Value], base: &[Case]) {
+        let mut undeclared = Vec::new();
+        let handles = self.tasks_lifecycle(base, &mut undeclared).await;
+        self.tasks_undeclared(undeclared).await;
+        self.tasks_unknown_id().await;
+        self.tasks_required(task_only, base).await;
+        self.tasks_cancel(handles, base).await;
+    }
+
+    /// `out` holds what the lifecycle found calling task tools without the extension.
+    async fn tasks_undeclared(&mut self, mut out: Out) {
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let mut params =
+                json!({"taskId": "mcp-test-check-undeclared", "_meta": meta(json!({}))});
+            if method == "tasks/update" {
+                params["inputResponses"] = json!({});
+            }
+            let Some(r) = self.task_req(method, params, &mut out).await else {
+                break;
+            };
+            if code(&r) != Some(i64::from(error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY)) {
+                out.push(self.broke(
+                    &clauses::TASKS_UNDECLARED_METHODS,
+                    format!(
+                        "{method} from a client that did not declare {EXTENSION} must be -32021; got {}",
+                        brief(&r)
+                    ),
+                ));
+            }
+        }
+        self.push_probe("tasks/undeclared", out);
+    }
+
+    async fn tasks_unknown_id(&mut self) {
+        let mut out = Vec::new();
+        for (method, clause) in [
+            ("tasks/get", &clauses::TASKS_UNKNOWN_ID_GET),
+            ("tasks/update", &clauses::TASKS_UNKNOWN_ID_OTHERS),
+            ("tasks/cancel", &clauses::TASKS_UNKNOWN_ID_OTHERS),
+        ] {
+            let mut params =
+                json!({"taskId": "mcp-test-check-no-such-task", "_meta": meta(declaring())});
+            if method == "tasks/update" {
+                params["inputResponses"] = json!({});
+            }
+            let Some(r) = self.task_req(method, params, &mut out).await else {
+                break;
+            };
+            if code(&r) != Some(i64::from(error_codes::INVALID_PARAMS)) {
+                out.push(self.broke(
+                    clause,
+                    format!(
+                        "{method} for a taskId the server never issued should be -32602; got {}",
+                        brief(&r)
+                    ),
+                ));
+            }
+        }
+        self.push_probe("tasks/unknown-id", out);
+    }
+
+    async fn tasks_required(&mut self, task_only: &[Value], base: &[Case]) {
+        if task_only.is_empty() {
+            return self.skip_probe(
+                "tasks/required",
+                "no tool lists execution.taskSupport: \"required\"",
+            );
+        }
+        let mut out = Vec::new();
+        for tool in task_only {
+            let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let Some(case) = base.iter().find(|c| c.tool == name) else {
+                out.push(Note::info(format!(
+                    "{name}: no valid arguments could be derived, so it was not called"
+                )));
+                continue;
+            };
+            let params = json!({"name": name, "arguments": case.args, "_meta": meta(json!({}))});
+            let Some(r) = self.task_req("tools/call", params, &mut out).await else {
+                break;
+            };
+            let names_extension = r
+                .pointer("/error/data/requiredCapabilities/extensions")
+                .and_then(Value::as_object)
+                .is_some_and(|e| e.contains_key(EXTENSION));
+            if code(&r) != Some(i64::from(error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY))
+                || !names_extension
+            {
+                out.push(self.broke(
+                    &clauses::TASKS_REQUIRED_CAPABILITY,
+                    format!(
+                        "{name} lists execution.taskSupport \"required\"; called without {EXTENSION} declared it must answer -32021 with data.requiredCapabilities.extensions naming it; got {}",
+                        brief(&r)
+                    ),
+                ));
+            }
+        }
+        self.push_probe("tasks/required", out);
+    }
+
+    /// Follows each task tool's base case to the end; returns the tools that answered with a
+    /// task handle.
+    async fn tasks_lifecycle(&mut self, base: &[Case], undeclared: &mut Out) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut handles = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for case in base {
+            if handles.len() >= MAX_TASK_TOOLS || self.dead.is_some() {
+                break;
+            }
+            if !seen.insert(case.tool.as_str()) {
+                continue;
+            }
+            let params =
+                json!({"name": case.tool, "arguments": case.args, "_meta": meta(declaring())});
+            let Some(created) = self.task_req("tools/call", params, &mut out).await else {
+                break;
+            };
+            let result = created.get("result").unwrap_or(&Value::Null);
+            let has_task_id = result.get("taskId").is_some();
+            match result_type(&created) {
+                Some("task") => {}
+                _ if has_task_id => {
+                    out.push(self.broke(
+                        &clauses::TASKS_RESULT_TYPE,
+                        format!(
+                            "{}: the answer carries a taskId but resultType {:?}, not \"task\"",
+                            case.tool,
+                            result.get("resultType")
+                        ),
+                    ));
+                    continue;
+                }
+                _ => continue,
+            }
+            handles.push(case.tool.clone());
+            self.follow_task(&case.tool, &created, &mut out).await;
+            // Called without the extension, the same call must not make a task. It may run
+            // to its end instead, which for work that makes a task can take long: no answer
+            // within the timeout is noted, not called wrong.
+            let params =
+                json!({"name": case.tool, "arguments": case.args, "_meta": meta(json!({}))});
+            let (id, body) = self.session.body("tools/call", params);
+            self.last = Some(Shown {
+                method: "tools/call".to_owned(),
+                id: Some(id),
+            });
+            let plain = match self.session.raw(body).await {
+                Ok(plain) => plain,
+                Err(e) => {
+                    undeclared.push(self.info(format!(
+                        "{}: called without {EXTENSION} declared, it gave no answer ({e}); a call that cannot make a task may take as long as its task would",
+                        case.tool
+                    )));
+                    self.after_failure(e.to_string()).await;
+                    continue;
+                }
+            };
+            if result_type(&plain) == Some("task") {
+                undeclared.push(self.broke(
+                    &clauses::TASKS_NOT_UNDECLARED,
+                    format!(
+                        "{}: called without {EXTENSION} declared, it answered with a task handle",
+                        case.tool
+                    ),
+                ));
+                if let Some(id) = plain.pointer("/result/taskId").and_then(Value::as_str) {
+                    let id = id.to_owned();
+                    self.cancel_quietly(&id).await;
+                }
+            }
+        }
+        if handles.is_empty() && out.is_empty() {
+            self.skip_probe(
+                "tasks/lifecycle",
+                "no tool answered its base case with a task handle",
+            );
+        } else {
+            self.push_probe("tasks/lifecycle", out);
+        }
+        handles
+    }
+
+    async fn cancel_quietly(&mut self, task_id: &str) {
+        let params = json!({"taskId": task_id, "_meta": meta(declaring())});
+        let mut ignored = Vec::new();
+        let _ = self.task_req("tasks/cancel", params, &mut ignored).await;
+    }
+
+    /// The handle, an immediate `tasks/get`, then polls to a terminal status.
+    async fn follow_task(&mut self, tool: &str, created: &Value, out: &mut Out) {
+        let result = &created["result"];
+        if let Err(e) = spec::check_tasks("CreateTaskResult", result) {
+            out.push(self.broke(
+                &clauses::TASKS_RESULT_TYPE,
+                format!("{tool}: the task handle is not a CreateTaskResult: {e}"),
+            ));
+        }
+        let Some(task_id) = result.get("taskId").and_then(Value::as_str) else {
+            return;
+        };
+        let task_id = task_id.to_owned();
+        let mut answered_rounds = 0;
+        // A task is followed for as long as one call may take.
+        let until = tokio::time::Instant::now() + self.session.timeout;
+        for poll in 0..MAX_POLLS {
+            if poll > 0 && tokio::time::Instant::now() >= until {
+                out.push(Note::info(format!(
+                    "{tool}: task {task_id} had not finished {} s after it was created; cancelled it",
+                    self.session.timeout.as_secs()
+                )));
+                return self.cancel_quietly(&task_id).await;
+            }
+            let params = json!({"taskId": task_id, "_meta": meta(declaring())});
+            let Some(got) = self.task_req("tasks/get", params, out).await else {
+                return;
+            };
+            if got.get("error").is_some() {
+                let clause = if poll == 0 {
+                    &clauses::TASKS_DURABLE
+                } else {
+                    &clauses::TASKS_GET_STATUS
+                };
+                out.push(self.broke(
+                    clause,
+                    format!(
+                        "{tool}: tasks/get for the task it returned ({task_id}){} failed: {}",
+                        if poll == 0 {
+                            " right after the handle"
+                        } else {
+                            ""
+                        },
+                        brief(&got)
+                    ),
+                ));
+                return;
+            }
+            let status = self.check_detailed(tool, &got, out);
+            match status.as_deref() {
+                Some("working") => {}
+                Some("input_required") => {
+                    if answered_rounds >= MAX_ANSWER_ROUNDS {
+                        out.push(Note::info(format!(
+                            "{tool}: task {task_id} still asked for input after {MAX_ANSWER_ROUNDS} rounds of synthesized answers; cancelled it"
+                        )));
+                        return self.cancel_quietly(&task_id).await;
+                    }
+                    answered_rounds += 1;
+                    if !self.answer(tool, &task_id, &got, out).await {
+                        return self.cancel_quietly(&task_id).await;
+                    }
+                }
+                // Terminal, or a status the extension does not define (reported above).
+                _ => return,
+            }
+            let wait = got
+                .pointer("/result/pollIntervalMs")
+                .and_then(Value::as_u64)
+                .map_or(Duration::from_millis(50), Duration::from_millis)
+                .min(MAX_POLL_WAIT);
+            tokio::time::sleep(wait).await;
+        }
+        out.push(Note::info(format!(
+            "{tool}: task {task_id} had not finished after {MAX_POLLS} polls; cancelled it"
+        )));
+        self.cancel_quietly(&task_id).await;
+    }
+
+    /// Checks one `tasks/get` answer; returns its status.
+    fn check_detailed(&self, tool: &str, got: &Value, out: &mut Out) -> Option<String> {
+        let result = got.get("result").unwrap_or(&Value::Null);
+        let complete = result.get("resultType").and_then(Value::as_str) == Some("complete");
+        if !complete {
+            out.push(self.broke(
+                &clauses::TASKS_GET_RESULT_TYPE,
+                format!(
+                    "{tool}: the tasks/get result has resultType {}, not \"complete\"",
+                    result.get("resultType").unwrap_or(&Value::Null)
+                ),
+            ));
+        }
+        let status = result.get("status").and_then(Value::as_str);
+        let (clause, field) = match status {
+            Some("input_required") => (&clauses::TASKS_GET_INPUT_REQUIRED, Some("inputRequests")),
+            Some("completed") => (&clauses::TASKS_GET_COMPLETED, Some("result")),
+            Some("failed") => (&clauses::TASKS_GET_FAILED, Some("error")),
+            _ => (&clauses::TASKS_GET_STATUS, None),
+        };
+        if let Some(field) = field
+            && result.get(field).is_none()
+        {
+            out.push(self.broke(
+                clause,
+                format!("{tool}: a {} task has no `{field}`", status.unwrap_or("?")),
+            ));
+        } else if complete && let Err(e) = spec::check_tasks("GetTaskResult", result) {
+            out.push(self.broke(clause, format!("{tool}: tasks/get: {e}")));
+        } else if status == Some("completed")
+            && let Err(e) = spec::check("CallToolResult", &result["result"])
+        {
+            out.push(self.broke(
+                &clauses::TASKS_GET_COMPLETED,
+                format!("{tool}: the completed task's result is not a CallToolResult: {e}"),
+            ));
+        }
+        status.map(str::to_owned)
+    }
+
+    /// Answers every question of an `input_required` task with a synthesized answer; returns
+    /// whether the task may go on.
+    async fn answer(&mut self, tool: &str, task_id: &str, got: &Value, out: &mut Out) -> bool {
+        let Some(requests) = got
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+        else {
+            return false;
+        };
+        let mut responses = Map::new();
+        for (key, request) in requests {
+            match synthesize_answer(request) {
+                Some(answer) => {
+                    responses.insert(key.clone(), answer);
+                }
+                None => {
+                    out.push(Note::info(format!(
+                        "{tool}: task {task_id} asked {key:?} ({}), which check cannot answer; cancelled it",
+                        request.get("method").and_then(Value::as_str).unwrap_or("?")
+                    )));
+                    return false;
+                }
+            }
+        }
+        let params =
+            json!({"taskId": task_id, "inputResponses": responses, "_meta": meta(declaring())});
+        let Some(ack) = self.task_req("tasks/update", params, out).await else {
+            return false;
+        };
+        if ack.get("error").is_some() {
+            out.push(Note::info(format!(
+                "{tool}: tasks/update with synthesized answers was refused: {}",
+                brief(&ack)
+            )));
+            return false;
+        }
+        if result_type(&ack) != Some("complete") {
+            out.push(self.broke(
+                &clauses::TASKS_UPDATE_RESULT_TYPE,
+                format!(
+                    "{tool}: the tasks/update acknowledgement has resultType {}, not \"complete\"",
+                    ack.pointer("/result/resultType").unwrap_or(&Value::Null)
+                ),
+            ));
+        }
+        true
+    }
+
+    /// Calls the first task tool again and cancels the task at once.
+    async fn tasks_cancel(&mut self, handles: Vec<String>, base: &[Case]) {
+        let Some(tool) = handles.first() else {
+            return self.skip_probe(
+                "tasks/cancel",
+                "no tool answered its base case with a task handle",
+            );
+        };
+        let Some(case) = base.iter().find(|c| &c.tool == tool) else {
+            return self.skip_probe("tasks/cancel", "no base case");
+        };
+        let mut out = Vec::new();
+        let params = json!({"name": case.tool, "arguments": case.args, "_meta": meta(declaring())});
+        let Some(created) = self.task_req("tools/call", params, &mut out).await else {
+            return self.push_probe("tasks/cancel", out);
+        };
+        let Some(task_id) = created.pointer("/result/taskId").and_then(Value::as_str) else {
+            out.push(Note::info(format!(
+                "{tool}: the second call answered without a task ({}), so there was nothing to cancel",
+                brief(&created)
+            )));
+            return self.push_probe("tasks/cancel", out);
+        };
+        let task_id = task_id.to_owned();
+        let params = json!({"taskId": task_id, "_meta": meta(declaring())});
+        if let Some(ack) = self.task_req("tasks/cancel", params, &mut out).await {
+            self.check_ack(tool, &ack, &mut out);
+        }
+        self.push_probe("tasks/cancel", out);
+    }
+
+    fn check_ack(&self, tool: &str, ack: &Value, out: &mut Out) {
+        let Some(result) = ack.get("result") else {
+            out.push(self.broke(
+                &clauses::TASKS_CANCEL_ACK,
+                format!(
+                    "{tool}: tasks/cancel of a running task failed: {}",
+                    brief(ack)
+                ),
+            ));
+            return;
+        };
+        if result.get("resultType").and_then(Value::as_str) != Some("complete") {
+            out.push(self.broke(
+                &clauses::TASKS_CANCEL_RESULT_TYPE,
+                format!(
+                    "{tool}: the tasks/cancel acknowledgement has resultType {}, not \"complete\"",
+                    result.get("resultType").unwrap_or(&Value::Null)
+                ),
+            ));
+        }
+        let extra: Vec<&str> = ["taskId", "status", "result", "error", "inputRequests"]
+            .into_iter()
+            .filter(|k| result.get(*k).is_some())
+            .collect();
+        if !extra.is_empty() {
+            out.push(self.broke(
+                &clauses::TASKS_CANCEL_ACK,
+                format!(
+                    "{tool}: the tasks/cancel acknowledgement is not empty: it carries {}",
+                    extra.join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether `declared` (the capabilities of `server/discover`) declares the extension.
+pub(super) fn declares_extension(declared: Option<&Value>) -> bool {
+    declared
+        .and_then(|d| d.get("extensions"))
+        .and_then(Value::as_object)
+        .is_some_and(|e| e.contains_key(EXTENSION))
+}
+
+/// The probes, for skipping them together.
+pub(super) const PROBES: [&str; 5] = [
+    "tasks/undeclared",
+    "tasks/unknown-id",
+    "tasks/required",
+    "tasks/lifecycle",
+    "tasks/cancel",
+];
