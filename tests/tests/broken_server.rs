@@ -194,6 +194,10 @@ fn every_switch_names_a_clause_of_the_matrix_that_its_probe_checks() {
     }
 }
 
+/// Requirements the hostile-server corpus (`tests/tests/hostile_servers.rs`) breaks, rather
+/// than a switch of the broken server.
+const HOSTILE_CORPUS: [&str; 1] = ["transport/utf-8"];
+
 #[test]
 fn every_probed_requirement_of_2026_07_28_has_a_switch() {
     let switches = switches();
@@ -202,6 +206,9 @@ fn every_probed_requirement_of_2026_07_28_has_a_switch() {
         .filter(|c| c.revision == "2026-07-28" && c.binds(Era::Current))
         .filter(|c| !c.probes().is_empty())
         .filter(|c| !switches.iter().any(|s| s.clause == c.id))
+        // Bytes the broken server's rewrites of JSON values cannot write: the hostile-server
+        // corpus (`hostile_servers.rs`) breaks it instead.
+        .filter(|c| !HOSTILE_CORPUS.contains(&c.id))
         .map(|c| format!("{} ({})", c.id, c.probes().join(", ")))
         .collect();
     assert!(

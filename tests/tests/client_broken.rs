@@ -554,7 +554,7 @@ async fn a_stderr_flood_is_drained_and_only_its_tail_kept() {
 }
 
 /// A line longer than the limit is read to its end and thrown away; the request waiting for
-/// it fails naming the limit, and the connection goes on.
+/// it fails naming the limit as soon as the line goes over it, and the connection goes on.
 #[tokio::test]
 async fn a_line_over_the_limit_fails_its_request_naming_the_limit() {
     let client = client_for(
@@ -566,15 +566,25 @@ async fn a_line_over_the_limit_fails_its_request_naming_the_limit() {
     let err = client.call("tools/list", json!({})).await.unwrap_err();
     match &err {
         ClientError::TooLarge {
-            what, bytes, limit, ..
+            what,
+            limit_name,
+            bytes,
+            limit,
+            ..
         } => {
-            assert_eq!(what, "a line on stdout");
+            assert!(what.starts_with("a line on stdout"), "{what}");
+            assert_eq!(*limit_name, "max_line_bytes");
             assert_eq!(*limit, 10_000);
-            assert!(*bytes > 50_000, "{bytes}");
+            // Reported as soon as it went over, not when (if ever) it ends.
+            assert!(*bytes > 10_000, "{bytes}");
         }
         other => panic!("expected TooLarge, got {other:?}"),
     }
-    assert!(err.to_string().contains("limit of 10000 bytes"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("limit max_line_bytes of 10000 bytes"),
+        "{err}"
+    );
     // The next message is read as usual.
     let ok = client.call("tools/list", json!({})).await.unwrap();
     assert_eq!(ok["tools"], json!([]), "{ok}");

@@ -89,6 +89,11 @@ struct TargetArgs {
     /// Seconds to wait for the first answer (a `npx -y ...` server installs itself first).
     #[arg(long, default_value_t = 300)]
     connect_timeout: u64,
+    /// The longest message read from the server, in bytes: a line on stdio, an SSE event, an
+    /// HTTP reply. A longer one is thrown away and reported as this limit hit.
+    #[arg(long, value_name = "BYTES", default_value_t = mcp_test::client::DEFAULT_MAX_MESSAGE_BYTES,
+          value_parser = clap::value_parser!(usize))]
+    max_message_bytes: usize,
     /// A stdio server: the program and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD ARGS")]
     command: Vec<String>,
@@ -449,6 +454,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
         note(&format!("connecting to {url}"));
         let client = Client::http_with(url, &http_options(args)?)?
             .with_timeout(timeout)
+            .with_max_message_bytes(args.max_message_bytes)
             .with_capabilities(serde_json::json!({}));
         let connected = Connected::probe(client, url.clone())
             .await
@@ -472,6 +478,7 @@ async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
         let client = Client::spawn(command)
             .await?
             .with_timeout(timeout)
+            .with_max_message_bytes(args.max_message_bytes)
             .with_capabilities(serde_json::json!({}));
         let connected = Connected::probe(client, label.clone())
             .await

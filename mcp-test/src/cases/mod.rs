@@ -593,6 +593,12 @@ pub enum Happened {
         /// What happened.
         message: String,
     },
+    /// The reply went past a limit of the client (too long, too deep to parse): not kept,
+    /// and no verdict on the server, which may well have answered correctly.
+    OverLimit {
+        /// Which limit, and where.
+        message: String,
+    },
     /// No verdict: the call was still running when the time one case may take ran out
     /// ([`CheckOptions::case_time`](check::CheckOptions::case_time)) and was cancelled
     /// (`notifications/cancelled` on stdio, the response stream closed on HTTP), or it was not
@@ -660,7 +666,7 @@ impl Happened {
     /// cancelled for its time ([`Happened::Slow`]), which has no verdict either way.
     pub fn agrees_with(&self, expectation: Expectation) -> bool {
         match (expectation, self) {
-            (_, Happened::Failed { .. }) => false,
+            (_, Happened::Failed { .. } | Happened::OverLimit { .. }) => false,
             (_, Happened::NeedsCapabilities { .. } | Happened::Slow { .. })
             | (Expectation::Observe, _) => true,
             (Expectation::Success, h) => {
@@ -687,6 +693,7 @@ impl fmt::Display for Happened {
                 write!(f, "JSON-RPC error {code} ({message:?})")
             }
             Happened::Failed { message } => write!(f, "no answer: {message}"),
+            Happened::OverLimit { message } => write!(f, "over a limit of the client: {message}"),
             Happened::Slow {
                 limit_ms,
                 sent: true,
@@ -700,6 +707,20 @@ impl fmt::Display for Happened {
             ),
         }
     }
+}
+
+/// Whether `e` is a limit of the client that the reply went past (too long, too deep to
+/// parse): no failure of the server.
+pub(crate) fn over_limit(e: &TargetError) -> bool {
+    #[cfg(any(feature = "client", feature = "http"))]
+    if let TargetError::Client(
+        crate::client::ClientError::TooLarge { .. } | crate::client::ClientError::TooDeep { .. },
+    ) = e
+    {
+        return true;
+    }
+    let _ = e;
+    false
 }
 
 pub(crate) fn shorten(s: &str, max: usize) -> String {
@@ -811,6 +832,12 @@ pub(crate) async fn run_in(
     let Some(capabilities) = capabilities else {
         return match session.request("tools/call", params).await {
             (_, Ok(response)) => (Happened::from_response(&response), Some(response)),
+            (_, Err(e)) if over_limit(&e) => (
+                Happened::OverLimit {
+                    message: e.to_string(),
+                },
+                None,
+            ),
             (_, Err(e)) => (
                 Happened::Failed {
                     message: e.to_string(),

@@ -7,7 +7,12 @@
 //! request, and read SSE bodies with the one parser,
 //! [`transport::sse`](crate::transport::sse).
 
-use super::{ClientError, Exchange, describe};
+use super::{
+    ClientError, DEFAULT_MAX_EVENT_BYTES, Exchange, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, describe,
+    is_too_deep, quoted,
+};
+use crate::target::TransportEvent;
+use crate::transport::sse::EventReader;
 use crate::wire::ToolDefinition;
 use crate::wire::build::mirrored_headers_for;
 use bytes::Bytes;
@@ -117,6 +122,7 @@ impl HttpOptions {
     }
 
     /// The same options without any header named `name` (any case).
+    #[cfg_attr(not(feature = "cases"), allow(dead_code))]
     pub(crate) fn without_header(&self, name: &str) -> HttpOptions {
         let mut out = self.clone();
         out.headers
@@ -232,8 +238,10 @@ pub(crate) struct HttpClient {
     options: Arc<HttpOptions>,
 }
 
-/// One HTTP reply, read whole.
+/// One HTTP reply, read whole (for the AI client and the checker's raw probes, feature
+/// `cases`; the MCP client reads its replies as they arrive).
 #[derive(Clone, Debug)]
+#[cfg_attr(not(feature = "cases"), allow(dead_code))]
 pub(crate) struct HttpReply {
     /// The status.
     pub(crate) status: StatusCode,
@@ -243,6 +251,7 @@ pub(crate) struct HttpReply {
     pub(crate) body: Bytes,
 }
 
+#[cfg_attr(not(feature = "cases"), allow(dead_code))]
 impl HttpReply {
     /// The body as text (invalid UTF-8 replaced).
     pub(crate) fn text(&self) -> String {
@@ -348,6 +357,7 @@ impl HttpClient {
     /// POSTs `body` to `uri` with `headers` and reads the whole reply, all within `timeout`.
     /// Any status is a reply; an error means nothing usable came back:
     /// [`ClientError::Connection`] or [`ClientError::Timeout`].
+    #[cfg_attr(not(feature = "cases"), allow(dead_code))]
     pub(crate) async fn post(
         &self,
         uri: &http::Uri,
@@ -395,6 +405,7 @@ impl HttpClient {
                     if e.is::<http_body_util::LengthLimitError>() {
                         ClientError::TooLarge {
                             what: format!("the reply body of {verb} {uri}"),
+                            limit_name: "max_response_bytes",
                             bytes: self.max_body + 1,
                             limit: self.max_body,
                             stderr: String::new(),
@@ -430,12 +441,73 @@ pub(super) struct HttpTransport {
     session: Mutex<Option<HeaderValue>>,
     /// 2025-era only: the negotiated revision, sent as `MCP-Protocol-Version`.
     legacy_version: Mutex<Option<String>>,
+    /// The longest SSE event read.
+    max_event: usize,
+    /// What the server did on the transport that a checker may hold against it.
+    events: Mutex<Vec<TransportEvent>>,
+}
+
+/// How long a stream is still read after the response came, for what the server sends after
+/// it (a second reply, say): the server should end the stream with the response, and one that
+/// does not is not waited on longer than this.
+const AFTER_RESPONSE: Duration = Duration::from_millis(200);
+
+/// An HTTP reply read as a stream: its status and headers, the JSON-RPC messages of its body
+/// up to the response, and the start of the body for error messages.
+struct StreamedReply {
+    status: StatusCode,
+    headers: HeaderMap,
+    /// Every JSON-RPC message, in order; notifications past [`MAX_KEPT_MESSAGES`] or
+    /// [`MAX_KEPT_BYTES`] are not kept.
+    messages: Vec<Value>,
+    /// The first 4 KiB of the body, as text.
+    head: String,
+    /// Whether the body was empty or whitespace.
+    blank: bool,
+    /// Whether the time ran out before the response came.
+    timed_out: bool,
+    /// The offset of the first byte that is not UTF-8 (0 for an SSE stream).
+    not_utf8: Option<usize>,
+    /// A message too deep to parse: its start.
+    too_deep: Option<String>,
+    /// The ids of responses that came after the response to the request.
+    duplicates: Vec<String>,
+    /// The SSE stream was still open [`AFTER_RESPONSE`] after the response.
+    left_open: bool,
+    /// Notifications not kept.
+    notes_dropped: usize,
+}
+
+impl StreamedReply {
+    fn content_type(&self) -> Option<String> {
+        self.headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    }
 }
 
 impl HttpTransport {
     /// Reads no reply body longer than `bytes`.
     pub(super) fn set_max_body(&mut self, bytes: usize) {
         self.client.max_body = bytes;
+    }
+
+    /// Reads no SSE event longer than `bytes`.
+    pub(super) fn set_max_event(&mut self, bytes: usize) {
+        self.max_event = bytes;
+    }
+
+    /// What the server did on the transport so far.
+    pub(super) fn events(&self) -> Vec<TransportEvent> {
+        self.events.lock().expect("events lock").clone()
+    }
+
+    fn record(&self, event: TransportEvent) {
+        let mut events = self.events.lock().expect("events lock");
+        if events.len() < MAX_KEPT_MESSAGES {
+            events.push(event);
+        }
     }
 
     pub(super) fn new(url: &str, options: &HttpOptions) -> Result<Self, ClientError> {
@@ -445,6 +517,8 @@ impl HttpTransport {
             client: HttpClient::with_options(options)?,
             session: Mutex::new(None),
             legacy_version: Mutex::new(None),
+            max_event: DEFAULT_MAX_EVENT_BYTES,
+            events: Mutex::new(Vec::new()),
         })
     }
 
@@ -512,19 +586,11 @@ impl HttpTransport {
         let headers = self.headers(body, tools)?;
         let text = serde_json::to_string(body).expect("a JSON value always encodes");
         let what = describe(body);
+        let expects_reply = body.get("id").is_some();
+        let expected = body.get("id");
         let reply = self
-            .client
-            .post(&self.uri, headers, Bytes::from(text), timeout)
-            .await
-            .map_err(|e| match e {
-                // Name the request, not the POST.
-                ClientError::Timeout { after, stderr, .. } => ClientError::Timeout {
-                    request: what.clone(),
-                    after,
-                    stderr,
-                },
-                other => other,
-            })?;
+            .read_reply(headers, Bytes::from(text), timeout, &what, expected)
+            .await?;
         if reply.status == StatusCode::UNAUTHORIZED {
             return Err(unauthorized(&self.url, &reply.headers));
         }
@@ -533,8 +599,50 @@ impl HttpTransport {
         }
         let status = reply.status.as_u16();
         let content_type = reply.content_type();
-        let expects_reply = body.get("id").is_some();
-        if reply.body.iter().all(u8::is_ascii_whitespace) {
+        if let Some(at) = reply.not_utf8 {
+            let event = TransportEvent::NotUtf8 {
+                what: format!("the reply to {what}"),
+                at,
+                line: quoted(&reply.head),
+            };
+            self.record(event);
+            return Err(ClientError::NotUtf8 {
+                what: format!("the reply to {what}"),
+                at,
+                line: quoted(&reply.head),
+                stderr: String::new(),
+            });
+        }
+        if let Some(line) = reply.too_deep {
+            self.record(TransportEvent::TooDeep {
+                what: format!("the reply to {what}"),
+                line: line.clone(),
+            });
+            return Err(ClientError::TooDeep {
+                what: format!("the reply to {what}"),
+                line,
+                stderr: String::new(),
+            });
+        }
+        if reply.notes_dropped > 0 {
+            self.record(TransportEvent::NotificationsDropped {
+                id: expected.unwrap_or(&Value::Null).to_string(),
+                count: reply.notes_dropped,
+            });
+        }
+        if reply.left_open {
+            self.record(TransportEvent::StreamLeftOpen {
+                request: what.clone(),
+                after: AFTER_RESPONSE,
+            });
+        }
+        for id in &reply.duplicates {
+            self.record(TransportEvent::DuplicateReply {
+                id: id.clone(),
+                line: format!("in the SSE stream of the reply to {what}"),
+            });
+        }
+        if reply.blank && !reply.timed_out {
             if !expects_reply && reply.status.is_success() {
                 return Ok(Exchange {
                     response: None,
@@ -553,8 +661,7 @@ impl HttpTransport {
         let mut notifications = Vec::new();
         // Responses that carry another id than the request's: a wrong-id reply, not the answer.
         let mut wrong_ids = Vec::new();
-        let expected = body.get("id");
-        for message in reply.messages() {
+        for message in reply.messages {
             if message.get("result").is_some() || message.get("error").is_some() {
                 if expects_reply && !answers(&message, expected) {
                     let id = message.get("id").unwrap_or(&Value::Null).to_string();
@@ -563,7 +670,9 @@ impl HttpTransport {
                     }
                     continue;
                 }
-                response = Some(message);
+                if response.is_none() {
+                    response = Some(message);
+                }
             } else {
                 notifications.push(message);
             }
@@ -573,7 +682,14 @@ impl HttpTransport {
                 request: what,
                 expected: expected.unwrap_or(&Value::Null).to_string(),
                 got: wrong_ids,
-                after: None,
+                after: reply.timed_out.then_some(timeout),
+                stderr: String::new(),
+            });
+        }
+        if reply.timed_out && (response.is_none() && expects_reply) {
+            return Err(ClientError::Timeout {
+                request: what,
+                after: timeout,
                 stderr: String::new(),
             });
         }
@@ -584,7 +700,7 @@ impl HttpTransport {
                     "the reply to {what} ({}) holds no JSON-RPC response",
                     content_type.as_deref().unwrap_or("no Content-Type")
                 ),
-                body: reply.text(),
+                body: reply.head,
             });
         }
         Ok(Exchange {
@@ -593,6 +709,200 @@ impl HttpTransport {
             status: Some(status),
             content_type,
         })
+    }
+
+    /// POSTs `body` and reads the reply as it arrives, within `timeout`: a JSON body whole
+    /// (up to the response limit), an SSE stream event by event until the response to the
+    /// request (`expected` id) is in, and [`AFTER_RESPONSE`] more; never more than the
+    /// response limit in all, nor an event longer than the event limit.
+    async fn read_reply(
+        &self,
+        headers: HeaderMap,
+        body: Bytes,
+        timeout: Duration,
+        what: &str,
+        expected: Option<&Value>,
+    ) -> Result<StreamedReply, ClientError> {
+        let uri = &self.uri;
+        let deadline = tokio::time::Instant::now() + timeout;
+        let timed_out = || ClientError::Timeout {
+            request: what.to_owned(),
+            after: timeout,
+            stderr: String::new(),
+        };
+        let failed = |what: &str, source: Box<dyn std::error::Error + Send + Sync>| {
+            ClientError::Connection {
+                url: uri.to_string(),
+                what: what.to_owned(),
+                source,
+            }
+        };
+        let mut request = http::Request::new(Full::new(body));
+        *request.method_mut() = http::Method::POST;
+        *request.uri_mut() = uri.clone();
+        *request.headers_mut() = headers;
+        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
+            .await
+            .map_err(|_| timed_out())?
+            .map_err(|e| failed("sending the request", Box::new(e)))?;
+        let (parts, mut incoming) = response.into_parts();
+        let sse = parts
+            .headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| {
+                t.trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("text/event-stream")
+            });
+        let max_body = self.client.max_body;
+        let mut reply = StreamedReply {
+            status: parts.status,
+            headers: parts.headers,
+            messages: Vec::new(),
+            head: String::new(),
+            blank: true,
+            timed_out: false,
+            not_utf8: None,
+            too_deep: None,
+            duplicates: Vec::new(),
+            left_open: false,
+            notes_dropped: 0,
+        };
+        let mut head = Vec::new();
+        let mut read = 0_usize;
+        let mut whole = Vec::new();
+        let mut reader = EventReader::new(self.max_event);
+        let mut events = Vec::new();
+        let mut kept_bytes = 0_usize;
+        let mut notifications = 0_usize;
+        // When the response came: the stream is read a moment more, then given up.
+        let mut answered: Option<tokio::time::Instant> = None;
+        loop {
+            let until = answered.map_or(deadline, |at| (at + AFTER_RESPONSE).min(deadline));
+            let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
+                Err(_) => {
+                    reply.timed_out = answered.is_none();
+                    reply.left_open = answered.is_some();
+                    break;
+                }
+                Ok(None) => break,
+                Ok(Some(Err(e))) if answered.is_some() => {
+                    let _ = e;
+                    break;
+                }
+                Ok(Some(frame)) => frame.map_err(|e| failed("reading the reply", Box::new(e)))?,
+            };
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            read = read.saturating_add(data.len());
+            if head.len() < 4096 {
+                head.extend_from_slice(&data[..data.len().min(4096 - head.len())]);
+            }
+            if reply.blank && !data.iter().all(u8::is_ascii_whitespace) {
+                reply.blank = false;
+            }
+            if read > max_body {
+                if answered.is_some() {
+                    break;
+                }
+                return Err(ClientError::TooLarge {
+                    what: if sse {
+                        format!("the SSE stream of the reply to {what}")
+                    } else {
+                        format!("the reply body to {what}")
+                    },
+                    limit_name: "max_response_bytes",
+                    bytes: read,
+                    limit: max_body,
+                    stderr: String::new(),
+                });
+            }
+            if !sse {
+                whole.extend_from_slice(&data);
+                continue;
+            }
+            reader.push(&data, &mut events);
+            for event in events.drain(..) {
+                let event = match event {
+                    Ok(event) => event,
+                    Err(too) if answered.is_none() => {
+                        return Err(ClientError::TooLarge {
+                            what: format!("an SSE event of the reply to {what}"),
+                            limit_name: "max_event_bytes",
+                            bytes: too.bytes,
+                            limit: too.limit,
+                            stderr: String::new(),
+                        });
+                    }
+                    Err(_) => continue,
+                };
+                let message = match serde_json::from_str::<Value>(&event.data) {
+                    Ok(message) => message,
+                    Err(e) if is_too_deep(&e) => {
+                        if answered.is_none() && reply.too_deep.is_none() {
+                            reply.too_deep = Some(quoted(&event.data));
+                        }
+                        continue;
+                    }
+                    // Events whose data is not JSON are skipped.
+                    Err(_) => continue,
+                };
+                let is_response = message.get("result").is_some() || message.get("error").is_some();
+                if is_response && expected.is_some() && answers(&message, expected) {
+                    if answered.is_some() {
+                        reply
+                            .duplicates
+                            .push(message.get("id").unwrap_or(&Value::Null).to_string());
+                        continue;
+                    }
+                    answered = Some(tokio::time::Instant::now());
+                } else if !is_response {
+                    // Requests from the server on the stream are judged by the probes of
+                    // `check` that provoke them; here they count as notifications.
+                    notifications += 1;
+                    kept_bytes += event.data.len();
+                    if notifications > MAX_KEPT_MESSAGES || kept_bytes > MAX_KEPT_BYTES {
+                        reply.notes_dropped += 1;
+                        continue;
+                    }
+                }
+                reply.messages.push(message);
+            }
+            if reply.too_deep.is_some() && answered.is_none() {
+                break;
+            }
+        }
+        if sse {
+            if answered.is_none() && !reply.timed_out {
+                reader.finish(&mut events);
+                for event in events.drain(..).filter_map(Result::ok) {
+                    match serde_json::from_str::<Value>(&event.data) {
+                        Ok(message) => reply.messages.push(message),
+                        Err(e) if is_too_deep(&e) && reply.too_deep.is_none() => {
+                            reply.too_deep = Some(quoted(&event.data));
+                        }
+                        Err(_) => {}
+                    }
+                }
+            }
+            if reader.invalid_utf8() {
+                reply.not_utf8 = Some(0);
+            }
+        } else if !reply.timed_out {
+            match std::str::from_utf8(&whole) {
+                Err(e) => reply.not_utf8 = Some(e.valid_up_to()),
+                Ok(text) => match serde_json::from_str::<Value>(text) {
+                    Ok(value) => reply.messages.push(value),
+                    Err(e) if is_too_deep(&e) => reply.too_deep = Some(quoted(text)),
+                    // Not JSON: perhaps SSE without its content type.
+                    Err(_) => reply.messages = crate::transport::sse::messages(&whole),
+                },
+            }
+        }
+        reply.head = String::from_utf8_lossy(&head).into_owned();
+        Ok(reply)
     }
 }
 

@@ -89,12 +89,36 @@ pub const DEFAULT_PROBE_WAIT: Duration = Duration::from_secs(5);
 /// unless told otherwise ([`Client::with_close_grace`]), before it kills it.
 pub const DEFAULT_CLOSE_GRACE: Duration = Duration::from_secs(5);
 
-/// The longest message the client reads from a server (a line on stdio, a response body or
-/// one SSE event over HTTP) unless told otherwise ([`Client::with_max_message_bytes`]):
-/// 64 MiB, far above any sane MCP message (the largest real results, base64 images, are a
-/// few MiB) and far below what would exhaust a test machine. A longer one is not kept: the
-/// request waiting for it fails with [`ClientError::TooLarge`].
+/// The longest message the client reads from a server unless told otherwise: 64 MiB, the
+/// default of each limit below ([`Client::with_max_message_bytes`] sets them all). The largest
+/// real MCP messages (base64 images, long resources) are a few MiB, so this is ten times
+/// that, and a message at the limit costs a few times its size while it is parsed (its bytes,
+/// its text, its JSON value): a test machine is not exhausted by it.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 << 20;
+
+/// The longest line the client reads from a stdio server's stdout
+/// ([`Client::with_max_line_bytes`]): [`DEFAULT_MAX_MESSAGE_BYTES`], since each line is one
+/// message. A longer line is read to its end and never held (an endless line costs at most
+/// the limit), and the request waiting for it fails with [`ClientError::TooLarge`].
+pub const DEFAULT_MAX_LINE_BYTES: usize = DEFAULT_MAX_MESSAGE_BYTES;
+
+/// The longest SSE event the client reads from a Streamable HTTP reply
+/// ([`Client::with_max_event_bytes`]): [`DEFAULT_MAX_MESSAGE_BYTES`], since each event holds
+/// one message. Comments (keep-alives) do not count: they are skipped as they arrive.
+pub const DEFAULT_MAX_EVENT_BYTES: usize = DEFAULT_MAX_MESSAGE_BYTES;
+
+/// The most the client reads of one HTTP reply ([`Client::with_max_response_bytes`]): a JSON
+/// body whole, or an SSE stream up to the response to the request, comments included:
+/// [`DEFAULT_MAX_MESSAGE_BYTES`]. An SSE stream is read as it arrives and given up once the
+/// response is in, so a stream the server never closes, or one of keep-alives only, is never
+/// held whole: it ends at the response, this limit or the timeout, whichever comes first.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = DEFAULT_MAX_MESSAGE_BYTES;
+
+/// How deep a message from a server may nest (arrays and objects): 128, serde_json's
+/// recursion limit, which every parse of the client goes through (the crate never turns it
+/// off), so a hostile `[[[[...` can neither overflow the stack nor take long to parse. A
+/// deeper message fails its request with [`ClientError::TooDeep`].
+pub const MAX_JSON_DEPTH: usize = 128;
 
 /// How much of a stdio server's stderr the client keeps: the last 256 KiB, the part an error
 /// report shows (a server that floods stderr is drained, never blocked, and never fills
@@ -105,6 +129,15 @@ pub const MAX_STDERR_BYTES: usize = 256 << 10;
 /// request the client keeps: 10,000 each. A server flooding either is then reported by the
 /// ones kept; the rest are counted and dropped.
 pub const MAX_KEPT_MESSAGES: usize = 10_000;
+
+/// How many bytes of notifications the client keeps per request, and of the lines quoted by
+/// transport events in all: 16 MiB each, so that a flood of large notifications costs at
+/// most this much however many requests are in flight. A transport event quotes at most the
+/// first [`MAX_QUOTED_BYTES`] of its line.
+pub const MAX_KEPT_BYTES: usize = 16 << 20;
+
+/// How much of a line a transport event or an error quotes: its first 1 KiB, then its length.
+pub const MAX_QUOTED_BYTES: usize = 1024;
 
 /// The 2025-era revision [`Client::era`] offers in `initialize`.
 pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -169,18 +202,48 @@ pub enum ClientError {
         /// The tail of the child's stderr, if any.
         stderr: String,
     },
-    /// A message from the server was longer than the client's limit
-    /// ([`Client::with_max_message_bytes`]); it was read and thrown away.
+    /// A message from the server was longer than one of the client's limits; it was read
+    /// and thrown away.
     #[error(
-        "{what} from the server is longer than the limit of {limit} bytes (at least {bytes} bytes); raise it with Client::with_max_message_bytes{stderr}"
+        "{what} from the server is longer than the client's limit {limit_name} of {limit} bytes (it had at least {bytes} bytes); raise it with Client::with_{limit_name}{stderr}"
     )]
     TooLarge {
-        /// What was too long: "a line on stdout", "the response body", "an SSE event".
+        /// What was too long: "a line on stdout", "the reply body to tools/call (id 3)", "an
+        /// SSE event of the reply to ...".
         what: String,
+        /// Which limit: `max_line_bytes`, `max_event_bytes` or `max_response_bytes` (each set
+        /// by the `Client::with_` method of that name).
+        limit_name: &'static str,
         /// How many bytes were read of it before it was given up (at least).
         bytes: usize,
         /// The limit.
         limit: usize,
+        /// The tail of the child's stderr, if any.
+        stderr: String,
+    },
+    /// A message from the server nests deeper than [`MAX_JSON_DEPTH`]; it was not parsed.
+    #[error(
+        "{what} from the server nests deeper than the client's JSON depth limit of {MAX_JSON_DEPTH}: {line}{stderr}"
+    )]
+    TooDeep {
+        /// Where: "a line on stdout", "the reply body to ...".
+        what: String,
+        /// The start of the message.
+        line: String,
+        /// The tail of the child's stderr, if any.
+        stderr: String,
+    },
+    /// A message from the server is not valid UTF-8 (JSON-RPC messages MUST be UTF-8).
+    #[error(
+        "{what} from the server is not valid UTF-8 (an invalid byte at offset {at}; JSON-RPC messages must be UTF-8): {line}{stderr}"
+    )]
+    NotUtf8 {
+        /// Where: "a line on stdout", "the reply body to ...".
+        what: String,
+        /// The offset of the first invalid byte.
+        at: usize,
+        /// The message, invalid bytes replaced, quoted up to [`MAX_QUOTED_BYTES`].
+        line: String,
         /// The tail of the child's stderr, if any.
         stderr: String,
     },
@@ -508,10 +571,12 @@ impl Client {
         self.map_inner(|inner| inner.capabilities = capabilities)
     }
 
-    /// Reads no message longer than `bytes` from the server (default
-    /// [`DEFAULT_MAX_MESSAGE_BYTES`]): a longer line on stdio, response body or SSE event is
-    /// read and thrown away, and the request waiting for it fails with
-    /// [`ClientError::TooLarge`] naming the limit. Panics if the client was cloned.
+    /// Reads no message longer than `bytes` from the server: sets the line, event and
+    /// response limits at once ([`Client::with_max_line_bytes`],
+    /// [`Client::with_max_event_bytes`], [`Client::with_max_response_bytes`]; each defaults to
+    /// [`DEFAULT_MAX_MESSAGE_BYTES`]). A message over a limit is read and thrown away, and the
+    /// request waiting for it fails with [`ClientError::TooLarge`] naming the limit. Panics if
+    /// the client was cloned.
     ///
     /// ```no_run
     /// # async fn f() -> Result<(), mcp_test::client::ClientError> {
@@ -521,12 +586,80 @@ impl Client {
     ///     .with_max_message_bytes(1 << 20);
     /// # Ok(()) }
     /// ```
+    #[must_use]
     pub fn with_max_message_bytes(self, bytes: usize) -> Client {
-        self.map_inner(|inner| match &mut inner.transport {
+        self.with_max_line_bytes(bytes)
+            .with_max_event_bytes(bytes)
+            .with_max_response_bytes(bytes)
+    }
+
+    /// Reads no line longer than `bytes` from a stdio server's stdout (default
+    /// [`DEFAULT_MAX_LINE_BYTES`]); nothing over HTTP. Panics if the client was cloned.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # #[cfg(unix)] {
+    /// use mcp_test::client::{Client, ClientError};
+    /// use tokio::process::Command;
+    /// let mut server = Command::new("sh");
+    /// server.args(["-c", "read line; head -c 5000 /dev/zero | tr '\\0' x; echo; cat >/dev/null"]);
+    /// let client = Client::spawn(server).await.unwrap().with_max_line_bytes(1000);
+    /// let err = client.call("tools/list", serde_json::json!({})).await.unwrap_err();
+    /// assert!(matches!(err, ClientError::TooLarge { limit_name: "max_line_bytes", limit: 1000, .. }), "{err}");
+    /// # }
+    /// # }
+    /// ```
+    #[must_use]
+    #[cfg_attr(not(feature = "client"), allow(unused_variables))]
+    pub fn with_max_line_bytes(self, bytes: usize) -> Client {
+        self.map_inner(|inner| {
             #[cfg(feature = "client")]
-            Transport::Stdio(t) => t.set_max_line(bytes),
+            #[allow(irrefutable_let_patterns)]
+            if let Transport::Stdio(t) = &mut inner.transport {
+                t.set_max_line(bytes);
+            }
+        })
+    }
+
+    /// Reads no SSE event longer than `bytes` from a Streamable HTTP reply (default
+    /// [`DEFAULT_MAX_EVENT_BYTES`]); nothing on stdio. Panics if the client was cloned.
+    ///
+    /// ```
+    /// # use mcp_test::client::Client;
+    /// let client = Client::http("http://127.0.0.1:9/mcp").unwrap().with_max_event_bytes(1 << 20);
+    /// # let _ = client;
+    /// ```
+    #[must_use]
+    #[cfg_attr(not(feature = "http"), allow(unused_variables))]
+    pub fn with_max_event_bytes(self, bytes: usize) -> Client {
+        self.map_inner(|inner| {
             #[cfg(feature = "http")]
-            Transport::Http(t) => t.set_max_body(bytes),
+            #[allow(irrefutable_let_patterns)]
+            if let Transport::Http(t) = &mut inner.transport {
+                t.set_max_event(bytes);
+            }
+        })
+    }
+
+    /// Reads no more than `bytes` of one Streamable HTTP reply, a JSON body or an SSE stream
+    /// up to its response (default [`DEFAULT_MAX_RESPONSE_BYTES`]); nothing on stdio. Panics if
+    /// the client was cloned.
+    ///
+    /// ```
+    /// # use mcp_test::client::Client;
+    /// let client = Client::http("http://127.0.0.1:9/mcp").unwrap().with_max_response_bytes(8 << 20);
+    /// # let _ = client;
+    /// ```
+    #[must_use]
+    #[cfg_attr(not(feature = "http"), allow(unused_variables))]
+    pub fn with_max_response_bytes(self, bytes: usize) -> Client {
+        self.map_inner(|inner| {
+            #[cfg(feature = "http")]
+            #[allow(irrefutable_let_patterns)]
+            if let Transport::Http(t) = &mut inner.transport {
+                t.set_max_body(bytes);
+            }
         })
     }
 
@@ -828,14 +961,14 @@ impl Client {
     }
 
     /// What the server did on the transport that a checker may hold against it, in order:
-    /// lines on stdout that are not JSON-RPC messages, replies to no request in flight,
-    /// requests from the server.
+    /// lines on stdout that are not JSON-RPC messages, replies to no request in flight or sent
+    /// twice, requests from the server, messages that are not UTF-8, too long or too deep.
     pub fn transport_events(&self) -> Vec<TransportEvent> {
         match &self.inner.transport {
             #[cfg(feature = "client")]
             Transport::Stdio(t) => t.events(),
             #[cfg(feature = "http")]
-            Transport::Http(_) => Vec::new(),
+            Transport::Http(t) => t.events(),
         }
     }
 
@@ -1033,6 +1166,24 @@ fn stderr_tail(stderr: &str) -> String {
         start += 1;
     }
     format!("\n--- server stderr ---\n{}", &stderr[start..])
+}
+
+/// `line` as a transport event or an error quotes it: up to [`MAX_QUOTED_BYTES`], then how
+/// long it was.
+pub(crate) fn quoted(line: &str) -> String {
+    if line.len() <= MAX_QUOTED_BYTES {
+        return line.to_owned();
+    }
+    let mut end = MAX_QUOTED_BYTES;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &line[..end], line.len())
+}
+
+/// Whether `e`, from parsing a message, is serde_json's recursion limit ([`MAX_JSON_DEPTH`]).
+pub(crate) fn is_too_deep(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("recursion limit exceeded")
 }
 
 impl Target for Client {

@@ -1,18 +1,32 @@
 //! The stdio side of the client: a child process, one JSON-RPC message per line.
 
 use super::{
-    ClientError, DEFAULT_MAX_MESSAGE_BYTES, Exchange, MAX_KEPT_MESSAGES, MAX_STDERR_BYTES,
-    describe, stderr_tail,
+    ClientError, DEFAULT_MAX_LINE_BYTES, Exchange, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES,
+    MAX_STDERR_BYTES, describe, is_too_deep, quoted, stderr_tail,
 };
 use crate::target::TransportEvent;
+use crate::transport::ndjson::{Line, LineReader};
 use serde_json::{Value, json};
+use std::collections::VecDeque;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::process::Child;
-use tokio::sync::{oneshot, watch};
+use tokio::sync::{mpsc, oneshot, watch};
+
+/// How many answers to requests from the server wait to be written at most; past that (a
+/// server flooding requests without reading its input) they are counted and dropped.
+const ANSWER_QUEUE: usize = 256;
+
+/// How long one write to the server's stdin may take before it is given up: a server that
+/// does not read its input must not block the client.
+const ANSWER_WRITE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How many answered request ids are remembered to tell a reply sent twice from a reply to
+/// no request.
+const ANSWERED_KEPT: usize = 4096;
 
 type Reply = Result<(Value, Vec<Value>), Failure>;
 
@@ -20,12 +34,18 @@ enum Failure {
     Closed,
     NotJson { line: String, reason: String },
     TooLarge { bytes: usize, limit: usize },
+    TooDeep { line: String },
+    NotUtf8 { line: String, at: usize },
 }
 
 struct Pending {
     /// The request id as JSON text (`1`, `"a"`, `null`).
     key: String,
     notes: Vec<Value>,
+    /// Bytes of the lines of `notes`, kept up to [`MAX_KEPT_BYTES`].
+    notes_bytes: usize,
+    /// Notifications not kept.
+    notes_dropped: usize,
     tx: oneshot::Sender<Reply>,
 }
 
@@ -36,15 +56,32 @@ struct State {
     /// allowed, and ignored.
     cancelled: Vec<String>,
     events: Vec<TransportEvent>,
-    /// Events not kept past [`MAX_KEPT_MESSAGES`].
+    /// Bytes of the lines the kept events quote.
+    events_bytes: usize,
+    /// Events not kept past [`MAX_KEPT_MESSAGES`] or [`MAX_KEPT_BYTES`].
     events_dropped: usize,
+    /// The ids of the last requests answered, to tell a reply sent twice.
+    answered: VecDeque<String>,
+    /// Requests from the server left unanswered (the answer queue was full).
+    unanswered: usize,
     closed: bool,
 }
 
 impl State {
     /// Keeps `event`, unless [`MAX_KEPT_MESSAGES`] are kept already (then counts it).
     fn record(&mut self, event: TransportEvent) {
-        if self.events.len() < MAX_KEPT_MESSAGES {
+        let bytes = match &event {
+            TransportEvent::NotJson { line, .. }
+            | TransportEvent::NotJsonRpc { line }
+            | TransportEvent::UnmatchedReply { line, .. }
+            | TransportEvent::ServerRequest { line, .. }
+            | TransportEvent::NotUtf8 { line, .. }
+            | TransportEvent::TooDeep { line, .. }
+            | TransportEvent::DuplicateReply { line, .. } => line.len(),
+            _ => 0,
+        };
+        if self.events.len() < MAX_KEPT_MESSAGES && self.events_bytes + bytes <= MAX_KEPT_BYTES {
+            self.events_bytes += bytes;
             self.events.push(event);
         } else {
             self.events_dropped += 1;
@@ -129,7 +166,7 @@ impl StdioTransport {
             stderr: Mutex::new(Vec::new()),
             stderr_dropped: AtomicUsize::new(0),
             stderr_done: watch::channel(false).0,
-            max_line: AtomicUsize::new(DEFAULT_MAX_MESSAGE_BYTES),
+            max_line: AtomicUsize::new(DEFAULT_MAX_LINE_BYTES),
         });
         let for_stderr = shared.clone();
         tokio::spawn(async move {
@@ -156,29 +193,47 @@ impl StdioTransport {
         });
         let for_stdout = shared.clone();
         let stdin = Arc::new(tokio::sync::Mutex::new(Some(stdin)));
-        let answers = stdin.clone();
+        // Answers to the server's requests go through a bounded queue to a writer of their
+        // own: the reader never waits on the server's input, so a server that floods
+        // requests without reading its answers can neither block the reading of its output
+        // nor fill memory.
+        let (answers, mut queued) = mpsc::channel::<Value>(ANSWER_QUEUE);
+        let to_stdin = stdin.clone();
         tokio::spawn(async move {
-            let mut reader = BufReader::new(stdout);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                let max = for_stdout.max_line.load(Ordering::Relaxed);
-                match read_line_capped(&mut reader, &mut line, max).await {
-                    Ok((0, _)) | Err(_) => break,
-                    Ok((bytes, true)) => for_stdout.on_oversized(bytes, max),
-                    Ok(_) => {
-                        if let Some(answer) = for_stdout.on_line(&line) {
-                            // A server that waits for the answer must get one; one that can no
-                            // longer read it has closed its stdin, which is its business.
-                            let mut text = answer.to_string();
-                            text.push('\n');
-                            if let Some(pipe) = answers.lock().await.as_mut() {
-                                let _ = pipe.write_all(text.as_bytes()).await;
-                                let _ = pipe.flush().await;
-                            }
-                        }
-                    }
+            while let Some(answer) = queued.recv().await {
+                let mut text = answer.to_string();
+                text.push('\n');
+                // A server that waits for the answer must get one; one that can no longer read
+                // it has closed its stdin (or stopped reading), which is its business.
+                let mut pipe = to_stdin.lock().await;
+                if let Some(pipe) = pipe.as_mut() {
+                    let write = async {
+                        pipe.write_all(text.as_bytes()).await?;
+                        pipe.flush().await
+                    };
+                    let _ = tokio::time::timeout(ANSWER_WRITE_TIMEOUT, write).await;
                 }
+            }
+        });
+        tokio::spawn(async move {
+            let mut stdout = stdout;
+            let mut buf = vec![0_u8; 64 << 10];
+            let mut reader = LineReader::new(for_stdout.max_line.load(Ordering::Relaxed));
+            let mut lines = Vec::new();
+            loop {
+                let n = match stdout.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                reader.set_max_line_bytes(for_stdout.max_line.load(Ordering::Relaxed));
+                reader.push(&buf[..n], &mut lines);
+                for line in lines.drain(..) {
+                    for_stdout.on_framed(line, &answers);
+                }
+            }
+            reader.finish(&mut lines);
+            for line in lines.drain(..) {
+                for_stdout.on_framed(line, &answers);
             }
             let mut state = for_stdout.state.lock().expect("state lock");
             state.closed = true;
@@ -218,6 +273,17 @@ impl StdioTransport {
     pub(super) fn events(&self) -> Vec<TransportEvent> {
         let state = self.shared.state.lock().expect("state lock");
         let mut events = state.events.clone();
+        let stderr_dropped = self.shared.stderr_dropped.load(Ordering::Relaxed);
+        if stderr_dropped > 0 {
+            events.push(TransportEvent::StderrDropped {
+                bytes: stderr_dropped,
+            });
+        }
+        if state.unanswered > 0 {
+            events.push(TransportEvent::Unanswered {
+                count: state.unanswered,
+            });
+        }
         if state.events_dropped > 0 {
             events.push(TransportEvent::Dropped {
                 count: state.events_dropped,
@@ -233,7 +299,21 @@ impl StdioTransport {
         stderr_tail(&self.stderr())
     }
 
-    async fn write(&self, message: &Value) -> Result<(), ClientError> {
+    async fn write(&self, message: &Value, timeout: Duration) -> Result<(), ClientError> {
+        let written = tokio::time::timeout(timeout, self.write_now(message)).await;
+        written.unwrap_or_else(|_| {
+            Err(ClientError::Timeout {
+                request: format!(
+                    "{} (the server did not read its stdin: the message could not be written)",
+                    describe(message)
+                ),
+                after: timeout,
+                stderr: stderr_tail(&self.stderr()),
+            })
+        })
+    }
+
+    async fn write_now(&self, message: &Value) -> Result<(), ClientError> {
         let mut line = serde_json::to_string(message).expect("a JSON value always encodes");
         line.push('\n');
         let mut stdin = self.stdin.lock().await;
@@ -264,7 +344,7 @@ impl StdioTransport {
         timeout: Duration,
     ) -> Result<Exchange, ClientError> {
         let Some(id) = body.get("id") else {
-            self.write(body).await?;
+            self.write(body, timeout).await?;
             return Ok(Exchange::default());
         };
         let key = id.to_string();
@@ -289,15 +369,19 @@ impl StdioTransport {
             state.pending.push(Pending {
                 key: key.clone(),
                 notes: Vec::new(),
+                notes_bytes: 0,
+                notes_dropped: 0,
                 tx,
             });
             state.events.len()
         };
-        if let Err(e) = self.write(body).await {
+        let started = tokio::time::Instant::now();
+        if let Err(e) = self.write(body, timeout).await {
             self.forget(&key);
             return Err(e);
         }
-        match tokio::time::timeout(timeout, rx).await {
+        let left = timeout.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, rx).await {
             Ok(Ok(Ok((response, notifications)))) => Ok(Exchange {
                 response: Some(response),
                 notifications,
@@ -310,9 +394,21 @@ impl StdioTransport {
                 stderr: stderr_tail(&self.stderr()),
             }),
             Ok(Ok(Err(Failure::TooLarge { bytes, limit }))) => Err(ClientError::TooLarge {
-                what: "a line on stdout".to_owned(),
+                what: format!("a line on stdout (while {request} waited for its reply)"),
+                limit_name: "max_line_bytes",
                 bytes,
                 limit,
+                stderr: stderr_tail(&self.stderr()),
+            }),
+            Ok(Ok(Err(Failure::TooDeep { line }))) => Err(ClientError::TooDeep {
+                what: format!("a line on stdout (while {request} waited for its reply)"),
+                line,
+                stderr: stderr_tail(&self.stderr()),
+            }),
+            Ok(Ok(Err(Failure::NotUtf8 { line, at }))) => Err(ClientError::NotUtf8 {
+                what: format!("the reply to {request}"),
+                at,
+                line,
                 stderr: stderr_tail(&self.stderr()),
             }),
             Ok(Ok(Err(Failure::Closed)) | Err(_)) => Err(ClientError::Closed {
@@ -328,7 +424,7 @@ impl StdioTransport {
                 };
                 let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                                     "params": {"requestId": id, "reason": "client timeout"}});
-                let _ = self.write(&cancel).await;
+                let _ = self.write(&cancel, Duration::from_secs(1)).await;
                 let stderr = stderr_tail(&self.stderr());
                 if unmatched.is_empty() {
                     Err(ClientError::Timeout {
@@ -349,6 +445,20 @@ impl StdioTransport {
         }
     }
 
+    /// Records how the server's process group had to be stopped, if it had to be.
+    fn record_stop(&self, server_exited: bool, ended: Ended) {
+        let sigkill = match ended {
+            Ended::Empty => return,
+            Ended::Terminated => false,
+            Ended::Killed => true,
+        };
+        let mut state = self.shared.state.lock().expect("state lock");
+        state.record(TransportEvent::GroupStopped {
+            server_exited,
+            sigkill,
+        });
+    }
+
     fn forget(&self, key: &str) {
         let mut state = self.shared.state.lock().expect("state lock");
         state.pending.retain(|p| p.key != key);
@@ -366,7 +476,8 @@ impl StdioTransport {
         match tokio::time::timeout(timeout, process.wait()).await {
             Ok(Ok(status)) => {
                 // The server is gone; whatever it started and left behind goes too.
-                end_group(group, TERM_GRACE).await;
+                let ended = end_group(group, TERM_GRACE).await;
+                self.record_stop(true, ended);
                 Ok(Some(status))
             }
             Ok(Err(source)) => Err(ClientError::Io {
@@ -376,7 +487,8 @@ impl StdioTransport {
             }),
             Err(_) => {
                 // SIGTERM to the whole group first, then SIGKILL to what is left.
-                end_group(group, TERM_GRACE).await;
+                let ended = end_group(group, TERM_GRACE).await;
+                self.record_stop(false, ended);
                 let _ = process.kill().await;
                 drop(child);
                 Err(ClientError::NoExit {
@@ -421,37 +533,80 @@ fn answer_to_server(request: &Value) -> Value {
 }
 
 impl Shared {
-    /// Takes one line from the server's stdout; returns the answer to send back when the
-    /// line is a request from the server.
-    /// A line longer than the limit was read and thrown away: recorded, and the one request
-    /// in flight, if only one is, fails naming the limit (with several, the line could be any
-    /// one's answer: they time out instead).
-    fn on_oversized(&self, bytes: usize, limit: usize) {
+    /// Takes one framed line from the server's stdout, and queues the answer when it is a
+    /// request from the server.
+    fn on_framed(&self, line: Line, answers: &mpsc::Sender<Value>) {
+        match line {
+            Line::TooLong { bytes, limit, head } => self.on_oversized(bytes, limit, &head),
+            Line::Complete(line) => {
+                if let Some(answer) = self.on_line(&line)
+                    && answers.try_send(answer).is_err()
+                {
+                    self.state.lock().expect("state lock").unanswered += 1;
+                }
+            }
+        }
+    }
+
+    /// A line went over the limit (the rest of it is skipped unseen): recorded, and the request it
+    /// answers fails naming the limit: the one whose id its first bytes carry, else the one
+    /// request in flight if only one is (with several, the line could be any one's answer:
+    /// they time out instead).
+    fn on_oversized(&self, bytes: usize, limit: usize, head: &[u8]) {
         let mut state = self.state.lock().expect("state lock");
         state.record(TransportEvent::TooLarge { bytes, limit });
-        if state.pending.len() == 1 {
-            let pending = state.pending.remove(0);
+        let index = leading_id(head)
+            .and_then(|id| state.pending.iter().position(|p| p.key == id))
+            .or_else(|| (state.pending.len() == 1).then_some(0));
+        if let Some(index) = index {
+            let pending = state.pending.remove(index);
             let _ = pending.tx.send(Err(Failure::TooLarge { bytes, limit }));
         }
     }
 
+    /// Takes one line from the server's stdout; returns the answer to send back when the
+    /// line is a request from the server.
     fn on_line(&self, raw: &[u8]) -> Option<Value> {
+        let utf8 = std::str::from_utf8(raw).err().map(|e| e.valid_up_to());
         let text = String::from_utf8_lossy(raw);
         let line = text.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
             return None;
         }
         let mut state = self.state.lock().expect("state lock");
+        if let Some(at) = utf8 {
+            state.record(TransportEvent::NotUtf8 {
+                what: "a line on stdout".to_owned(),
+                at,
+                line: quoted(line),
+            });
+        }
         let message: Value = match serde_json::from_str(line) {
             Ok(message) => message,
+            Err(e) if is_too_deep(&e) => {
+                state.record(TransportEvent::TooDeep {
+                    what: "a line on stdout".to_owned(),
+                    line: quoted(line),
+                });
+                let index = leading_id(line.as_bytes())
+                    .and_then(|id| state.pending.iter().position(|p| p.key == id))
+                    .or_else(|| (state.pending.len() == 1).then_some(0));
+                if let Some(index) = index {
+                    let pending = state.pending.remove(index);
+                    let _ = pending
+                        .tx
+                        .send(Err(Failure::TooDeep { line: quoted(line) }));
+                }
+                return None;
+            }
             Err(e) => {
                 state.record(TransportEvent::NotJson {
-                    line: line.to_owned(),
+                    line: quoted(line),
                     reason: e.to_string(),
                 });
                 for pending in state.pending.drain(..) {
                     let _ = pending.tx.send(Err(Failure::NotJson {
-                        line: line.to_owned(),
+                        line: quoted(line),
                         reason: e.to_string(),
                     }));
                 }
@@ -463,13 +618,18 @@ impl Shared {
         if is_object && has("method") && has("id") {
             state.record(TransportEvent::ServerRequest {
                 method: message["method"].as_str().unwrap_or("?").to_owned(),
-                line: line.to_owned(),
+                line: quoted(line),
             });
             return Some(answer_to_server(&message));
         } else if is_object && has("method") {
             for pending in &mut state.pending {
-                if pending.notes.len() < MAX_KEPT_MESSAGES {
+                if pending.notes.len() < MAX_KEPT_MESSAGES
+                    && pending.notes_bytes + line.len() <= MAX_KEPT_BYTES
+                {
+                    pending.notes_bytes += line.len();
                     pending.notes.push(message.clone());
+                } else {
+                    pending.notes_dropped += 1;
                 }
             }
         } else if is_object && (has("result") || has("error")) {
@@ -483,23 +643,48 @@ impl Shared {
             match (index, late) {
                 (Some(index), _) => {
                     let pending = state.pending.remove(index);
-                    let _ = pending.tx.send(Ok((message, pending.notes)));
+                    if pending.notes_dropped > 0 {
+                        state.record(TransportEvent::NotificationsDropped {
+                            id: pending.key.clone(),
+                            count: pending.notes_dropped,
+                        });
+                    }
+                    if state.answered.len() == ANSWERED_KEPT {
+                        state.answered.pop_front();
+                    }
+                    state.answered.push_back(pending.key.clone());
+                    match utf8 {
+                        // The answer is not UTF-8: the request fails saying so.
+                        Some(at) => {
+                            let _ = pending.tx.send(Err(Failure::NotUtf8 {
+                                line: quoted(line),
+                                at,
+                            }));
+                        }
+                        None => {
+                            let _ = pending.tx.send(Ok((message, pending.notes)));
+                        }
+                    }
                 }
                 (None, Some(late)) => {
                     state.cancelled.remove(late);
                 }
+                (None, None) if key != "null" && state.answered.contains(&key) => {
+                    state.record(TransportEvent::DuplicateReply {
+                        id: key,
+                        line: quoted(line),
+                    });
+                }
                 (None, None) => state.record(TransportEvent::UnmatchedReply {
                     id: key,
-                    line: line.to_owned(),
+                    line: quoted(line),
                 }),
             }
         } else {
-            state.record(TransportEvent::NotJsonRpc {
-                line: line.to_owned(),
-            });
+            state.record(TransportEvent::NotJsonRpc { line: quoted(line) });
             for pending in state.pending.drain(..) {
                 let _ = pending.tx.send(Err(Failure::NotJson {
-                    line: line.to_owned(),
+                    line: quoted(line),
                     reason: "not a JSON-RPC message".to_owned(),
                 }));
             }
@@ -508,48 +693,45 @@ impl Shared {
     }
 }
 
-/// Reads one line (up to and including `\n`, or to the end of input) into `line`, keeping at
-/// most `max` bytes of it: a longer line is consumed to its end but not kept. Returns how many
-/// bytes were consumed (0 at the end of input) and whether the line was longer than `max`.
-async fn read_line_capped<R: tokio::io::AsyncBufRead + Unpin>(
-    reader: &mut R,
-    line: &mut Vec<u8>,
-    max: usize,
-) -> std::io::Result<(usize, bool)> {
-    let mut consumed = 0;
-    let mut over = false;
-    loop {
-        let buf = reader.fill_buf().await?;
-        if buf.is_empty() {
-            return Ok((consumed, over));
+/// The id a JSON-RPC message starts with, as JSON text, when its first bytes show it (`"id"`
+/// among the first keys, its value a number or a string without escapes): how a reply too
+/// long or too deep to parse is matched to its request.
+fn leading_id(head: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(head);
+    let at = text.find("\"id\"")?;
+    let rest = text[at + 4..].trim_start().strip_prefix(':')?.trim_start();
+    let end = if let Some(string) = rest.strip_prefix('"') {
+        let close = string.find(['"', '\\'])?;
+        if !string[close..].starts_with('"') {
+            return None;
         }
-        let (n, done) = match buf.iter().position(|b| *b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (buf.len(), false),
-        };
-        if !over {
-            if line.len() + n > max {
-                over = true;
-                line.clear();
-            } else {
-                line.extend_from_slice(&buf[..n]);
-            }
-        }
-        reader.consume(n);
-        consumed += n;
-        if done {
-            return Ok((consumed, over));
-        }
-    }
+        close + 2
+    } else {
+        rest.find(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .unwrap_or(rest.len())
+    };
+    let id = &rest[..end];
+    (!id.is_empty() && id != "-" && (id.len() > 1 || !id.starts_with('"'))).then(|| id.to_owned())
 }
 
 /// How long the processes of a server's group get between SIGTERM and SIGKILL.
 const TERM_GRACE: Duration = Duration::from_millis(500);
 
+/// How [`end_group`] found the server's process group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// Empty already (or off unix).
+    Empty,
+    /// Ended by SIGTERM.
+    Terminated,
+    /// Still there after SIGTERM and the grace: SIGKILL.
+    Killed,
+}
+
 /// Ends the process group led by `leader` (the server, spawned as a group leader): SIGTERM,
 /// then after `grace` SIGKILL to any process of it still there. Nothing when the group is
 /// already empty, or off unix.
-async fn end_group(leader: Option<u32>, grace: Duration) {
+async fn end_group(leader: Option<u32>, grace: Duration) -> Ended {
     #[cfg(unix)]
     if let Some(pid) = leader.and_then(|p| libc::pid_t::try_from(p).ok()) {
         // SAFETY: kill(2) with a negative pid signals the process group; it touches no memory.
@@ -566,11 +748,14 @@ async fn end_group(leader: Option<u32>, grace: Duration) {
                 while killed.elapsed() < grace && alive(0) {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
+                return Ended::Killed;
             }
+            return Ended::Terminated;
         }
     }
     #[cfg(not(unix))]
     let _ = (leader, grace);
+    Ended::Empty
 }
 
 impl Drop for StdioTransport {
@@ -590,5 +775,28 @@ impl Drop for StdioTransport {
                 libc::kill(-pid, libc::SIGKILL);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::leading_id;
+
+    #[test]
+    fn the_id_is_read_from_the_first_bytes_of_a_reply() {
+        assert_eq!(
+            leading_id(br#"{"jsonrpc":"2.0","id":12,"result":{"x":"aaa"#),
+            Some("12".into())
+        );
+        assert_eq!(
+            leading_id(br#"{"id" : "a-1", "result"#),
+            Some("\"a-1\"".into())
+        );
+        assert_eq!(leading_id(br#"{"id":-3}"#), Some("-3".into()));
+        // Nothing to go on: no id, an id cut off or escaped.
+        assert_eq!(leading_id(br#"{"jsonrpc":"2.0","method":"x"#), None);
+        assert_eq!(leading_id(br#"{"id":"abc"#), None);
+        assert_eq!(leading_id(br#"{"id":"a\"b"}"#), None);
+        assert_eq!(leading_id(br#"{"id":}"#), None);
     }
 }

@@ -1184,11 +1184,11 @@ clauses! {
         "Servers **SHOULD** stop work on a cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
     /// Messages are UTF-8.
     UTF8 = "transport/utf-8", "2026-07-28", "basic/transports/index.mdx", "Messages", Must,
-        Base, Any, not_yet("a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
+        Base, Any, probes(&["transport/hygiene"]),
         "JSON-RPC messages **MUST** be UTF-8 encoded.";
     /// 2025-11-25: messages are UTF-8.
     LEGACY_UTF8 = "legacy/transport/utf-8", "2025-11-25", "basic/transports.mdx", "Transports", Must,
-        Base, Any, not_yet("a reply that is not valid UTF-8 fails to parse and is reported as not JSON (stdio/stdout-messages-only, or no answer over HTTP), not under this clause"),
+        Base, Any, probes(&["transport/hygiene"]),
         "JSON-RPC messages **MUST** be UTF-8 encoded.";
     /// Custom transports keep the message format.
     CUSTOM_TRANSPORTS = "transport/custom", "2026-07-28", "basic/transports/index.mdx", "Custom Transports", Must,
@@ -1256,11 +1256,11 @@ clauses! {
         "The server **MUST NOT** send independent JSON-RPC _requests_ on this stream.";
     /// The response ends the stream.
     HTTP_RESPONSE_ENDS_STREAM = "http/response-ends-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,
-        Http, Http, probes(&["http/responses"]),
+        Http, Http, probes(&["http/responses", "transport/hygiene"]),
         "The final JSON-RPC _response_ **SHOULD** terminate the stream.";
     /// 2025-11-25: the response ends the stream.
     LEGACY_HTTP_RESPONSE_ENDS_STREAM = "legacy/http/response-ends-stream", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, probes(&["http/responses"]),
+        Http, Http, probes(&["http/responses", "transport/hygiene"]),
         "After the JSON-RPC _response_ has been sent, the server **SHOULD** terminate the SSE stream.";
     /// SSE replies turn proxy buffering off.
     HTTP_X_ACCEL_BUFFERING = "http/x-accel-buffering", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Should,

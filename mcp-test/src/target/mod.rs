@@ -183,6 +183,64 @@ pub enum TransportEvent {
         /// How many.
         count: usize,
     },
+    /// A message that is not valid UTF-8 (a line on stdout, an HTTP reply body or SSE event).
+    NotUtf8 {
+        /// Where it was: "a line on stdout", "the reply to tools/list (id 4)".
+        what: String,
+        /// The offset of the first invalid byte (in the line or body; 0 when not known).
+        at: usize,
+        /// The message, invalid bytes replaced, quoted.
+        line: String,
+    },
+    /// A message nesting deeper than the client's JSON depth limit, not parsed.
+    TooDeep {
+        /// Where it was.
+        what: String,
+        /// The start of the message.
+        line: String,
+    },
+    /// A second reply to a request already answered.
+    DuplicateReply {
+        /// The id as JSON text.
+        id: String,
+        /// The line.
+        line: String,
+    },
+    /// An SSE stream still open a moment after the response it carried (the client stopped
+    /// reading it then).
+    StreamLeftOpen {
+        /// The request (method and id).
+        request: String,
+        /// How long after the response it was still open.
+        after: std::time::Duration,
+    },
+    /// Bytes of stderr not kept: only the last `MAX_STDERR_BYTES` are.
+    StderrDropped {
+        /// How many bytes were dropped.
+        bytes: usize,
+    },
+    /// The server's notifications with one reply past what the client keeps (over HTTP,
+    /// requests on the reply's stream count among them).
+    NotificationsDropped {
+        /// The request (its id as JSON text).
+        id: String,
+        /// How many were not kept.
+        count: usize,
+    },
+    /// The server's process group had to be stopped when the client closed: the server
+    /// exited but left processes running, or did not exit within the close grace.
+    GroupStopped {
+        /// Whether the server itself had exited (the group held what it left behind).
+        server_exited: bool,
+        /// Whether SIGTERM was not enough and SIGKILL followed.
+        sigkill: bool,
+    },
+    /// A request from the server the client could not answer: the answers queued for a
+    /// server that does not read its input were full (a flood of requests).
+    Unanswered {
+        /// How many requests went unanswered.
+        count: usize,
+    },
 }
 
 impl std::fmt::Display for TransportEvent {
@@ -210,6 +268,53 @@ impl std::fmt::Display for TransportEvent {
             TransportEvent::Dropped { count } => write!(
                 f,
                 "{count} more events were counted and not kept (the client keeps the first 10,000)"
+            ),
+            TransportEvent::NotUtf8 { what, at, line } => write!(
+                f,
+                "{what} is not valid UTF-8 (an invalid byte at offset {at}): {line}"
+            ),
+            TransportEvent::TooDeep { what, line } => write!(
+                f,
+                "{what} nests deeper than the client's JSON depth limit of 128 and was not parsed: {line}"
+            ),
+            TransportEvent::DuplicateReply { id, line } => {
+                write!(
+                    f,
+                    "a second reply to the request with id {id}, already answered: {line}"
+                )
+            }
+            TransportEvent::StreamLeftOpen { request, after } => write!(
+                f,
+                "the SSE stream of the reply to {request} was still open {after:?} after the response; the client stopped reading it"
+            ),
+            TransportEvent::StderrDropped { bytes } => write!(
+                f,
+                "the server wrote more to stderr than the client keeps: {bytes} earlier bytes were drained and dropped, the last 256 KiB kept"
+            ),
+            TransportEvent::NotificationsDropped { id, count } => write!(
+                f,
+                "{count} notifications (or requests) sent with the reply to id {id} were not kept (the client keeps 10,000 or 16 MiB per request)"
+            ),
+            TransportEvent::GroupStopped {
+                server_exited,
+                sigkill,
+            } => write!(
+                f,
+                "{}; they were stopped with SIGTERM{}",
+                if *server_exited {
+                    "the server exited but left processes of its process group running"
+                } else {
+                    "the server did not exit within the close grace, so its process group was stopped"
+                },
+                if *sigkill {
+                    ", which they ignored, then SIGKILL"
+                } else {
+                    ""
+                }
+            ),
+            TransportEvent::Unanswered { count } => write!(
+                f,
+                "{count} requests from the server went unanswered: the server sent them faster than it read the answers"
             ),
         }
     }

@@ -7,6 +7,7 @@
 //! | what happened | finding |
 //! |---|---|
 //! | no answer to a call (the server died, or stopped answering) | defect: JSON-RPC 2.0 §5, a call MUST get a Response ([`clauses::JSONRPC_RESPONSE`]) |
+//! | a reply past a limit of the client (too long, too deep) | note naming the limit: no clause caps a message, so no verdict on the server |
 //! | invalid arguments accepted | defect: server/tools.mdx §Security Considerations, servers MUST validate all tool inputs ([`clauses::VALIDATE_TOOL_INPUTS`]) |
 //! | a valid value on an inclusive bound refused while the interior value of the same property passed | defect: basic/index.mdx §Implementation Requirements, servers MUST validate according to the schema's dialect, in which the bound is inclusive ([`clauses::SCHEMA_DIALECT`]) |
 //! | valid arguments answered `isError: true` | note, one per tool: how a tool reports a business-logic failure (server/tools.mdx §Error Handling) |
@@ -28,6 +29,7 @@ use serde_json::Value;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     NoAnswer,
+    OverLimit,
     AcceptedInvalid,
     OffByOne,
     ToolErrorOnValid,
@@ -103,6 +105,15 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
                 &clauses::JSONRPC_RESPONSE,
                 format!("{label}: the server gave no answer ({message}); arguments {args}"),
             ),
+        ),
+        // No clause caps the size or depth of a message: the client's limit, not the server,
+        // stopped it. A note naming the limit, one per tool and limit.
+        (Happened::OverLimit { message }, _) => make(
+            Kind::OverLimit,
+            message.clone(),
+            Note::info(format!(
+                "{label}: the reply went past a limit of this client, so it was not read ({message}); no clause caps a message, so this is no verdict on the server"
+            )),
         ),
         (Happened::NeedsCapabilities { .. } | Happened::Slow { .. }, _) => None,
         (Happened::RpcError { code, .. }, _)
@@ -558,6 +569,28 @@ mod tests {
             legacy
                 .iter()
                 .any(|n| n.clause == Some(clauses::LEGACY_VALIDATE_TOOL_INPUTS))
+        );
+    }
+
+    #[test]
+    fn a_reply_past_a_limit_of_the_client_is_a_note_naming_it_not_a_defect() {
+        let outcomes = run(|_| {
+            Happened::OverLimit {
+            message: "a line on stdout from the server is longer than the client's limit max_line_bytes of 100 bytes".into(),
+        }
+        });
+        let notes = findings(Era::Current, &outcomes);
+        assert_eq!(notes.len(), 1, "one per tool and limit: {notes:#?}");
+        assert_eq!((notes[0].severity, notes[0].clause), (Severity::Info, None));
+        assert!(
+            notes[0].message.contains("max_line_bytes"),
+            "{}",
+            notes[0].message
+        );
+        assert!(
+            notes[0].message.contains("no verdict on the server"),
+            "{}",
+            notes[0].message
         );
     }
 

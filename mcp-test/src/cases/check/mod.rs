@@ -375,6 +375,59 @@ pub async fn check_with_progress(
     checked
 }
 
+/// Not public API: the code that turns one reply into findings, for the fuzz target
+/// `reply_to_finding`. `reply` is the outcome of each schema case of a small bounded tool
+/// whose bit is set in `pattern` (the others succeed), classified ([`classify`]), and the
+/// response to `method` that the results and errors probe reads; `target` is only the
+/// checker's session (nothing is sent).
+#[doc(hidden)]
+pub fn __fuzz_reply_to_findings(
+    target: &dyn Target,
+    era: Era,
+    method: &str,
+    reply: &Value,
+    pattern: u32,
+) -> Vec<Finding> {
+    use crate::cases::{Happened, Outcome, derive_cases};
+    let schema = serde_json::json!({"type": "object", "properties": {
+        "days": {"type": "integer", "minimum": 1, "maximum": 7},
+        "city": {"type": "string", "maxLength": 8}
+    }, "required": ["days"], "additionalProperties": false});
+    let cases =
+        derive_cases("forecast", &schema, &super::CaseOptions::default()).unwrap_or_default();
+    let outcomes: Vec<Outcome> = cases
+        .into_iter()
+        .enumerate()
+        .map(|(i, case)| {
+            let happened = if pattern & (1 << (i % 32)) != 0 {
+                Happened::from_response(reply)
+            } else {
+                Happened::Success { text: "ok".into() }
+            };
+            Outcome {
+                agrees: happened.agrees_with(case.expectation),
+                case,
+                happened,
+                response: Some(reply.clone()),
+                duration: None,
+            }
+        })
+        .collect();
+    let mut findings: Vec<Finding> = classify::findings(era, &outcomes)
+        .into_iter()
+        .map(|n| n.into_finding("tools/schema-cases"))
+        .collect();
+    let mut c = Checker::new(target, era, Duration::from_secs(1));
+    c.log_response(method, 1, reply.clone());
+    c.results_and_errors(None);
+    findings.extend(
+        c.into_probes()
+            .into_iter()
+            .flat_map(|p| p.findings.into_iter()),
+    );
+    findings
+}
+
 /// The tools `check` may call, the tools it calls only as tasks, and the others with why
 /// not: a tool whose `execution.taskSupport` is `"required"` (a client MUST NOT call it
 /// without task augmentation, server/tools.mdx) is exercised by the tasks probes when the

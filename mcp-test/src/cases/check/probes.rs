@@ -6,7 +6,7 @@ use crate::cases::target::Session;
 use crate::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
 use crate::spec;
 use crate::spec::clauses::{self, Clause};
-use crate::target::{Target, TransportEvent};
+use crate::target::{Target, TargetError, TransportEvent};
 use crate::validation::SchemaValidator;
 use crate::wire::meta_keys;
 use futures_util::StreamExt;
@@ -154,14 +154,58 @@ impl<'a> Checker<'a> {
                 Some(response)
             }
             Err(e) => {
-                out.push(self.broke(
-                    &clauses::JSONRPC_RESPONSE,
-                    format!("no answer to {method} (id {id}): {e}"),
-                ));
-                self.after_failure(e.to_string()).await;
+                out.push(self.failure(method, id, &e));
+                if !crate::cases::over_limit(&e) {
+                    self.after_failure(e.to_string()).await;
+                }
                 None
             }
         }
+    }
+
+    /// What a request that got no usable reply says about the server: a reply past a limit
+    /// of the client is a note naming the limit (no clause caps a message), one that is not
+    /// UTF-8 breaks the UTF-8 rule, one under another id the id rule, and silence (or a
+    /// transport failure) the rule that a call gets a response.
+    pub(super) fn failure(&self, method: &str, id: i64, e: &TargetError) -> Note {
+        #[cfg(any(feature = "client", feature = "http"))]
+        {
+            use crate::client::ClientError;
+            match e {
+                TargetError::Client(ClientError::NotUtf8 { .. }) => {
+                    return self.broke(
+                        if self.modern() {
+                            &clauses::UTF8
+                        } else {
+                            &clauses::LEGACY_UTF8
+                        },
+                        format!("the reply to {method} (id {id}): {e}"),
+                    );
+                }
+                TargetError::Client(ClientError::WrongId { .. }) => {
+                    return self.broke(
+                        &clauses::RESULT_ID,
+                        format!("no answer to {method} (id {id}) under its id: {e}"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if let TargetError::WrongId { .. } = e {
+            return self.broke(
+                &clauses::RESULT_ID,
+                format!("no answer to {method} (id {id}) under its id: {e}"),
+            );
+        }
+        if crate::cases::over_limit(e) {
+            return self.info(format!(
+                "the reply to {method} (id {id}) went past a limit of this client, so it was not read: {e}; no clause caps a message, so this is no verdict on the server"
+            ));
+        }
+        self.broke(
+            &clauses::JSONRPC_RESPONSE,
+            format!("no answer to {method} (id {id}): {e}"),
+        )
     }
 
     /// After a call got no answer: the server is dead unless it still answers `tools/list`
@@ -1276,10 +1320,31 @@ impl<'a> Checker<'a> {
                 TransportEvent::UnmatchedReply { .. } => {
                     Note::broke_in(self.era, &clauses::RESULT_ID, event.to_string())
                 }
+                TransportEvent::StreamLeftOpen { .. } => Note::broke(
+                    if self.modern() {
+                        &clauses::HTTP_RESPONSE_ENDS_STREAM
+                    } else {
+                        &clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM
+                    },
+                    event.to_string(),
+                ),
+                TransportEvent::NotUtf8 { .. } => Note::broke(
+                    if self.modern() {
+                        &clauses::UTF8
+                    } else {
+                        &clauses::LEGACY_UTF8
+                    },
+                    event.to_string(),
+                ),
+                // No clause caps a message (too long, too deep: the client's limit, named),
+                // nor says a request gets one response only (JSON-RPC 2.0 asks a Response
+                // for each call, and a second is not a missing one), nor bounds how fast a
+                // server may send requests: for the record.
                 _ => Note::info(event.to_string()),
             });
         }
         out.extend(self.stdout_lines(&run));
+        let mut out = at_most_of_a_kind(out, 10);
         if let Some(dead) = &self.dead {
             out.push(Note::broke_in(
                 self.era,
@@ -1558,4 +1623,53 @@ mod extension_tests {
             assert!(!extension_id_ok(bad), "{bad}");
         }
     }
+}
+
+/// `notes` with at most `keep` of each kind (clause and severity): a flood of one misdeed
+/// (100,000 lines on stdout, requests from the server) is the first few, then one note
+/// counting the rest, with the same clause.
+fn at_most_of_a_kind(notes: Out, keep: usize) -> Out {
+    /// A kind of note (its clause and severity), how many there were, and the clause.
+    type Kind = (
+        (Option<&'static str>, super::Severity),
+        usize,
+        Option<Clause>,
+    );
+    let kind = |n: &Note| (n.clause.map(|c| c.id), n.severity);
+    let mut counts: Vec<Kind> = Vec::new();
+    let mut out = Vec::new();
+    for note in notes {
+        let k = kind(&note);
+        let seen = match counts.iter_mut().find(|(c, _, _)| *c == k) {
+            Some((_, n, _)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                counts.push((k, 1, note.clause));
+                1
+            }
+        };
+        if seen <= keep {
+            out.push(note);
+        }
+    }
+    for ((_, severity), n, clause) in counts {
+        if n > keep {
+            let message = format!(
+                "{} more findings like the {keep} above, not listed one by one",
+                n - keep
+            );
+            out.push(match clause {
+                Some(clause) => Note {
+                    severity,
+                    clause: Some(clause),
+                    message,
+                    request: None,
+                },
+                None => Note::info(message),
+            });
+        }
+    }
+    out
 }

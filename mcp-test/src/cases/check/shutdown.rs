@@ -14,6 +14,7 @@ use crate::cases::Connected;
 use crate::cases::Era;
 use crate::client::ClientError;
 use crate::spec::clauses::{Clause, STDIO_EXIT_ON_EOF};
+use crate::target::TransportEvent;
 use std::process::ExitStatus;
 
 /// The name of the probe [`CheckReport::record_shutdown`] adds.
@@ -136,6 +137,25 @@ pub async fn check_connected_with_progress(
     progress("shutdown: closing the server");
     let outcome = connected.client.close_within(options.close_grace).await;
     report.record_shutdown(&outcome);
+    // How the server's process group had to be stopped, if it had to be: for the record (no
+    // clause says what a server may leave running; the client stops it all).
+    let stopped = connected
+        .client
+        .transport_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            TransportEvent::GroupStopped { .. } => Some(Finding {
+                severity: Severity::Info,
+                probe: SHUTDOWN_PROBE.to_owned(),
+                message: e.to_string(),
+                clause: None,
+                request: None,
+            }),
+            _ => None,
+        });
+    if let Some(probe) = report.probes.iter_mut().find(|p| p.name == SHUTDOWN_PROBE) {
+        probe.findings.extend(stopped);
+    }
     report
 }
 
