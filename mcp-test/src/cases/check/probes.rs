@@ -141,6 +141,20 @@ impl<'a> Checker<'a> {
         body: Value,
         out: &mut Out,
     ) -> Option<Value> {
+        let response = self.send_unkept(method, id, body, out).await?;
+        self.log_response(method, id, response.clone());
+        Some(response)
+    }
+
+    /// [`Checker::send`] without keeping the response for the results and errors probes
+    /// (for messages of an extension, which the core schema does not describe).
+    pub(super) async fn send_unkept(
+        &mut self,
+        method: &str,
+        id: i64,
+        body: Value,
+        out: &mut Out,
+    ) -> Option<Value> {
         if self.dead.is_some() {
             return None;
         }
@@ -149,10 +163,7 @@ impl<'a> Checker<'a> {
             id: Some(id),
         });
         match self.session.raw(body).await {
-            Ok(response) => {
-                self.log_response(method, id, response.clone());
-                Some(response)
-            }
+            Ok(response) => Some(response),
             Err(e) => {
                 out.push(self.failure(method, id, &e));
                 if !crate::cases::over_limit(&e) {

@@ -66,25 +66,8 @@ impl Checker<'_> {
     /// Sends a task request: like [`Checker::req`], but the response is not kept for the
     /// core-schema results probe.
     async fn task_req(&mut self, method: &str, params: Value, out: &mut Out) -> Option<Value> {
-        if self.dead.is_some() {
-            return None;
-        }
         let (id, body) = self.session.body(method, params);
-        self.last = Some(Shown {
-            method: method.to_owned(),
-            id: Some(id),
-        });
-        match self.session.raw(body).await {
-            Ok(response) => Some(response),
-            Err(e) => {
-                out.push(self.broke(
-                    &clauses::JSONRPC_RESPONSE,
-                    format!("no answer to {method} (id {id}): {e}"),
-                ));
-                self.after_failure(e.to_string()).await;
-                None
-            }
-        }
+        self.send_unkept(method, id, body, out).await
     }
 
     /// Every tasks probe. `tools` are the tools the schema cases called, `task_only` those
