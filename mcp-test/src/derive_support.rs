@@ -106,30 +106,32 @@ pub fn action_input_schema(actions: Vec<Action>, deny_unknown_fields: bool) -> V
     schema::publish(root)
 }
 
-/// Deserializes a plain tool's arguments into its shadow struct.
-pub fn parse_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> {
-    serde_json::from_value(arguments).map_err(|e| ToolError::new(format!("Invalid arguments: {e}")))
+/// Deserializes a plain tool's arguments into its shadow struct, from the borrowed arguments
+/// (the server keeps them for the round boundary, so nothing is cloned for the parse).
+pub fn parse_arguments<T: DeserializeOwned>(arguments: &Value) -> Result<T, ToolError> {
+    T::deserialize(arguments).map_err(|e| ToolError::new(format!("Invalid arguments: {e}")))
 }
 
-/// Splits an action tool's arguments into the action's name and its `data` (an empty object when
-/// `data` is missing), checking the action against `actions`.
-pub fn split_action(arguments: Value, actions: &[&str]) -> Result<(String, Value), ToolError> {
-    let mut map = match arguments {
-        Value::Object(map) => map,
-        other => {
-            return Err(ToolError::new(format!(
-                "Invalid arguments: expected an object with `action` and `data`, got {}",
-                crate::wire::json_type(&other)
-            )));
-        }
+/// Splits an action tool's arguments into the action's name and its `data` (`None` when
+/// `data` is missing: the action then parses an empty object), checking the action against
+/// `actions`.
+pub fn split_action<'a>(
+    arguments: &'a Value,
+    actions: &[&str],
+) -> Result<(&'a str, Option<&'a Value>), ToolError> {
+    let Value::Object(map) = arguments else {
+        return Err(ToolError::new(format!(
+            "Invalid arguments: expected an object with `action` and `data`, got {}",
+            crate::wire::json_type(arguments)
+        )));
     };
-    let action = match map.remove("action") {
-        Some(Value::String(action)) => action,
+    let action = match map.get("action") {
+        Some(Value::String(action)) => action.as_str(),
         Some(other) => {
             return Err(ToolError::new(format!(
                 "Invalid arguments: /action must be a string naming one of {}, got {}",
                 list(actions),
-                crate::wire::json_type(&other)
+                crate::wire::json_type(other)
             )));
         }
         None => {
@@ -139,13 +141,10 @@ pub fn split_action(arguments: Value, actions: &[&str]) -> Result<(String, Value
             )));
         }
     };
-    if !actions.contains(&action.as_str()) {
-        return Err(unknown_action(&action, actions));
+    if !actions.contains(&action) {
+        return Err(unknown_action(action, actions));
     }
-    let data = map
-        .remove("data")
-        .unwrap_or_else(|| Value::Object(Map::new()));
-    Ok((action, data))
+    Ok((action, map.get("data")))
 }
 
 /// The error for an action name the tool does not have.
@@ -156,9 +155,14 @@ pub fn unknown_action(action: &str, actions: &[&str]) -> ToolError {
     ))
 }
 
-/// Deserializes one action's `data` into its shadow struct.
-pub fn parse_data<T: DeserializeOwned>(action: &str, data: Value) -> Result<T, ToolError> {
-    serde_json::from_value(data).map_err(|e| {
+/// Deserializes one action's `data` (an empty object when it is missing) into its shadow
+/// struct.
+pub fn parse_data<T: DeserializeOwned>(action: &str, data: Option<&Value>) -> Result<T, ToolError> {
+    let parsed = match data {
+        Some(data) => T::deserialize(data),
+        None => T::deserialize(&Value::Object(Map::new())),
+    };
+    parsed.map_err(|e| {
         ToolError::new(format!(
             "Invalid arguments: /data of action {action:?}: {e}"
         ))
@@ -253,14 +257,18 @@ mod tests {
 
     #[test]
     fn split_action_names_the_valid_actions() {
-        let e = split_action(json!({"action": "nope"}), &["get", "list"]).unwrap_err();
+        let e = split_action(&json!({"action": "nope"}), &["get", "list"]).unwrap_err();
         assert_eq!(
             e.to_string(),
             r#"Unknown action "nope"; valid actions: "get", "list""#
         );
-        let (a, d) = split_action(json!({"action": "list"}), &["get", "list"]).unwrap();
-        assert_eq!((a.as_str(), d), ("list", json!({})));
-        assert!(split_action(json!([]), &["get"]).is_err());
-        assert!(split_action(json!({"action": 1}), &["get"]).is_err());
+        let arguments = json!({"action": "list"});
+        let (a, d) = split_action(&arguments, &["get", "list"]).unwrap();
+        assert_eq!((a, d), ("list", None));
+        let arguments = json!({"action": "get", "data": {"id": "x"}});
+        let (a, d) = split_action(&arguments, &["get", "list"]).unwrap();
+        assert_eq!((a, d), ("get", Some(&json!({"id": "x"}))));
+        assert!(split_action(&json!([]), &["get"]).is_err());
+        assert!(split_action(&json!({"action": 1}), &["get"]).is_err());
     }
 }

@@ -848,7 +848,7 @@ impl Server {
             Served::ToolsList => catalog.list_tools(&ctx, &params, page_size),
             Served::ToolsCall => {
                 catalog
-                    .call_tool(state, self.inner.tasks.as_ref(), &ctx, &params)
+                    .call_tool(state, self.inner.tasks.as_ref(), &ctx, params)
                     .await
             }
             Served::ResourcesList => catalog.list_resources(&ctx, &params, page_size),

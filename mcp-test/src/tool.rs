@@ -99,6 +99,40 @@ pub trait Tool: Sized + Send + 'static {
     /// An error here becomes an `isError` result.
     fn parse(arguments: Value) -> Result<Self, ToolError>;
 
+    /// [`Tool::parse`] from borrowed arguments: what the server calls. It keeps the arguments
+    /// of a call (a call that asks for input binds its `requestState` to them, a task re-runs
+    /// with them), so a tool that parses from a borrow costs no copy of them.
+    /// `#[derive(Tool)]` deserializes straight from the borrow; the default clones the
+    /// arguments into [`Tool::parse`].
+    ///
+    /// ```
+    /// use mcp_test::{CallToolResult, Context, Tool, ToolError};
+    /// use serde_json::{json, Value};
+    ///
+    /// struct Echo(String);
+    ///
+    /// impl Tool for Echo {
+    ///     const NAME: &'static str = "echo";
+    ///     fn input_schema() -> Value {
+    ///         json!({"type": "object", "properties": {"text": {"type": "string"}}})
+    ///     }
+    ///     fn parse(arguments: Value) -> Result<Self, ToolError> {
+    ///         Self::parse_borrowed(&arguments)
+    ///     }
+    ///     fn parse_borrowed(arguments: &Value) -> Result<Self, ToolError> {
+    ///         Ok(Echo(arguments["text"].as_str().unwrap_or_default().to_owned()))
+    ///     }
+    ///     async fn call(self, _ctx: &Context) -> Result<CallToolResult, ToolError> {
+    ///         Ok(CallToolResult::text(self.0))
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(Echo::parse_borrowed(&json!({"text": "hi"})).unwrap().0, "hi");
+    /// ```
+    fn parse_borrowed(arguments: &Value) -> Result<Self, ToolError> {
+        Self::parse(arguments.clone())
+    }
+
     /// Runs the tool.
     fn call(self, ctx: &Context) -> impl Future<Output = Result<CallToolResult, ToolError>> + Send;
 

@@ -106,10 +106,10 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
                     const ACTIONS: &[&str] = &[#(#names),*];
                     let (__action, __data) =
                         ::mcp_test::__private::split_action(arguments, ACTIONS)?;
-                    match __action.as_str() {
+                    match __action {
                         #(#arms)*
                         _ => ::core::result::Result::Err(
-                            ::mcp_test::__private::unknown_action(&__action, ACTIONS),
+                            ::mcp_test::__private::unknown_action(__action, ACTIONS),
                         ),
                     }
                 },
@@ -172,6 +172,12 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
 
                 fn parse(
                     arguments: ::mcp_test::__private::serde_json::Value,
+                ) -> ::core::result::Result<Self, ::mcp_test::__private::ToolError> {
+                    <Self as ::mcp_test::__private::Tool>::parse_borrowed(&arguments)
+                }
+
+                fn parse_borrowed(
+                    arguments: &::mcp_test::__private::serde_json::Value,
                 ) -> ::core::result::Result<Self, ::mcp_test::__private::ToolError> {
                     #parse
                 }

@@ -607,7 +607,7 @@ impl Catalog {
         state: &StateConfig,
         tasks: Option<&std::sync::Arc<crate::tasks::Tasks>>,
         ctx: &Context,
-        params: &Map<String, Value>,
+        params: Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
         tools::call(&self.tools, state, tasks, ctx, params).await
     }

@@ -52,7 +52,7 @@ trait ErasedTool: Send + Sync {
     fn call<'a>(
         &'a self,
         ctx: &'a Context,
-        arguments: Value,
+        arguments: &'a Value,
     ) -> BoxFuture<'a, Result<CallToolResult, ToolError>>;
 }
 
@@ -62,9 +62,9 @@ impl<T: Tool> ErasedTool for Erased<T> {
     fn call<'a>(
         &'a self,
         ctx: &'a Context,
-        arguments: Value,
+        arguments: &'a Value,
     ) -> BoxFuture<'a, Result<CallToolResult, ToolError>> {
-        Box::pin(async move { T::parse(arguments)?.call(ctx).await })
+        Box::pin(async move { T::parse_borrowed(arguments)?.call(ctx).await })
     }
 }
 
@@ -151,24 +151,26 @@ pub(crate) async fn call(
     state: &StateConfig,
     tasks_of: Option<&Arc<Tasks>>,
     ctx: &Context,
-    params: &Map<String, Value>,
+    mut params: Map<String, Value>,
 ) -> Result<Value, ErrorObject> {
-    let name = super::required_string(params, "name", "", "the tool to call")?;
+    // Taken out, not cloned: the runner owns the arguments (a task may run it later), and
+    // the handler parses from a borrow of them.
+    let arguments = params.remove("arguments");
+    let name = super::required_string(&params, "name", "", "the tool to call")?;
     let Some((_, tool)) = tools.visible(name, ctx.identity()) else {
         return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
     };
-    let no_arguments = Value::Object(Map::new());
-    let arguments = match params.get("arguments") {
-        None => &no_arguments,
+    let arguments = match arguments {
+        None => Value::Object(Map::new()),
         Some(args @ Value::Object(_)) => args,
         Some(other) => {
             return Err(ErrorObject::invalid_params(format!(
                 "Invalid params: arguments must be an object, got {}",
-                json_type(other)
+                json_type(&other)
             )));
         }
     };
-    let violations = tool.input.violations(arguments);
+    let violations = tool.input.violations(&arguments);
     if !violations.is_empty() {
         return Ok(to_value(CallToolResult::error_text(format!(
             "Invalid arguments for tool {name}:\n{}",
@@ -190,10 +192,11 @@ pub(crate) async fn call(
     } else {
         TaskPhase::Never
     };
-    let runner = runner(name, tool, arguments.clone());
+    let arguments = Arc::new(arguments);
+    let runner = runner(name, tool, Arc::clone(&arguments));
     // Through the round boundary: the run may end with input_required (spec §8), or, when it
     // may become a task, be detached into one.
-    let round = rounds::serve_round_phased(state, ctx, name, arguments, params, phase, {
+    let round = rounds::serve_round_phased(state, ctx, name, &arguments, &params, phase, {
         let runner = Arc::clone(&runner);
         move |ctx| runner(ctx)
     })
@@ -210,8 +213,9 @@ pub(crate) async fn call(
 
 /// Runs the tool with `arguments` in a given context to its wire result: a panic or a protocol
 /// error is the JSON-RPC error, a rejection or failure an `isError` result, and a success is
-/// checked against the `outputSchema`.
-fn runner(name: &str, tool: &RegisteredTool, arguments: Value) -> tasks::Runner {
+/// checked against the `outputSchema`. Each run parses from the shared arguments: none is
+/// copied.
+fn runner(name: &str, tool: &RegisteredTool, arguments: Arc<Value>) -> tasks::Runner {
     let name = name.to_owned();
     let handler = Arc::clone(&tool.handler);
     let output = tool.output.clone();
@@ -219,9 +223,9 @@ fn runner(name: &str, tool: &RegisteredTool, arguments: Value) -> tasks::Runner 
         let name = name.clone();
         let handler = Arc::clone(&handler);
         let output = output.clone();
-        let arguments = arguments.clone();
+        let arguments = Arc::clone(&arguments);
         Box::pin(async move {
-            let run = AssertUnwindSafe(handler.call(&ctx, arguments)).catch_unwind();
+            let run = AssertUnwindSafe(handler.call(&ctx, &arguments)).catch_unwind();
             let result = match run.await {
                 Ok(Ok(result)) => result,
                 Ok(Err(error)) => match error.into_kind() {
