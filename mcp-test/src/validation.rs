@@ -198,7 +198,17 @@ pub fn describe(violations: &[Violation]) -> String {
 /// assert_eq!(mcp_test::validation::join_pointer("/data", "a/b~c"), "/data/a~1b~0c");
 /// ```
 pub fn join_pointer(base: &str, token: &str) -> String {
-    format!("{base}/{}", token.replace('~', "~0").replace('/', "~1"))
+    let mut out = String::with_capacity(base.len() + 1 + token.len());
+    out.push_str(base);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -534,12 +534,11 @@ pub(crate) fn derive_split(
     let mut cases = Vec::new();
     let mut problems = Vec::new();
     let mut bad_values = Vec::new();
+    let no_schema = serde_json::json!({"type": "object"});
+    let mut validators = rules::Validators::default();
     for tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-        let schema = tool
-            .get("inputSchema")
-            .cloned()
-            .unwrap_or(serde_json::json!({"type": "object"}));
+        let schema = tool.get("inputSchema").unwrap_or(&no_schema);
         let tool_selected = (options.only.is_empty()
             || options.only.iter().any(|s| s.tool == name))
             && !options
@@ -549,7 +548,7 @@ pub(crate) fn derive_split(
         if !tool_selected {
             continue;
         }
-        match rules::derive(name, &schema, options) {
+        match rules::derive_with(name, schema, options, &mut validators) {
             Ok(c) => cases.extend(c.into_iter().filter(|c| options.selects(c))),
             Err(rules::Failure::Schema(e)) => problems.push(e),
             Err(rules::Failure::Value(e)) => bad_values.push(e),

@@ -1,14 +1,17 @@
 //! The rules: from one tool's input schema to base, boundary and negative cases.
 
 use serde_json::{Map, Value, json};
-use std::collections::{BTreeMap, HashSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use super::sample::{
     Sampler, declared_types, fitting_examples, format_violation, is_null_schema, primary_type,
 };
 use super::values::ValueError;
 use super::{Boundary, Case, CaseOptions, DeriveError, Expectation};
-use crate::validation::{SchemaValidator, describe, join_pointer};
+use crate::validation::{SchemaError, SchemaValidator, describe, join_pointer};
+use std::rc::Rc;
 
 /// One edit of the base arguments.
 enum Op {
@@ -142,6 +145,37 @@ pub(super) fn derive(
     schema: &Value,
     options: &CaseOptions,
 ) -> Result<Vec<Case>, Failure> {
+    derive_with(tool, schema, options, &mut Validators::default())
+}
+
+/// The input validators compiled so far while deriving the cases of several tools, by input
+/// schema: tools whose input schemas are equal share one, compiled once.
+#[derive(Default)]
+pub(super) struct Validators<'s> {
+    by_hash: HashMap<u64, Vec<(&'s Value, Rc<SchemaValidator>)>, BuildFx>,
+}
+
+impl<'s> Validators<'s> {
+    /// `schema` compiled, or the validator of an equal schema compiled before.
+    fn get(&mut self, schema: &'s Value) -> Result<Rc<SchemaValidator>, SchemaError> {
+        let hash = value_hash(schema);
+        let same = self.by_hash.entry(hash).or_default();
+        if let Some((_, validator)) = same.iter().find(|(s, _)| *s == schema) {
+            return Ok(Rc::clone(validator));
+        }
+        let validator = Rc::new(SchemaValidator::new(schema)?);
+        same.push((schema, Rc::clone(&validator)));
+        Ok(validator)
+    }
+}
+
+/// [`derive`], compiling the input schema through `validators`.
+pub(super) fn derive_with<'s>(
+    tool: &str,
+    schema: &'s Value,
+    options: &CaseOptions,
+    validators: &mut Validators<'s>,
+) -> Result<Vec<Case>, Failure> {
     let problem = |action: Option<&str>, message: String| {
         Failure::Schema(DeriveError {
             tool: tool.to_owned(),
@@ -166,10 +200,11 @@ pub(super) fn derive(
             ));
         }
     }
-    let validator = SchemaValidator::new(schema)
+    let validator = validators
+        .get(schema)
         .map_err(|e| problem(None, format!("the input schema does not compile: {e}")))?;
     let mut sampler = Sampler::new(options.seed);
-    let mut cases = Vec::new();
+    let mut cases = Collected::default();
     let mut used: HashSet<String> = HashSet::new();
     match actions(schema) {
         Some(actions) if !actions.is_empty() => {
@@ -204,6 +239,7 @@ pub(super) fn derive(
                     values: &[],
                 };
                 let mut args = cases
+                    .cases
                     .iter()
                     .find(|c: &&Case| c.expectation == Expectation::Success)
                     .map(|c| c.args.clone())
@@ -211,7 +247,7 @@ pub(super) fn derive(
                 args["action"] = json!("no_such_action");
                 ctx.push(
                     &mut cases,
-                    args,
+                    Cow::Owned(args),
                     Expectation::Error,
                     "rule:enum",
                     "rejects an unknown action".into(),
@@ -243,7 +279,7 @@ pub(super) fn derive(
             "names nothing the input schema declares (no property at that pointer)".into(),
         ));
     }
-    Ok(dedup(cases))
+    Ok(cases.cases)
 }
 
 /// Whether `schema` (inside `root`, for local `$ref`s) declares a place at `pointer`: through
@@ -309,68 +345,82 @@ fn declares_tokens(root: &Value, schema: &Value, tokens: &[String], depth: usize
         .any(here)
 }
 
-/// The cases with the same tool, arguments and expectation as an earlier one left out, and each
-/// title made unique per tool.
+/// The cases of one tool as they are derived: each one kept only if no earlier case has the
+/// same arguments and expectation (the tool is the same for all), with its title made unique.
 ///
 /// Cases are told apart by a structural hash of their arguments, compared for equality only
 /// on a collision: serializing every case's arguments to text for the key was a fifth of the
-/// time of deriving the cases of a large server.
-fn dedup(cases: Vec<Case>) -> Vec<Case> {
-    use std::collections::HashMap;
-    let mut seen: HashMap<(u64, Expectation), Vec<usize>> = HashMap::new();
-    let mut titles = HashSet::new();
-    let mut out: Vec<Case> = Vec::new();
-    for mut case in cases {
-        let key = (value_hash(&case.args), case.expectation);
-        let same = seen.entry(key).or_default();
-        if same
-            .iter()
-            .any(|&i| out[i].tool == case.tool && out[i].args == case.args)
-        {
-            continue;
-        }
-        same.push(out.len());
-        let base = case.title.clone();
-        let mut n = 2;
-        while !titles.insert((case.tool.clone(), case.title.clone())) {
-            case.title = format!("{base} ({n})");
-            n += 1;
-        }
-        out.push(case);
-    }
-    out
+/// time of deriving the cases of a large server. The check runs before a case's arguments are
+/// copied out of the working value, so a duplicate costs no copy.
+#[derive(Default)]
+struct Collected {
+    cases: Vec<Case>,
+    /// The indices of the cases in `cases`, by the hash of their arguments and expectation.
+    seen: HashMap<(u64, Expectation), Vec<usize>, BuildFx>,
+    titles: HashSet<String, BuildFx>,
 }
+
+impl Collected {
+    /// Whether a case with these arguments and this expectation was kept already.
+    fn has(&self, key: (u64, Expectation), args: &Value) -> bool {
+        self.seen
+            .get(&key)
+            .is_some_and(|same| same.iter().any(|&i| self.cases[i].args == *args))
+    }
+
+    /// Keeps `case` (no duplicate: see [`Collected::has`]), its title made unique.
+    fn keep(&mut self, key: (u64, Expectation), mut case: Case) {
+        self.seen.entry(key).or_default().push(self.cases.len());
+        if self.titles.contains(&case.title) {
+            let base = std::mem::take(&mut case.title);
+            let mut n = 2;
+            loop {
+                let title = format!("{base} ({n})");
+                if !self.titles.contains(&title) {
+                    case.title = title;
+                    break;
+                }
+                n += 1;
+            }
+        }
+        self.titles.insert(case.title.clone());
+        self.cases.push(case);
+    }
+}
+
+/// FxHash's multiply-rotate: the keys are not attacker-chosen (the cases and titles are the
+/// engine's own) and equal hashes are compared anyway, so a fast hash is all the engine's
+/// maps need; SipHash, restarted for every object member, cost a tenth of deriving all cases.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type BuildFx = BuildHasherDefault<Fx>;
 
 /// A hash of `value` that agrees with its `==`: numbers by their kind and value, and an
 /// object's members in any order (a `Map` compares as a map whichever order it keeps).
 fn value_hash(value: &Value) -> u64 {
-    use std::hash::{Hash, Hasher};
-    /// FxHash's multiply-rotate: the key is not attacker-chosen (the cases are the engine's own)
-    /// and equal hashes are compared anyway, so a fast hash is all dedup needs; SipHash,
-    /// restarted for every object member, cost a tenth of deriving all cases.
-    #[derive(Default)]
-    struct Fx(u64);
-    impl Hasher for Fx {
-        fn write(&mut self, bytes: &[u8]) {
-            for chunk in bytes.chunks(8) {
-                let mut word = [0u8; 8];
-                word[..chunk.len()].copy_from_slice(chunk);
-                self.write_u64(u64::from_le_bytes(word));
-            }
-        }
-        fn write_u64(&mut self, n: u64) {
-            self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-        fn write_u8(&mut self, n: u8) {
-            self.write_u64(u64::from(n));
-        }
-        fn write_usize(&mut self, n: usize) {
-            self.write_u64(n as u64);
-        }
-        fn finish(&self) -> u64 {
-            self.0
-        }
-    }
     fn feed(value: &Value, h: &mut Fx) {
         match value {
             Value::Null => 0u8.hash(h),
@@ -440,7 +490,7 @@ impl Ctx<'_> {
         schema: &Value,
         sampler: &mut Sampler,
         options: &CaseOptions,
-        cases: &mut Vec<Case>,
+        cases: &mut Collected,
     ) -> Result<(), Derived> {
         let mut full = sampler.value(schema, 0);
         self.apply_values(&mut full)?;
@@ -457,7 +507,7 @@ impl Ctx<'_> {
         };
         self.push(
             cases,
-            base.clone(),
+            Cow::Borrowed(&base),
             Expectation::Success,
             "rule:base",
             "accepts valid arguments".into(),
@@ -470,7 +520,7 @@ impl Ctx<'_> {
         if minimal != base {
             self.push(
                 cases,
-                minimal,
+                Cow::Owned(minimal),
                 Expectation::Success,
                 "rule:required",
                 "accepts only the required properties".into(),
@@ -480,6 +530,9 @@ impl Ctx<'_> {
         }
         let mut mutations = Vec::new();
         walk(schema, "", &base, sampler, &mut mutations, 0);
+        // Each mutation is made on one working copy of the base, checked there, and undone:
+        // only the arguments of a case that is kept are copied out.
+        let mut work = base;
         for m in mutations {
             // The user's value wins over the schema's other valid values (its examples, the
             // other members of its enum, the empty string or array): a value the user gave is
@@ -491,29 +544,33 @@ impl Ctx<'_> {
             {
                 continue;
             }
-            let mut args = base.clone();
-            let applied = match &m.op {
-                Op::Set(ptr, v) => set(&mut args, ptr, v.clone()),
-                Op::Remove(ptr) => remove(&mut args, ptr),
-            };
-            if applied {
-                let boundary = match (&m.op, m.boundary) {
-                    (Op::Set(ptr, _), Some(keyword)) => Some(Boundary {
+            let (ptr, undo, boundary) = match m.op {
+                Op::Set(ptr, v) => {
+                    let undo = set(&mut work, &ptr, v);
+                    let boundary = m.boundary.map(|keyword| Boundary {
                         pointer: ptr.clone(),
                         keyword: keyword.to_owned(),
-                    }),
-                    _ => None,
-                };
-                self.push(
-                    cases,
-                    args,
-                    m.expectation,
-                    m.source,
-                    m.title,
-                    m.rationale,
-                    boundary,
-                );
-            }
+                    });
+                    (ptr, undo, boundary)
+                }
+                Op::Remove(ptr) => {
+                    let undo = remove(&mut work, &ptr);
+                    (ptr, undo, None)
+                }
+            };
+            let Some(undo) = undo else {
+                continue;
+            };
+            self.push(
+                cases,
+                Cow::Borrowed(&work),
+                m.expectation,
+                m.source,
+                m.title,
+                m.rationale,
+                boundary,
+            );
+            undo.apply(&mut work, &ptr);
         }
         Ok(())
     }
@@ -549,13 +606,15 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// Adds a case if its prediction agrees with the real schema: a success (or observed) case
-    /// must be valid, an error case invalid. Mutations the schema does not catch are dropped.
+    /// Adds a case if its prediction agrees with the real schema (a success (or observed) case
+    /// must be valid, an error case invalid; mutations the schema does not catch are dropped)
+    /// and no earlier case of the tool has the same arguments and expectation. Borrowed
+    /// arguments are copied only when the case is kept.
     #[allow(clippy::too_many_arguments)]
     fn push(
         &self,
-        cases: &mut Vec<Case>,
-        args: Value,
+        cases: &mut Collected,
+        args: Cow<'_, Value>,
         expectation: Expectation,
         source: &str,
         title: String,
@@ -571,19 +630,26 @@ impl Ctx<'_> {
         if !keep {
             return;
         }
+        let key = (value_hash(&args), expectation);
+        if cases.has(key, &args) {
+            return;
+        }
         let title = match self.action {
             Some(a) => format!("{a}: {title}"),
             None => title,
         };
-        cases.push(Case {
-            tool: self.tool.to_owned(),
-            title,
-            args,
-            expectation,
-            rationale,
-            source: source.to_owned(),
-            boundary,
-        });
+        cases.keep(
+            key,
+            Case {
+                tool: self.tool.to_owned(),
+                title,
+                args: args.into_owned(),
+                expectation,
+                rationale,
+                source: source.to_owned(),
+                boundary,
+            },
+        );
     }
 }
 
@@ -605,20 +671,22 @@ fn minimal(schema: &Value, value: &Value) -> Value {
         .filter_map(Value::as_str)
         .collect();
     let props = obj.get("properties").and_then(Value::as_object);
+    let anything = json!({});
     let mut out = Map::new();
     for (k, v) in map {
         if required.contains(k.as_str()) {
-            let sub = props.and_then(|p| p.get(k)).cloned().unwrap_or(json!({}));
-            out.insert(k.clone(), minimal(&sub, v));
+            let sub = props.and_then(|p| p.get(k)).unwrap_or(&anything);
+            out.insert(k.clone(), minimal(sub, v));
         }
     }
     Value::Object(out)
 }
 
-/// The branch of `anyOf`/`oneOf` that `value` matches, merged with its parent's keywords.
-fn resolve(schema: &Value, value: &Value) -> Value {
+/// The branch of `anyOf`/`oneOf` that `value` matches, merged with its parent's keywords;
+/// the schema itself when it has neither.
+fn resolve<'a>(schema: &'a Value, value: &Value) -> Cow<'a, Value> {
     let Some(obj) = schema.as_object() else {
-        return schema.clone();
+        return Cow::Borrowed(schema);
     };
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = obj.get(key) {
@@ -634,11 +702,11 @@ fn resolve(schema: &Value, value: &Value) -> Value {
                         merged.insert(k.clone(), v.clone());
                     }
                 }
-                return Value::Object(merged);
+                return Cow::Owned(Value::Object(merged));
             }
         }
     }
-    schema.clone()
+    Cow::Borrowed(schema)
 }
 
 fn show(ptr: &str) -> String {
@@ -1106,8 +1174,12 @@ fn pattern_violation(schema: &Value, current: &str) -> Option<String> {
     without.remove("pattern");
     without.remove("enum");
     without.remove("const");
-    let without = Value::Object(without);
-    let with = schema.clone();
+    // Each schema compiled once for all the candidates.
+    let without = super::sample::compiled(&Value::Object(without));
+    let with = super::sample::compiled(schema);
+    let fits = |validator: &Option<std::rc::Rc<SchemaValidator>>, v: &Value| {
+        validator.as_ref().is_some_and(|c| c.is_valid(v))
+    };
     let len = current.chars().count();
     let candidates = [
         "!".repeat(len.max(1)),
@@ -1121,34 +1193,112 @@ fn pattern_violation(schema: &Value, current: &str) -> Option<String> {
     ];
     candidates.into_iter().find(|c| {
         let v = json!(c);
-        super::sample::fits(&without, &v) && !super::sample::fits(&with, &v)
+        fits(&without, &v) && !fits(&with, &v)
     })
 }
 
-/// Sets the value at a JSON pointer, creating the last key of an object. False when the parent
-/// does not exist.
-fn set(root: &mut Value, ptr: &str, value: Value) -> bool {
-    if ptr.is_empty() {
-        *root = value;
-        return true;
-    }
-    let Some((parent, last)) = ptr.rsplit_once('/') else {
-        return false;
-    };
-    let key = last.replace("~1", "/").replace("~0", "~");
-    match root.pointer_mut(parent) {
-        Some(Value::Object(map)) => {
-            map.insert(key, value);
-            true
+/// How to undo one edit of the working arguments (see [`set`] and [`remove`]).
+enum Undo {
+    /// The whole value was replaced: the old one.
+    Root(Value),
+    /// A member of an object was replaced: the old value.
+    Replaced(Value),
+    /// A member absent from an object was added.
+    Added,
+    /// An array item was replaced: the old one.
+    Item(Value),
+    /// A member of an object was removed: its key and value.
+    Removed(String, Value),
+}
+
+impl Undo {
+    /// Puts back what the edit at `ptr` changed in `root`.
+    fn apply(self, root: &mut Value, ptr: &str) {
+        if let Undo::Root(old) = self {
+            *root = old;
+            return;
         }
-        Some(Value::Array(items)) => match key.parse::<usize>() {
-            Ok(i) if i < items.len() => {
-                items[i] = value;
-                true
+        let Some((parent, last)) = ptr.rsplit_once('/') else {
+            return;
+        };
+        let key = unescape(last);
+        match (self, parent_mut(root, parent)) {
+            (Undo::Replaced(old), Some(Value::Object(map))) => {
+                if let Some(slot) = map.get_mut(key.as_ref()) {
+                    *slot = old;
+                }
             }
-            _ => false,
+            (Undo::Added, Some(Value::Object(map))) => {
+                map.remove(key.as_ref());
+            }
+            (Undo::Removed(key, old), Some(Value::Object(map))) => {
+                map.insert(key, old);
+            }
+            (Undo::Item(old), Some(Value::Array(items))) => {
+                if let Some(slot) = key.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                    *slot = old;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One reference token of a JSON pointer, unescaped (RFC 6901); borrowed when it has no `~`.
+fn unescape(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+/// The value at a JSON pointer, as [`Value::pointer_mut`] finds it, without allocating for
+/// tokens that need no unescaping.
+fn parent_mut<'a>(root: &'a mut Value, ptr: &str) -> Option<&'a mut Value> {
+    if ptr.is_empty() {
+        return Some(root);
+    }
+    let tokens = ptr.strip_prefix('/')?;
+    let mut current = root;
+    for token in tokens.split('/') {
+        let token = unescape(token);
+        current = match current {
+            Value::Object(map) => map.get_mut(token.as_ref())?,
+            Value::Array(items) => {
+                // As `pointer_mut`: no sign, no leading zero.
+                if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+                    return None;
+                }
+                items.get_mut(token.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(current)
+}
+
+/// Sets the value at a JSON pointer, creating the last key of an object. `None` when the
+/// parent does not exist; otherwise how to undo it.
+fn set(root: &mut Value, ptr: &str, value: Value) -> Option<Undo> {
+    if ptr.is_empty() {
+        return Some(Undo::Root(std::mem::replace(root, value)));
+    }
+    let (parent, last) = ptr.rsplit_once('/')?;
+    let key = unescape(last);
+    match parent_mut(root, parent)? {
+        Value::Object(map) => match map.get_mut(key.as_ref()) {
+            Some(slot) => Some(Undo::Replaced(std::mem::replace(slot, value))),
+            None => {
+                map.insert(key.into_owned(), value);
+                Some(Undo::Added)
+            }
         },
-        _ => false,
+        Value::Array(items) => {
+            let slot = key.parse::<usize>().ok().and_then(|i| items.get_mut(i))?;
+            Some(Undo::Item(std::mem::replace(slot, value)))
+        }
+        _ => None,
     }
 }
 
@@ -1198,14 +1348,16 @@ fn set_creating(root: &mut Value, ptr: &str, value: Value) -> bool {
     false
 }
 
-fn remove(root: &mut Value, ptr: &str) -> bool {
-    let Some((parent, last)) = ptr.rsplit_once('/') else {
-        return false;
-    };
-    let key = last.replace("~1", "/").replace("~0", "~");
-    match root.pointer_mut(parent) {
-        Some(Value::Object(map)) => map.remove(&key).is_some(),
-        _ => false,
+/// Removes the member at a JSON pointer. `None` when there is none; otherwise how to undo it.
+fn remove(root: &mut Value, ptr: &str) -> Option<Undo> {
+    let (parent, last) = ptr.rsplit_once('/')?;
+    let key = unescape(last);
+    match parent_mut(root, parent)? {
+        Value::Object(map) => {
+            let (key, old) = map.remove_entry(key.as_ref())?;
+            Some(Undo::Removed(key, old))
+        }
+        _ => None,
     }
 }
 
