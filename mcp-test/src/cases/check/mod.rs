@@ -109,7 +109,7 @@ pub struct CheckOptions {
     pub close_grace: Duration,
     /// Property tests after the schema cases (`--properties N`): `N` cases per property for
     /// each tool and action `check` may call, held to the invariants of
-    /// [`properties`](super::properties) (feature `properties`), as probe `tools/properties`.
+    /// `cases::properties` (feature `properties`), as probe `tools/properties`.
     /// `None` (the default): none.
     pub properties: Option<u32>,
 }

@@ -71,9 +71,6 @@ pub(super) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, option
         );
         out.push(match f.kind {
             FailureKind::NoAnswer | FailureKind::StoppedAnswering => {
-                if c.dead.is_none() {
-                    c.dead = Some(f.message.clone());
-                }
                 Note::broke_in(era, &clauses::JSONRPC_RESPONSE, message)
             }
             FailureKind::NoStructured | FailureKind::OutputMismatch => {
@@ -87,6 +84,20 @@ pub(super) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, option
             | FailureKind::Unnamed
             | FailureKind::User => Note::info(message),
         });
+    }
+    // A call left unanswered (a slow tool, say) says nothing of the next request: the server
+    // is taken for gone only when it does not answer one more.
+    let unanswered = report.failures.iter().find(|f| {
+        matches!(
+            f.kind,
+            FailureKind::NoAnswer | FailureKind::StoppedAnswering
+        )
+    });
+    if let Some(f) = unanswered
+        && c.dead.is_none()
+        && let (_, Err(e)) = c.session.request("tools/list", Value::Null).await
+    {
+        c.dead = Some(format!("{}; then tools/list: {e}", f.message));
     }
     // Recorded with its findings even when the server stopped answering during it.
     let dead = c.dead.take();

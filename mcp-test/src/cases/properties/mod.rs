@@ -2,7 +2,7 @@
 //!
 //! For every tool, and for every action of an action tool, proptest strategies derived from the
 //! input schema ([`valid_arguments`], [`broken_arguments`]) explore the space of calls, and an
-//! async runner ([`check_properties`]) drives each case against any [`Target`] (a
+//! async runner ([`check_properties`]) drives each case against any [`Target`](crate::target::Target) (a
 //! [`Server`](crate::Server) in this process, a server over stdio or HTTP), checks the
 //! invariants after each call, and on a failure shrinks the arguments to the smallest that
 //! still fail, with proptest's `simplify`/`complicate`.
