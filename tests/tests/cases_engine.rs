@@ -1496,3 +1496,50 @@ async fn assert_properties_panics_with_the_minimal_arguments_and_the_response() 
         "{text}"
     );
 }
+
+/// The label server, gone for good once `label` is asked for more than 900 copies: every
+/// message after that goes unanswered.
+struct DiesOnMany {
+    server: Server,
+    dead: std::sync::atomic::AtomicBool,
+}
+
+impl Target for DiesOnMany {
+    fn label(&self) -> String {
+        "dies on many".into()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        use std::sync::atomic::Ordering;
+        Box::pin(async move {
+            if self.dead.load(Ordering::SeqCst) {
+                return Err(mcp_test::target::TargetError::Timeout {
+                    request: "a request to a dead server".into(),
+                    after: std::time::Duration::from_millis(1),
+                });
+            }
+            if message["params"]["arguments"]["copies"].as_u64() > Some(900) {
+                self.dead.store(true, Ordering::SeqCst);
+            }
+            self.server.send(message, caller).await
+        })
+    }
+}
+
+#[tokio::test]
+async fn properties_report_a_server_that_stops_answering_without_shrinking() {
+    let target = DiesOnMany {
+        server: label_server(),
+        dead: std::sync::atomic::AtomicBool::new(false),
+    };
+    let options = few(64).only("label").without(Invariant::NoProtocolError);
+    let report = check_properties(&target, &options).await;
+    let failure = report
+        .failures
+        .iter()
+        .find(|f| f.invariant == "answers")
+        .unwrap_or_else(|| panic!("{report}"));
+    // The call that killed it was answered; the next request was not.
+    assert!(failure.message.contains("not the next request"), "{report}");
+    assert!(failure.args["copies"].as_u64() > Some(900), "{report}");
+    assert_eq!(failure.shrink_calls, 0, "a dead server is not asked again");
+}

@@ -17,7 +17,7 @@ use super::strategy::{Broken, broken_for, units, valid_for};
 use super::trees::Trees;
 use crate::cases::target::Session;
 use crate::cases::{Case, DEFAULT_TIMEOUT, Expectation, Selector, list_tools, over_limit};
-use crate::target::Target;
+use crate::target::{Target, TargetError};
 use crate::validation::SchemaValidator;
 use crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
 
@@ -666,6 +666,9 @@ impl Unit {
             }
         };
         for _ in 0..options.cases {
+            if session.past_deadline() {
+                break;
+            }
             let args = match trees.new_value().await {
                 Ok(args) => args,
                 Err(reason) => {
@@ -760,6 +763,9 @@ impl Unit {
             }
         };
         for _ in 0..options.cases {
+            if session.past_deadline() {
+                break;
+            }
             // A schema with nothing to break (no constraint at all) has no such case.
             let Ok(broken) = trees.new_value().await else {
                 break;
@@ -863,13 +869,19 @@ impl Unit {
             return match session.call_within(&case, limit).await {
                 None | Some((crate::cases::Happened::OverLimit { .. }, _)) => Ok(None),
                 Some((_, Some(response))) => Ok(Some(response)),
+                // Check's overall deadline passed: not sent, no verdict.
+                Some((crate::cases::Happened::Failed { message }, None))
+                    if message.starts_with(crate::target::DEADLINE_PASSED) =>
+                {
+                    Ok(None)
+                }
                 Some((happened, None)) => Err(happened.to_string()),
             };
         }
         let params = json!({"name": self.name, "arguments": args});
         match session.request("tools/call", params).await.1 {
             Ok(response) => Ok(Some(response)),
-            Err(e) if over_limit(&e) => Ok(None),
+            Err(e) if over_limit(&e) || matches!(e, TargetError::DeadlinePassed { .. }) => Ok(None),
             Err(e) => Err(e.to_string()),
         }
     }
@@ -885,7 +897,7 @@ impl Unit {
         }
         match session.request("tools/list", Value::Null).await.1 {
             Ok(_) => None,
-            Err(e) if over_limit(&e) => None,
+            Err(e) if over_limit(&e) || matches!(e, TargetError::DeadlinePassed { .. }) => None,
             Err(e) => Some(Fail {
                 invariant: Invariant::Answers.name().into(),
                 kind: FailureKind::StoppedAnswering,
