@@ -129,6 +129,10 @@ pub async fn __assert_properties(
 ///   keeps none;
 /// - `identity = Identity::principal("ada")`: who each call runs as, in process.
 ///
+/// The server is anything that implements [`Target`](crate::target::Target): a
+/// [`Server`](crate::Server), a client connected to one, or, in a `#[mcp_test]` test,
+/// `mcp.target()`.
+///
 /// ```
 /// use mcp_test::cases::properties::Invariant;
 /// use mcp_test::{assert_properties, Context, Server, Tool, ToolError};

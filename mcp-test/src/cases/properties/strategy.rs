@@ -492,7 +492,24 @@ fn string(obj: &Map<String, Value>) -> SBoxedStrategy<Value> {
             .sboxed();
     }
     if let Some(pattern) = obj.get("pattern").and_then(Value::as_str) {
-        if let Ok(strategy) = proptest::string::string_regex(pattern) {
+        // A string that matches the whole pattern matches it anchored too; proptest generates
+        // from no anchor.
+        let mut bare = pattern.strip_prefix('^').unwrap_or(pattern);
+        if bare.ends_with('$') && !bare.ends_with("\\$") {
+            bare = &bare[..bare.len() - 1];
+        }
+        let pattern = bare;
+        // ECMA-262's classes (`\d`, `\w`) are ASCII: parsed so first, and with Unicode when
+        // that cannot be (`.`, a negated class).
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(false)
+            .build()
+            .parse(pattern)
+            .or_else(|_| regex_syntax::ParserBuilder::new().build().parse(pattern));
+        if let Some(strategy) = hir
+            .ok()
+            .and_then(|hir| proptest::string::string_regex_parsed(&hir).ok())
+        {
             return strategy.prop_map(Value::String).sboxed();
         }
         // A pattern proptest cannot generate from (look-around, anchors mid-way): the values
@@ -1161,6 +1178,21 @@ mod tests {
             seen.insert(v["action"].as_str().unwrap().to_owned());
         }
         assert_eq!(seen.len(), 2, "{seen:?}");
+    }
+
+    #[test]
+    fn patterns_with_classes_and_formats_with_lengths_give_valid_values() {
+        for pattern in [
+            r"^\d{4}-\d{2}$",
+            r"^\w+@\w+\.com$",
+            r"^[A-Z]{2}\s?\d+$",
+            r"^[a-f0-9]{8}(-[a-f0-9]{4}){3}$",
+            r"^(ab|cd)\.\d$",
+        ] {
+            let schema = json!({"type": "object", "required": ["s"],
+                "properties": {"s": {"type": "string", "pattern": pattern, "maxLength": 40}}});
+            run_valid(&schema, 32);
+        }
     }
 
     #[test]
