@@ -505,10 +505,14 @@ fn string(obj: &Map<String, Value>) -> SBoxedStrategy<Value> {
             .unicode(false)
             .build()
             .parse(pattern)
-            .or_else(|_| regex_syntax::ParserBuilder::new().build().parse(pattern));
-        if let Some(strategy) = hir
             .ok()
-            .and_then(|hir| proptest::string::string_regex_parsed(&hir).ok())
+            .or_else(|| {
+                regex_syntax::ParserBuilder::new()
+                    .build()
+                    .parse(pattern)
+                    .ok()
+            });
+        if let Some(strategy) = hir.and_then(|hir| proptest::string::string_regex_parsed(&hir).ok())
         {
             return strategy.prop_map(Value::String).sboxed();
         }
