@@ -874,6 +874,45 @@ tokio::task_local! {
     static CURRENT: TestContext;
 }
 
+/// A context is the target it wraps, so whatever takes a target takes the context too:
+/// `assert_schema_cases!(mcp)`, [`check`](crate::cases::check::check), the round driver. The
+/// caller of each message is the one passed to [`Target::send`], not the context's options
+/// (the helpers of the context are what apply those).
+impl Target for TestContext {
+    fn label(&self) -> String {
+        self.target.label()
+    }
+    fn send<'a>(
+        &'a self,
+        message: &'a Value,
+        caller: &'a crate::server::Caller,
+    ) -> crate::target::TargetFuture<'a> {
+        self.target.send(message, caller)
+    }
+    fn era(&self) -> Option<crate::wire::Era> {
+        self.target.era()
+    }
+    fn transport_events(&self) -> Vec<crate::target::TransportEvent> {
+        self.target.transport_events()
+    }
+    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
+        self.target.transport()
+    }
+    fn http_url(&self) -> Option<String> {
+        self.target.http_url()
+    }
+    #[cfg(feature = "http")]
+    fn http_options(&self) -> Option<crate::client::HttpOptions> {
+        self.target.http_options()
+    }
+    fn declared_capabilities(&self) -> Option<Value> {
+        self.target.declared_capabilities()
+    }
+    fn protocol_version(&self) -> Option<String> {
+        self.target.protocol_version()
+    }
+}
+
 /// A target plus the request options every call through it uses: what `#[mcp_test]` gives a
 /// test. Each method is the request helper of the same name with this target and these
 /// options.
@@ -1011,6 +1050,17 @@ impl TestContext {
             Ok(client) => TestContext::for_target(client),
             Err(e) => panic!("TestContext::http: {e}"),
         }
+    }
+
+    /// A context over a server built with [rmcp](https://docs.rs/rmcp) (any `ServerHandler`,
+    /// such as a `#[tool_router]` type), served in this process and spoken to over an
+    /// in-memory pipe: see [`crate::rmcp`]. The server stops when the last clone of the
+    /// context is dropped.
+    ///
+    /// Must be called inside a tokio runtime (an `#[mcp_test]` or `#[tokio::test]` body).
+    #[cfg(feature = "rmcp")]
+    pub fn rmcp<S: ::rmcp::ServerHandler>(handler: S) -> Self {
+        TestContext::for_target(crate::rmcp::RmcpServer::serve(handler))
     }
 
     /// The target every call goes to.
