@@ -482,7 +482,10 @@ pub async fn exchange(
     options: &RequestOptions,
 ) -> Exchange {
     match server.send(body, &options.caller()).await {
-        Ok(exchange) => exchange,
+        Ok(exchange) => {
+            super::coverage::record_globally(server, body, &exchange);
+            exchange
+        }
         Err(e) => panic!(
             "{} gave no reply to {}: {e}",
             server.label(),
@@ -1010,6 +1013,35 @@ impl TestContext {
         match crate::client::Client::http(url.as_ref()) {
             Ok(client) => TestContext::for_target(client),
             Err(e) => panic!("TestContext::http: {e}"),
+        }
+    }
+
+    /// A copy that also records the coverage of every request it sends with `recorder`
+    /// (see [`coverage`](super::coverage)), whether or not `MCP_TEST_COVERAGE` is set: how a
+    /// test records to a directory of its own without touching the process environment.
+    ///
+    /// ```
+    /// use mcp_test::testing::coverage::Recorder;
+    /// use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let dir = std::env::temp_dir().join(format!("mcp-record-doc-{}", std::process::id()));
+    /// let recorder = Recorder::new(&dir);
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap())
+    ///     .record_coverage(&recorder);
+    /// mcp.discover().await;
+    /// assert!(recorder.file().is_some());
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # }
+    /// ```
+    pub fn record_coverage(&self, recorder: &super::coverage::Recorder) -> TestContext {
+        TestContext {
+            target: Arc::new(super::coverage::Recording::new(
+                self.target.clone(),
+                recorder.clone(),
+            )),
+            server: self.server.clone(),
+            options: self.options.clone(),
         }
     }
 
