@@ -467,7 +467,7 @@ async fn coverage_reports_what_a_suite_exercised_and_what_it_missed() {
     );
     assert!(
         text.stdout.contains(
-            "== mcp-test-conformance-fixture 0.1.0 (in process: every registered item; 1 processes)"
+            "== mcp-test-conformance-fixture 0.1.0 (in process: every registered item; 1 process)"
         ),
         "{}",
         text.stdout

@@ -1151,11 +1151,13 @@ impl Coverage {
     /// requests to things the server does not list marked `not listed`, and a summary line;
     /// then the overall summary.
     pub fn to_text(&self) -> String {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut out = format!(
-            "MCP coverage: {} requests from {} processes, {} servers\n",
-            self.requests,
-            self.files,
-            self.servers.len()
+            "MCP coverage: {} from {}, {}\n",
+            plural(self.requests, "request", "requests"),
+            plural(self.files, "process", "processes"),
+            plural(self.servers.len(), "server", "servers")
         );
         for server in &self.servers {
             out.push('\n');
@@ -1165,8 +1167,10 @@ impl Coverage {
                 Universe::Unknown => "in another process, never listed: only what was requested",
             };
             out.push_str(&format!(
-                "== {} ({universe}; {} processes)\n",
-                server.name, server.processes
+                "== {} ({universe}; {} process{})\n",
+                server.name,
+                server.processes,
+                if server.processes == 1 { "" } else { "es" }
             ));
             let sections: [(&str, &str, &[Row], &str); 5] = [
                 ("tool", "action", &server.tools, "tools"),
@@ -1201,7 +1205,11 @@ fn table(head: &str, detail: &str, rows: &[Row], known: bool) -> String {
     lines.push(first);
     for row in rows {
         let mut line = vec![
-            row.name.clone(),
+            if row.name.is_empty() {
+                "(none given)".to_owned()
+            } else {
+                row.name.clone()
+            },
             row.detail.clone().unwrap_or_default(),
             row.counts.total().to_string(),
         ];
