@@ -615,3 +615,78 @@ async fn coverage_reports_what_a_suite_exercised_and_what_it_missed() {
         corrupt.stderr
     );
 }
+
+/// Set in the environment of the recording fixture (this binary, started again).
+const COVERAGE_FIXTURE_ENV: &str = "MCP_TEST_ADHOC_COVERAGE_FIXTURE";
+
+/// Not a test: a tiny suite run with `MCP_TEST_COVERAGE` set, when this binary is started
+/// again by [`coverage_env_records_the_free_helpers_and_the_round_driver`]. Ignored, so a normal
+/// run skips it; without the variable it does nothing.
+#[tokio::test]
+#[ignore = "the recording fixture, started by the coverage test"]
+async fn coverage_env_fixture() {
+    if std::env::var_os(COVERAGE_FIXTURE_ENV).is_none() {
+        return;
+    }
+    use mcp_test::testing::{RequestOptions, call_tool, drive_tool};
+    let server = conformance::conformance_server();
+    let options = RequestOptions::new().client_capabilities(json!({"elicitation": {}}));
+    call_tool(&server, "test_simple_text", json!({}), &options).await;
+    drive_tool(
+        &server,
+        "test_input_required_result_elicitation",
+        json!({}),
+        json!({"user_name": {"action": "accept", "content": {"name": "Ada"}}}),
+        &options,
+    )
+    .await;
+}
+
+/// `MCP_TEST_COVERAGE` as a suite uses it: a test process started with it set records the
+/// free helpers and the round driver, and `mcp-test coverage` with no DIR reads the variable.
+#[tokio::test]
+async fn coverage_env_records_the_free_helpers_and_the_round_driver() {
+    let dir = TempDir::new("mcp-coverage-env");
+    let recorded = dir.path("recorded");
+    let status = tokio::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "coverage_env_fixture",
+            "--exact",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env(COVERAGE_FIXTURE_ENV, "1")
+        .env("MCP_TEST_COVERAGE", &recorded)
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .status();
+    let status = tokio::time::timeout(std::time::Duration::from_secs(120), status)
+        .await
+        .expect("the fixture ends within 120 s")
+        .expect("the fixture runs");
+    assert!(status.success());
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-test"));
+    command
+        .args(["coverage", "--format", "json"])
+        .env("MCP_TEST_COVERAGE", &recorded)
+        .kill_on_drop(true);
+    let output = tokio::time::timeout(std::time::Duration::from_secs(120), command.output())
+        .await
+        .expect("mcp-test ends within 120 s")
+        .expect("mcp-test ran");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let tools = report["servers"][0]["tools"].as_array().unwrap();
+    let row = |name: &str| tools.iter().find(|t| t["name"] == name).unwrap();
+    assert_eq!(row("test_simple_text")["outcomes"]["success"], 1);
+    let rounds = &row("test_input_required_result_elicitation")["outcomes"];
+    assert_eq!(
+        (&rounds["input_required"], &rounds["success"]),
+        (&json!(1), &json!(1))
+    );
+    assert_eq!(report["requests"], 3);
+}

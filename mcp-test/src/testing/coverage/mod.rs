@@ -35,6 +35,10 @@
 //!   test that counts requests or a server with state. What the suite never listed is then
 //!   unknown, and the report says so.
 //!
+//! `tasks/*` requests count in the rows of their method only (a task is not traced back to
+//! its tool), and a tool run without a server ([`Driver`](super::Driver),
+//! [`run_tool`](super::run_tool)) is not recorded.
+//!
 //! The server of a request is the in-process server's info, else the `serverInfo` in the
 //! reply's `_meta` (2026-07-28) or result (`server/discover`, `initialize`), else it is found
 //! at report time from other requests to the same target; else the target's label stands.
@@ -635,6 +639,41 @@ mod tests {
             (&event["tool"], &event["action"]),
             (&json!("items"), &json!("get"))
         );
+    }
+
+    #[test]
+    fn threads_of_one_process_append_whole_lines_to_one_file() {
+        let dir = std::env::temp_dir().join(format!(
+            "mcp-cov-threads-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let recorder = Recorder::new(&dir);
+        let server = Server::builder("demo", "1.0.0").build().unwrap();
+        let reply = Exchange {
+            response: Some(json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+            ..Exchange::default()
+        };
+        std::thread::scope(|scope| {
+            for thread in 0..8 {
+                let (recorder, server, reply) = (&recorder, &server, &reply);
+                scope.spawn(move || {
+                    for i in 0..50 {
+                        let message = json!({"jsonrpc": "2.0", "id": i, "method": "prompts/get",
+                            "params": {"name": format!("p{thread}")}});
+                        recorder.record(server, &message, reply);
+                    }
+                });
+            }
+        });
+        let coverage = report::Coverage::load(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((coverage.files(), coverage.requests()), (1, 400));
+        let [demo] = coverage.servers() else {
+            panic!("one server: {:?}", coverage.servers())
+        };
+        assert_eq!(demo.prompts().len(), 8);
+        assert!(demo.prompts().iter().all(|p| p.counts().total() == 50));
     }
 
     #[test]
