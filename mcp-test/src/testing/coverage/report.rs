@@ -1179,15 +1179,17 @@ impl Coverage {
                 ("prompt", "", &server.prompts, "prompts"),
                 ("completion", "argument", &server.completions, "completions"),
             ];
-            for (head, detail, rows, kind) in sections {
-                if rows.is_empty() {
-                    continue;
-                }
-                out.push_str(&table(head, detail, rows, server.known.contains(kind)));
-            }
+            let mut tables: Vec<Vec<Vec<String>>> = sections
+                .into_iter()
+                .filter(|(_, _, rows, _)| !rows.is_empty())
+                .map(|(head, detail, rows, kind)| {
+                    table(head, detail, rows, server.known.contains(kind))
+                })
+                .collect();
             if !server.methods.is_empty() {
-                out.push_str(&table("method", "", &server.methods, false));
+                tables.push(table("method", "", &server.methods, false));
             }
+            out.push_str(&render(&tables));
             out.push_str(&format!("   {}\n", server.summary));
         }
         out.push_str(&format!("\ntotal: {}\n", self.summary()));
@@ -1195,9 +1197,8 @@ impl Coverage {
     }
 }
 
-/// One table: a head row, then a row each, columns aligned; the count columns right-aligned,
-/// a dot for zero.
-fn table(head: &str, detail: &str, rows: &[Row], known: bool) -> String {
+/// The cells of one table: a head row, then a row each; a dot for a zero count.
+fn table(head: &str, detail: &str, rows: &[Row], known: bool) -> Vec<Vec<String>> {
     let mut lines: Vec<Vec<String>> = Vec::with_capacity(rows.len() + 1);
     let mut first = vec![head.to_owned(), detail.to_owned(), "requests".to_owned()];
     first.extend(Outcome::ALL.map(|o| o.column().to_owned()));
@@ -1229,19 +1230,22 @@ fn table(head: &str, detail: &str, rows: &[Row], known: bool) -> String {
         );
         lines.push(line);
     }
-    let columns = lines[0].len();
+    lines
+}
+
+/// The tables of one server, their columns aligned across all of them: the count columns
+/// right-aligned, the detail column left out when no row has one.
+fn render(tables: &[Vec<Vec<String>>]) -> String {
+    let lines = || tables.iter().flatten();
+    let columns = 3 + Outcome::ALL.len() + 1;
     let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            lines
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
+        .map(|c| lines().map(|l| l[c].chars().count()).max().unwrap_or(0))
         .collect();
-    let show_detail = widths[1] > 0 && lines.iter().skip(1).any(|l| !l[1].is_empty());
+    let show_detail = tables
+        .iter()
+        .any(|t| t.iter().skip(1).any(|l| !l[1].is_empty()));
     let mut out = String::new();
-    for line in &lines {
+    for line in lines() {
         let mut text = String::from("   ");
         for (c, cell) in line.iter().enumerate() {
             if c == 1 && !show_detail {
@@ -1253,13 +1257,9 @@ fn table(head: &str, detail: &str, rows: &[Row], known: bool) -> String {
                 text.push_str(cell);
             } else {
                 text.push_str(cell);
-                if c + 1 < columns {
-                    text.push_str(&" ".repeat(pad));
-                }
+                text.push_str(&" ".repeat(pad));
             }
-            if c + 1 < columns {
-                text.push_str("  ");
-            }
+            text.push_str("  ");
         }
         out.push_str(text.trim_end());
         out.push('\n');
