@@ -482,7 +482,10 @@ pub async fn exchange(
     options: &RequestOptions,
 ) -> Exchange {
     match server.send(body, &options.caller()).await {
-        Ok(exchange) => exchange,
+        Ok(exchange) => {
+            super::coverage::record_globally(server, body, &exchange);
+            exchange
+        }
         Err(e) => panic!(
             "{} gave no reply to {}: {e}",
             server.label(),
@@ -911,6 +914,9 @@ impl Target for TestContext {
     fn protocol_version(&self) -> Option<String> {
         self.target.protocol_version()
     }
+    fn as_server(&self) -> Option<&Server> {
+        self.target.as_server()
+    }
 }
 
 /// A target plus the request options every call through it uses: what `#[mcp_test]` gives a
@@ -1061,6 +1067,35 @@ impl TestContext {
     #[cfg(feature = "rmcp")]
     pub fn rmcp<S: ::rmcp::ServerHandler>(handler: S) -> Self {
         TestContext::for_target(crate::rmcp::RmcpServer::serve(handler))
+    }
+
+    /// A copy that also records the coverage of every request it sends with `recorder`
+    /// (see [`coverage`](super::coverage)), whether or not `MCP_TEST_COVERAGE` is set: how a
+    /// test records to a directory of its own without touching the process environment.
+    ///
+    /// ```
+    /// use mcp_test::testing::coverage::Recorder;
+    /// use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let dir = std::env::temp_dir().join(format!("mcp-record-doc-{}", std::process::id()));
+    /// let recorder = Recorder::new(&dir);
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap())
+    ///     .record_coverage(&recorder);
+    /// mcp.discover().await;
+    /// assert!(recorder.file().is_some());
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # }
+    /// ```
+    pub fn record_coverage(&self, recorder: &super::coverage::Recorder) -> TestContext {
+        TestContext {
+            target: Arc::new(super::coverage::Recording::new(
+                self.target.clone(),
+                recorder.clone(),
+            )),
+            server: self.server.clone(),
+            options: self.options.clone(),
+        }
     }
 
     /// The target every call goes to.
