@@ -13,6 +13,7 @@ const HEAVY: &[(&str, &str)] = &[
     ("hyper", "http"),
     ("hyper-util", "http"),
     ("clap", "cli"),
+    ("rmcp", "rmcp"),
     ("rustls", "tls"),
     ("hyper-rustls", "tls"),
     ("ring", "tls"),

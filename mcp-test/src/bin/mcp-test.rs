@@ -11,6 +11,7 @@
 //! mcp-test read URI [TARGET]
 //! mcp-test prompt NAME [k=v...] [TARGET]
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
+//! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
 //! ```
 //!
 //! TARGET is `--url URL [--header 'Name: value']... [--ca-cert FILE]` or `-- CMD ARGS...`.
@@ -20,6 +21,8 @@
 // Beside this file, in a folder with no main.rs (so cargo takes it for no binary of its own).
 #[path = "mcp-test/adhoc.rs"]
 mod adhoc;
+#[path = "mcp-test/coverage.rs"]
+mod coverage;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::Server;
@@ -62,6 +65,11 @@ enum Command {
     Generate(GenerateArgs),
     #[command(flatten)]
     Adhoc(adhoc::Adhoc),
+    /// Prints the MCP coverage of a test suite run with MCP_TEST_COVERAGE=DIR: per server,
+    /// the tools and actions, resources, templates, prompts and completion references the
+    /// tests exercised, with the outcomes they got, uncovered rows marked. Exits 2 when the
+    /// recordings cannot be read, 1 under --fail-under, else 0.
+    Coverage(coverage::CoverageArgs),
 }
 
 #[derive(Args)]
@@ -312,6 +320,7 @@ fn main() -> ExitCode {
                 Command::Check(args) => run_check(args).await,
                 Command::Generate(args) => run_generate(args).await,
                 Command::Adhoc(command) => adhoc::run(command).await,
+                Command::Coverage(args) => coverage::run(args),
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's

@@ -1064,6 +1064,20 @@ pub async fn __assert_schema_cases(
     target: &dyn Target,
     options: CaseOptions,
 ) -> Result<VerifyReport, String> {
+    // Part of a test suite: recorded when MCP_TEST_COVERAGE is set, like the test helpers.
+    match crate::testing::coverage::Recorder::from_env() {
+        Some(recorder) => {
+            let recording = crate::testing::coverage::Recording::new(target, recorder.clone());
+            assert_schema_cases(&recording, options).await
+        }
+        None => assert_schema_cases(target, options).await,
+    }
+}
+
+async fn assert_schema_cases(
+    target: &dyn Target,
+    options: CaseOptions,
+) -> Result<VerifyReport, String> {
     let tools = list_tools(target, DEFAULT_TIMEOUT).await.map_err(|e| {
         format!(
             "assert_schema_cases!: could not list the tools of {}: {e}",
