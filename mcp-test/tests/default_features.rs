@@ -18,6 +18,7 @@ const HEAVY: &[(&str, &str)] = &[
     ("hyper-rustls", "tls"),
     ("ring", "tls"),
     ("rand_regex", "cases"),
+    ("proptest", "properties"),
 ];
 
 fn scratch_crate(dir: &Path, features: &str) {

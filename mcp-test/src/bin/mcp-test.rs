@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
-//!                [--jobs N] [--case-time SECS]
+//!                [--jobs N] [--case-time SECS] [--properties N]
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
@@ -155,6 +155,12 @@ struct CheckArgs {
     /// to finish in seconds, and each case of a slow tool would wait as long again.
     #[arg(long, value_name = "SECS", default_value_t = mcp_test::cases::check::DEFAULT_CASE_TIME.as_secs())]
     case_time: u64,
+    /// After the schema cases, property tests: N cases per property for each tool (and
+    /// action) the cases call, with generated valid arguments and arguments broken in exactly
+    /// one place, shrunk to the smallest that fail (probe tools/properties). Same tools,
+    /// --jobs and --case-time as the cases.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    properties: Option<u32>,
     #[command(flatten)]
     values: ValueArgs,
     /// Compare the defects and warnings with an expect file (JSON: `{"server", "findings":
@@ -603,6 +609,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         close_grace: Duration::from_secs(args.close_grace),
         jobs: usize::try_from(args.jobs).unwrap_or(1),
         case_time: (args.case_time > 0).then(|| Duration::from_secs(args.case_time)),
+        properties: args.properties,
     };
     let mut on_progress = |line: &str| {
         if progress {

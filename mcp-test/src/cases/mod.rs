@@ -57,6 +57,9 @@ pub mod check;
 mod connected;
 mod example_server;
 pub mod generate;
+#[cfg(feature = "properties")]
+#[cfg_attr(docsrs, doc(cfg(feature = "properties")))]
+pub mod properties;
 mod rules;
 mod sample;
 mod target;
