@@ -414,6 +414,24 @@ mod rmcp_target {
         assert!(report.outcomes.len() > 4, "{report}");
     }
 
+    /// The property tests run on an rmcp server too: valid arguments of every shape the
+    /// schema allows are answered without a protocol error, and the server keeps answering.
+    /// (`file_note` names the pointer of what it checks itself; a wrong type is refused by
+    /// rmcp's deserializer as a JSON-RPC error, which the spec allows, so the invariant on
+    /// invalid arguments is the one switched off.)
+    #[mcp_test(rmcp = Notes::new)]
+    async fn properties(mcp: TestContext) {
+        let report = mcp_test::assert_properties!(
+            mcp,
+            cases = 32,
+            skip = "sign",
+            without = mcp_test::cases::properties::Invariant::InvalidNamed,
+            no_regressions = (),
+        );
+        assert!(report.cases() > 32, "{report}");
+        assert!(report.failures.is_empty(), "{report}");
+    }
+
     /// `check` runs on an rmcp server like on any other: every tool called (they are this
     /// test's own), every case agreeing, no defect. What it does hold against rmcp is true:
     /// its list methods ignore a cursor they never issued, where pagination says an invalid

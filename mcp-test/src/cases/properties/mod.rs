@@ -130,8 +130,8 @@ pub async fn __assert_properties(
 /// - `identity = Identity::principal("ada")`: who each call runs as, in process.
 ///
 /// The server is anything that implements [`Target`](crate::target::Target): a
-/// [`Server`](crate::Server), a client connected to one, or, in a `#[mcp_test]` test,
-/// `mcp.target()`.
+/// [`Server`](crate::Server), a client connected to one, or, in a `#[mcp_test]` test, the
+/// context itself (`assert_properties!(mcp)`).
 ///
 /// ```
 /// use mcp_test::cases::properties::Invariant;
