@@ -15,12 +15,14 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Duration;
 
-/// One call shape: the request body, and the rmcp tool name with its arguments.
+/// One call shape: the request body, the rmcp tool name with its arguments, and the text the
+/// call answers.
 struct Shape {
     id: &'static str,
     body: Value,
     tool: &'static str,
     arguments: Value,
+    text: &'static str,
 }
 
 fn shapes() -> [Shape; 2] {
@@ -30,12 +32,14 @@ fn shapes() -> [Shape; 2] {
             body: add_request(),
             tool: "add",
             arguments: add_arguments(),
+            text: ADD_TEXT,
         },
         Shape {
             id: "records",
             body: records_request(),
             tool: "records",
             arguments: records_arguments(),
+            text: RECORDS_TEXT,
         },
     ]
 }
@@ -90,6 +94,47 @@ fn calls(c: &mut Criterion) {
         });
         group.finish();
     }
+}
+
+/// What one step of a test costs: `TestContext::call_tool` plus `assert_tool_text!`, next to
+/// rmcp's client `call_tool` over a duplex pipe with the same check (the pattern of rmcp's own
+/// tests), and the bare `handle_json` the context sits on; then the two-round call through
+/// `call_tool_rounds`.
+fn test_surface(c: &mut Criterion) {
+    let rt = runtime();
+    let server = server();
+    let mcp = test_context(&server);
+    let rmcp = rt.block_on(rmcp_side::connect(Lifecycle::Discover));
+    for shape in shapes() {
+        let mut group = c.benchmark_group(format!("test/{}", shape.id));
+        let text = shape.body.to_string();
+        group.bench_function("TestContext call_tool + assert_tool_text!", |b| {
+            b.iter(|| {
+                rt.block_on(surface_call(
+                    &mcp,
+                    shape.tool,
+                    black_box(shape.arguments.clone()),
+                    shape.text,
+                ))
+            });
+        });
+        let params = rmcp_side::call_params(shape.tool, shape.arguments.clone());
+        group.bench_function("rmcp client call_tool + assert_eq!", |b| {
+            b.iter(|| {
+                let result = rt.block_on(rmcp_side::call(&rmcp, black_box(params.clone())));
+                assert_eq!(rmcp_side::text(&result), Some(shape.text));
+            });
+        });
+        group.bench_function("handle_json", |b| {
+            b.iter(|| rt.block_on(call_text(&server, black_box(&text))));
+        });
+        group.finish();
+    }
+    let mut group = c.benchmark_group("test/greet");
+    group.bench_function("TestContext call_tool_rounds two rounds", |b| {
+        b.iter(|| rt.block_on(surface_two_rounds(&mcp)));
+    });
+    group.finish();
 }
 
 fn multi_round(c: &mut Criterion) {
@@ -153,7 +198,7 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = calls, multi_round, cold_start, case_generation
+    targets = calls, test_surface, multi_round, cold_start, case_generation
 }
 
 /// Runs one workload `n` times (for callgrind): `MCP_BENCH_PROFILE=<workload>:<n>`.
@@ -193,6 +238,23 @@ fn profile(spec: &str) {
         "floor-add" | "floor-records" => {
             for _ in 0..n {
                 black_box(floor_full(black_box(&text), black_box(&response)));
+            }
+        }
+        "surface-add" | "surface-records" => {
+            let mcp = test_context(&server);
+            let expected = if tool == "add" {
+                ADD_TEXT
+            } else {
+                RECORDS_TEXT
+            };
+            for _ in 0..n {
+                rt.block_on(surface_call(&mcp, tool, arguments.clone(), expected));
+            }
+        }
+        "surface-two-rounds" => {
+            let mcp = test_context(&server);
+            for _ in 0..n {
+                rt.block_on(surface_two_rounds(&mcp));
             }
         }
         "multi-round" => {

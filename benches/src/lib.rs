@@ -309,6 +309,41 @@ pub async fn two_round_call(server: &Server, first: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What a test runs: the test surface over the same server.
+// ---------------------------------------------------------------------------------------------
+
+/// The context a `#[mcp_test(server = server)]` test gets, with elicitation declared so the
+/// two-round call can ask.
+pub fn test_context(server: &Server) -> mcp_test::testing::TestContext {
+    mcp_test::testing::TestContext::with_options(
+        server.clone(),
+        mcp_test::testing::RequestOptions::new().client_capabilities(elicitation_capabilities()),
+    )
+}
+
+/// One test step as a user writes it: `mcp.call_tool(..)` and `assert_tool_text!` on the
+/// response (which panics, with the whole response, on anything but `expected`).
+pub async fn surface_call(
+    mcp: &mcp_test::testing::TestContext,
+    tool: &str,
+    arguments: Value,
+    expected: &str,
+) {
+    mcp_test::assert_tool_text!(mcp.call_tool(tool, arguments).await, expected);
+}
+
+/// The two-round `greet` call through the test surface: `call_tool_rounds` with one scripted
+/// answer, then `assert_tool_text!` on the last round.
+pub async fn surface_two_rounds(mcp: &mcp_test::testing::TestContext) {
+    let answers = mcp_test::target::Answers::new()
+        .then(mcp_test::testing::answer::accept(json!({"name": "Ada"})));
+    let rounds = mcp
+        .call_tool_rounds("greet", json!({"greeting": "Hello"}), &answers)
+        .await;
+    mcp_test::assert_tool_text!(rounds, GREET_TEXT);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Cold start: 50 derived tools.
 // ---------------------------------------------------------------------------------------------
 

@@ -139,3 +139,19 @@ fn thousand_tools_all_derive_cases() {
         changed.join("\n")
     );
 }
+
+#[tokio::test]
+async fn the_test_surface_answers_the_same_text() {
+    let server = server();
+    let mcp = test_context(&server);
+    surface_call(&mcp, "add", add_arguments(), ADD_TEXT).await;
+    surface_call(&mcp, "records", records_arguments(), RECORDS_TEXT).await;
+    surface_two_rounds(&mcp).await;
+}
+
+#[tokio::test]
+#[should_panic(expected = "assert_tool_text!")]
+async fn the_surface_step_fails_on_another_text() {
+    let server = server();
+    surface_call(&test_context(&server), "add", add_arguments(), "6").await;
+}

@@ -23,10 +23,10 @@ use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Type};
 
 use crate::common::{Errors, Keys, Slot, key_of, skip_value};
 
-const OPTIONS: &str = "server, stdio, http, principal, tenant, scopes, capabilities(..), \
+const OPTIONS: &str = "server, stdio, http, rmcp, principal, tenant, scopes, capabilities(..), \
 protocol, timeout, flavor";
 /// The options that say where requests go; a test has exactly one.
-const TARGETS: &str = "`server`, `stdio` or `http`";
+const TARGETS: &str = "`server`, `stdio`, `http` or `rmcp`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
 
 /// How `#[mcp_test(..)]` names its keys when one is given twice.
@@ -47,6 +47,7 @@ struct Options<'e> {
     server: Slot<'e, Keyed>,
     stdio: Slot<'e, Keyed>,
     http: Slot<'e, Keyed>,
+    rmcp: Slot<'e, Keyed>,
     principal: Slot<'e, Expr>,
     tenant: Slot<'e, Expr>,
     scopes: Slot<'e, Expr>,
@@ -62,6 +63,7 @@ impl<'e> Options<'e> {
             server: Slot::new(errors, KEYS, "server"),
             stdio: Slot::new(errors, KEYS, "stdio"),
             http: Slot::new(errors, KEYS, "http"),
+            rmcp: Slot::new(errors, KEYS, "rmcp"),
             principal: Slot::new(errors, KEYS, "principal"),
             tenant: Slot::new(errors, KEYS, "tenant"),
             scopes: Slot::new(errors, KEYS, "scopes"),
@@ -86,6 +88,7 @@ fn parse_option(
         "server" => Some(&mut options.server),
         "stdio" => Some(&mut options.stdio),
         "http" => Some(&mut options.http),
+        "rmcp" => Some(&mut options.rmcp),
         _ => None,
     };
     if let Some(slot) = target_slot {
@@ -226,7 +229,15 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             )),
         }
     }
-    let target = target(&errors, options.server, options.stdio, options.http);
+    let target = target(
+        &errors,
+        [
+            ("server", options.server),
+            ("stdio", options.stdio),
+            ("http", options.http),
+            ("rmcp", options.rmcp),
+        ],
+    );
     let principal = options.principal.get();
     let tenant = options.tenant.get();
     let scopes = options.scopes.get();
@@ -297,7 +308,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
                     ::mcp_test::__private::TestContext::with_options(__mcp_server, #options);
             }
         }
-        // Named only when written, so a crate without the `client` or `http` feature of
+        // Named only when written, so a crate without the `client`, `http` or `rmcp` feature of
         // mcp-test compiles every test that does not use it. The function is spanned at the
         // key, so a missing feature is reported there.
         Target::Stdio(Keyed { key, expr, .. }) => {
@@ -307,6 +318,23 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         Target::Http(Keyed { key, expr, .. }) => {
             let function = quote_spanned! {key=> ::mcp_test::__private::http_context};
             quote! { let __mcp_context = #function(#expr, #options); }
+        }
+        // Like `server`, a path to a function is called: `rmcp = Calculator::new` runs
+        // `Calculator::new()`. A handler is often a unit struct, though, and a path whose last
+        // segment is capitalised (`rmcp = Calculator`) names a value, which is used as is.
+        Target::Rmcp(Keyed { key, expr, .. }) => {
+            let handler = match expr {
+                Expr::Path(path)
+                    if !path.path.segments.last().is_some_and(|segment| {
+                        segment.ident.to_string().starts_with(char::is_uppercase)
+                    }) =>
+                {
+                    quote_spanned! {path.span()=> #path()}
+                }
+                other => other.into_token_stream(),
+            };
+            let function = quote_spanned! {key=> ::mcp_test::__private::rmcp_context};
+            quote! { let __mcp_context = #function(#handler, #options); }
         }
     };
     // The body is an inner fn named like the test: insta names an unnamed snapshot after the
@@ -341,25 +369,23 @@ enum Target {
     Stdio(Keyed),
     /// `http = ..`: the server's URL.
     Http(Keyed),
+    /// `rmcp = ..`: an rmcp `ServerHandler`, served in process.
+    Rmcp(Keyed),
 }
 
 /// The one target given, or `None` with the problem recorded: none given, or more than one
 /// (reported at every target key after the first, in the order written).
-fn target(
-    errors: &Errors,
-    server: Slot<'_, Keyed>,
-    stdio: Slot<'_, Keyed>,
-    http: Slot<'_, Keyed>,
-) -> Option<Target> {
+fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 4]) -> Option<Target> {
     let mut given: Vec<(&str, Target)> = Vec::new();
-    if let Some(keyed) = server.get() {
-        given.push(("server", Target::Server(keyed)));
-    }
-    if let Some(keyed) = stdio.get() {
-        given.push(("stdio", Target::Stdio(keyed)));
-    }
-    if let Some(keyed) = http.get() {
-        given.push(("http", Target::Http(keyed)));
+    for (name, slot) in slots {
+        let Some(keyed) = slot.get() else { continue };
+        let target = match name {
+            "server" => Target::Server(keyed),
+            "stdio" => Target::Stdio(keyed),
+            "http" => Target::Http(keyed),
+            _ => Target::Rmcp(keyed),
+        };
+        given.push((name, target));
     }
     given.sort_by_key(|(_, target)| target.keyed().position);
     let mut given = given.into_iter();
@@ -369,8 +395,9 @@ fn target(
             format!(
                 "#[mcp_test] needs a target, one of {TARGETS}: `server = my_server` (a function \
                  or an expression giving a `Server`, `ServerBuilder` or `Result<Server, _>`), \
-                 `stdio = \"path/to/server\"` (a command that starts one) or \
-                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL)"
+                 `stdio = \"path/to/server\"` (a command that starts one), \
+                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL) or `rmcp = MyHandler::new` \
+                 (an rmcp `ServerHandler`, served in process)"
             ),
         );
         return None;
@@ -392,7 +419,10 @@ fn target(
 impl Target {
     fn keyed(&self) -> &Keyed {
         match self {
-            Target::Server(keyed) | Target::Stdio(keyed) | Target::Http(keyed) => keyed,
+            Target::Server(keyed)
+            | Target::Stdio(keyed)
+            | Target::Http(keyed)
+            | Target::Rmcp(keyed) => keyed,
         }
     }
 }
@@ -434,7 +464,7 @@ mod tests {
         let out = errors(quote! {}, quote! { fn t() {} });
         assert!(out.contains("must be `async fn`"), "{out}");
         assert!(
-            out.contains("needs a target, one of `server`, `stdio` or `http`"),
+            out.contains("needs a target, one of `server`, `stdio`, `http` or `rmcp`"),
             "{out}"
         );
     }
@@ -486,6 +516,29 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("stdio_context"), "{out}");
+    }
+
+    #[test]
+    fn an_rmcp_path_is_called_unless_it_names_a_value() {
+        for (given, expected) in [
+            (
+                quote! { rmcp = Notes::new },
+                "rmcp_context (Notes :: new ()",
+            ),
+            (quote! { rmcp = make_notes }, "rmcp_context (make_notes ()"),
+            (quote! { rmcp = Calculator }, "rmcp_context (Calculator ,"),
+            (
+                quote! { rmcp = shapes::Square },
+                "rmcp_context (shapes :: Square ,",
+            ),
+            (
+                quote! { rmcp = Notes::new() },
+                "rmcp_context (Notes :: new () ,",
+            ),
+        ] {
+            let out = errors(given, quote! { async fn t() {} });
+            assert!(out.contains(expected), "{expected}: {out}");
+        }
     }
 
     #[test]

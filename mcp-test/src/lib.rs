@@ -17,7 +17,8 @@
 //! - [`testing`] is the test surface: [`#[mcp_test]`](macro@mcp_test),
 //!   [`TestContext`](testing::TestContext) (in process, over stdio or over HTTP), the request
 //!   helpers and the `assert_*` macros. `use mcp_test::prelude::*;` ([`prelude`]) imports what
-//!   a test file needs.
+//!   a test file needs. With feature `rmcp`, the same surface tests a server built with rmcp,
+//!   the official Rust SDK (module `rmcp`, `#[mcp_test(rmcp = ..)]`).
 //!
 //! ```
 //! use mcp_test::prelude::*;
@@ -74,6 +75,9 @@ mod pagination;
 pub mod prompts;
 mod request_state;
 pub mod resources;
+#[cfg(feature = "rmcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
+pub mod rmcp;
 pub mod rounds;
 pub mod schema;
 mod server;

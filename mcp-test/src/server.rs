@@ -624,6 +624,12 @@ impl Server {
         self.inner.catalog.prompt_definitions()
     }
 
+    /// Every argument a completion handler is registered for, as `(reference type, prompt
+    /// name or template, argument)` (what coverage counts as completion references).
+    pub(crate) fn completion_references(&self) -> Vec<(&'static str, String, String)> {
+        self.inner.catalog.completion_references()
+    }
+
     /// The capabilities `server/discover` advertises: exactly what is registered.
     pub fn capabilities(&self) -> ServerCapabilities {
         ServerCapabilities {

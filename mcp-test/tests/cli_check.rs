@@ -627,3 +627,20 @@ async fn given_values_reach_every_valid_case_and_a_bad_one_is_a_clear_error() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn check_properties_runs_the_property_tests_as_one_probe() {
+    let run = mcp_test(&["check", "--quiet", "--format", "json", "--properties", "4"]).await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("JSON report");
+    assert_eq!(
+        report["summary"],
+        json!({"defect": 0, "warning": 0, "info": 0})
+    );
+    let found = probe(&report, "tools/properties");
+    assert!(found["skipped"].is_null(), "{found}");
+    // A count that is not a positive number is refused, naming the flag.
+    let bad = mcp_test(&["check", "--properties", "0"]).await;
+    assert_eq!(bad.status, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--properties"), "{}", bad.stderr);
+}

@@ -1,6 +1,9 @@
 //! `mcp-test generate` writes a Rust test file that compiles and passes in a fresh crate that
 //! depends on mcp-test: a scratch crate under the target directory, built offline with the
-//! workspace's lock file, with its own target directory (the outer cargo holds the main one).
+//! workspace's lock file, in the target directory the ui-tests' trybuild run uses (the outer
+//! cargo holds the main one).
+
+mod scratch;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -84,13 +87,18 @@ async fn generated_tests_compile_and_pass_in_a_fresh_crate() {
     );
     assert!(!text.contains("#[ignore"), "every prediction held: {text}");
 
+    // The scratch crate builds where the ui-tests' trybuild run and the README crate
+    // (`readme_crate.rs`) check theirs, with the same flags and an explicit `--target`: the
+    // proc macros and build scripts (syn, serde_derive, tokio-macros, the derive of mcp-test)
+    // are host units there, built once for all three.
     let (status, out) = run(
         tokio::process::Command::new(env!("CARGO"))
             .args(["test", "--offline", "--quiet"])
+            .args(scratch::shared_build_args(&scratch::host_triple()))
             .current_dir(&dir)
-            .env("CARGO_TARGET_DIR", root.join("target"))
             // Faster to build, and nothing here reads a backtrace's line numbers.
             .env("CARGO_PROFILE_DEV_DEBUG", "false")
+            .env("CARGO_INCREMENTAL", "0")
             .env_remove("RUSTFLAGS")
             .env_remove("CARGO_ENCODED_RUSTFLAGS"),
         Duration::from_secs(1500),

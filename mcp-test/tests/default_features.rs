@@ -13,10 +13,12 @@ const HEAVY: &[(&str, &str)] = &[
     ("hyper", "http"),
     ("hyper-util", "http"),
     ("clap", "cli"),
+    ("rmcp", "rmcp"),
     ("rustls", "tls"),
     ("hyper-rustls", "tls"),
     ("ring", "tls"),
     ("rand_regex", "cases"),
+    ("proptest", "properties"),
 ];
 
 fn scratch_crate(dir: &Path, features: &str) {

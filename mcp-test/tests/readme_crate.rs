@@ -10,7 +10,9 @@
 //! tokio with the same features), so the test command compiles them once for both. Should
 //! trybuild change its flags, the two only stop sharing; nothing else depends on it.
 
-use std::path::{Path, PathBuf};
+mod scratch;
+
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -67,36 +69,10 @@ fn dependencies(toml: &str, optional: bool) -> String {
     lines.join("\n")
 }
 
-/// Where the scratch crate builds: trybuild's folder under the target directory these tests
-/// were built in (`CARGO_TARGET_TMPDIR` is its `tmp/`), wherever `CARGO_TARGET_DIR` or
-/// `--target-dir` put it.
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("../tests/trybuild")
-}
-
-/// The compiler flags with which trybuild 1 checks its cases, and so their dependencies; the
-/// same flags, the same explicit `--target` and the default profile are what let the scratch
-/// crate and the ui-tests share those dependencies.
-const TRYBUILD_RUSTFLAGS: &str =
-    r#"["--cfg", "trybuild", "--verbose", "-A", "dead_code", "--diagnostic-width=140"]"#;
-
-/// The host's target triple, as `rustc -vV` prints it.
-fn host_triple() -> String {
-    let output = Command::new("rustc")
-        .arg("-vV")
-        .output()
-        .expect("rustc -vV runs");
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .find_map(|line| line.strip_prefix("host: "))
-        .expect("rustc -vV names the host")
-        .to_owned()
-}
-
 /// Writes the scratch crate into `dir` and checks its test target, failing with cargo's
 /// output.
 fn check(dir: &Path, dependencies: &str, example: &str) {
-    let host = &host_triple();
+    let host = &scratch::host_triple();
     let manifest = format!(
         "[package]\nname = \"newcomer\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
          {dependencies}\n\n[workspace]\n"
@@ -118,13 +94,7 @@ fn check(dir: &Path, dependencies: &str, example: &str) {
             "--quiet",
             "--message-format=short",
         ])
-        .arg("--target-dir")
-        .arg(target_dir())
-        .args(["--target", host])
-        .arg(format!("--config=build.rustflags={TRYBUILD_RUSTFLAGS}"))
-        .arg(format!(
-            "--config=target.{host}.rustflags={TRYBUILD_RUSTFLAGS}"
-        ))
+        .args(scratch::shared_build_args(host))
         // The outer build's flags (coverage, say) are not the newcomer's.
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")

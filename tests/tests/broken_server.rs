@@ -218,3 +218,62 @@ fn every_probed_requirement_of_2026_07_28_has_a_switch() {
         missing.join("\n")
     );
 }
+
+/// `check --properties`: on the clean fixture the property tests find nothing; with
+/// `structuredContent` that breaks `total`'s output schema and `add` running out-of-range
+/// arguments, they find both, each as a defect quoting its clause, with minimal arguments.
+#[tokio::test]
+async fn check_properties_find_the_breaks_and_nothing_on_the_clean_fixture() {
+    async fn with_properties(breaks: &[&str]) -> CheckReport {
+        let client = Client::spawn(command(breaks))
+            .await
+            .expect("the fixture starts");
+        let connected = Connected::probe(client, "broken_server")
+            .await
+            .expect("the fixture answers server/discover");
+        let options = CheckOptions {
+            properties: Some(16),
+            ..options()
+        };
+        check_connected(&connected, &options).await
+    }
+    let clean = with_properties(&[]).await;
+    let probe = clean
+        .probes
+        .iter()
+        .find(|p| p.name == "tools/properties")
+        .unwrap_or_else(|| panic!("no tools/properties probe:\n{}", clean.to_text()));
+    assert!(probe.skipped.is_none(), "{}", clean.to_text());
+    assert_eq!(clean.findings().count(), 0, "{}", clean.to_text());
+
+    let broken = with_properties(&[
+        "tools/structured-content-mismatch",
+        "tools/out-of-range-accepted",
+    ])
+    .await;
+    let found: Vec<_> = broken
+        .findings()
+        .filter(|f| f.probe == "tools/properties")
+        .collect();
+    for (clause, tool) in [
+        (clauses::OUTPUT_SCHEMA, "\"total\""),
+        (clauses::VALIDATE_TOOL_INPUTS, "\"add\""),
+    ] {
+        let finding = found
+            .iter()
+            .find(|f| f.clause == Some(clause))
+            .unwrap_or_else(|| panic!("no {} finding:\n{}", clause.id, broken.to_text()));
+        assert_eq!(
+            finding.severity,
+            mcp_test::cases::Severity::Defect,
+            "{}",
+            broken.to_text()
+        );
+        assert!(finding.message.contains(tool), "{}", finding.message);
+        assert!(
+            finding.message.contains("minimal arguments"),
+            "{}",
+            finding.message
+        );
+    }
+}

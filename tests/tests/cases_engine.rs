@@ -1198,3 +1198,348 @@ async fn a_slow_tool_is_cancelled_at_the_case_time_and_noted_not_blamed() {
     assert_eq!(note.severity, Severity::Info);
     assert!(note.message.contains("--case-time"), "{}", note.message);
 }
+
+// ---- Property tests (issue 22) ---------------------------------------------------------
+
+use mcp_test::cases::properties::{Invariant, PropertyOptions, check_properties};
+
+/// A few cases per property: enough to exercise every tool and action, cheap in CI.
+fn few(cases: u32) -> PropertyOptions {
+    PropertyOptions::default().cases(cases)
+}
+
+/// Stores a label; refuses nothing its schema allows, except a label of exactly seven
+/// characters, on which it panics (the runtime answers -32603): a bug to find and shrink.
+#[derive(Tool)]
+#[tool(name = "label", annotations(read_only))]
+struct Label {
+    #[tool(min_length = 1, max_length = 12)]
+    text: String,
+    #[tool(minimum = 0, maximum = 1000)]
+    copies: u16,
+    tags: Option<Vec<String>>,
+}
+
+impl Label {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        if self.text.chars().count() == 7 {
+            panic!("a seven-character label");
+        }
+        let tags = self.tags.map_or(0, |t| t.len());
+        Ok(format!("{} x{} ({tags} tags)", self.text, self.copies))
+    }
+}
+
+/// A total, with an output schema.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Total {
+    total: u32,
+}
+
+/// Adds up to ten small numbers.
+#[derive(Tool)]
+#[tool(name = "sum", annotations(read_only))]
+struct Sum {
+    #[tool(max_items = 10)]
+    values: Vec<u8>,
+}
+
+impl Sum {
+    async fn run(self, _ctx: &Context) -> Result<mcp_test::Json<Total>, ToolError> {
+        let total = self.values.iter().map(|v| u32::from(*v)).sum();
+        Ok(mcp_test::Json(Total { total }))
+    }
+}
+
+fn label_server() -> Server {
+    Server::builder("labels", "1.0.0")
+        .tool::<Label>()
+        .tool::<Sum>()
+        .tool::<Tickets>()
+        .build()
+        .unwrap()
+}
+
+/// A wire bug the runtime would never let through: `sum`'s `structuredContent` turns into a
+/// string once it adds up three numbers or more.
+fn total_as_text(request: &Value, response: &mut Value) {
+    if request["params"]["name"] == "sum"
+        && request["params"]["arguments"]["values"]
+            .as_array()
+            .is_some_and(|v| v.len() >= 3)
+        && let Some(content) = response.pointer_mut("/result/structuredContent")
+    {
+        *content = json!("many");
+    }
+}
+
+/// The conformance fixture but for its task tools, which the conformance suite calls as tasks:
+/// one takes as many seconds as it is told, one fails with -32603 on purpose.
+fn conformance_options(cases: u32) -> PropertyOptions {
+    few(cases).skip("slow_compute").skip("protocol_error_job")
+}
+
+#[tokio::test]
+async fn properties_hold_on_the_servers_of_this_crate_in_process() {
+    let report = check_properties(&example_server(), &few(24)).await;
+    assert!(
+        report.failures.is_empty() && report.problems.is_empty(),
+        "{report}"
+    );
+    let conformance = mcp_test_downstream::conformance::conformance_server();
+    let report = check_properties(&conformance, &conformance_options(16)).await;
+    assert!(
+        report.failures.is_empty() && report.problems.is_empty(),
+        "{report}"
+    );
+    // Every tool, both properties each (a tool with no arguments has nothing to break).
+    assert!(
+        report.runs.len() >= 2 * conformance.tool_definitions().len() - 20,
+        "{report}"
+    );
+    // The transport fixture, without the tools that wait for a second caller, sleep or
+    // misbehave on purpose.
+    let transport = mcp_test_downstream::transport_server();
+    let options = few(16).skip("rendezvous").skip("sleep").skip("misbehave");
+    let report = check_properties(&transport, &options).await;
+    assert!(
+        report.failures.is_empty() && report.problems.is_empty(),
+        "{report}"
+    );
+    // Every action of an action tool runs on its own.
+    let tickets = Server::builder("tickets", "1.0.0")
+        .tool::<Tickets>()
+        .build()
+        .unwrap();
+    let report = check_properties(&tickets, &few(16)).await;
+    let actions: HashSet<_> = report
+        .runs
+        .iter()
+        .filter_map(|r| r.action.clone())
+        .collect();
+    assert_eq!(actions.len(), 3, "{report}");
+    assert!(report.failures.is_empty(), "{report}");
+}
+
+#[tokio::test]
+async fn properties_hold_on_the_conformance_fixture_over_stdio() {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_conformance_fixture"));
+    command.kill_on_drop(true);
+    let client = mcp_test::client::Client::spawn(command).await.unwrap();
+    let report = check_properties(&client, &conformance_options(8)).await;
+    assert!(
+        report.failures.is_empty() && report.problems.is_empty(),
+        "{report}"
+    );
+    assert!(report.cases() >= 8 * 10, "{report}");
+}
+
+#[tokio::test]
+async fn properties_catch_a_crash_on_valid_arguments_and_shrink_it() {
+    let server = label_server();
+    let report = check_properties(&server, &few(64).only("label")).await;
+    assert_eq!(report.failures.len(), 1, "{report}");
+    let failure = &report.failures[0];
+    assert_eq!(failure.invariant, "no-protocol-error");
+    // Shrunk: seven of the simplest character, the fewest copies, no optional tags.
+    assert_eq!(
+        failure.args,
+        json!({"text": "aaaaaaa", "copies": 0}),
+        "{report}"
+    );
+    assert!(failure.shrink_calls > 0);
+    let response = failure.response.as_ref().unwrap();
+    assert_eq!(response["error"]["code"], -32603, "{report}");
+    // The report shows the minimal arguments and the whole response.
+    let text = report.to_string();
+    assert!(
+        text.contains(r#"minimal arguments: {"copies":0,"text":"aaaaaaa"}"#),
+        "{text}"
+    );
+    assert!(text.contains("\"code\": -32603"), "{text}");
+    // Deterministic: the same seed finds the same minimal failure.
+    let again = check_properties(&server, &few(64).only("label")).await;
+    assert_eq!(again.failures[0].args, failure.args);
+}
+
+#[tokio::test]
+async fn properties_catch_structured_output_that_breaks_its_schema() {
+    let target = Rewritten::new(label_server(), total_as_text);
+    let options = few(64).only("sum").without(Invariant::InvalidNamed);
+    let report = check_properties(&target, &options).await;
+    assert_eq!(report.failures.len(), 1, "{report}");
+    let failure = &report.failures[0];
+    assert_eq!(failure.invariant, "output-schema", "{report}");
+    assert_eq!(failure.args, json!({"values": [0, 0, 0]}), "{report}");
+    assert!(failure.message.contains("does not validate"), "{report}");
+    // Switched off, the invariant finds nothing.
+    let off = check_properties(&target, &options.without(Invariant::OutputSchema)).await;
+    assert!(off.failures.is_empty(), "{off}");
+}
+
+#[tokio::test]
+async fn properties_want_invalid_arguments_refused_naming_the_pointer() {
+    // A server that answers every tool execution error with a bare "invalid" text.
+    fn bare_errors(request: &Value, response: &mut Value) {
+        if request["method"] == "tools/call" && response["result"]["isError"] == true {
+            response["result"]["content"] = json!([{"type": "text", "text": "invalid"}]);
+        }
+    }
+    let target = Rewritten::new(label_server(), bare_errors);
+    let options = few(16).only("sum");
+    let report = check_properties(&target, &options).await;
+    let failure = report
+        .failures
+        .iter()
+        .find(|f| f.invariant == "invalid-named")
+        .unwrap_or_else(|| panic!("{report}"));
+    let pointer = failure.pointer.as_deref().unwrap();
+    assert!(failure.message.contains(pointer), "{report}");
+    // Still broken in exactly that place after shrinking.
+    let schema = &tools_of(&label_server())
+        .into_iter()
+        .find(|t| t["name"] == "sum")
+        .unwrap()["inputSchema"];
+    let errors: Vec<String> = jsonschema::validator_for(schema)
+        .unwrap()
+        .iter_errors(&failure.args)
+        .map(|e| e.instance_path().to_string())
+        .collect();
+    assert!(!errors.is_empty(), "{report}");
+    // The runtime itself names the pointer: no failure.
+    let report = check_properties(&label_server(), &options).await;
+    assert!(report.failures.is_empty(), "{report}");
+}
+
+#[tokio::test]
+async fn properties_run_user_invariants_on_arguments_and_response() {
+    let options = few(32).only("sum").invariant((
+        "totals stay under 500",
+        |args: &Value, response: &Value| {
+            let total = response["result"]["structuredContent"]["total"]
+                .as_u64()
+                .unwrap_or(0);
+            let count = args["values"].as_array().map_or(0, Vec::len);
+            if total < 500 {
+                Ok(())
+            } else {
+                Err(format!("{count} values add up to {total}"))
+            }
+        },
+    ));
+    let report = check_properties(&label_server(), &options).await;
+    let failure = report
+        .failures
+        .iter()
+        .find(|f| f.invariant == "totals stay under 500")
+        .unwrap_or_else(|| panic!("{report}"));
+    // Shrunk to the fewest values, each as small as it can be while the total stays 500+.
+    let values = failure.args["values"].as_array().unwrap();
+    let total: u64 = values.iter().filter_map(Value::as_u64).sum();
+    assert!(total >= 500 && values.len() <= 3, "{report}");
+}
+
+#[tokio::test]
+async fn properties_keep_the_minimal_failure_and_replay_it_first() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-test-properties-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let options = few(64).only("label").regressions(&dir);
+    let first = check_properties(&label_server(), &options).await;
+    let kept = first.failures[0]
+        .saved_to
+        .clone()
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(kept.ends_with("label.json"), "{}", kept.display());
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+    assert_eq!(
+        stored["failures"][0]["args"],
+        json!({"text": "aaaaaaa", "copies": 0})
+    );
+    // Replayed first: found without a single case drawn, even with another seed.
+    let second = check_properties(&label_server(), &options.clone().seed(99)).await;
+    assert!(second.failures[0].replayed, "{second}");
+    assert_eq!(second.failures[0].args, first.failures[0].args);
+    // A file that is not JSON is a problem naming it, not a panic.
+    std::fs::write(&kept, "{oops").unwrap();
+    let third = check_properties(&label_server(), &options).await;
+    assert!(
+        third.problems.iter().any(|p| p.contains("label.json")),
+        "{third}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn assert_properties_panics_with_the_minimal_arguments_and_the_response() {
+    use futures_util::FutureExt;
+    let server = label_server();
+    let report =
+        mcp_test::assert_properties!(server, cases = 8, skip = "label", no_regressions = ());
+    assert!(report.cases() > 8);
+    let caught = std::panic::AssertUnwindSafe(async {
+        mcp_test::assert_properties!(server, cases = 64, only = "label", no_regressions = ());
+    })
+    .catch_unwind()
+    .await;
+    let panic = caught.expect_err("the crash is found");
+    let text = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(
+        text.contains("assert_properties! failed for labels"),
+        "{text}"
+    );
+    assert!(
+        text.contains("aaaaaaa") && text.contains("-32603"),
+        "{text}"
+    );
+}
+
+/// The label server, gone for good once `label` is asked for more than 900 copies: every
+/// message after that goes unanswered.
+struct DiesOnMany {
+    server: Server,
+    dead: std::sync::atomic::AtomicBool,
+}
+
+impl Target for DiesOnMany {
+    fn label(&self) -> String {
+        "dies on many".into()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        use std::sync::atomic::Ordering;
+        Box::pin(async move {
+            if self.dead.load(Ordering::SeqCst) {
+                return Err(mcp_test::target::TargetError::Timeout {
+                    request: "a request to a dead server".into(),
+                    after: std::time::Duration::from_millis(1),
+                });
+            }
+            if message["params"]["arguments"]["copies"].as_u64() > Some(900) {
+                self.dead.store(true, Ordering::SeqCst);
+            }
+            self.server.send(message, caller).await
+        })
+    }
+}
+
+#[tokio::test]
+async fn properties_report_a_server_that_stops_answering_without_shrinking() {
+    let target = DiesOnMany {
+        server: label_server(),
+        dead: std::sync::atomic::AtomicBool::new(false),
+    };
+    let options = few(64).only("label").without(Invariant::NoProtocolError);
+    let report = check_properties(&target, &options).await;
+    let failure = report
+        .failures
+        .iter()
+        .find(|f| f.invariant == "answers")
+        .unwrap_or_else(|| panic!("{report}"));
+    // The call that killed it was answered; the next request was not.
+    assert!(failure.message.contains("not the next request"), "{report}");
+    assert!(failure.args["copies"].as_u64() > Some(900), "{report}");
+    assert_eq!(failure.shrink_calls, 0, "a dead server is not asked again");
+}

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
-//!                [--jobs N] [--case-time SECS]
+//!                [--jobs N] [--case-time SECS] [--properties N]
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
@@ -11,6 +11,7 @@
 //! mcp-test read URI [TARGET]
 //! mcp-test prompt NAME [k=v...] [TARGET]
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
+//! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
 //! ```
 //!
 //! TARGET is `--url URL [--header 'Name: value']... [--ca-cert FILE]` or `-- CMD ARGS...`.
@@ -20,6 +21,8 @@
 // Beside this file, in a folder with no main.rs (so cargo takes it for no binary of its own).
 #[path = "mcp-test/adhoc.rs"]
 mod adhoc;
+#[path = "mcp-test/coverage.rs"]
+mod coverage;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::Server;
@@ -62,6 +65,11 @@ enum Command {
     Generate(GenerateArgs),
     #[command(flatten)]
     Adhoc(adhoc::Adhoc),
+    /// Prints the MCP coverage of a test suite run with MCP_TEST_COVERAGE=DIR: per server,
+    /// the tools and actions, resources, templates, prompts and completion references the
+    /// tests exercised, with the outcomes they got, uncovered rows marked. Exits 2 when the
+    /// recordings cannot be read, 1 under --fail-under, else 0.
+    Coverage(coverage::CoverageArgs),
 }
 
 #[derive(Args)]
@@ -147,6 +155,12 @@ struct CheckArgs {
     /// to finish in seconds, and each case of a slow tool would wait as long again.
     #[arg(long, value_name = "SECS", default_value_t = mcp_test::cases::check::DEFAULT_CASE_TIME.as_secs())]
     case_time: u64,
+    /// After the schema cases, property tests: N cases per property for each tool (and
+    /// action) the cases call, with generated valid arguments and arguments broken in exactly
+    /// one place, shrunk to the smallest that fail (probe tools/properties). Same tools,
+    /// --jobs and --case-time as the cases.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    properties: Option<u32>,
     #[command(flatten)]
     values: ValueArgs,
     /// Compare the defects and warnings with an expect file (JSON: `{"server", "findings":
@@ -306,6 +320,7 @@ fn main() -> ExitCode {
                 Command::Check(args) => run_check(args).await,
                 Command::Generate(args) => run_generate(args).await,
                 Command::Adhoc(command) => adhoc::run(command).await,
+                Command::Coverage(args) => coverage::run(args),
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's
@@ -594,6 +609,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         close_grace: Duration::from_secs(args.close_grace),
         jobs: usize::try_from(args.jobs).unwrap_or(1),
         case_time: (args.case_time > 0).then(|| Duration::from_secs(args.case_time)),
+        properties: args.properties,
     };
     let mut on_progress = |line: &str| {
         if progress {

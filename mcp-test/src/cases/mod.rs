@@ -57,6 +57,9 @@ pub mod check;
 mod connected;
 mod example_server;
 pub mod generate;
+#[cfg(feature = "properties")]
+#[cfg_attr(docsrs, doc(cfg(feature = "properties")))]
+pub mod properties;
 mod rules;
 mod sample;
 mod target;
@@ -1057,6 +1060,20 @@ pub fn expect_outcome(response: &Value, expectation: Expectation, title: &str) {
 /// its one panic, which the macro raises at the caller's line. Not public API.
 #[doc(hidden)]
 pub async fn __assert_schema_cases(
+    target: &dyn Target,
+    options: CaseOptions,
+) -> Result<VerifyReport, String> {
+    // Part of a test suite: recorded when MCP_TEST_COVERAGE is set, like the test helpers.
+    match crate::testing::coverage::Recorder::from_env() {
+        Some(recorder) => {
+            let recording = crate::testing::coverage::Recording::new(target, recorder.clone());
+            assert_schema_cases(&recording, options).await
+        }
+        None => assert_schema_cases(target, options).await,
+    }
+}
+
+async fn assert_schema_cases(
     target: &dyn Target,
     options: CaseOptions,
 ) -> Result<VerifyReport, String> {

@@ -567,6 +567,39 @@ impl Catalog {
         self.prompts.definitions()
     }
 
+    /// Every argument a completion handler is registered for, as `(reference type, prompt
+    /// name or template, argument)`, sorted: `("ref/prompt", name, argument)` and
+    /// `("ref/resource", template, variable)`.
+    pub(crate) fn completion_references(&self) -> Vec<(&'static str, String, String)> {
+        let mut out = Vec::new();
+        for (definition, entry) in self
+            .templates
+            .definitions()
+            .iter()
+            .zip(self.templates.entries())
+        {
+            for variable in entry.served.completers.keys() {
+                out.push((
+                    "ref/resource",
+                    definition.uri_template.clone(),
+                    variable.clone(),
+                ));
+            }
+        }
+        for (definition, entry) in self
+            .prompts
+            .definitions()
+            .iter()
+            .zip(self.prompts.entries())
+        {
+            for argument in entry.served.completers.keys() {
+                out.push(("ref/prompt", definition.name.clone(), argument.clone()));
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// Whether any tool is registered (the `tools` capability).
     pub(crate) fn has_tools(&self) -> bool {
         !self.tools.is_empty()

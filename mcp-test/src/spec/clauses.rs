@@ -415,7 +415,7 @@ clauses! {
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32601 Method not found, \"The method does not exist / is not available.\")";
     /// A request gets a response.
     JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
-        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server"]),
+        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties"]),
         "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
@@ -914,11 +914,11 @@ clauses! {
         "Clients and servers **MUST** validate schemas according to their declared or default dialect.";
     /// Structured results conform to the output schema.
     OUTPUT_SCHEMA = "tools/output-schema", "2026-07-28", "server/tools.mdx", "Output Schema", Must,
-        Tools, Any, probes(&["tools/output-schema"]),
+        Tools, Any, probes(&["tools/output-schema", "tools/properties"]),
         "Servers **MUST** provide structured results that conform to this schema.";
     /// Tool inputs are validated.
     VALIDATE_TOOL_INPUTS = "tools/validate-inputs", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
-        Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls"]),
+        Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls", "tools/properties"]),
         "Servers **MUST**: Validate all tool inputs";
     /// The rest of the servers' security list.
     TOOLS_SECURITY = "tools/security", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
@@ -1030,11 +1030,11 @@ clauses! {
         "Schemas **MUST** be valid according to their declared or default dialect";
     /// 2025-11-25: structured results conform to the output schema.
     LEGACY_OUTPUT_SCHEMA = "legacy/tools/output-schema", "2025-11-25", "server/tools.mdx", "Output Schema", Must,
-        Tools, Any, probes(&["tools/output-schema"]),
+        Tools, Any, probes(&["tools/output-schema", "tools/properties"]),
         "Servers **MUST** provide structured results that conform to this schema.";
     /// 2025-11-25: tool inputs are validated.
     LEGACY_VALIDATE_TOOL_INPUTS = "legacy/tools/validate-inputs", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
-        Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls"]),
+        Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls", "tools/properties"]),
         "Servers **MUST**: Validate all tool inputs";
     /// 2025-11-25: the rest of the servers' security list.
     LEGACY_TOOLS_SECURITY = "legacy/tools/security", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,

@@ -137,6 +137,13 @@ pub trait Target: Send + Sync {
     fn protocol_version(&self) -> Option<String> {
         None
     }
+
+    /// The in-process [`Server`] behind this target, when there is one (`None`, the default,
+    /// for a server in another process). Coverage recording reads the server's registry
+    /// through it instead of sending list requests.
+    fn as_server(&self) -> Option<&Server> {
+        None
+    }
 }
 
 /// Something a server did on its transport that a checker may hold against it
@@ -467,6 +474,10 @@ impl Target for Server {
     fn era(&self) -> Option<Era> {
         Some(Era::Current)
     }
+
+    fn as_server(&self) -> Option<&Server> {
+        Some(self)
+    }
 }
 
 macro_rules! forward {
@@ -499,6 +510,9 @@ macro_rules! forward {
             }
             fn protocol_version(&self) -> Option<String> {
                 (**self).protocol_version()
+            }
+            fn as_server(&self) -> Option<&Server> {
+                (**self).as_server()
             }
         }
     )*};

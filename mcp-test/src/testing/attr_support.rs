@@ -1,4 +1,4 @@
-//! What `#[mcp_test(stdio = ..)]` and `#[mcp_test(http = ..)]` expand to, reached through
+//! What `#[mcp_test(stdio = ..)]`, `#[mcp_test(http = ..)]` and `#[mcp_test(rmcp = ..)]` expand to, reached through
 //! `mcp_test::__private`. Not public API.
 //!
 //! Without the feature a target needs, the same name is a function whose bound nothing
@@ -39,6 +39,28 @@ impl<T: AsRef<str>> HttpUrl for T {
 #[track_caller]
 pub fn http_context(url: impl HttpUrl, options: RequestOptions) -> TestContext {
     TestContext::http(url.url()).with(|_| options)
+}
+
+/// `#[mcp_test(rmcp = handler)]`: a context over the rmcp `ServerHandler` `handler`, served in
+/// this process, with the test's options.
+#[cfg(feature = "rmcp")]
+pub fn rmcp_context<S: ::rmcp::ServerHandler>(handler: S, options: RequestOptions) -> TestContext {
+    TestContext::rmcp(handler).with(|_| options)
+}
+
+/// Implemented by nothing: the bound of `rmcp_context` without the `rmcp` feature.
+#[cfg(not(feature = "rmcp"))]
+#[diagnostic::on_unimplemented(
+    message = "`#[mcp_test(rmcp = ..)]` needs the `rmcp` feature of mcp-test",
+    label = "needs the `rmcp` feature",
+    note = "enable it where mcp-test is a dependency: `mcp-test = {{ version = \"..\", features = [\"rmcp\"] }}`"
+)]
+pub trait NeedsRmcpFeature {}
+
+/// Without the `rmcp` feature: a compile error at `rmcp`, naming the feature.
+#[cfg(not(feature = "rmcp"))]
+pub fn rmcp_context<S: NeedsRmcpFeature>(_handler: S, _options: RequestOptions) -> TestContext {
+    unreachable!("NeedsRmcpFeature has no implementations")
 }
 
 /// Implemented by nothing: the bound of `stdio_context` without the `client` feature.

@@ -58,6 +58,7 @@
 
 mod assert;
 pub(crate) mod attr_support;
+pub mod coverage;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;

@@ -482,7 +482,10 @@ pub async fn exchange(
     options: &RequestOptions,
 ) -> Exchange {
     match server.send(body, &options.caller()).await {
-        Ok(exchange) => exchange,
+        Ok(exchange) => {
+            super::coverage::record_globally(server, body, &exchange);
+            exchange
+        }
         Err(e) => panic!(
             "{} gave no reply to {}: {e}",
             server.label(),
@@ -874,6 +877,48 @@ tokio::task_local! {
     static CURRENT: TestContext;
 }
 
+/// A context is the target it wraps, so whatever takes a target takes the context too:
+/// `assert_schema_cases!(mcp)`, [`check`](crate::cases::check::check), the round driver. The
+/// caller of each message is the one passed to [`Target::send`], not the context's options
+/// (the helpers of the context are what apply those).
+impl Target for TestContext {
+    fn label(&self) -> String {
+        self.target.label()
+    }
+    fn send<'a>(
+        &'a self,
+        message: &'a Value,
+        caller: &'a crate::server::Caller,
+    ) -> crate::target::TargetFuture<'a> {
+        self.target.send(message, caller)
+    }
+    fn era(&self) -> Option<crate::wire::Era> {
+        self.target.era()
+    }
+    fn transport_events(&self) -> Vec<crate::target::TransportEvent> {
+        self.target.transport_events()
+    }
+    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
+        self.target.transport()
+    }
+    fn http_url(&self) -> Option<String> {
+        self.target.http_url()
+    }
+    #[cfg(feature = "http")]
+    fn http_options(&self) -> Option<crate::client::HttpOptions> {
+        self.target.http_options()
+    }
+    fn declared_capabilities(&self) -> Option<Value> {
+        self.target.declared_capabilities()
+    }
+    fn protocol_version(&self) -> Option<String> {
+        self.target.protocol_version()
+    }
+    fn as_server(&self) -> Option<&Server> {
+        self.target.as_server()
+    }
+}
+
 /// A target plus the request options every call through it uses: what `#[mcp_test]` gives a
 /// test. Each method is the request helper of the same name with this target and these
 /// options.
@@ -1010,6 +1055,46 @@ impl TestContext {
         match crate::client::Client::http(url.as_ref()) {
             Ok(client) => TestContext::for_target(client),
             Err(e) => panic!("TestContext::http: {e}"),
+        }
+    }
+
+    /// A context over a server built with [rmcp](https://docs.rs/rmcp) (any `ServerHandler`,
+    /// such as a `#[tool_router]` type), served in this process and spoken to over an
+    /// in-memory pipe: see [`crate::rmcp`]. The server stops when the last clone of the
+    /// context is dropped.
+    ///
+    /// Must be called inside a tokio runtime (an `#[mcp_test]` or `#[tokio::test]` body).
+    #[cfg(feature = "rmcp")]
+    pub fn rmcp<S: ::rmcp::ServerHandler>(handler: S) -> Self {
+        TestContext::for_target(crate::rmcp::RmcpServer::serve(handler))
+    }
+
+    /// A copy that also records the coverage of every request it sends with `recorder`
+    /// (see [`coverage`](super::coverage)), whether or not `MCP_TEST_COVERAGE` is set: how a
+    /// test records to a directory of its own without touching the process environment.
+    ///
+    /// ```
+    /// use mcp_test::testing::coverage::Recorder;
+    /// use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let dir = std::env::temp_dir().join(format!("mcp-record-doc-{}", std::process::id()));
+    /// let recorder = Recorder::new(&dir);
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap())
+    ///     .record_coverage(&recorder);
+    /// mcp.discover().await;
+    /// assert!(recorder.file().is_some());
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # }
+    /// ```
+    pub fn record_coverage(&self, recorder: &super::coverage::Recorder) -> TestContext {
+        TestContext {
+            target: Arc::new(super::coverage::Recording::new(
+                self.target.clone(),
+                recorder.clone(),
+            )),
+            server: self.server.clone(),
+            options: self.options.clone(),
         }
     }
 

@@ -116,7 +116,14 @@ pub(super) async fn rounds_or_panic(
     answers: &Answers,
     options: &RequestOptions,
 ) -> Rounds {
-    match drive(target, body, answers, &options.caller(), None).await {
+    let driven = match super::coverage::Recorder::from_env() {
+        Some(recorder) => {
+            let recording = super::coverage::Recording::new(target, recorder.clone());
+            drive(&recording, body, answers, &options.caller(), None).await
+        }
+        None => drive(target, body, answers, &options.caller(), None).await,
+    };
+    match driven {
         Ok(rounds) => rounds,
         Err(DriveError::Unanswered {
             round,

@@ -32,6 +32,7 @@ mod expect;
 mod http_probes;
 mod notifications;
 mod probes;
+mod properties;
 #[cfg(feature = "http")]
 mod raw_http;
 mod report;
@@ -106,6 +107,11 @@ pub struct CheckOptions {
     /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
     /// before it kills it (default 5 s, the client's `DEFAULT_CLOSE_GRACE`).
     pub close_grace: Duration,
+    /// Property tests after the schema cases (`--properties N`): `N` cases per property for
+    /// each tool and action `check` may call, held to the invariants of
+    /// `cases::properties` (feature `properties`), as probe `tools/properties`.
+    /// `None` (the default): none.
+    pub properties: Option<u32>,
 }
 
 impl Default for CheckOptions {
@@ -119,6 +125,7 @@ impl Default for CheckOptions {
             jobs: DEFAULT_JOBS,
             case_time: Some(DEFAULT_CASE_TIME),
             close_grace: Duration::from_secs(5),
+            properties: None,
         }
     }
 }
@@ -171,6 +178,8 @@ pub async fn check_with_progress(
     c.methods().await;
     let mut report = super::VerifyReport::default();
     let mut skipped_tools = Vec::new();
+    // The tools the property tests may call: those the schema cases call.
+    let mut property_tools: Vec<Value> = Vec::new();
     if c.offered("tools", has("tools")).await {
         progress("lists: tools/list pagination, order, bad cursor");
         let tools = c.tool_lists().await;
@@ -184,6 +193,7 @@ pub async fn check_with_progress(
         let (tools, task_only, skipped) = callable_tools(tools, options, tasks_declared);
         skipped_tools = skipped;
         let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
+        property_tools.clone_from(&tools);
         // A value the user gave that does not fit is the user's mistake, not the server's:
         // that tool is not called.
         skipped_tools.extend(bad_values.into_iter().map(|e| SkippedTool {
@@ -196,6 +206,10 @@ pub async fn check_with_progress(
             },
             name: e.tool,
         }));
+        property_tools.retain(|t| {
+            let name = t.get("name").and_then(Value::as_str);
+            !skipped_tools.iter().any(|s| Some(s.name.as_str()) == name)
+        });
         let era_now = era;
         c.probe("tools/input-schemas", |out| {
             for p in problems {
@@ -353,6 +367,10 @@ pub async fn check_with_progress(
         }
         #[cfg(not(feature = "http"))]
         Some(_) => {}
+    }
+    if let Some(n) = options.properties {
+        progress(&format!("properties: {n} cases per property and tool"));
+        properties::run(&mut c, &property_tools, n, options).await;
     }
     progress("subscriptions and cache hints: subscriptions/listen, cacheScope of pages");
     c.subscriptions(declared.as_ref()).await;

@@ -8,7 +8,8 @@
 //!   again declaring every client capability and driven to its final response with
 //!   synthesized answers ([`Answers::synthesized`]). Every round must match the official
 //!   schema and ask only for declared capabilities; the run must end complete, or in a
-//!   JSON-RPC error other than -32603; and a tampered `requestState` must be refused.
+//!   JSON-RPC error other than -32603; and a tampered `requestState` must be refused (or the
+//!   flow started over: the same questions asked again).
 
 use super::probes::Checker;
 use super::{Note, Out, Shown, brief};
@@ -445,12 +446,21 @@ impl Checker<'_> {
             None => json!({"name": o.case.tool, "arguments": o.case.args,
                            "requestState": tampered}),
         };
+        // The questions of the round whose state was tampered with: a server that asks them
+        // again has started over, which trusts nothing of the state.
+        let first_questions = asked
+            .and_then(|i| rounds.exchanges[i].response.as_ref())
+            .and_then(|r| r.pointer("/result/inputRequests"));
         if let Some(r) = self.req("tools/call", params, out).await
             && r.get("error").is_none()
+            && !(r.pointer("/result/resultType") == Some(&json!("input_required"))
+                && first_questions.is_some()
+                && r.pointer("/result/inputRequests") == first_questions)
         {
             // The clause binds when the state influences the outcome; a server whose state
             // only fails the request MAY go unprotected, and a result that ran on tampered
-            // state is exactly what the clause forbids.
+            // state (or a round past the one it came from) is exactly what the clause
+            // forbids.
             out.push(self.broke(
                 &clauses::MRTR_STATE_INTEGRITY,
                 format!(

@@ -1,0 +1,93 @@
+//! `mcp-test coverage [DIR]`: the MCP coverage of a test suite, from the files its processes
+//! recorded with `MCP_TEST_COVERAGE=DIR` (`mcp_test::testing::coverage`).
+
+use clap::{Args, ValueEnum};
+use mcp_test::testing::coverage::{ENV, report::Coverage};
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub(super) struct CoverageArgs {
+    /// The directory the tests recorded to; default: $MCP_TEST_COVERAGE.
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// The format printed on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also write the JSON report to FILE (for CI), whatever --format prints.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Print only the uncovered rows (the summaries still count every row).
+    #[arg(long)]
+    uncovered: bool,
+    /// Exit 1 when less than PCT percent of the items (tools without actions, actions,
+    /// resources, templates, prompts, completion references) are covered.
+    #[arg(long, value_name = "PCT", value_parser = percent)]
+    fail_under: Option<f64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim_end_matches('%').parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("expected a percentage from 0 to 100, got {text:?}")),
+    }
+}
+
+/// Prints the report. Exits 2 when the recordings cannot be read (naming the directory, or
+/// the file and line), 1 when --fail-under is not met, else 0.
+pub(super) fn run(args: CoverageArgs) -> ExitCode {
+    let fail = |e: &dyn std::fmt::Display| {
+        eprintln!("mcp-test coverage: {e}");
+        ExitCode::from(2)
+    };
+    let dir = match args
+        .dir
+        .or_else(|| std::env::var_os(ENV).map(PathBuf::from))
+    {
+        Some(dir) => dir,
+        None => {
+            return fail(&format!(
+                "no directory: give DIR, or set {ENV} to the directory the tests recorded to"
+            ));
+        }
+    };
+    let mut coverage = match Coverage::load(&dir) {
+        Ok(coverage) => coverage,
+        Err(e) => return fail(&e),
+    };
+    let summary = coverage.summary();
+    if let Some(file) = &args.json {
+        let text = serde_json::to_string_pretty(&coverage.to_json()).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(file, text) {
+            return fail(&format!("cannot write --json {}: {e}", file.display()));
+        }
+    }
+    if args.uncovered {
+        coverage.retain_uncovered();
+    }
+    let out = match args.format {
+        Format::Text => coverage.to_text(),
+        Format::Json => {
+            serde_json::to_string_pretty(&coverage.to_json()).unwrap_or_default() + "\n"
+        }
+    };
+    // A closed stdout (`| head`) is not an error of the report.
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    match args.fail_under {
+        Some(pct) if summary.items().percent() < pct => {
+            eprintln!(
+                "mcp-test coverage: {} of the items covered, under --fail-under {pct}%",
+                summary.items()
+            );
+            ExitCode::from(1)
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}

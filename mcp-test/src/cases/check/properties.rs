@@ -1,0 +1,120 @@
+//! `check --properties N`: the property tests of [`properties`](crate::cases::properties) run
+//! against any server, each failing invariant a finding of probe `tools/properties`.
+//!
+//! Only an invariant a clause backs calls the server wrong, at the clause's level:
+//!
+//! | failure | finding |
+//! |---|---|
+//! | no answer to a call, or to the request after it | defect: JSON-RPC 2.0 §5, a call MUST get a Response ([`clauses::JSONRPC_RESPONSE`]) |
+//! | `structuredContent` missing or not matching the `outputSchema` | defect: server/tools.mdx §Output Schema ([`clauses::OUTPUT_SCHEMA`]) |
+//! | arguments broken in one place accepted | defect: server/tools.mdx §Security Considerations, servers MUST validate all tool inputs ([`clauses::VALIDATE_TOOL_INPUTS`]) |
+//! | valid arguments answered with a JSON-RPC error | note: no clause forbids a server error |
+//! | broken arguments answered with a JSON-RPC error, or a tool error that does not name the place | note: the spec lists input validation errors among tool execution errors, with no MUST |
+//!
+//! The tools are those the schema cases call (never a potentially destructive tool unless
+//! allowed, never a tool that requires tasks), with the same `--jobs` and `--case-time`; a case
+//! cancelled for its time has no verdict.
+
+use super::CheckOptions;
+#[cfg(feature = "properties")]
+use super::Note;
+use super::probes::Checker;
+#[cfg(feature = "properties")]
+use crate::spec::clauses;
+use serde_json::Value;
+
+/// The probe's name.
+pub(crate) const PROBE: &str = "tools/properties";
+
+/// Runs the property tests of `tools` and records probe [`PROBE`].
+#[cfg(feature = "properties")]
+pub(super) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, options: &CheckOptions) {
+    use crate::cases::properties::{FailureKind, PropertyOptions, run_tools};
+    if c.dead.is_some() || c.session.past_deadline() {
+        let why = c.dead.clone().map_or_else(
+            || crate::target::DEADLINE_PASSED.to_owned(),
+            |d| format!("the server had stopped answering ({d})"),
+        );
+        return c.skip_probe(PROBE, why);
+    }
+    let mut property_options = PropertyOptions::default()
+        .cases(cases)
+        .seed(options.cases.seed)
+        .timeout(options.timeout)
+        .max_shrink_calls(128);
+    property_options.case_time = options.case_time;
+    property_options.only = options.cases.only.clone();
+    property_options.skip = options.cases.skip.clone();
+    let report = run_tools(&c.session, tools, &property_options, c.jobs).await;
+    let era = c.era;
+    let mut out = Vec::new();
+    for problem in &report.problems {
+        out.push(Note::info(format!("no property tests: {problem}")));
+    }
+    for f in &report.failures {
+        let who = match &f.action {
+            Some(a) => format!("tool {:?}, action {a:?}", f.tool),
+            None => format!("tool {:?}", f.tool),
+        };
+        let response = f
+            .response
+            .as_ref()
+            .map_or_else(|| "none".to_owned(), super::brief);
+        let at = f
+            .pointer
+            .as_ref()
+            .map(|p| format!(" (broken at `{p}`)"))
+            .unwrap_or_default();
+        let message = format!(
+            "{who}: property `{}`: {}; minimal arguments {}{at}, shrunk in {} calls; response: {response}",
+            f.invariant, f.message, f.args, f.shrink_calls
+        );
+        out.push(match f.kind {
+            FailureKind::NoAnswer | FailureKind::StoppedAnswering => {
+                Note::broke_in(era, &clauses::JSONRPC_RESPONSE, message)
+            }
+            FailureKind::NoStructured | FailureKind::OutputMismatch => {
+                Note::broke_in(era, &clauses::OUTPUT_SCHEMA, message)
+            }
+            FailureKind::AcceptedInvalid => {
+                Note::broke_in(era, &clauses::VALIDATE_TOOL_INPUTS, message)
+            }
+            FailureKind::RpcError
+            | FailureKind::RpcErrorOnInvalid
+            | FailureKind::Unnamed
+            | FailureKind::User => Note::info(message),
+        });
+    }
+    // A call left unanswered (a slow tool, say) says nothing of the next request: the server
+    // is taken for gone only when it does not answer one more.
+    let unanswered = report.failures.iter().find(|f| {
+        matches!(
+            f.kind,
+            FailureKind::NoAnswer | FailureKind::StoppedAnswering
+        )
+    });
+    if let Some(f) = unanswered
+        && c.dead.is_none()
+        && let (_, Err(e)) = c.session.request("tools/list", Value::Null).await
+    {
+        c.dead = Some(format!("{}; then tools/list: {e}", f.message));
+    }
+    // Recorded with its findings even when the server stopped answering during it.
+    let dead = c.dead.take();
+    c.push_probe(PROBE, out);
+    c.dead = dead;
+}
+
+/// Without feature `properties` there are no property tests: the probe is skipped, saying so.
+#[cfg(not(feature = "properties"))]
+pub(super) async fn run(
+    c: &mut Checker<'_>,
+    _tools: &[Value],
+    _cases: u32,
+    _options: &CheckOptions,
+) {
+    c.skip_probe(
+        PROBE,
+        "property tests need mcp-test's feature `properties`, which this build lacks",
+    );
+}

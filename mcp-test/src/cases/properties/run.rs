@@ -1,0 +1,1112 @@
+//! The async runner: cases from the strategies, each call checked against the invariants, and
+//! a failure shrunk with `simplify`/`complicate` in an async loop.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use proptest::strategy::SBoxedStrategy;
+use serde::Serialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::regressions::{self, Stored};
+use super::strategy::{Broken, broken_for, units, valid_for};
+use super::trees::Trees;
+use crate::cases::target::Session;
+use crate::cases::{Case, DEFAULT_TIMEOUT, Expectation, Selector, list_tools, over_limit};
+use crate::target::{Target, TargetError};
+use crate::validation::SchemaValidator;
+use crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
+
+/// A built-in invariant of the property tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Invariant {
+    /// Valid arguments never get a JSON-RPC error other than -32021 (a missing client
+    /// capability); `input_required` is fine.
+    NoProtocolError,
+    /// A successful result's `structuredContent` validates against the tool's `outputSchema`
+    /// (and is there when the tool declares one).
+    OutputSchema,
+    /// The server answers each call, and the next request after it (`tools/list`).
+    Answers,
+    /// Arguments that break exactly one constraint get `isError: true` whose text names the
+    /// JSON pointer of that place.
+    InvalidNamed,
+}
+
+impl Invariant {
+    /// Every built-in invariant.
+    pub const ALL: [Invariant; 4] = [
+        Invariant::NoProtocolError,
+        Invariant::OutputSchema,
+        Invariant::Answers,
+        Invariant::InvalidNamed,
+    ];
+
+    /// Its name in reports and regressions files: `no-protocol-error`, `output-schema`,
+    /// `answers`, `invalid-named`.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::Invariant;
+    /// assert_eq!(Invariant::InvalidNamed.name(), "invalid-named");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Invariant::NoProtocolError => "no-protocol-error",
+            Invariant::OutputSchema => "output-schema",
+            Invariant::Answers => "answers",
+            Invariant::InvalidNamed => "invalid-named",
+        }
+    }
+}
+
+impl fmt::Display for Invariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The check of a [`UserInvariant`]: the arguments and the whole JSON-RPC response.
+pub type InvariantFn = dyn Fn(&Value, &Value) -> Result<(), String> + Send + Sync;
+
+/// An invariant of your own: a name and a closure over the (valid) arguments and the whole
+/// JSON-RPC response, which returns why it does not hold. Two are equal when they are the
+/// same one.
+#[derive(Clone)]
+pub struct UserInvariant {
+    /// Its name in reports.
+    pub name: String,
+    /// The check.
+    pub check: Arc<InvariantFn>,
+}
+
+impl fmt::Debug for UserInvariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UserInvariant")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What [`check_properties`] runs, and how.
+#[derive(Clone, Debug)]
+pub struct PropertyOptions {
+    /// Cases per property: for each tool (each action of an action tool), this many calls
+    /// with valid arguments and this many with arguments broken in one place. Default
+    /// [`default_cases`](super::default_cases): 64, or `MCP_TEST_PROPERTY_CASES`.
+    pub cases: u32,
+    /// The seed every tool's, action's and property's own seed is derived from.
+    pub seed: u64,
+    /// When not empty, only these tools (and actions) run.
+    pub only: Vec<Selector>,
+    /// Tools (and actions) that do not run.
+    pub skip: Vec<Selector>,
+    /// The built-in invariants switched off.
+    pub without: Vec<Invariant>,
+    /// Your own invariants, checked after each call with valid arguments.
+    pub invariants: Vec<UserInvariant>,
+    /// The directory of the regressions files (`<dir>/<tool>.json`); `None`: none are read
+    /// or written. [`assert_properties!`](crate::assert_properties) sets
+    /// `mcp-test-regressions/` in the crate of the test.
+    pub regressions: Option<PathBuf>,
+    /// The per-call timeout.
+    pub timeout: Duration,
+    /// How long one call may run before it is cancelled and counts for nothing (`None`: up to
+    /// [`timeout`](Self::timeout)). `check --properties` sets its `--case-time`.
+    pub case_time: Option<Duration>,
+    /// The most calls one failure's shrinking may make.
+    pub max_shrink_calls: u32,
+    /// Who each call runs as, for a server in this process.
+    pub identity: Option<crate::Identity>,
+}
+
+impl Default for PropertyOptions {
+    /// [`default_cases`](super::default_cases) cases, seed `0x6d63_7074` ("mcpt"), every
+    /// tool, every built-in invariant, no regressions file, a 30-second timeout, at most 512
+    /// calls to shrink a failure, anonymous.
+    fn default() -> Self {
+        PropertyOptions {
+            cases: super::default_cases(),
+            seed: 0x6d63_7074,
+            only: Vec::new(),
+            skip: Vec::new(),
+            without: Vec::new(),
+            invariants: Vec::new(),
+            regressions: None,
+            timeout: DEFAULT_TIMEOUT,
+            case_time: None,
+            max_shrink_calls: 512,
+            identity: None,
+        }
+    }
+}
+
+impl PropertyOptions {
+    /// Cases per property.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// assert_eq!(PropertyOptions::default().cases(8).cases, 8);
+    /// ```
+    #[must_use]
+    pub fn cases(mut self, cases: u32) -> Self {
+        self.cases = cases;
+        self
+    }
+
+    /// Another seed.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// assert_eq!(PropertyOptions::default().seed(7).seed, 7);
+    /// ```
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Only this tool, or this action of a tool (with other `only`s: and those).
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// let options = PropertyOptions::default().only("orders").only(("shop", "buy"));
+    /// assert_eq!(options.only.len(), 2);
+    /// ```
+    #[must_use]
+    pub fn only(mut self, selector: impl Into<Selector>) -> Self {
+        self.only.push(selector.into());
+        self
+    }
+
+    /// Not this tool, or this action of a tool.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// assert_eq!(PropertyOptions::default().skip("delete_all").skip[0].tool, "delete_all");
+    /// ```
+    #[must_use]
+    pub fn skip(mut self, selector: impl Into<Selector>) -> Self {
+        self.skip.push(selector.into());
+        self
+    }
+
+    /// Switches a built-in invariant off.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::{Invariant, PropertyOptions};
+    /// let options = PropertyOptions::default().without(Invariant::InvalidNamed);
+    /// assert!(!options.checks(Invariant::InvalidNamed));
+    /// assert!(options.checks(Invariant::Answers));
+    /// ```
+    #[must_use]
+    pub fn without(mut self, invariant: Invariant) -> Self {
+        self.without.push(invariant);
+        self
+    }
+
+    /// Whether a built-in invariant is on.
+    pub fn checks(&self, invariant: Invariant) -> bool {
+        !self.without.contains(&invariant)
+    }
+
+    /// Adds an invariant of your own, `(name, check)`: `check` gets the valid arguments and
+    /// the whole JSON-RPC response of each call, and returns why it does not hold.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// use serde_json::Value;
+    /// let options = PropertyOptions::default().invariant(("never empty", |_: &Value, r: &Value| {
+    ///     if r.pointer("/result/content/0").is_some() { Ok(()) } else { Err("no content".into()) }
+    /// }));
+    /// assert_eq!(options.invariants[0].name, "never empty");
+    /// ```
+    #[must_use]
+    pub fn invariant<N, F>(mut self, (name, check): (N, F)) -> Self
+    where
+        N: Into<String>,
+        F: Fn(&Value, &Value) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.invariants.push(UserInvariant {
+            name: name.into(),
+            check: Arc::new(check),
+        });
+        self
+    }
+
+    /// Keeps the minimal failing arguments in `dir` (`<dir>/<tool>.json`) and replays them
+    /// first.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// let options = PropertyOptions::default().regressions("tests/mcp-test-regressions");
+    /// assert!(options.regressions.unwrap().ends_with("mcp-test-regressions"));
+    /// ```
+    #[must_use]
+    pub fn regressions(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.regressions = Some(dir.into());
+        self
+    }
+
+    /// Keeps no regressions file (the argument is ignored; `no_regressions = ()` in
+    /// [`assert_properties!`](crate::assert_properties)).
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// assert!(PropertyOptions::default().regressions("x").no_regressions(()).regressions.is_none());
+    /// ```
+    #[must_use]
+    pub fn no_regressions(mut self, (): ()) -> Self {
+        self.regressions = None;
+        self
+    }
+
+    /// Another per-call timeout.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// use std::time::Duration;
+    /// let options = PropertyOptions::default().timeout(Duration::from_secs(5));
+    /// assert_eq!(options.timeout, Duration::from_secs(5));
+    /// ```
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Runs every call as `identity` (in process).
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// use mcp_test::Identity;
+    /// let options = PropertyOptions::default().identity(Identity::principal("ada"));
+    /// assert!(options.identity.is_some());
+    /// ```
+    #[must_use]
+    pub fn identity(mut self, identity: crate::Identity) -> Self {
+        self.identity = Some(identity);
+        self
+    }
+
+    /// The most calls one failure's shrinking may make.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// assert_eq!(PropertyOptions::default().max_shrink_calls(10).max_shrink_calls, 10);
+    /// ```
+    #[must_use]
+    pub fn max_shrink_calls(mut self, calls: u32) -> Self {
+        self.max_shrink_calls = calls;
+        self
+    }
+
+    fn selects(&self, tool: &str, action: Option<&str>) -> bool {
+        let hit =
+            |s: &Selector| s.tool == tool && s.action.as_deref().is_none_or(|a| Some(a) == action);
+        (self.only.is_empty() || self.only.iter().any(hit)) && !self.skip.iter().any(hit)
+    }
+}
+
+/// One property run on one tool (or action): how many cases it ran.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PropertyRun {
+    /// The tool.
+    pub tool: String,
+    /// The action of an action tool.
+    pub action: Option<String>,
+    /// `valid` (valid arguments) or `broken` (arguments broken in exactly one place).
+    pub property: &'static str,
+    /// The cases that ran to a verdict, replayed regressions included.
+    pub cases: u32,
+    /// The cases cancelled for their time ([`PropertyOptions::case_time`]): no verdict.
+    pub slow: u32,
+}
+
+/// What kind of failure, for `check`'s findings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum FailureKind {
+    /// No answer to the call itself.
+    NoAnswer,
+    /// The call was answered, the next request was not.
+    StoppedAnswering,
+    /// Valid arguments got a JSON-RPC error.
+    RpcError,
+    /// No `structuredContent` though the tool declares an `outputSchema`.
+    NoStructured,
+    /// `structuredContent` does not validate.
+    OutputMismatch,
+    /// Broken arguments were accepted.
+    AcceptedInvalid,
+    /// Broken arguments got a JSON-RPC error rather than a tool execution error.
+    RpcErrorOnInvalid,
+    /// Broken arguments got a tool execution error that does not name the pointer.
+    Unnamed,
+    /// A user invariant.
+    User,
+}
+
+/// One property that failed, with its minimal arguments.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PropertyFailure {
+    /// The tool.
+    pub tool: String,
+    /// The action of an action tool.
+    pub action: Option<String>,
+    /// The invariant that failed: a built-in's [`Invariant::name`] or a user invariant's name.
+    pub invariant: String,
+    /// Why.
+    pub message: String,
+    /// The minimal failing arguments.
+    pub args: Value,
+    /// For arguments broken in one place: that place.
+    pub pointer: Option<String>,
+    /// The whole response to the minimal arguments (`None`: there was none).
+    pub response: Option<Value>,
+    /// The calls made while shrinking.
+    pub shrink_calls: u32,
+    /// Whether it was a stored regression, replayed.
+    pub replayed: bool,
+    /// The regressions file it was written to.
+    pub saved_to: Option<PathBuf>,
+    #[serde(skip)]
+    pub(crate) kind: FailureKind,
+}
+
+/// What [`check_properties`] found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PropertyReport {
+    /// Every property run.
+    pub runs: Vec<PropertyRun>,
+    /// Every property that failed (at most one per tool, action and invariant group).
+    pub failures: Vec<PropertyFailure>,
+    /// What stopped a property from running: no tools listed, a schema no arguments could be
+    /// generated for, a regressions file that cannot be read or written.
+    pub problems: Vec<String>,
+}
+
+impl PropertyReport {
+    /// The cases that ran to a verdict, over every property.
+    pub fn cases(&self) -> u32 {
+        self.runs.iter().map(|r| r.cases).sum()
+    }
+}
+
+impl fmt::Display for PropertyReport {
+    /// A summary line, then each problem, then each failure with its minimal arguments and
+    /// whole response.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} properties on {} tools and actions, {} cases: {} failed, {} could not run",
+            self.runs.len(),
+            {
+                let mut units: Vec<(&str, Option<&str>)> = self
+                    .runs
+                    .iter()
+                    .map(|r| (r.tool.as_str(), r.action.as_deref()))
+                    .collect();
+                units.dedup();
+                units.len()
+            },
+            self.cases(),
+            self.failures.len(),
+            self.problems.len()
+        )?;
+        for p in &self.problems {
+            writeln!(f, "- problem: {p}")?;
+        }
+        for x in &self.failures {
+            writeln!(f)?;
+            let tool = match &x.action {
+                Some(a) => format!("{} › {a}", x.tool),
+                None => x.tool.clone(),
+            };
+            writeln!(
+                f,
+                "- {tool}: invariant `{}` failed: {}",
+                x.invariant, x.message
+            )?;
+            writeln!(f, "  minimal arguments: {}", x.args)?;
+            if let Some(p) = &x.pointer {
+                writeln!(f, "  broken at:         {p}")?;
+            }
+            let shown = x.response.as_ref().map_or_else(
+                || "(none)".to_owned(),
+                |r| serde_json::to_string_pretty(r).unwrap_or_else(|_| r.to_string()),
+            );
+            writeln!(f, "  response:          {}", shown.replace('\n', "\n  "))?;
+            if x.replayed {
+                writeln!(f, "  (a stored regression, replayed)")?;
+            } else {
+                writeln!(f, "  shrunk in {} calls", x.shrink_calls)?;
+            }
+            if let Some(path) = &x.saved_to {
+                writeln!(f, "  kept in:           {}", path.display())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs the property tests of every tool of `target` (or those [`PropertyOptions::only`]
+/// chooses): valid arguments, and arguments broken in exactly one place, for each tool and
+/// each action of an action tool, checked against the invariants; each failure shrunk.
+///
+/// ```
+/// use mcp_test::cases::{example_server, properties::{check_properties, PropertyOptions}};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let report = check_properties(&example_server(), &PropertyOptions::default().cases(16)).await;
+/// assert!(report.failures.is_empty(), "{report}");
+/// assert!(report.cases() > 16);
+/// # }
+/// ```
+pub async fn check_properties(target: &dyn Target, options: &PropertyOptions) -> PropertyReport {
+    let tools = match list_tools(target, options.timeout).await {
+        Ok(tools) => tools,
+        Err(e) => {
+            return PropertyReport {
+                problems: vec![format!(
+                    "could not list the tools of {}: {e}",
+                    target.label()
+                )],
+                ..PropertyReport::default()
+            };
+        }
+    };
+    let mut session = Session::new(target, options.timeout);
+    if let Some(identity) = &options.identity {
+        session = session.with_caller(crate::Caller::new(identity.clone()));
+    }
+    run_tools(&session, &tools, options, 1).await
+}
+
+/// The property tests of `tools` through `session`, `jobs` tools and actions at a time.
+pub(crate) async fn run_tools(
+    session: &Session<'_>,
+    tools: &[Value],
+    options: &PropertyOptions,
+    jobs: usize,
+) -> PropertyReport {
+    let mut units_of = Vec::new();
+    let mut report = PropertyReport::default();
+    for tool in tools {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        let schema = tool
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or(json!({"type": "object"}));
+        if SchemaValidator::new(&schema).is_err() {
+            if options.selects(name, None) {
+                report
+                    .problems
+                    .push(format!("tool {name:?}: the input schema does not compile"));
+            }
+            continue;
+        }
+        let stored = match &options.regressions {
+            Some(dir) => match regressions::load(dir, name) {
+                Ok(stored) => stored,
+                Err(e) => {
+                    report.problems.push(e);
+                    Vec::new()
+                }
+            },
+            None => Vec::new(),
+        };
+        for (action, unit) in units(&schema) {
+            if options.selects(name, action.as_deref()) {
+                units_of.push(Unit {
+                    tool: tool.clone(),
+                    name: name.to_owned(),
+                    action,
+                    input: schema.clone(),
+                    schema: unit,
+                    stored: stored.clone(),
+                });
+            }
+        }
+    }
+    let results: Vec<(usize, PropertyReport)> =
+        futures_util::stream::iter(units_of.iter().enumerate())
+            .map(|(i, unit)| async move { (i, unit.run(session, options).await) })
+            .buffer_unordered(jobs.max(1))
+            .collect()
+            .await;
+    let mut results = results;
+    results.sort_by_key(|(i, _)| *i);
+    for (_, r) in results {
+        report.runs.extend(r.runs);
+        report.failures.extend(r.failures);
+        report.problems.extend(r.problems);
+    }
+    report
+}
+
+/// One tool, or one action of an action tool.
+struct Unit {
+    tool: Value,
+    name: String,
+    action: Option<String>,
+    input: Value,
+    schema: Value,
+    stored: Vec<Stored>,
+}
+
+/// What one call gave.
+enum Verdict {
+    Pass,
+    /// No verdict (cancelled for its time, over a limit of the client, -32021 on broken
+    /// arguments).
+    Skip,
+    Fail(Fail),
+}
+
+#[derive(Clone)]
+struct Fail {
+    invariant: String,
+    kind: FailureKind,
+    message: String,
+    response: Option<Value>,
+}
+
+impl Unit {
+    fn label(&self) -> String {
+        match &self.action {
+            Some(a) => format!("tool {:?}, action {a:?}", self.name),
+            None => format!("tool {:?}", self.name),
+        }
+    }
+
+    fn seed(&self, options: &PropertyOptions, property: &str) -> [u8; 32] {
+        let mut hash = Sha256::new();
+        hash.update(options.seed.to_le_bytes());
+        hash.update(self.name.as_bytes());
+        hash.update([0]);
+        hash.update(self.action.as_deref().unwrap_or("").as_bytes());
+        hash.update([0]);
+        hash.update(property.as_bytes());
+        hash.finalize().into()
+    }
+
+    async fn run(&self, session: &Session<'_>, options: &PropertyOptions) -> PropertyReport {
+        let mut report = PropertyReport::default();
+        let valid_on = options.checks(Invariant::NoProtocolError)
+            || options.checks(Invariant::OutputSchema)
+            || options.checks(Invariant::Answers)
+            || !options.invariants.is_empty();
+        if valid_on {
+            match valid_for(&self.input, &self.schema) {
+                Ok(strategy) => self.valid(session, options, strategy, &mut report).await,
+                Err(e) => report.problems.push(format!("{}: {e}", self.label())),
+            }
+        }
+        if options.checks(Invariant::InvalidNamed) {
+            match broken_for(&self.input, &self.schema) {
+                Ok(strategy) => self.broken(session, options, strategy, &mut report).await,
+                Err(e) => report.problems.push(format!("{}: {e}", self.label())),
+            }
+        }
+        report
+    }
+
+    fn stored(&self, property: &str) -> impl Iterator<Item = &Stored> {
+        self.stored
+            .iter()
+            .filter(move |s| s.action == self.action && s.property == property)
+    }
+
+    async fn valid(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+        strategy: SBoxedStrategy<Value>,
+        report: &mut PropertyReport,
+    ) {
+        let mut run = PropertyRun {
+            tool: self.name.clone(),
+            action: self.action.clone(),
+            property: "valid",
+            cases: 0,
+            slow: 0,
+        };
+        let validator = SchemaValidator::new(&self.input).ok();
+        // Stored regressions first, while they are still valid arguments.
+        for stored in self.stored("valid") {
+            if !validator.as_ref().is_some_and(|v| v.is_valid(&stored.args)) {
+                continue;
+            }
+            match self.call_valid(session, options, &stored.args).await {
+                Verdict::Pass => run.cases += 1,
+                Verdict::Skip => run.slow += 1,
+                Verdict::Fail(fail) => {
+                    run.cases += 1;
+                    report
+                        .failures
+                        .push(self.failure(fail, stored.args.clone(), None, 0, true));
+                    report.runs.push(run);
+                    return;
+                }
+            }
+        }
+        let trees = match Trees::start(strategy, self.seed(options, "valid")) {
+            Ok(trees) => trees,
+            Err(e) => {
+                report.problems.push(format!("{}: {e}", self.label()));
+                report.runs.push(run);
+                return;
+            }
+        };
+        for _ in 0..options.cases {
+            if session.past_deadline() {
+                break;
+            }
+            let args = match trees.new_value().await {
+                Ok(args) => args,
+                Err(reason) => {
+                    report.problems.push(format!("{}: {reason}", self.label()));
+                    break;
+                }
+            };
+            match self.call_valid(session, options, &args).await {
+                Verdict::Pass => run.cases += 1,
+                Verdict::Skip => run.slow += 1,
+                Verdict::Fail(fail) => {
+                    run.cases += 1;
+                    let (args, fail, calls) = if fail.kind == FailureKind::NoAnswer
+                        || fail.kind == FailureKind::StoppedAnswering
+                    {
+                        // A server that stopped answering cannot be asked again.
+                        (args, fail, 0)
+                    } else {
+                        shrink(
+                            &trees,
+                            args,
+                            fail,
+                            options.max_shrink_calls,
+                            |a: Value| async move { self.call_valid(session, options, &a).await },
+                        )
+                        .await
+                    };
+                    let failure = self.failure(fail, args, None, calls, false);
+                    let failure = self.keep(options, failure, "valid", report);
+                    report.failures.push(failure);
+                    break;
+                }
+            }
+        }
+        report.runs.push(run);
+    }
+
+    async fn broken(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+        strategy: SBoxedStrategy<Broken>,
+        report: &mut PropertyReport,
+    ) {
+        let mut run = PropertyRun {
+            tool: self.name.clone(),
+            action: self.action.clone(),
+            property: "broken",
+            cases: 0,
+            slow: 0,
+        };
+        let validator = SchemaValidator::new(&self.input).ok();
+        for stored in self.stored("broken") {
+            let Some(pointer) = stored.pointer.clone() else {
+                continue;
+            };
+            let violations = validator
+                .as_ref()
+                .map(|v| v.violations(&stored.args))
+                .unwrap_or_default();
+            if violations.is_empty() || violations.iter().any(|v| v.pointer != pointer) {
+                continue;
+            }
+            let broken = Broken {
+                args: stored.args.clone(),
+                pointer,
+                keyword: String::new(),
+            };
+            match self.call_broken(session, options, &broken).await {
+                Verdict::Pass => run.cases += 1,
+                Verdict::Skip => run.slow += 1,
+                Verdict::Fail(fail) => {
+                    run.cases += 1;
+                    report.failures.push(self.failure(
+                        fail,
+                        broken.args,
+                        Some(broken.pointer),
+                        0,
+                        true,
+                    ));
+                    report.runs.push(run);
+                    return;
+                }
+            }
+        }
+        let trees = match Trees::start(strategy, self.seed(options, "broken")) {
+            Ok(trees) => trees,
+            Err(e) => {
+                report.problems.push(format!("{}: {e}", self.label()));
+                report.runs.push(run);
+                return;
+            }
+        };
+        for _ in 0..options.cases {
+            if session.past_deadline() {
+                break;
+            }
+            // A schema with nothing to break (no constraint at all) has no such case.
+            let Ok(broken) = trees.new_value().await else {
+                break;
+            };
+            match self.call_broken(session, options, &broken).await {
+                Verdict::Pass => run.cases += 1,
+                Verdict::Skip => run.slow += 1,
+                Verdict::Fail(fail) => {
+                    run.cases += 1;
+                    let (broken, fail, calls) = if matches!(
+                        fail.kind,
+                        FailureKind::NoAnswer | FailureKind::StoppedAnswering
+                    ) {
+                        (broken, fail, 0)
+                    } else {
+                        shrink(
+                            &trees,
+                            broken,
+                            fail,
+                            options.max_shrink_calls,
+                            |b: Broken| async move { self.call_broken(session, options, &b).await },
+                        )
+                        .await
+                    };
+                    let failure =
+                        self.failure(fail, broken.args, Some(broken.pointer), calls, false);
+                    let failure = self.keep(options, failure, "broken", report);
+                    report.failures.push(failure);
+                    break;
+                }
+            }
+        }
+        report.runs.push(run);
+    }
+
+    fn failure(
+        &self,
+        fail: Fail,
+        args: Value,
+        pointer: Option<String>,
+        shrink_calls: u32,
+        replayed: bool,
+    ) -> PropertyFailure {
+        PropertyFailure {
+            tool: self.name.clone(),
+            action: self.action.clone(),
+            invariant: fail.invariant,
+            message: fail.message,
+            args,
+            pointer,
+            response: fail.response,
+            shrink_calls,
+            replayed,
+            saved_to: None,
+            kind: fail.kind,
+        }
+    }
+
+    /// Writes a new failure to the regressions file, when there is one.
+    fn keep(
+        &self,
+        options: &PropertyOptions,
+        mut failure: PropertyFailure,
+        property: &str,
+        report: &mut PropertyReport,
+    ) -> PropertyFailure {
+        if let Some(dir) = &options.regressions {
+            let stored = Stored {
+                action: self.action.clone(),
+                property: property.to_owned(),
+                invariant: failure.invariant.clone(),
+                args: failure.args.clone(),
+                pointer: failure.pointer.clone(),
+            };
+            match regressions::save(dir, &self.name, stored) {
+                Ok(path) => failure.saved_to = Some(path),
+                Err(e) => report.problems.push(e),
+            }
+        }
+        failure
+    }
+
+    /// Calls the tool with `args`: the response, `None` when the call was cancelled for its
+    /// time or went past a limit of the client, or the transport error.
+    async fn call(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+        args: &Value,
+    ) -> Result<Option<Value>, String> {
+        if let Some(limit) = options.case_time {
+            let case = Case {
+                tool: self.name.clone(),
+                title: String::new(),
+                args: args.clone(),
+                expectation: Expectation::Observe,
+                rationale: String::new(),
+                source: "property".into(),
+                boundary: None,
+            };
+            return match session.call_within(&case, limit).await {
+                None | Some((crate::cases::Happened::OverLimit { .. }, _)) => Ok(None),
+                Some((_, Some(response))) => Ok(Some(response)),
+                // Check's overall deadline passed: not sent, no verdict.
+                Some((crate::cases::Happened::Failed { message }, None))
+                    if message.starts_with(crate::target::DEADLINE_PASSED) =>
+                {
+                    Ok(None)
+                }
+                Some((happened, None)) => Err(happened.to_string()),
+            };
+        }
+        let params = json!({"name": self.name, "arguments": args});
+        match session.request("tools/call", params).await.1 {
+            Ok(response) => Ok(Some(response)),
+            Err(e) if over_limit(&e) || matches!(e, TargetError::DeadlinePassed { .. }) => Ok(None),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Whether the server answers the next request (`tools/list`): any JSON-RPC response.
+    async fn answers_after(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+    ) -> Option<Fail> {
+        if !options.checks(Invariant::Answers) {
+            return None;
+        }
+        match session.request("tools/list", Value::Null).await.1 {
+            Ok(_) => None,
+            Err(e) if over_limit(&e) || matches!(e, TargetError::DeadlinePassed { .. }) => None,
+            Err(e) => Some(Fail {
+                invariant: Invariant::Answers.name().into(),
+                kind: FailureKind::StoppedAnswering,
+                message: format!(
+                    "the server answered the call but not the next request (tools/list): {e}"
+                ),
+                response: None,
+            }),
+        }
+    }
+
+    async fn call_valid(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+        args: &Value,
+    ) -> Verdict {
+        let response = match self.call(session, options, args).await {
+            Ok(Some(response)) => response,
+            Ok(None) => return Verdict::Skip,
+            Err(e) if options.checks(Invariant::Answers) => {
+                return Verdict::Fail(Fail {
+                    invariant: Invariant::Answers.name().into(),
+                    kind: FailureKind::NoAnswer,
+                    message: format!("no answer to the call: {e}"),
+                    response: None,
+                });
+            }
+            Err(_) => return Verdict::Skip,
+        };
+        let fail = |invariant: &str, kind: FailureKind, message: String| {
+            Verdict::Fail(Fail {
+                invariant: invariant.to_owned(),
+                kind,
+                message,
+                response: Some(response.clone()),
+            })
+        };
+        if let Some(error) = response.get("error") {
+            let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+            if code != i64::from(MISSING_REQUIRED_CLIENT_CAPABILITY)
+                && options.checks(Invariant::NoProtocolError)
+            {
+                let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+                return fail(
+                    Invariant::NoProtocolError.name(),
+                    FailureKind::RpcError,
+                    format!("valid arguments got JSON-RPC error {code} ({message:?})"),
+                );
+            }
+        } else {
+            let result = response.get("result").unwrap_or(&Value::Null);
+            let complete =
+                result.get("resultType").and_then(Value::as_str) != Some("input_required");
+            let success = result.get("isError") != Some(&Value::Bool(true));
+            if let Some(output) = self.tool.get("outputSchema")
+                && complete
+                && success
+                && options.checks(Invariant::OutputSchema)
+                && let Ok(validator) = SchemaValidator::new(output)
+            {
+                match result.get("structuredContent") {
+                    None => {
+                        return fail(
+                            Invariant::OutputSchema.name(),
+                            FailureKind::NoStructured,
+                            "the tool declares an outputSchema but a successful result has no structuredContent".into(),
+                        );
+                    }
+                    Some(content) => {
+                        let violations = validator.violations(content);
+                        if !violations.is_empty() {
+                            return fail(
+                                Invariant::OutputSchema.name(),
+                                FailureKind::OutputMismatch,
+                                format!(
+                                    "structuredContent does not validate against the outputSchema:\n{}",
+                                    crate::validation::describe(&violations)
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for user in &options.invariants {
+            if let Err(why) = (user.check)(args, &response) {
+                return fail(&user.name, FailureKind::User, why);
+            }
+        }
+        match self.answers_after(session, options).await {
+            Some(mut f) => {
+                f.response = Some(response);
+                Verdict::Fail(f)
+            }
+            None => Verdict::Pass,
+        }
+    }
+
+    async fn call_broken(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+        broken: &Broken,
+    ) -> Verdict {
+        let response = match self.call(session, options, &broken.args).await {
+            Ok(Some(response)) => response,
+            Ok(None) => return Verdict::Skip,
+            Err(e) if options.checks(Invariant::Answers) => {
+                return Verdict::Fail(Fail {
+                    invariant: Invariant::Answers.name().into(),
+                    kind: FailureKind::NoAnswer,
+                    message: format!("no answer to the call: {e}"),
+                    response: None,
+                });
+            }
+            Err(_) => return Verdict::Skip,
+        };
+        let at = &broken.pointer;
+        let fail = |kind: FailureKind, message: String| {
+            Verdict::Fail(Fail {
+                invariant: Invariant::InvalidNamed.name().into(),
+                kind,
+                message,
+                response: Some(response.clone()),
+            })
+        };
+        if let Some(error) = response.get("error") {
+            let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+            if code == i64::from(MISSING_REQUIRED_CLIENT_CAPABILITY) {
+                return Verdict::Skip;
+            }
+            let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+            return fail(
+                FailureKind::RpcErrorOnInvalid,
+                format!(
+                    "arguments broken at `{at}` got JSON-RPC error {code} ({message:?}), not a tool execution error (isError: true)"
+                ),
+            );
+        }
+        let result = response.get("result").unwrap_or(&Value::Null);
+        if result.get("isError") != Some(&Value::Bool(true)) {
+            let what = if result.get("resultType").and_then(Value::as_str) == Some("input_required")
+            {
+                "asked for input (input_required)"
+            } else {
+                "succeeded"
+            };
+            return fail(
+                FailureKind::AcceptedInvalid,
+                format!("arguments broken at `{at}` were accepted: the call {what}"),
+            );
+        }
+        let text: String = result
+            .get("content")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if !text.contains(at.as_str()) {
+            return fail(
+                FailureKind::Unnamed,
+                format!(
+                    "the tool execution error does not name `{at}`, the one place the arguments break the schema"
+                ),
+            );
+        }
+        match self.answers_after(session, options).await {
+            Some(mut f) => {
+                f.response = Some(response);
+                Verdict::Fail(f)
+            }
+            None => Verdict::Pass,
+        }
+    }
+}
+
+/// Shrinks a failure: `simplify` while the call still fails the same invariant, `complicate`
+/// when it passes, at most `max_calls` calls. Returns the smallest failing value seen, its
+/// failure, and the calls made.
+async fn shrink<T, F, Fut>(
+    trees: &Trees<T>,
+    first: T,
+    first_fail: Fail,
+    max_calls: u32,
+    mut call: F,
+) -> (T, Fail, u32)
+where
+    T: Clone + fmt::Debug + Send + 'static,
+    F: FnMut(T) -> Fut,
+    Fut: std::future::Future<Output = Verdict>,
+{
+    let mut best = (first, first_fail);
+    let mut calls = 0;
+    let mut next = trees.simplify().await;
+    while let Some(candidate) = next {
+        if calls >= max_calls {
+            break;
+        }
+        calls += 1;
+        next = match call(candidate.clone()).await {
+            Verdict::Fail(fail) if fail.invariant == best.1.invariant => {
+                best = (candidate, fail);
+                trees.simplify().await
+            }
+            _ => trees.complicate().await,
+        };
+    }
+    (best.0, best.1, calls)
+}
