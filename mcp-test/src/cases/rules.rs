@@ -31,7 +31,7 @@ struct Mutation {
 
 /// The actions of an action tool (`{action: enum, data}` with `allOf` of `if`/`then` on the
 /// action's `const`): each action's name and the `then` schema that applies to it.
-fn actions(schema: &Value) -> Option<Vec<(String, Value)>> {
+pub(crate) fn actions(schema: &Value) -> Option<Vec<(String, Value)>> {
     let names = schema
         .pointer("/properties/action/enum")
         .and_then(Value::as_array)?;
@@ -56,7 +56,7 @@ fn actions(schema: &Value) -> Option<Vec<(String, Value)>> {
 }
 
 /// The schema one action sees: the root with `allOf` resolved for that action.
-fn action_schema(root: &Value, action: &str, then: &Value) -> Value {
+pub(crate) fn action_schema(root: &Value, action: &str, then: &Value) -> Value {
     let mut effective = root.as_object().cloned().unwrap_or_default();
     effective.remove("allOf");
     let mut props = effective

@@ -16,6 +16,7 @@ use proptest::strategy::{NewTree, SBoxedStrategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use serde_json::{Map, Number, Value, json};
 
+use crate::cases::rules::{action_schema, actions};
 use crate::cases::sample::{
     declared_types, format_sample, format_violation, integer_bounds, primary_type,
 };
@@ -708,73 +709,6 @@ fn object(obj: &Map<String, Value>, root: &Value, depth: usize) -> SBoxedStrateg
             Value::Object(out)
         })
         .sboxed()
-}
-
-/// The actions of an action tool (`{action: enum, data}` with `allOf` of `if`/`then` on the
-/// action's `const`, as `derive(Tool)` publishes it): each action's name and its `then`.
-fn actions(schema: &Value) -> Option<Vec<(String, Value)>> {
-    let names = schema
-        .pointer("/properties/action/enum")
-        .and_then(Value::as_array)?;
-    let all_of = schema.get("allOf").and_then(Value::as_array);
-    Some(
-        names
-            .iter()
-            .filter_map(Value::as_str)
-            .map(|name| {
-                let then = all_of
-                    .into_iter()
-                    .flatten()
-                    .find(|b| {
-                        b.pointer("/if/properties/action/const")
-                            .and_then(Value::as_str)
-                            == Some(name)
-                    })
-                    .and_then(|b| b.get("then"))
-                    .cloned()
-                    .unwrap_or(json!({}));
-                (name.to_owned(), then)
-            })
-            .collect(),
-    )
-}
-
-/// The schema one action sees: the root with its `allOf` resolved for that action.
-fn action_schema(root: &Value, action: &str, then: &Value) -> Value {
-    let mut effective = root.as_object().cloned().unwrap_or_default();
-    effective.remove("allOf");
-    let mut props = effective
-        .get("properties")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    props.insert("action".into(), json!({"type": "string", "const": action}));
-    if let Some(Value::Object(more)) = then.get("properties") {
-        for (k, v) in more {
-            props.insert(k.clone(), v.clone());
-        }
-    }
-    if then.pointer("/properties/data").is_none() {
-        props.remove("data");
-    }
-    effective.insert("properties".into(), Value::Object(props));
-    let mut required: Vec<Value> = effective
-        .get("required")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    for r in then
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if !required.contains(r) {
-            required.push(r.clone());
-        }
-    }
-    effective.insert("required".into(), Value::Array(required));
-    Value::Object(effective)
 }
 
 /// One way to break a valid value: set (or, with `None`, remove) the value at `pointer`.
