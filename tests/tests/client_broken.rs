@@ -4,7 +4,7 @@
 
 #![cfg(unix)]
 
-use mcp_test::client::{Client, ClientError};
+use mcp_test::client::{Client, ClientError, TransportEvent};
 use mcp_test::testing::{RequestOptions, call_tool, list_tools, result};
 use mcp_test::wire::Era;
 use mcp_test::{assert_rpc_error, assert_tool_text};
@@ -229,6 +229,23 @@ async fn a_server_that_ignores_the_end_of_its_input_is_killed_after_the_close_gr
         started.elapsed() < Duration::from_secs(10),
         "{:?}",
         started.elapsed()
+    );
+    // `sleep` ends on SIGTERM: reported so, not as one that needed SIGKILL (the server is
+    // the client's child, and stays a zombie until the client waits for it).
+    let stops: Vec<_> = client
+        .transport_events()
+        .into_iter()
+        .filter(|e| matches!(e, TransportEvent::GroupStopped { .. }))
+        .collect();
+    assert!(
+        matches!(
+            stops.as_slice(),
+            [TransportEvent::GroupStopped {
+                server_exited: false,
+                sigkill: false
+            }]
+        ),
+        "{stops:?}"
     );
     // An explicit grace overrides the client's.
     let client = client_for("exec sleep 60", Duration::from_secs(60)).await;

@@ -142,8 +142,8 @@ struct CheckArgs {
     deadline: u64,
     /// Seconds a stdio server gets to exit once its stdin is closed at the end; one still
     /// running is then stopped with its process group (SIGTERM, then SIGKILL) and reported
-    /// (transport/shutdown).
-    #[arg(long, value_name = "SECS", default_value_t = 5)]
+    /// (transport/shutdown). 2 s is what the official Python and TypeScript SDK clients wait.
+    #[arg(long, value_name = "SECS", default_value_t = mcp_test::client::DEFAULT_CLOSE_GRACE.as_secs())]
     close_grace: u64,
     /// How many schema cases run at once (1: one after the other, which also names exactly
     /// the case after which a server stopped answering).

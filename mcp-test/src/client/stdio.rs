@@ -476,7 +476,7 @@ impl StdioTransport {
         match tokio::time::timeout(timeout, process.wait()).await {
             Ok(Ok(status)) => {
                 // The server is gone; whatever it started and left behind goes too.
-                let ended = end_group(group, TERM_GRACE).await;
+                let ended = end_group(group, TERM_GRACE, None).await;
                 self.record_stop(true, ended);
                 Ok(Some(status))
             }
@@ -487,7 +487,7 @@ impl StdioTransport {
             }),
             Err(_) => {
                 // SIGTERM to the whole group first, then SIGKILL to what is left.
-                let ended = end_group(group, TERM_GRACE).await;
+                let ended = end_group(group, TERM_GRACE, Some(&mut *process)).await;
                 self.record_stop(false, ended);
                 let _ = process.kill().await;
                 drop(child);
@@ -731,21 +731,41 @@ enum Ended {
 /// Ends the process group led by `leader` (the server, spawned as a group leader): SIGTERM,
 /// then after `grace` SIGKILL to any process of it still there. Nothing when the group is
 /// already empty, or off unix.
-async fn end_group(leader: Option<u32>, grace: Duration) -> Ended {
+///
+/// `unreaped` is the leader's handle while nobody has waited for it yet: a process that
+/// exited stays a zombie of its parent, this one, until it is waited for, and kill(2) finds a
+/// zombie as it finds a live process. Without reaping it here, a server that SIGTERM did end
+/// would look as if it ignored the signal, and be reported so.
+async fn end_group(
+    leader: Option<u32>,
+    grace: Duration,
+    mut unreaped: Option<&mut Child>,
+) -> Ended {
     #[cfg(unix)]
     if let Some(pid) = leader.and_then(|p| libc::pid_t::try_from(p).ok()) {
         // SAFETY: kill(2) with a negative pid signals the process group; it touches no memory.
         let alive = |signal| unsafe { libc::kill(-pid, signal) } == 0;
+        let mut reap = || {
+            if let Some(child) = unreaped.as_deref_mut() {
+                let _ = child.try_wait();
+            }
+        };
         if alive(libc::SIGTERM) {
             let started = std::time::Instant::now();
-            while started.elapsed() < grace && alive(0) {
+            while started.elapsed() < grace && {
+                reap();
+                alive(0)
+            } {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
             if alive(libc::SIGKILL) {
-                // Let the kernel end them before the caller looks (a zombie counts as alive
-                // to kill(2), hence the bound).
+                // Let the kernel end them before the caller looks (a zombie of a process
+                // other than this one counts as alive to kill(2), hence the bound).
                 let killed = std::time::Instant::now();
-                while killed.elapsed() < grace && alive(0) {
+                while killed.elapsed() < grace && {
+                    reap();
+                    alive(0)
+                } {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
                 return Ended::Killed;
@@ -754,7 +774,7 @@ async fn end_group(leader: Option<u32>, grace: Duration) -> Ended {
         }
     }
     #[cfg(not(unix))]
-    let _ = (leader, grace);
+    let _ = (leader, grace, unreaped);
     Ended::Empty
 }
 

@@ -105,7 +105,7 @@ pub struct CheckOptions {
     /// it: its outcome is [`Happened::Slow`](super::Happened::Slow), no verdict either way.
     pub case_time: Option<Duration>,
     /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
-    /// before it kills it (default 5 s, the client's `DEFAULT_CLOSE_GRACE`).
+    /// before it kills it (default 2 s, the client's `DEFAULT_CLOSE_GRACE`).
     pub close_grace: Duration,
     /// Property tests after the schema cases (`--properties N`): `N` cases per property for
     /// each tool and action `check` may call, held to the invariants of
@@ -124,7 +124,7 @@ impl Default for CheckOptions {
             deadline: Some(DEFAULT_DEADLINE),
             jobs: DEFAULT_JOBS,
             case_time: Some(DEFAULT_CASE_TIME),
-            close_grace: Duration::from_secs(5),
+            close_grace: crate::client::DEFAULT_CLOSE_GRACE,
             properties: None,
         }
     }
