@@ -1,7 +1,7 @@
 //! Servers built with [rmcp](https://docs.rs/rmcp), the official Rust SDK, under the same test
 //! surface (feature `rmcp`).
 //!
-//! [`RmcpServer::serve`] runs any rmcp 3.11 [`ServerHandler`](::rmcp::ServerHandler) in this
+//! [`RmcpServer::serve`] runs any rmcp 3.11 [`ServerHandler`] in this
 //! process, on the test's tokio runtime, and speaks to it over an in-memory pipe
 //! (`tokio::io::duplex`) with the [`Client`] that speaks to every other server: newline-delimited
 //! JSON-RPC, the way the server would be spoken to over stdio, through rmcp's own transport and
