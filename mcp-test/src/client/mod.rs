@@ -89,7 +89,7 @@ pub const DEFAULT_PROBE_WAIT: Duration = Duration::from_secs(5);
 /// unless told otherwise ([`Client::with_close_grace`]), before it kills it: 2 s, what the
 /// official Python and TypeScript SDK clients wait before they send SIGTERM (the spec asks for
 /// "a reasonable time" and names none).
-pub const DEFAULT_CLOSE_GRACE: Duration = Duration::from_secs(2);
+pub const DEFAULT_CLOSE_GRACE: Duration = crate::target::CLOSE_GRACE;
 
 /// The longest message the client reads from a server unless told otherwise: 64 MiB, the
 /// default of each limit below ([`Client::with_max_message_bytes`] sets them all). The largest

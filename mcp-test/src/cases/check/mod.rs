@@ -124,7 +124,7 @@ impl Default for CheckOptions {
             deadline: Some(DEFAULT_DEADLINE),
             jobs: DEFAULT_JOBS,
             case_time: Some(DEFAULT_CASE_TIME),
-            close_grace: crate::client::DEFAULT_CLOSE_GRACE,
+            close_grace: crate::target::CLOSE_GRACE,
             properties: None,
         }
     }
