@@ -59,7 +59,7 @@
 //! scopes, assigns) do not reach an rmcp server, as they do not reach a server over stdio or
 //! HTTP: rmcp authenticates its callers itself.
 
-use crate::client::{Client, ClientError, TransportEvent};
+use crate::client::{Client, ClientError};
 use crate::server::Caller;
 use crate::target::{Target, TargetError, TargetFuture};
 use ::rmcp::{ServerHandler, ServiceExt};
@@ -210,23 +210,6 @@ impl Target for RmcpServer {
         })
     }
 
-    fn era(&self) -> Option<crate::wire::Era> {
-        Target::era(&self.client)
-    }
-
-    fn transport_events(&self) -> Vec<TransportEvent> {
-        self.client.transport_events()
-    }
-
-    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-        self.client.transport()
-    }
-
-    fn declared_capabilities(&self) -> Option<Value> {
-        self.client.declared_capabilities()
-    }
-
-    fn protocol_version(&self) -> Option<String> {
-        self.client.protocol_version()
-    }
+    crate::target::delegate_target!(client: era, transport_events, transport,
+        declared_capabilities, protocol_version);
 }

@@ -1,7 +1,6 @@
 //! [`Connected`]: a client with what was learnt when connecting.
 
-use crate::server::Caller;
-use crate::target::{Target, TargetError, TargetFuture, TransportEvent};
+use crate::target::{Target, TargetError};
 use crate::wire::Era;
 use serde_json::Value;
 
@@ -54,24 +53,10 @@ impl Target for Connected {
     fn label(&self) -> String {
         self.label.clone()
     }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        Target::send(&self.client, message, caller)
-    }
+    crate::target::delegate_target!(client: send, transport_events, transport, http_url,
+        http_options);
     fn era(&self) -> Option<Era> {
         Some(self.era)
-    }
-    fn transport_events(&self) -> Vec<TransportEvent> {
-        self.client.transport_events()
-    }
-    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-        self.client.transport()
-    }
-    fn http_url(&self) -> Option<String> {
-        self.client.http_url()
-    }
-    #[cfg(feature = "http")]
-    fn http_options(&self) -> Option<crate::client::HttpOptions> {
-        self.client.http_options()
     }
     fn declared_capabilities(&self) -> Option<Value> {
         self.handshake.get("capabilities").cloned()

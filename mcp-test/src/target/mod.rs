@@ -427,6 +427,7 @@ pub(crate) const DEADLINE_PASSED: &str = "cut short by the overall deadline";
 
 /// `client::DEFAULT_CLOSE_GRACE`, here so that `check`'s default (feature `cases`, which a build
 /// may have without a client) names the same figure.
+#[cfg(any(feature = "cases", feature = "client", feature = "http"))]
 pub(crate) const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// "METHOD (id ID)" for failure messages.
@@ -483,6 +484,73 @@ impl Target for Server {
         Some(self)
     }
 }
+
+/// The methods of [`Target`] that a wrapper passes on unchanged to the target in one of its
+/// fields: `delegate_target!(field: era, transport_events, ...)` inside the wrapper's
+/// `impl Target` writes each named method as a call of the same method on `self.field`. The
+/// wrapper writes the others itself (`label` and `send` can be named too). One list of the
+/// trait's methods for every wrapper, so a method added to the trait is forwarded by naming it.
+macro_rules! delegate_target {
+    ($field:ident: $($method:ident),+ $(,)?) => {
+        $($crate::target::delegate_target!(@ $field $method);)+
+    };
+    (@ $f:ident label) => {
+        fn label(&self) -> String {
+            $crate::target::Target::label(&self.$f)
+        }
+    };
+    (@ $f:ident send) => {
+        fn send<'a>(
+            &'a self,
+            message: &'a serde_json::Value,
+            caller: &'a $crate::server::Caller,
+        ) -> $crate::target::TargetFuture<'a> {
+            $crate::target::Target::send(&self.$f, message, caller)
+        }
+    };
+    (@ $f:ident era) => {
+        fn era(&self) -> Option<$crate::wire::Era> {
+            $crate::target::Target::era(&self.$f)
+        }
+    };
+    (@ $f:ident transport_events) => {
+        fn transport_events(&self) -> Vec<$crate::target::TransportEvent> {
+            $crate::target::Target::transport_events(&self.$f)
+        }
+    };
+    (@ $f:ident transport) => {
+        fn transport(&self) -> Option<$crate::spec::clauses::Transport> {
+            $crate::target::Target::transport(&self.$f)
+        }
+    };
+    (@ $f:ident http_url) => {
+        fn http_url(&self) -> Option<String> {
+            $crate::target::Target::http_url(&self.$f)
+        }
+    };
+    (@ $f:ident http_options) => {
+        #[cfg(feature = "http")]
+        fn http_options(&self) -> Option<$crate::client::HttpOptions> {
+            $crate::target::Target::http_options(&self.$f)
+        }
+    };
+    (@ $f:ident declared_capabilities) => {
+        fn declared_capabilities(&self) -> Option<serde_json::Value> {
+            $crate::target::Target::declared_capabilities(&self.$f)
+        }
+    };
+    (@ $f:ident protocol_version) => {
+        fn protocol_version(&self) -> Option<String> {
+            $crate::target::Target::protocol_version(&self.$f)
+        }
+    };
+    (@ $f:ident as_server) => {
+        fn as_server(&self) -> Option<&$crate::server::Server> {
+            $crate::target::Target::as_server(&self.$f)
+        }
+    };
+}
+pub(crate) use delegate_target;
 
 macro_rules! forward {
     ($($ty:ty),*) => {$(

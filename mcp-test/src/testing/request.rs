@@ -882,41 +882,8 @@ tokio::task_local! {
 /// caller of each message is the one passed to [`Target::send`], not the context's options
 /// (the helpers of the context are what apply those).
 impl Target for TestContext {
-    fn label(&self) -> String {
-        self.target.label()
-    }
-    fn send<'a>(
-        &'a self,
-        message: &'a Value,
-        caller: &'a crate::server::Caller,
-    ) -> crate::target::TargetFuture<'a> {
-        self.target.send(message, caller)
-    }
-    fn era(&self) -> Option<crate::wire::Era> {
-        self.target.era()
-    }
-    fn transport_events(&self) -> Vec<crate::target::TransportEvent> {
-        self.target.transport_events()
-    }
-    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-        self.target.transport()
-    }
-    fn http_url(&self) -> Option<String> {
-        self.target.http_url()
-    }
-    #[cfg(feature = "http")]
-    fn http_options(&self) -> Option<crate::client::HttpOptions> {
-        self.target.http_options()
-    }
-    fn declared_capabilities(&self) -> Option<Value> {
-        self.target.declared_capabilities()
-    }
-    fn protocol_version(&self) -> Option<String> {
-        self.target.protocol_version()
-    }
-    fn as_server(&self) -> Option<&Server> {
-        self.target.as_server()
-    }
+    crate::target::delegate_target!(target: label, send, era, transport_events, transport,
+        http_url, http_options, declared_capabilities, protocol_version, as_server);
 }
 
 /// A target plus the request options every call through it uses: what `#[mcp_test]` gives a

@@ -85,7 +85,7 @@ pub use report::Outcome;
 
 use crate::server::{Caller, Server};
 use crate::target::{Exchange, Target, TargetFuture};
-use crate::wire::{Era, meta_keys};
+use crate::wire::meta_keys;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -315,10 +315,6 @@ impl<T: Target> Recording<T> {
 }
 
 impl<T: Target> Target for Recording<T> {
-    fn label(&self) -> String {
-        self.target.label()
-    }
-
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
             let exchange = self.target.send(message, caller).await?;
@@ -327,38 +323,8 @@ impl<T: Target> Target for Recording<T> {
         })
     }
 
-    fn era(&self) -> Option<Era> {
-        self.target.era()
-    }
-
-    fn transport_events(&self) -> Vec<crate::target::TransportEvent> {
-        self.target.transport_events()
-    }
-
-    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-        self.target.transport()
-    }
-
-    fn http_url(&self) -> Option<String> {
-        self.target.http_url()
-    }
-
-    #[cfg(feature = "http")]
-    fn http_options(&self) -> Option<crate::client::HttpOptions> {
-        self.target.http_options()
-    }
-
-    fn declared_capabilities(&self) -> Option<Value> {
-        self.target.declared_capabilities()
-    }
-
-    fn protocol_version(&self) -> Option<String> {
-        self.target.protocol_version()
-    }
-
-    fn as_server(&self) -> Option<&Server> {
-        self.target.as_server()
-    }
+    crate::target::delegate_target!(target: label, era, transport_events, transport, http_url,
+        http_options, declared_capabilities, protocol_version, as_server);
 }
 
 /// A cheap fingerprint of what an in-process server serves: its name, version and the keys
