@@ -98,7 +98,7 @@ fn inline(value: Value, defs: &Map<String, Value>, stack: &mut Vec<String>) -> V
                     .then(|| "#".to_owned())
                     .or_else(|| reference.strip_prefix("#/$defs/").map(str::to_owned))
                     .or_else(|| reference.strip_prefix("#/definitions/").map(str::to_owned))
-                    .map(|n| n.replace("~1", "/").replace("~0", "~"));
+                    .map(|n| crate::validation::unescape_token(&n).into_owned());
                 if let Some(name) = name {
                     map.remove("$ref");
                     let target = if name == "#" || stack.contains(&name) {

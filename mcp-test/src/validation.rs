@@ -211,6 +211,16 @@ pub fn join_pointer(base: &str, token: &str) -> String {
     out
 }
 
+/// One reference token of a JSON pointer, unescaped per RFC 6901 (`~1` is `/`, `~0` is `~`):
+/// the inverse of [`join_pointer`]'s escaping, borrowed when the token has no `~`.
+pub(crate) fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        std::borrow::Cow::Borrowed(token)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

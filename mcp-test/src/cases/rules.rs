@@ -10,7 +10,7 @@ use super::sample::{
 };
 use super::values::ValueError;
 use super::{Boundary, Case, CaseOptions, DeriveError, Expectation};
-use crate::validation::{SchemaError, SchemaValidator, describe, join_pointer};
+use crate::validation::{SchemaError, SchemaValidator, describe, join_pointer, unescape_token};
 use std::rc::Rc;
 
 /// One edit of the base arguments.
@@ -292,7 +292,7 @@ pub(super) fn declares(root: &Value, schema: &Value, pointer: &str) -> bool {
     let tokens: Vec<String> = pointer
         .split('/')
         .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .map(|t| unescape_token(t).into_owned())
         .collect();
     declares_tokens(root, schema, &tokens, 0)
 }
@@ -1221,7 +1221,7 @@ impl Undo {
         let Some((parent, last)) = ptr.rsplit_once('/') else {
             return;
         };
-        let key = unescape(last);
+        let key = unescape_token(last);
         match (self, parent_mut(root, parent)) {
             (Undo::Replaced(old), Some(Value::Object(map))) => {
                 if let Some(slot) = map.get_mut(key.as_ref()) {
@@ -1244,15 +1244,6 @@ impl Undo {
     }
 }
 
-/// One reference token of a JSON pointer, unescaped (RFC 6901); borrowed when it has no `~`.
-fn unescape(token: &str) -> Cow<'_, str> {
-    if token.contains('~') {
-        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
-    } else {
-        Cow::Borrowed(token)
-    }
-}
-
 /// The value at a JSON pointer, as [`Value::pointer_mut`] finds it, without allocating for
 /// tokens that need no unescaping.
 fn parent_mut<'a>(root: &'a mut Value, ptr: &str) -> Option<&'a mut Value> {
@@ -1262,7 +1253,7 @@ fn parent_mut<'a>(root: &'a mut Value, ptr: &str) -> Option<&'a mut Value> {
     let tokens = ptr.strip_prefix('/')?;
     let mut current = root;
     for token in tokens.split('/') {
-        let token = unescape(token);
+        let token = unescape_token(token);
         current = match current {
             Value::Object(map) => map.get_mut(token.as_ref())?,
             Value::Array(items) => {
@@ -1285,7 +1276,7 @@ fn set(root: &mut Value, ptr: &str, value: Value) -> Option<Undo> {
         return Some(Undo::Root(std::mem::replace(root, value)));
     }
     let (parent, last) = ptr.rsplit_once('/')?;
-    let key = unescape(last);
+    let key = unescape_token(last);
     match parent_mut(root, parent)? {
         Value::Object(map) => match map.get_mut(key.as_ref()) {
             Some(slot) => Some(Undo::Replaced(std::mem::replace(slot, value))),
@@ -1312,7 +1303,7 @@ fn set_creating(root: &mut Value, ptr: &str, value: Value) -> bool {
     let tokens: Vec<String> = ptr
         .split('/')
         .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .map(|t| unescape_token(t).into_owned())
         .collect();
     let mut current = root;
     for (i, token) in tokens.iter().enumerate() {
@@ -1351,7 +1342,7 @@ fn set_creating(root: &mut Value, ptr: &str, value: Value) -> bool {
 /// Removes the member at a JSON pointer. `None` when there is none; otherwise how to undo it.
 fn remove(root: &mut Value, ptr: &str) -> Option<Undo> {
     let (parent, last) = ptr.rsplit_once('/')?;
-    let key = unescape(last);
+    let key = unescape_token(last);
     match parent_mut(root, parent)? {
         Value::Object(map) => {
             let (key, old) = map.remove_entry(key.as_ref())?;

@@ -745,27 +745,23 @@ async fn end_group(
     if let Some(pid) = leader.and_then(|p| libc::pid_t::try_from(p).ok()) {
         // SAFETY: kill(2) with a negative pid signals the process group; it touches no memory.
         let alive = |signal| unsafe { libc::kill(-pid, signal) } == 0;
-        let mut reap = || {
+        // Whether any process of the group is still there, the leader reaped first.
+        let mut still_there = || {
             if let Some(child) = unreaped.as_deref_mut() {
                 let _ = child.try_wait();
             }
+            alive(0)
         };
         if alive(libc::SIGTERM) {
             let started = std::time::Instant::now();
-            while started.elapsed() < grace && {
-                reap();
-                alive(0)
-            } {
+            while started.elapsed() < grace && still_there() {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
             if alive(libc::SIGKILL) {
                 // Let the kernel end them before the caller looks (a zombie of a process
                 // other than this one counts as alive to kill(2), hence the bound).
                 let killed = std::time::Instant::now();
-                while killed.elapsed() < grace && {
-                    reap();
-                    alive(0)
-                } {
+                while killed.elapsed() < grace && still_there() {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
                 return Ended::Killed;
