@@ -46,21 +46,39 @@ pub struct SchemaError {
 impl SchemaValidator {
     /// Compiles `schema`. The error names what is wrong with it.
     pub fn new(schema: &Value) -> Result<Self, SchemaError> {
-        let validator = jsonschema::options()
-            .should_validate_formats(true)
-            .build(schema)
-            .map_err(|e| {
-                let at = e.instance_path().as_str();
-                let message = if at.is_empty() {
-                    e.to_string()
-                } else {
-                    format!("{e} (at {at})")
-                };
-                SchemaError {
-                    message,
-                    source: Box::new(e),
-                }
-            })?;
+        Self::build(schema, None)
+    }
+
+    /// [`SchemaValidator::new`], sharing compiled `pattern`s with the other validators built
+    /// with `patterns`: the schemas of one server repeat their patterns.
+    pub(crate) fn with_patterns(
+        schema: &Value,
+        patterns: &jsonschema::PatternCache,
+    ) -> Result<Self, SchemaError> {
+        Self::build(schema, Some(patterns))
+    }
+
+    fn build(
+        schema: &Value,
+        patterns: Option<&jsonschema::PatternCache>,
+    ) -> Result<Self, SchemaError> {
+        let mut options = jsonschema::options();
+        options = options.should_validate_formats(true);
+        if let Some(patterns) = patterns {
+            options = options.with_pattern_cache(patterns.clone());
+        }
+        let validator = options.build(schema).map_err(|e| {
+            let at = e.instance_path().as_str();
+            let message = if at.is_empty() {
+                e.to_string()
+            } else {
+                format!("{e} (at {at})")
+            };
+            SchemaError {
+                message,
+                source: Box::new(e),
+            }
+        })?;
         Ok(SchemaValidator { validator })
     }
 

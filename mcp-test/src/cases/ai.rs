@@ -566,7 +566,7 @@ fn validate(s: &Value, schemas: &BTreeMap<String, Value>, model: &str) -> Option
     Some(Case {
         tool: tool.to_owned(),
         title: text("title").unwrap_or_else(|| "AI-suggested case".into()),
-        args,
+        args: args.into(),
         expectation,
         rationale: text("rationale").unwrap_or_default(),
         source: format!("ai:{model}"),

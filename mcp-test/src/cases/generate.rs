@@ -43,7 +43,7 @@ pub struct GenerateOptions {
 /// use mcp_test::cases::{Case, Expectation};
 /// let case = Case {
 ///     tool: "echo".into(), title: "rejects a missing `/text`".into(),
-///     args: serde_json::json!({}), expectation: Expectation::Error,
+///     args: serde_json::json!({}).into(), expectation: Expectation::Error,
 ///     rationale: "\"text\" is required".into(), source: "rule:required".into(),
 ///     boundary: None,
 /// };

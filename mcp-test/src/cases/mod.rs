@@ -52,11 +52,13 @@
 #[cfg(feature = "ai")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ai")))]
 pub mod ai;
+mod args;
 pub mod check;
 #[cfg(any(feature = "client", feature = "http"))]
 mod connected;
 mod example_server;
 pub mod generate;
+mod hash;
 #[cfg(feature = "properties")]
 #[cfg_attr(docsrs, doc(cfg(feature = "properties")))]
 pub mod properties;
@@ -66,6 +68,7 @@ mod target;
 pub mod values;
 
 pub use crate::wire::Era;
+pub use args::CaseArgs;
 pub use check::{
     CheckOptions, CheckReport, DEFAULT_DEADLINE, Finding, Probe, Severity, Shown, SkippedTool,
     check,
@@ -106,7 +109,7 @@ pub struct Case {
     /// A human-readable title, unique per tool, e.g. "rejects a missing `/city`".
     pub title: String,
     /// The arguments to send.
-    pub args: Value,
+    pub args: CaseArgs,
     /// What the server should do.
     pub expectation: Expectation,
     /// Why the case exists.
@@ -237,9 +240,10 @@ impl Selector {
     /// Whether the case is of this tool (and action).
     pub fn matches(&self, case: &Case) -> bool {
         case.tool == self.tool
-            && self.action.as_deref().is_none_or(|action| {
-                case.args.get("action").and_then(Value::as_str) == Some(action)
-            })
+            && self
+                .action
+                .as_deref()
+                .is_none_or(|action| case.args.action() == Some(action))
     }
 }
 
@@ -534,30 +538,102 @@ pub(crate) fn derive_split(
     tools: &[Value],
     options: &CaseOptions,
 ) -> (Vec<Case>, Vec<DeriveError>, Vec<ValueError>) {
+    let selected: Vec<&Value> = tools
+        .iter()
+        .filter(|tool| {
+            let name = tool_name(tool);
+            (options.only.is_empty() || options.only.iter().any(|s| s.tool == name))
+                && !options
+                    .skip
+                    .iter()
+                    .any(|s| s.tool == name && s.action.is_none())
+        })
+        .collect();
+    let derived = derive_each(&selected, options);
     let mut cases = Vec::new();
     let mut problems = Vec::new();
     let mut bad_values = Vec::new();
-    let no_schema = serde_json::json!({"type": "object"});
-    let mut validators = rules::Validators::default();
-    for tool in tools {
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-        let schema = tool.get("inputSchema").unwrap_or(&no_schema);
-        let tool_selected = (options.only.is_empty()
-            || options.only.iter().any(|s| s.tool == name))
-            && !options
-                .skip
-                .iter()
-                .any(|s| s.tool == name && s.action.is_none());
-        if !tool_selected {
-            continue;
-        }
-        match rules::derive_with(name, schema, options, &mut validators) {
+    for result in derived {
+        match result {
             Ok(c) => cases.extend(c.into_iter().filter(|c| options.selects(c))),
             Err(rules::Failure::Schema(e)) => problems.push(e),
             Err(rules::Failure::Value(e)) => bad_values.push(e),
         }
     }
     (cases, problems, bad_values)
+}
+
+fn tool_name(tool: &Value) -> &str {
+    tool.get("name").and_then(Value::as_str).unwrap_or("")
+}
+
+/// The derivation of each tool, in order. A long list is shared out to one thread per core:
+/// each tool's cases depend on nothing but its own schema and the options (its sampler is
+/// seeded per tool), so the result is the same whichever thread derives which tool.
+fn derive_each(tools: &[&Value], options: &CaseOptions) -> Vec<Result<Vec<Case>, rules::Failure>> {
+    /// Below this many tools a thread costs more than it saves.
+    const PER_THREAD: usize = 32;
+    let no_schema = serde_json::json!({"type": "object"});
+    // Tools with equal input schemas share one compiled validator per thread.
+    fn derive_range<'s>(
+        tools: &[&'s Value],
+        no_schema: &'s Value,
+        options: &CaseOptions,
+        validators: &mut rules::Validators<'s>,
+    ) -> Vec<Result<Vec<Case>, rules::Failure>> {
+        tools
+            .iter()
+            .map(|tool| {
+                let schema = tool.get("inputSchema").unwrap_or(no_schema);
+                rules::derive_with(tool_name(tool), schema, options, validators)
+            })
+            .collect()
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(tools.len() / PER_THREAD)
+        .max(1);
+    if threads == 1 {
+        return derive_range(
+            tools,
+            &no_schema,
+            options,
+            &mut rules::Validators::default(),
+        );
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let chunk = tools.len().div_ceil(threads * 8);
+    let mut parts: Vec<(usize, Vec<_>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut validators = rules::Validators::default();
+                    let mut done = Vec::new();
+                    loop {
+                        let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+                        if start >= tools.len() {
+                            return done;
+                        }
+                        let end = (start + chunk).min(tools.len());
+                        let part = &tools[start..end];
+                        done.push((
+                            start,
+                            derive_range(part, &no_schema, options, &mut validators),
+                        ));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                w.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    parts.sort_unstable_by_key(|(start, _)| *start);
+    parts.into_iter().flat_map(|(_, part)| part).collect()
 }
 
 /// What a server did with a case.

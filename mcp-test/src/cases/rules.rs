@@ -3,8 +3,10 @@
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::fmt;
 
+use super::args::{CaseArgs, Edit};
+use super::hash::{BaseHashes, BuildFx, str_hash, value_hash};
 use super::sample::{
     Sampler, declared_types, fitting_examples, format_violation, is_null_schema, primary_type,
 };
@@ -12,21 +14,125 @@ use super::values::ValueError;
 use super::{Boundary, Case, CaseOptions, DeriveError, Expectation};
 use crate::validation::{SchemaError, SchemaValidator, describe, join_pointer, unescape_token};
 use std::rc::Rc;
-
-/// One edit of the base arguments.
-enum Op {
-    Set(String, Value),
-    Remove(String),
-}
+use std::sync::Arc;
 
 struct Mutation {
-    op: Op,
+    /// The edit of the base arguments.
+    op: Edit,
     source: &'static str,
     title: String,
     rationale: String,
     expectation: Expectation,
     /// The bound a valid mutation puts its value on (the keyword).
     boundary: Option<&'static str>,
+}
+
+/// The text `format!` would make of `pieces` (each a [`Piece`]: text, a number, a JSON value or
+/// a [`Debugged`] one) at a fraction of its cost: every case has a title and a rationale, and
+/// `format!`'s general machinery was a tenth of the time of deriving a large server's cases.
+macro_rules! text {
+    ($($piece:expr),+ $(,)?) => {{
+        let mut out = String::with_capacity(0 $(+ Piece::size(&$piece))+);
+        $(Piece::put(&$piece, &mut out);)+
+        out
+    }};
+}
+
+/// One piece of a [`text!`], written as `{}` writes it.
+trait Piece {
+    /// About how many bytes it takes.
+    fn size(&self) -> usize;
+    /// Appends it to `out`.
+    fn put(&self, out: &mut String);
+}
+
+impl Piece for str {
+    fn size(&self) -> usize {
+        self.len()
+    }
+    fn put(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for String {
+    fn size(&self) -> usize {
+        self.len()
+    }
+    fn put(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for &T {
+    fn size(&self) -> usize {
+        (**self).size()
+    }
+    fn put(&self, out: &mut String) {
+        (**self).put(out);
+    }
+}
+
+impl Piece for usize {
+    fn size(&self) -> usize {
+        4
+    }
+    fn put(&self, out: &mut String) {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut n = *self;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    }
+}
+
+impl Piece for f64 {
+    fn size(&self) -> usize {
+        8
+    }
+    fn put(&self, out: &mut String) {
+        // Whole numbers print as `{}` prints them (no fraction, no exponent); `-0` and the
+        // rest go through `Display`.
+        if self.fract() == 0.0 && self.abs() < 1e15 && !(*self == 0.0 && self.is_sign_negative()) {
+            if *self < 0.0 {
+                out.push('-');
+            }
+            (self.abs() as usize).put(out);
+        } else {
+            use std::fmt::Write;
+            let _ = write!(out, "{self}");
+        }
+    }
+}
+
+impl Piece for Value {
+    fn size(&self) -> usize {
+        16
+    }
+    fn put(&self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = write!(out, "{self}");
+    }
+}
+
+/// A piece written as `{:?}` writes it.
+struct Debugged<'a, T: fmt::Debug + ?Sized>(&'a T);
+
+impl<T: fmt::Debug + ?Sized> Piece for Debugged<'_, T> {
+    fn size(&self) -> usize {
+        16
+    }
+    fn put(&self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = write!(out, "{:?}", self.0);
+    }
 }
 
 /// The actions of an action tool (`{action: enum, data}` with `allOf` of `if`/`then` on the
@@ -148,24 +254,44 @@ pub(super) fn derive(
     derive_with(tool, schema, options, &mut Validators::default())
 }
 
-/// The input validators compiled so far while deriving the cases of several tools, by input
-/// schema: tools whose input schemas are equal share one, compiled once.
+/// The input schemas compiled so far while deriving the cases of several tools: tools whose
+/// input schemas are equal share one [`Compiled`], made once.
 #[derive(Default)]
 pub(super) struct Validators<'s> {
-    by_hash: HashMap<u64, Vec<(&'s Value, Rc<SchemaValidator>)>, BuildFx>,
+    by_hash: HashMap<u64, Vec<(&'s Value, Rc<Compiled>)>, BuildFx>,
+    /// The `pattern`s compiled so far, shared by the validators.
+    patterns: jsonschema::PatternCache,
+}
+
+/// What the cases of a tool need of its input schema, made once per distinct schema.
+pub(super) struct Compiled {
+    validator: SchemaValidator,
+    /// For an action tool: each action, and the schema that action sees.
+    actions: Option<Vec<(String, Value)>>,
 }
 
 impl<'s> Validators<'s> {
-    /// `schema` compiled, or the validator of an equal schema compiled before.
-    fn get(&mut self, schema: &'s Value) -> Result<Rc<SchemaValidator>, SchemaError> {
+    /// `schema` compiled, or an equal schema compiled before.
+    fn get(&mut self, schema: &'s Value) -> Result<Rc<Compiled>, SchemaError> {
         let hash = value_hash(schema);
         let same = self.by_hash.entry(hash).or_default();
-        if let Some((_, validator)) = same.iter().find(|(s, _)| *s == schema) {
-            return Ok(Rc::clone(validator));
+        if let Some((_, compiled)) = same.iter().find(|(s, _)| *s == schema) {
+            return Ok(Rc::clone(compiled));
         }
-        let validator = Rc::new(SchemaValidator::new(schema)?);
-        same.push((schema, Rc::clone(&validator)));
-        Ok(validator)
+        let compiled = Rc::new(Compiled {
+            validator: SchemaValidator::with_patterns(schema, &self.patterns)?,
+            actions: actions(schema).map(|actions| {
+                actions
+                    .into_iter()
+                    .map(|(action, then)| {
+                        let effective = action_schema(schema, &action, &then);
+                        (action, effective)
+                    })
+                    .collect()
+            }),
+        });
+        same.push((schema, Rc::clone(&compiled)));
+        Ok(compiled)
     }
 }
 
@@ -200,13 +326,13 @@ pub(super) fn derive_with<'s>(
             ));
         }
     }
-    let validator = validators
+    let compiled = validators
         .get(schema)
         .map_err(|e| problem(None, format!("the input schema does not compile: {e}")))?;
     let mut sampler = Sampler::new(options.seed);
     let mut cases = Collected::default();
     let mut used: HashSet<String> = HashSet::new();
-    match actions(schema) {
+    match &compiled.actions {
         Some(actions) if !actions.is_empty() => {
             if let Some((pointer, _, _)) = given.iter().find(|(p, _, own)| *own && p == "/action") {
                 return Err(value_problem(
@@ -214,17 +340,16 @@ pub(super) fn derive_with<'s>(
                     "is the action of an action tool, which the cases choose: every action gets its own cases".into(),
                 ));
             }
-            for (action, then) in &actions {
-                let effective = action_schema(schema, action, then);
-                let values = values_for(&effective, &given);
+            for (action, effective) in actions {
+                let values = values_for(effective, &given);
                 used.extend(values.iter().map(|(p, _)| p.clone()));
                 let ctx = Ctx {
                     tool,
                     action: Some(action),
-                    validator: &validator,
+                    validator: &compiled.validator,
                     values: &values,
                 };
-                ctx.derive_from(&effective, &mut sampler, options, &mut cases)
+                ctx.derive_from(effective, &mut sampler, options, &mut cases)
                     .map_err(|e| match e {
                         Derived::Value(e) => Failure::Value(e),
                         Derived::None(e) => problem(Some(action), e.to_string()),
@@ -235,26 +360,28 @@ pub(super) fn derive_with<'s>(
                 let ctx = Ctx {
                     tool,
                     action: None,
-                    validator: &validator,
+                    validator: &compiled.validator,
                     values: &[],
                 };
                 let mut args = cases
                     .cases
                     .iter()
                     .find(|c: &&Case| c.expectation == Expectation::Success)
-                    .map(|c| c.args.clone())
-                    .unwrap_or(json!({}));
+                    .map_or_else(|| json!({}), |c| Value::clone(&c.args));
                 args["action"] = json!("no_such_action");
-                ctx.push(
-                    &mut cases,
-                    Cow::Owned(args),
-                    Expectation::Error,
-                    "rule:enum",
-                    "rejects an unknown action".into(),
-                    "\"action\" must be one of the declared actions; the server should reject any other"
-                        .into(),
-                    None,
-                );
+                if let Some(key) = ctx.admit(&cases, &args, value_hash(&args), Expectation::Error) {
+                    ctx.keep(
+                        &mut cases,
+                        key,
+                        CaseArgs::from(args),
+                        Expectation::Error,
+                        "rule:enum",
+                        "rejects an unknown action".into(),
+                        "\"action\" must be one of the declared actions; the server should reject any other"
+                            .into(),
+                        None,
+                    );
+                }
             }
         }
         _ => {
@@ -263,7 +390,7 @@ pub(super) fn derive_with<'s>(
             let ctx = Ctx {
                 tool,
                 action: None,
-                validator: &validator,
+                validator: &compiled.validator,
                 values: &values,
             };
             ctx.derive_from(schema, &mut sampler, options, &mut cases)
@@ -351,110 +478,61 @@ fn declares_tokens(root: &Value, schema: &Value, tokens: &[String], depth: usize
 /// Cases are told apart by a structural hash of their arguments, compared for equality only
 /// on a collision: serializing every case's arguments to text for the key was a fifth of the
 /// time of deriving the cases of a large server. The check runs before a case's arguments are
-/// copied out of the working value, so a duplicate costs no copy.
+/// kept. Both indexes are chains through `cases` (a map from a hash to the last case with it,
+/// and from each case to the one before it with the same hash), so keeping a case allocates
+/// nothing beyond the amortized growth of three vectors and two maps.
 #[derive(Default)]
 struct Collected {
     cases: Vec<Case>,
-    /// The indices of the cases in `cases`, by the hash of their arguments and expectation.
-    seen: HashMap<(u64, Expectation), Vec<usize>, BuildFx>,
-    titles: HashSet<String, BuildFx>,
+    /// The last case with each key (hash of the arguments, expectation).
+    by_args: HashMap<(u64, Expectation), usize, BuildFx>,
+    /// Per case, the case before it with the same key.
+    same_args: Vec<Option<usize>>,
+    /// The last case with each hash of a title.
+    by_title: HashMap<u64, usize, BuildFx>,
+    /// Per case, the case before it with the same title hash.
+    same_title: Vec<Option<usize>>,
 }
 
 impl Collected {
+    /// The cases along one chain, from `head` back.
+    fn chain(next: &[Option<usize>], head: Option<usize>) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(head, move |&i| next[i])
+    }
+
     /// Whether a case with these arguments and this expectation was kept already.
     fn has(&self, key: (u64, Expectation), args: &Value) -> bool {
-        self.seen
-            .get(&key)
-            .is_some_and(|same| same.iter().any(|&i| self.cases[i].args == *args))
+        Self::chain(&self.same_args, self.by_args.get(&key).copied())
+            .any(|i| self.cases[i].args.same_as(args))
+    }
+
+    /// Whether a case titled `title` was kept already.
+    fn has_title(&self, hash: u64, title: &str) -> bool {
+        Self::chain(&self.same_title, self.by_title.get(&hash).copied())
+            .any(|i| self.cases[i].title == title)
     }
 
     /// Keeps `case` (no duplicate: see [`Collected::has`]), its title made unique.
     fn keep(&mut self, key: (u64, Expectation), mut case: Case) {
-        self.seen.entry(key).or_default().push(self.cases.len());
-        if self.titles.contains(&case.title) {
+        let mut title_hash = str_hash(&case.title);
+        if self.has_title(title_hash, &case.title) {
             let base = std::mem::take(&mut case.title);
             let mut n = 2;
             loop {
                 let title = format!("{base} ({n})");
-                if !self.titles.contains(&title) {
+                title_hash = str_hash(&title);
+                if !self.has_title(title_hash, &title) {
                     case.title = title;
                     break;
                 }
                 n += 1;
             }
         }
-        self.titles.insert(case.title.clone());
+        let i = self.cases.len();
+        self.same_args.push(self.by_args.insert(key, i));
+        self.same_title.push(self.by_title.insert(title_hash, i));
         self.cases.push(case);
     }
-}
-
-/// FxHash's multiply-rotate: the keys are not attacker-chosen (the cases and titles are the
-/// engine's own) and equal hashes are compared anyway, so a fast hash is all the engine's
-/// maps need; SipHash, restarted for every object member, cost a tenth of deriving all cases.
-#[derive(Default)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type BuildFx = BuildHasherDefault<Fx>;
-
-/// A hash of `value` that agrees with its `==`: numbers by their kind and value, and an
-/// object's members in any order (a `Map` compares as a map whichever order it keeps).
-fn value_hash(value: &Value) -> u64 {
-    fn feed(value: &Value, h: &mut Fx) {
-        match value {
-            Value::Null => 0u8.hash(h),
-            Value::Bool(b) => (1u8, b).hash(h),
-            Value::Number(n) => {
-                if let Some(u) = n.as_u64() {
-                    (2u8, u).hash(h);
-                } else if let Some(i) = n.as_i64() {
-                    (3u8, i).hash(h);
-                } else {
-                    (4u8, n.as_f64().map(f64::to_bits)).hash(h);
-                }
-            }
-            Value::String(s) => (5u8, s).hash(h),
-            Value::Array(items) => {
-                (6u8, items.len()).hash(h);
-                for item in items {
-                    feed(item, h);
-                }
-            }
-            Value::Object(map) => {
-                let members = map.iter().fold(0u64, |acc, (k, v)| {
-                    let mut member = Fx::default();
-                    k.hash(&mut member);
-                    feed(v, &mut member);
-                    acc.wrapping_add(member.finish())
-                });
-                (7u8, map.len(), members).hash(h);
-            }
-        }
-    }
-    let mut h = Fx::default();
-    feed(value, &mut h);
-    h.finish()
 }
 
 /// No arguments the generator tried satisfy the schema (e.g. a `pattern` it cannot meet
@@ -505,72 +583,85 @@ impl Ctx<'_> {
                 attempt: full,
             }));
         };
-        self.push(
-            cases,
-            Cow::Borrowed(&base),
-            Expectation::Success,
-            "rule:base",
-            "accepts valid arguments".into(),
-            "every property filled with a value that satisfies every constraint".into(),
-            None,
-        );
-        if !options.edge_cases {
-            return Ok(());
-        }
-        if minimal != base {
-            self.push(
+        let base = Arc::new(base);
+        if let Some(key) = self.admit(cases, &base, value_hash(&base), Expectation::Success) {
+            self.keep(
                 cases,
-                Cow::Owned(minimal),
+                key,
+                CaseArgs::shared(&base),
                 Expectation::Success,
-                "rule:required",
-                "accepts only the required properties".into(),
-                "optional properties may be left out".into(),
+                "rule:base",
+                "accepts valid arguments".into(),
+                "every property filled with a value that satisfies every constraint".into(),
                 None,
             );
         }
+        if !options.edge_cases {
+            return Ok(());
+        }
+        if minimal != *base
+            && let Some(key) =
+                self.admit(cases, &minimal, value_hash(&minimal), Expectation::Success)
+        {
+            {
+                self.keep(
+                    cases,
+                    key,
+                    CaseArgs::from(minimal),
+                    Expectation::Success,
+                    "rule:required",
+                    "accepts only the required properties".into(),
+                    "optional properties may be left out".into(),
+                    None,
+                );
+            }
+        }
         let mut mutations = Vec::new();
         walk(schema, "", &base, sampler, &mut mutations, 0);
-        // Each mutation is made on one working copy of the base, checked there, and undone:
-        // only the arguments of a case that is kept are copied out.
-        let mut work = base;
+        // Each mutation is made on one working copy of the base, checked there, and undone. A
+        // case that is kept holds the shared base and its one edit, never a copy.
+        let mut work = Value::clone(&base);
+        let mut hashes = BaseHashes::new(&base);
         for m in mutations {
             // The user's value wins over the schema's other valid values (its examples, the
             // other members of its enum, the empty string or array): a value the user gave is
             // often the one the server knows, such as an existing id.
-            if let (Op::Set(ptr, _), "rule:examples" | "rule:enum" | "rule:empty") =
+            if let (Edit::Set(ptr, _), "rule:examples" | "rule:enum" | "rule:empty") =
                 (&m.op, m.source)
                 && m.expectation == Expectation::Success
                 && self.values.iter().any(|(p, _)| p == ptr)
             {
                 continue;
             }
-            let (ptr, undo, boundary) = match m.op {
-                Op::Set(ptr, v) => {
-                    let undo = set(&mut work, &ptr, v);
-                    let boundary = m.boundary.map(|keyword| Boundary {
-                        pointer: ptr.clone(),
-                        keyword: keyword.to_owned(),
-                    });
-                    (ptr, undo, boundary)
-                }
-                Op::Remove(ptr) => {
-                    let undo = remove(&mut work, &ptr);
-                    (ptr, undo, None)
-                }
-            };
-            let Some(undo) = undo else {
+            let mut edit = m.op;
+            let Some(hash) = hashes.edited(&edit) else {
                 continue;
             };
-            self.push(
+            let Some(undo) = edit.make(&mut work) else {
+                continue;
+            };
+            let key = self.admit(cases, &work, hash, m.expectation);
+            let put = undo.apply(&mut work, edit.pointer());
+            let Some(key) = key else {
+                continue;
+            };
+            if let (Edit::Set(_, slot), Some(value)) = (&mut edit, put) {
+                *slot = value;
+            }
+            let boundary = m.boundary.map(|keyword| Boundary {
+                pointer: edit.pointer().to_owned(),
+                keyword: keyword.to_owned(),
+            });
+            self.keep(
                 cases,
-                Cow::Borrowed(&work),
+                key,
+                CaseArgs::edited(&base, edit),
                 m.expectation,
                 m.source,
                 m.title,
                 m.rationale,
                 boundary,
             );
-            undo.apply(&mut work, &ptr);
         }
         Ok(())
     }
@@ -606,36 +697,46 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// Adds a case if its prediction agrees with the real schema (a success (or observed) case
-    /// must be valid, an error case invalid; mutations the schema does not catch are dropped)
-    /// and no earlier case of the tool has the same arguments and expectation. Borrowed
-    /// arguments are copied only when the case is kept.
-    #[allow(clippy::too_many_arguments)]
-    fn push(
+    /// Whether a case with `args` is to be kept, and its key if so: its prediction agrees
+    /// with the real schema (a success (or observed) case must be valid, an error case
+    /// invalid; mutations the schema does not catch are dropped) and no earlier case of the
+    /// tool has the same arguments and expectation.
+    fn admit(
         &self,
-        cases: &mut Collected,
-        args: Cow<'_, Value>,
+        cases: &Collected,
+        args: &Value,
+        hash: u64,
         expectation: Expectation,
-        source: &str,
-        title: String,
-        rationale: String,
-        boundary: Option<Boundary>,
-    ) {
-        let valid = self.validator.is_valid(&args);
+    ) -> Option<(u64, Expectation)> {
+        debug_assert_eq!(hash, value_hash(args), "the hash of {args}");
+        let valid = self.validator.is_valid(args);
         let keep = match expectation {
             Expectation::Success => valid,
             Expectation::Error => !valid,
             Expectation::Observe => true,
         };
         if !keep {
-            return;
+            return None;
         }
-        let key = (value_hash(&args), expectation);
-        if cases.has(key, &args) {
-            return;
-        }
+        let key = (hash, expectation);
+        (!cases.has(key, args)).then_some(key)
+    }
+
+    /// Keeps a case [`Ctx::admit`] let in, under `key`.
+    #[allow(clippy::too_many_arguments)]
+    fn keep(
+        &self,
+        cases: &mut Collected,
+        key: (u64, Expectation),
+        args: CaseArgs,
+        expectation: Expectation,
+        source: &str,
+        title: String,
+        rationale: String,
+        boundary: Option<Boundary>,
+    ) {
         let title = match self.action {
-            Some(a) => format!("{a}: {title}"),
+            Some(a) => text!(a, ": ", title),
             None => title,
         };
         cases.keep(
@@ -643,7 +744,7 @@ impl Ctx<'_> {
             Case {
                 tool: self.tool.to_owned(),
                 title,
-                args: args.into_owned(),
+                args,
                 expectation,
                 rationale,
                 source: source.to_owned(),
@@ -713,34 +814,37 @@ fn show(ptr: &str) -> String {
     if ptr.is_empty() {
         "the arguments".to_owned()
     } else {
-        format!("`{ptr}`")
+        text!("`", ptr, "`")
     }
 }
 
-fn wrong_type(types: &[String], current: &Value) -> Value {
+fn wrong_type(types: &[&str], current: &Value) -> Value {
     let accepts = |t: &str| {
-        types.is_empty()
-            || types.iter().any(|d| d == t)
-            || (t == "integer" && types.iter().any(|d| d == "number"))
+        types.is_empty() || types.contains(&t) || (t == "integer" && types.contains(&"number"))
     };
-    let candidates = [
-        ("string", json!("wrong type")),
-        ("integer", json!(12345)),
-        ("boolean", json!(true)),
-        ("array", json!(["wrong type"])),
-        ("object", json!({"wrong": "type"})),
-    ];
+    let candidate = |t: &str| match t {
+        "string" => json!("wrong type"),
+        "integer" => json!(12345),
+        "boolean" => json!(true),
+        "array" => json!(["wrong type"]),
+        _ => json!({"wrong": "type"}),
+    };
     // Prefer a number for a string and a string for anything else: the classic slips.
-    let prefer = if types.iter().any(|t| t == "string") {
+    let prefer = if types.contains(&"string") {
         "integer"
     } else {
         "string"
     };
-    candidates
-        .iter()
-        .find(|(t, v)| *t == prefer && !accepts(t) && v != current)
-        .or_else(|| candidates.iter().find(|(t, _)| !accepts(t)))
-        .map_or(Value::Null, |(_, v)| v.clone())
+    if !accepts(prefer) {
+        let value = candidate(prefer);
+        if value != *current {
+            return value;
+        }
+    }
+    ["string", "integer", "boolean", "array", "object"]
+        .into_iter()
+        .find(|t| !accepts(t))
+        .map_or(Value::Null, candidate)
 }
 
 #[allow(clippy::too_many_lines)]
@@ -783,7 +887,7 @@ fn walk(
     // rule:type (not on the arguments object itself: that is a protocol matter).
     if !ptr.is_empty() && !is_action {
         let types = declared_types(&schema);
-        let inferred: Vec<String> = if types.is_empty() {
+        let inferred: Vec<&str> = if types.is_empty() {
             primary_type(&schema).into_iter().collect()
         } else {
             types
@@ -792,10 +896,17 @@ fn walk(
             let wrong = wrong_type(&inferred, value);
             if !wrong.is_null() {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), wrong.clone()),
+                    Edit::Set(ptr.to_owned(), wrong.clone()),
                     "rule:type",
-                    format!("rejects {at} of the wrong type"),
-                    format!("{at} must be {}; {wrong} is not", inferred.join(" or ")),
+                    text!("rejects ", at, " of the wrong type"),
+                    text!(
+                        at,
+                        " must be ",
+                        (inferred.join(" or ")),
+                        "; ",
+                        wrong,
+                        " is not"
+                    ),
                 ));
             }
         }
@@ -804,47 +915,51 @@ fn walk(
         // rule:enum, positive: every member is a valid value on its own.
         for member in members.iter().filter(|m| *m != value) {
             out.push(edge(
-                Op::Set(ptr.to_owned(), member.clone()),
+                Edit::Set(ptr.to_owned(), member.clone()),
                 "rule:enum",
                 None,
-                format!("accepts {at} = {member}, a member of its enum"),
-                format!("every member of the enum of {at} is a valid value"),
+                text!("accepts ", at, " = ", member, ", a member of its enum"),
+                text!("every member of the enum of ", at, " is a valid value"),
             ));
         }
         let outside = outside_enum(members);
         out.push(err(
-            Op::Set(ptr.to_owned(), outside.clone()),
+            Edit::Set(ptr.to_owned(), outside.clone()),
             "rule:enum",
-            format!("rejects {at} outside its enum"),
-            format!(
-                "{at} must be one of {}; {outside} is not",
-                Value::Array(members.clone())
+            text!("rejects ", at, " outside its enum"),
+            text!(
+                at,
+                " must be one of ",
+                (Value::Array(members.clone())),
+                "; ",
+                outside,
+                " is not"
             ),
         ));
     }
     if !is_action && let Some(c) = obj.get("const") {
         let other = match c {
-            Value::String(s) => json!(format!("{s}-other")),
+            Value::String(s) => json!(text!(s, "-other")),
             Value::Number(n) => json!(n.as_f64().unwrap_or(0.0) + 1.0),
             Value::Bool(b) => json!(!b),
             _ => json!("other"),
         };
         out.push(err(
-            Op::Set(ptr.to_owned(), other),
+            Edit::Set(ptr.to_owned(), other),
             "rule:const",
-            format!("rejects {at} other than its const"),
-            format!("{at} must be exactly {c}"),
+            text!("rejects ", at, " other than its const"),
+            text!(at, " must be exactly ", c),
         ));
     }
     // rule:examples: every example the schema gives, beyond the one already sent.
     for (i, example) in fitting_examples(&schema).into_iter().enumerate() {
         if &example != value && !is_action {
             out.push(edge(
-                Op::Set(ptr.to_owned(), example.clone()),
+                Edit::Set(ptr.to_owned(), example.clone()),
                 "rule:examples",
                 None,
-                format!("accepts example {} of {at}", i + 1),
-                format!("the schema gives {example} as an example of {at}"),
+                text!("accepts example ", (i + 1), " of ", at),
+                text!("the schema gives ", example, " as an example of ", at),
             ));
         }
     }
@@ -859,11 +974,11 @@ fn walk(
         };
         if let Some((empty, what)) = empty {
             out.push(edge(
-                Op::Set(ptr.to_owned(), empty),
+                Edit::Set(ptr.to_owned(), empty),
                 "rule:empty",
                 None,
-                format!("accepts {at} as {what}"),
-                format!("the schema of {at} allows {what}"),
+                text!("accepts ", at, " as ", what),
+                text!("the schema of ", at, " allows ", what),
             ));
         }
     }
@@ -882,59 +997,73 @@ fn walk(
                 && min > 0
             {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), json!(resize(current, min - 1))),
+                    Edit::Set(ptr.to_owned(), json!(resize(current, min - 1))),
                     "rule:min-length",
-                    format!("rejects {at} one character under minLength {min}"),
-                    format!("{at} needs at least {min} characters"),
+                    text!("rejects ", at, " one character under minLength ", min),
+                    text!(at, " needs at least ", min, " characters"),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), json!(resize(current, min))),
+                    Edit::Set(ptr.to_owned(), json!(resize(current, min))),
                     "rule:min-length",
                     Some("minLength"),
-                    format!("accepts {at} of exactly minLength {min}"),
-                    format!("{min} characters is the shortest allowed {at}"),
+                    text!("accepts ", at, " of exactly minLength ", min),
+                    text!(min, " characters is the shortest allowed ", at),
                 ));
             }
             if let Some(max) = max
                 && max < 10_000
             {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), json!(resize(current, max + 1))),
+                    Edit::Set(ptr.to_owned(), json!(resize(current, max + 1))),
                     "rule:max-length",
-                    format!("rejects {at} one character over maxLength {max}"),
-                    format!("{at} allows at most {max} characters"),
+                    text!("rejects ", at, " one character over maxLength ", max),
+                    text!(at, " allows at most ", max, " characters"),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), json!(resize(current, max))),
+                    Edit::Set(ptr.to_owned(), json!(resize(current, max))),
                     "rule:max-length",
                     Some("maxLength"),
-                    format!("accepts {at} of exactly maxLength {max}"),
-                    format!("{max} characters is the longest allowed {at}"),
+                    text!("accepts ", at, " of exactly maxLength ", max),
+                    text!(max, " characters is the longest allowed ", at),
                 ));
             }
             if let Some(pattern) = obj.get("pattern").and_then(Value::as_str)
                 && let Some(bad) = pattern_violation(&schema, current)
             {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), json!(bad)),
+                    Edit::Set(ptr.to_owned(), json!(bad)),
                     "rule:pattern",
-                    format!("rejects {at} not matching its pattern"),
-                    format!("{at} must match /{pattern}/; {bad:?} does not"),
+                    text!("rejects ", at, " not matching its pattern"),
+                    text!(
+                        at,
+                        " must match /",
+                        pattern,
+                        "/; ",
+                        Debugged(&bad),
+                        " does not"
+                    ),
                 ));
             }
             if let Some(format) = obj.get("format").and_then(Value::as_str)
                 && let Some(bad) = format_violation(format)
             {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), json!(bad)),
+                    Edit::Set(ptr.to_owned(), json!(bad)),
                     "rule:format",
-                    format!("rejects {at} not in format {format}"),
-                    format!("{at} must be a valid {format}; {bad:?} is not"),
+                    text!("rejects ", at, " not in format ", format),
+                    text!(
+                        at,
+                        " must be a valid ",
+                        format,
+                        "; ",
+                        Debugged(&bad),
+                        " is not"
+                    ),
                 ));
             }
         }
         Value::Number(_) => {
-            let is_int = primary_type(&schema).as_deref() == Some("integer");
+            let is_int = primary_type(&schema) == Some("integer");
             let step = if is_int { 1.0 } else { 0.5 };
             let num = |k: &str| obj.get(k).and_then(Value::as_f64);
             let mk = |x: f64| {
@@ -942,62 +1071,62 @@ fn walk(
             };
             if let Some(m) = num("minimum") {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), mk(m - step)),
+                    Edit::Set(ptr.to_owned(), mk(m - step)),
                     "rule:bounds",
-                    format!("rejects {at} just under minimum {m}"),
-                    format!("{at} must be >= {m}"),
+                    text!("rejects ", at, " just under minimum ", m),
+                    text!(at, " must be >= ", m),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), mk(m)),
+                    Edit::Set(ptr.to_owned(), mk(m)),
                     "rule:bounds",
                     Some("minimum"),
-                    format!("accepts {at} at exactly minimum {m}"),
-                    format!("{m} is the smallest allowed {at}"),
+                    text!("accepts ", at, " at exactly minimum ", m),
+                    text!(m, " is the smallest allowed ", at),
                 ));
             }
             if let Some(m) = num("maximum") {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), mk(m + step)),
+                    Edit::Set(ptr.to_owned(), mk(m + step)),
                     "rule:bounds",
-                    format!("rejects {at} just over maximum {m}"),
-                    format!("{at} must be <= {m}"),
+                    text!("rejects ", at, " just over maximum ", m),
+                    text!(at, " must be <= ", m),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), mk(m)),
+                    Edit::Set(ptr.to_owned(), mk(m)),
                     "rule:bounds",
                     Some("maximum"),
-                    format!("accepts {at} at exactly maximum {m}"),
-                    format!("{m} is the largest allowed {at}"),
+                    text!("accepts ", at, " at exactly maximum ", m),
+                    text!(m, " is the largest allowed ", at),
                 ));
             }
             if let Some(m) = num("exclusiveMinimum") {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), mk(m)),
+                    Edit::Set(ptr.to_owned(), mk(m)),
                     "rule:bounds",
-                    format!("rejects {at} equal to exclusiveMinimum {m}"),
-                    format!("{at} must be > {m}"),
+                    text!("rejects ", at, " equal to exclusiveMinimum ", m),
+                    text!(at, " must be > ", m),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), mk(m + step)),
+                    Edit::Set(ptr.to_owned(), mk(m + step)),
                     "rule:bounds",
                     is_int.then_some("exclusiveMinimum"),
-                    format!("accepts {at} just over exclusiveMinimum {m}"),
-                    format!("{} is the smallest allowed {at}", m + step),
+                    text!("accepts ", at, " just over exclusiveMinimum ", m),
+                    text!((m + step), " is the smallest allowed ", at),
                 ));
             }
             if let Some(m) = num("exclusiveMaximum") {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), mk(m)),
+                    Edit::Set(ptr.to_owned(), mk(m)),
                     "rule:bounds",
-                    format!("rejects {at} equal to exclusiveMaximum {m}"),
-                    format!("{at} must be < {m}"),
+                    text!("rejects ", at, " equal to exclusiveMaximum ", m),
+                    text!(at, " must be < ", m),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), mk(m - step)),
+                    Edit::Set(ptr.to_owned(), mk(m - step)),
                     "rule:bounds",
                     is_int.then_some("exclusiveMaximum"),
-                    format!("accepts {at} just under exclusiveMaximum {m}"),
-                    format!("{} is the largest allowed {at}", m - step),
+                    text!("accepts ", at, " just under exclusiveMaximum ", m),
+                    text!((m - step), " is the largest allowed ", at),
                 ));
             }
         }
@@ -1014,34 +1143,34 @@ fn walk(
                 && min > 0
             {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), sampler.items_of(&schema, min - 1)),
+                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, min - 1)),
                     "rule:min-items",
-                    format!("rejects {at} one item under minItems {min}"),
-                    format!("{at} needs at least {min} items"),
+                    text!("rejects ", at, " one item under minItems ", min),
+                    text!(at, " needs at least ", min, " items"),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), sampler.items_of(&schema, min)),
+                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, min)),
                     "rule:min-items",
                     Some("minItems"),
-                    format!("accepts {at} with exactly minItems {min}"),
-                    format!("{min} items is the fewest allowed in {at}"),
+                    text!("accepts ", at, " with exactly minItems ", min),
+                    text!(min, " items is the fewest allowed in ", at),
                 ));
             }
             if let Some(max) = max
                 && max < 1000
             {
                 out.push(err(
-                    Op::Set(ptr.to_owned(), sampler.items_of(&schema, max + 1)),
+                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, max + 1)),
                     "rule:max-items",
-                    format!("rejects {at} one item over maxItems {max}"),
-                    format!("{at} allows at most {max} items"),
+                    text!("rejects ", at, " one item over maxItems ", max),
+                    text!(at, " allows at most ", max, " items"),
                 ));
                 out.push(edge(
-                    Op::Set(ptr.to_owned(), sampler.items_of(&schema, max)),
+                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, max)),
                     "rule:max-items",
                     Some("maxItems"),
-                    format!("accepts {at} with exactly maxItems {max}"),
-                    format!("{max} items is the most allowed in {at}"),
+                    text!("accepts ", at, " with exactly maxItems ", max),
+                    text!(max, " items is the most allowed in ", at),
                 ));
             }
             if obj.get("uniqueItems") == Some(&Value::Bool(true))
@@ -1054,10 +1183,10 @@ fn walk(
                     dup[1] = first.clone();
                 }
                 out.push(err(
-                    Op::Set(ptr.to_owned(), Value::Array(dup)),
+                    Edit::Set(ptr.to_owned(), Value::Array(dup)),
                     "rule:unique-items",
-                    format!("rejects {at} with a duplicated item"),
-                    format!("the items of {at} must be unique"),
+                    text!("rejects ", at, " with a duplicated item"),
+                    text!("the items of ", at, " must be unique"),
                 ));
             }
             let prefix = obj.get("prefixItems").and_then(Value::as_array);
@@ -1088,38 +1217,46 @@ fn walk(
             for name in &required {
                 let p = join_pointer(ptr, name);
                 out.push(err(
-                    Op::Remove(p.clone()),
+                    Edit::Remove(p.clone()),
                     "rule:required",
-                    format!("rejects a missing `{p}`"),
-                    format!("{name:?} is required in {at}; the server should reject its absence"),
+                    text!("rejects a missing `", p, "`"),
+                    text!(
+                        Debugged(&name),
+                        " is required in ",
+                        at,
+                        "; the server should reject its absence"
+                    ),
                 ));
             }
             // rule:optional: each optional property left out on its own.
             for name in map.keys().filter(|n| !required.contains(&n.as_str())) {
                 let p = join_pointer(ptr, name);
                 out.push(edge(
-                    Op::Remove(p.clone()),
+                    Edit::Remove(p.clone()),
                     "rule:optional",
                     None,
-                    format!("accepts no `{p}`, an optional property"),
-                    format!("{name:?} is not required in {at}: it may be left out"),
+                    text!("accepts no `", p, "`, an optional property"),
+                    text!(
+                        Debugged(&name),
+                        " is not required in ",
+                        at,
+                        ": it may be left out"
+                    ),
                 ));
             }
             let unknown = join_pointer(ptr, "unexpected_property");
             match obj.get("additionalProperties") {
                 Some(Value::Bool(false)) => out.push(err(
-                    Op::Set(unknown.clone(), json!("surprise")),
+                    Edit::Set(unknown.clone(), json!("surprise")),
                     "rule:additional-properties",
-                    format!("rejects an unknown property `{unknown}`"),
-                    format!("{at} has additionalProperties: false"),
+                    text!("rejects an unknown property `", unknown, "`"),
+                    text!(at, " has additionalProperties: false"),
                 )),
                 None if ptr.is_empty() => out.push(Mutation {
-                    op: Op::Set(unknown.clone(), json!("surprise")),
+                    op: Edit::Set(unknown.clone(), json!("surprise")),
                     source: "rule:additional-properties",
-                    title: format!("observes an unknown property `{unknown}`"),
-                    rationale: format!(
-                        "{at} does not forbid unknown properties; what the server does with one is its own choice"
-                    ),
+                    title: text!("observes an unknown property `", unknown, "`"),
+                    rationale: text!(at, " does not forbid unknown properties; what the server does with one is its own choice"),
                     expectation: Expectation::Observe,
                     boundary: None,
                 }),
@@ -1197,102 +1334,6 @@ fn pattern_violation(schema: &Value, current: &str) -> Option<String> {
     })
 }
 
-/// How to undo one edit of the working arguments (see [`set`] and [`remove`]).
-enum Undo {
-    /// The whole value was replaced: the old one.
-    Root(Value),
-    /// A member of an object was replaced: the old value.
-    Replaced(Value),
-    /// A member absent from an object was added.
-    Added,
-    /// An array item was replaced: the old one.
-    Item(Value),
-    /// A member of an object was removed: its key and value.
-    Removed(String, Value),
-}
-
-impl Undo {
-    /// Puts back what the edit at `ptr` changed in `root`.
-    fn apply(self, root: &mut Value, ptr: &str) {
-        if let Undo::Root(old) = self {
-            *root = old;
-            return;
-        }
-        let Some((parent, last)) = ptr.rsplit_once('/') else {
-            return;
-        };
-        let key = unescape_token(last);
-        match (self, parent_mut(root, parent)) {
-            (Undo::Replaced(old), Some(Value::Object(map))) => {
-                if let Some(slot) = map.get_mut(key.as_ref()) {
-                    *slot = old;
-                }
-            }
-            (Undo::Added, Some(Value::Object(map))) => {
-                map.remove(key.as_ref());
-            }
-            (Undo::Removed(key, old), Some(Value::Object(map))) => {
-                map.insert(key, old);
-            }
-            (Undo::Item(old), Some(Value::Array(items))) => {
-                if let Some(slot) = key.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
-                    *slot = old;
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The value at a JSON pointer, as [`Value::pointer_mut`] finds it, without allocating for
-/// tokens that need no unescaping.
-fn parent_mut<'a>(root: &'a mut Value, ptr: &str) -> Option<&'a mut Value> {
-    if ptr.is_empty() {
-        return Some(root);
-    }
-    let tokens = ptr.strip_prefix('/')?;
-    let mut current = root;
-    for token in tokens.split('/') {
-        let token = unescape_token(token);
-        current = match current {
-            Value::Object(map) => map.get_mut(token.as_ref())?,
-            Value::Array(items) => {
-                // As `pointer_mut`: no sign, no leading zero.
-                if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
-                    return None;
-                }
-                items.get_mut(token.parse::<usize>().ok()?)?
-            }
-            _ => return None,
-        };
-    }
-    Some(current)
-}
-
-/// Sets the value at a JSON pointer, creating the last key of an object. `None` when the
-/// parent does not exist; otherwise how to undo it.
-fn set(root: &mut Value, ptr: &str, value: Value) -> Option<Undo> {
-    if ptr.is_empty() {
-        return Some(Undo::Root(std::mem::replace(root, value)));
-    }
-    let (parent, last) = ptr.rsplit_once('/')?;
-    let key = unescape_token(last);
-    match parent_mut(root, parent)? {
-        Value::Object(map) => match map.get_mut(key.as_ref()) {
-            Some(slot) => Some(Undo::Replaced(std::mem::replace(slot, value))),
-            None => {
-                map.insert(key.into_owned(), value);
-                Some(Undo::Added)
-            }
-        },
-        Value::Array(items) => {
-            let slot = key.parse::<usize>().ok().and_then(|i| items.get_mut(i))?;
-            Some(Undo::Item(std::mem::replace(slot, value)))
-        }
-        _ => None,
-    }
-}
-
 /// Sets the value at a JSON pointer, creating missing objects on the way. False when a step
 /// is neither an object nor an array with that index.
 fn set_creating(root: &mut Value, ptr: &str, value: Value) -> bool {
@@ -1339,19 +1380,6 @@ fn set_creating(root: &mut Value, ptr: &str, value: Value) -> bool {
     false
 }
 
-/// Removes the member at a JSON pointer. `None` when there is none; otherwise how to undo it.
-fn remove(root: &mut Value, ptr: &str) -> Option<Undo> {
-    let (parent, last) = ptr.rsplit_once('/')?;
-    let key = unescape_token(last);
-    match parent_mut(root, parent)? {
-        Value::Object(map) => {
-            let (key, old) = map.remove_entry(key.as_ref())?;
-            Some(Undo::Removed(key, old))
-        }
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1361,7 +1389,10 @@ mod tests {
     }
 
     fn base(schema: &Value, options: &CaseOptions) -> Value {
-        derive_with(schema, options).unwrap()[0].args.clone()
+        derive_with(schema, options).unwrap()[0]
+            .args
+            .clone()
+            .into_value()
     }
 
     fn file_schema() -> Value {
@@ -1537,11 +1568,65 @@ mod tests {
         // Every boundary case differs from the base case at its pointer only.
         for c in cases.iter().filter(|c| c.boundary.is_some()) {
             let p = &c.boundary.as_ref().unwrap().pointer;
-            let (mut a, mut b) = (c.args.clone(), cases[0].args.clone());
-            set(&mut a, p, Value::Null);
-            set(&mut b, p, Value::Null);
+            let (mut a, mut b) = (
+                c.args.clone().into_value(),
+                cases[0].args.clone().into_value(),
+            );
+            Edit::Set(p.clone(), Value::Null).apply(&mut a);
+            Edit::Set(p.clone(), Value::Null).apply(&mut b);
             assert_eq!(a, b, "{}", c.title);
         }
+    }
+
+    #[test]
+    fn text_writes_what_format_writes() {
+        for n in [0usize, 7, 10, 99, 1000, usize::MAX] {
+            assert_eq!(text!("n=", n, "."), format!("n={n}."));
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -2.5,
+            10.0,
+            1e14,
+            1e15,
+            1e300,
+            1.0 / 3.0,
+            f64::NAN,
+        ] {
+            assert_eq!(text!(x), format!("{x}"), "{x:?}");
+        }
+        let (v, s) = (json!({"a": [1, "b"]}), "q\"uote");
+        assert_eq!(
+            text!("`", s, "` ", v, " ", Debugged(&s)),
+            format!("`{s}` {v} {s:?}")
+        );
+    }
+
+    #[test]
+    fn a_long_tool_list_derives_what_each_tool_derives_alone_in_order() {
+        let tools: Vec<Value> = (0..100)
+            .map(|i| {
+                json!({"name": format!("t{i}"), "inputSchema": {"type": "object",
+                    "properties": {"n": {"type": "integer", "maximum": i}, "s": {"type": "string"}},
+                    "required": ["n"]}})
+            })
+            .collect();
+        let options = CaseOptions::default();
+        let (together, problems) = super::super::derive_for_tools(&tools, &options);
+        assert!(problems.is_empty());
+        let alone: Vec<Case> = tools
+            .iter()
+            .flat_map(|t| {
+                derive(t["name"].as_str().unwrap(), &t["inputSchema"], &options)
+                    .ok()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(together, alone);
     }
 
     #[test]

@@ -12,7 +12,9 @@ use rand::distr::Distribution;
 use rand::rngs::Xoshiro256PlusPlus;
 use serde_json::{Map, Number, Value, json};
 
+use super::hash::{BuildFx, value_hash};
 use crate::validation::SchemaValidator;
+use std::rc::Rc;
 
 /// How deep nested objects and arrays are filled in before the sampler gives up.
 const MAX_DEPTH: usize = 12;
@@ -76,7 +78,7 @@ impl Sampler {
                 }
             }
         }
-        match primary_type(schema).as_deref() {
+        match primary_type(schema) {
             Some("string") => Value::String(self.string(obj, variant)),
             Some("integer") => integer(obj, variant),
             Some("number") => number(obj, variant),
@@ -138,7 +140,7 @@ impl Sampler {
         if p.ends_with('$') && !p.ends_with("\\$") {
             p = &p[..p.len() - 1];
         }
-        let generator = rand_regex::Regex::compile(p, 6).ok()?;
+        let generator = generator(p)?;
         let validator = compiled(check)?;
         // Skip `variant` good draws so distinct variants get distinct strings.
         let mut skipped = 0;
@@ -188,15 +190,14 @@ impl Sampler {
         depth: usize,
     ) -> Value {
         let prefix = obj.get("prefixItems").and_then(Value::as_array);
-        let item_schema = obj.get("items").cloned().unwrap_or(json!({}));
+        let anything = Value::Object(Map::new());
+        let item_schema = obj.get("items").unwrap_or(&anything);
         let mut out: Vec<Value> = Vec::with_capacity(count);
         let mut v = variant;
         let mut tries = 0;
         while out.len() < count && tries < count * 8 + 8 {
             tries += 1;
-            let schema = prefix
-                .and_then(|p| p.get(out.len()))
-                .unwrap_or(&item_schema);
+            let schema = prefix.and_then(|p| p.get(out.len())).unwrap_or(item_schema);
             let candidate = self.value_at(schema, v, depth + 1);
             v += 1;
             // Items are always made distinct: harmless without `uniqueItems`, required with it.
@@ -289,32 +290,80 @@ pub(crate) fn fits(schema: &Value, value: &Value) -> bool {
 /// The most (sub)schemas [`compiled`] keeps compiled on one thread; past it, it starts over.
 const MAX_COMPILED: usize = 512;
 
+/// A schema and its validator (`None`: it does not compile).
+type Entry = (Value, Option<Rc<SchemaValidator>>);
+
+/// The validators one thread has compiled, by schema: equal schemas share an entry.
+#[derive(Default)]
+struct Memo {
+    by_hash: std::collections::HashMap<u64, Vec<Entry>, BuildFx>,
+    len: usize,
+}
+
 thread_local! {
     /// The validators of the (sub)schemas that single values are checked against while cases
-    /// are derived, by the schema's JSON text (`None`: it does not compile). The same few
-    /// property schemas recur across the tools of a server and across the values tried for
-    /// one property, and compiling a schema costs far more than checking a value against it.
-    /// A pure memo: the same schema always compiles to the same validator.
-    static COMPILED: std::cell::RefCell<std::collections::HashMap<String, Option<std::rc::Rc<SchemaValidator>>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    /// are derived (`None`: it does not compile). The same few property schemas recur across
+    /// the tools of a server and across the values tried for one property, and compiling a
+    /// schema costs far more than checking a value against it. A pure memo: the same schema
+    /// always compiles to the same validator. Keyed by a structural hash, compared on a
+    /// match: serializing each schema to text for its key cost more than the look-up.
+    static COMPILED: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::default());
 }
 
 /// `schema` compiled, from this thread's memo when it was compiled before; `None` when it does
 /// not compile.
-pub(crate) fn compiled(schema: &Value) -> Option<std::rc::Rc<SchemaValidator>> {
-    let key = schema.to_string();
-    if let Some(found) = COMPILED.with(|memo| memo.borrow().get(&key).cloned()) {
+pub(crate) fn compiled(schema: &Value) -> Option<Rc<SchemaValidator>> {
+    let hash = value_hash(schema);
+    let found = COMPILED.with(|memo| {
+        memo.borrow()
+            .by_hash
+            .get(&hash)
+            .and_then(|same| same.iter().find(|(s, _)| s == schema))
+            .map(|(_, validator)| validator.clone())
+    });
+    if let Some(found) = found {
         return found;
     }
-    let validator = SchemaValidator::new(schema).ok().map(std::rc::Rc::new);
+    let validator = SchemaValidator::new(schema).ok().map(Rc::new);
     COMPILED.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len >= MAX_COMPILED {
+            *memo = Memo::default();
+        }
+        memo.len += 1;
+        memo.by_hash
+            .entry(hash)
+            .or_default()
+            .push((schema.clone(), validator.clone()));
+    });
+    validator
+}
+
+thread_local! {
+    /// The string generators of the patterns seen on this thread, by pattern (`None`: the
+    /// generator cannot compile it). A pure memo, as [`COMPILED`]: a server's tools repeat
+    /// their patterns, and compiling one costs more than drawing from it.
+    static GENERATORS: std::cell::RefCell<std::collections::HashMap<String, Option<std::rc::Rc<rand_regex::Regex>>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The generator of strings matching `pattern` (unanchored), from this thread's memo when it
+/// was compiled before.
+fn generator(pattern: &str) -> Option<std::rc::Rc<rand_regex::Regex>> {
+    if let Some(found) = GENERATORS.with(|memo| memo.borrow().get(pattern).cloned()) {
+        return found;
+    }
+    let generator = rand_regex::Regex::compile(pattern, 6)
+        .ok()
+        .map(std::rc::Rc::new);
+    GENERATORS.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() >= MAX_COMPILED {
             memo.clear();
         }
-        memo.insert(key, validator.clone());
+        memo.insert(pattern.to_owned(), generator.clone());
     });
-    validator
+    generator
 }
 
 /// `{"type": "null"}` (a nullable branch of `anyOf`/`oneOf`).
@@ -339,49 +388,52 @@ fn merge_siblings(parent: &Map<String, Value>, branch: &Value, key: &str) -> Val
 }
 
 /// The schema's declared types (`"type": "x"` or `"type": [...]`).
-pub(crate) fn declared_types(schema: &Value) -> Vec<String> {
+pub(crate) fn declared_types(schema: &Value) -> Vec<&str> {
     match schema.get("type") {
-        Some(Value::String(t)) => vec![t.clone()],
-        Some(Value::Array(ts)) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
     }
 }
 
 /// The type a sample should have: the first declared non-null type, or one inferred from the
 /// keywords present.
-pub(crate) fn primary_type(schema: &Value) -> Option<String> {
-    let declared = declared_types(schema);
-    if let Some(t) = declared.iter().find(|t| *t != "null") {
-        return Some(t.clone());
-    }
-    if let Some(t) = declared.first() {
-        return Some(t.clone());
+pub(crate) fn primary_type(schema: &Value) -> Option<&str> {
+    match schema.get("type") {
+        Some(Value::String(t)) => return Some(t),
+        Some(Value::Array(ts)) => {
+            let mut names = ts.iter().filter_map(Value::as_str);
+            if let Some(t) = names
+                .clone()
+                .find(|t| *t != "null")
+                .or_else(|| names.next())
+            {
+                return Some(t);
+            }
+        }
+        _ => {}
     }
     let obj = schema.as_object()?;
     if obj.contains_key("properties")
         || obj.contains_key("required")
         || obj.contains_key("additionalProperties")
     {
-        return Some("object".into());
+        return Some("object");
     }
     if obj.contains_key("items") || obj.contains_key("prefixItems") {
-        return Some("array".into());
+        return Some("array");
     }
     if ["minLength", "maxLength", "pattern"]
         .iter()
         .any(|k| obj.contains_key(*k))
     {
-        return Some("string".into());
+        return Some("string");
     }
     if ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
         .iter()
         .any(|k| obj.contains_key(*k))
     {
-        return Some("number".into());
+        return Some("number");
     }
     None
 }

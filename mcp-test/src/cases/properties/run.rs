@@ -860,7 +860,7 @@ impl Unit {
             let case = Case {
                 tool: self.name.clone(),
                 title: String::new(),
-                args: args.clone(),
+                args: args.clone().into(),
                 expectation: Expectation::Observe,
                 rationale: String::new(),
                 source: "property".into(),

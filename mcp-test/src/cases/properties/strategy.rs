@@ -457,7 +457,7 @@ fn value_strategy(schema: &Value, root: &Value, depth: usize) -> SBoxedStrategy<
         return proptest::strategy::Union::new(strategies).sboxed();
     }
     match primary_type(schema) {
-        Some(t) => typed(obj, &t, root, depth),
+        Some(t) => typed(obj, t, root, depth),
         None => anything(),
     }
 }
@@ -719,11 +719,11 @@ struct Mutation {
 }
 
 /// A value of a type `declared` does not allow.
-fn wrong_type(declared: &[String]) -> Option<Value> {
+fn wrong_type(declared: &[&str]) -> Option<Value> {
     let allows = |t: &str| {
         declared
             .iter()
-            .any(|d| d == t || (t == "integer" && d == "number"))
+            .any(|d| *d == t || (t == "integer" && *d == "number"))
     };
     [
         ("string", json!("not-the-right-type")),
@@ -822,7 +822,7 @@ fn mutations(
             }
         }
         Value::Number(_) => {
-            let is_int = declared.iter().any(|t| t == "integer");
+            let is_int = declared.contains(&"integer");
             let step = if is_int { 1.0 } else { 0.5 };
             if let Some(m) = num("minimum") {
                 push("minimum", Some(to_number(m.floor().min(m - step))));
