@@ -550,7 +550,8 @@ pub(crate) fn derive_split(
         })
         .collect();
     let derived = derive_each(&selected, options);
-    let mut cases = Vec::new();
+    let kept = derived.iter().map(|r| r.as_ref().map_or(0, Vec::len)).sum();
+    let mut cases = Vec::with_capacity(kept);
     let mut problems = Vec::new();
     let mut bad_values = Vec::new();
     for result in derived {

@@ -495,6 +495,15 @@ struct Collected {
 }
 
 impl Collected {
+    /// Room for `n` more cases (a tool's mutations are known before they are checked).
+    fn reserve(&mut self, n: usize) {
+        self.cases.reserve(n);
+        self.same_args.reserve(n);
+        self.same_title.reserve(n);
+        self.by_args.reserve(n);
+        self.by_title.reserve(n);
+    }
+
     /// The cases along one chain, from `head` back.
     fn chain(next: &[Option<usize>], head: Option<usize>) -> impl Iterator<Item = usize> + '_ {
         std::iter::successors(head, move |&i| next[i])
@@ -618,6 +627,7 @@ impl Ctx<'_> {
         }
         let mut mutations = Vec::new();
         walk(schema, "", &base, sampler, &mut mutations, 0);
+        cases.reserve(mutations.len());
         // Each mutation is made on one working copy of the base, checked there, and undone. A
         // case that is kept holds the shared base and its one edit, never a copy.
         let mut work = Value::clone(&base);
@@ -1299,9 +1309,8 @@ fn outside_enum(members: &[Value]) -> Value {
 fn resize(s: &str, n: usize) -> String {
     let mut out: String = s.chars().take(n).collect();
     let pad = s.chars().last().unwrap_or('x');
-    while out.chars().count() < n {
-        out.push(pad);
-    }
+    let have = out.chars().count();
+    out.extend(std::iter::repeat_n(pad, n.saturating_sub(have)));
     out
 }
 
