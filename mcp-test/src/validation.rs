@@ -51,6 +51,7 @@ impl SchemaValidator {
 
     /// [`SchemaValidator::new`], sharing compiled `pattern`s with the other validators built
     /// with `patterns`: the schemas of one server repeat their patterns.
+    #[cfg(feature = "cases")]
     pub(crate) fn with_patterns(
         schema: &Value,
         patterns: &jsonschema::PatternCache,
