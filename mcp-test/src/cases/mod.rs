@@ -549,14 +549,15 @@ pub(crate) fn derive_split(
                     .any(|s| s.tool == name && s.action.is_none())
         })
         .collect();
-    let derived = derive_each(&selected, options);
-    let kept = derived.iter().map(|r| r.as_ref().map_or(0, Vec::len)).sum();
-    let mut cases = Vec::with_capacity(kept);
+    let (mut cases, derived) = derive_each(&selected, options);
+    if !(options.only.is_empty() && options.skip.is_empty()) {
+        cases.retain(|c| options.selects(c));
+    }
     let mut problems = Vec::new();
     let mut bad_values = Vec::new();
     for result in derived {
         match result {
-            Ok(c) => cases.extend(c.into_iter().filter(|c| options.selects(c))),
+            Ok(_) => {}
             Err(rules::Failure::Schema(e)) => problems.push(e),
             Err(rules::Failure::Value(e)) => bad_values.push(e),
         }
@@ -568,25 +569,33 @@ fn tool_name(tool: &Value) -> &str {
     tool.get("name").and_then(Value::as_str).unwrap_or("")
 }
 
-/// The derivation of each tool, in order. A long list is shared out to one thread per core:
-/// each tool's cases depend on nothing but its own schema and the options (its sampler is
-/// seeded per tool), so the result is the same whichever thread derives which tool.
-fn derive_each(tools: &[&Value], options: &CaseOptions) -> Vec<Result<Vec<Case>, rules::Failure>> {
+/// One tool's derivation: how many cases it gave, or why it gave none.
+type Derived = Result<usize, rules::Failure>;
+
+/// The cases of every tool, in order, and each tool's [`Derived`]. A long list is shared out
+/// to one thread per core: each tool's cases depend on nothing but its own schema and the
+/// options (its sampler is seeded per tool), so the result is the same whichever thread
+/// derives which tool.
+fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Derived>) {
     /// Below this many tools a thread costs more than it saves.
     const PER_THREAD: usize = 32;
     let no_schema = serde_json::json!({"type": "object"});
-    // Tools with equal input schemas share one compiled validator per thread.
+    // Tools with equal input schemas share one compiled validator per thread, and the
+    // thread's buffers are reused from tool to tool.
     fn derive_range<'s>(
         tools: &[&'s Value],
         no_schema: &'s Value,
         options: &CaseOptions,
         validators: &mut rules::Validators<'s>,
-    ) -> Vec<Result<Vec<Case>, rules::Failure>> {
+        out: &mut Vec<Case>,
+    ) -> Vec<Derived> {
         tools
             .iter()
             .map(|tool| {
                 let schema = tool.get("inputSchema").unwrap_or(no_schema);
-                rules::derive_with(tool_name(tool), schema, options, validators)
+                let before = out.len();
+                rules::derive_with(tool_name(tool), schema, options, validators, out)
+                    .map(|()| out.len() - before)
             })
             .collect()
     }
@@ -595,46 +604,63 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> Vec<Result<Vec<Case>,
         .min(tools.len() / PER_THREAD)
         .max(1);
     if threads == 1 {
-        return derive_range(
-            tools,
-            &no_schema,
-            options,
-            &mut rules::Validators::default(),
-        );
+        let mut cases = Vec::new();
+        let mut validators = rules::Validators::default();
+        let derived = derive_range(tools, &no_schema, options, &mut validators, &mut cases);
+        return (cases, derived);
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let chunk = tools.len().div_ceil(threads * 8);
-    let mut parts: Vec<(usize, Vec<_>)> = std::thread::scope(|scope| {
+    // Per thread: its cases, and the chunks of tools it derived (first tool, each tool's
+    // derivation), in the order it took them.
+    type Part = (Vec<Case>, Vec<(usize, Vec<Derived>)>);
+    let parts: Vec<Part> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut validators = rules::Validators::default();
-                    let mut done = Vec::new();
+                    let mut cases = Vec::new();
+                    let mut chunks = Vec::new();
                     loop {
                         let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
                         if start >= tools.len() {
-                            return done;
+                            return (cases, chunks);
                         }
                         let end = (start + chunk).min(tools.len());
                         let part = &tools[start..end];
-                        done.push((
-                            start,
-                            derive_range(part, &no_schema, options, &mut validators),
-                        ));
+                        let derived =
+                            derive_range(part, &no_schema, options, &mut validators, &mut cases);
+                        chunks.push((start, derived));
                     }
                 })
             })
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| {
+            .map(|w| {
                 w.join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
             .collect()
     });
-    parts.sort_unstable_by_key(|(start, _)| *start);
-    parts.into_iter().flat_map(|(_, part)| part).collect()
+    // Put the chunks back in tool order: each thread's cases hold its chunks one after the
+    // other, in the order it took them, which is tool order.
+    let total = parts.iter().map(|(cases, _)| cases.len()).sum();
+    let mut threads_cases = Vec::with_capacity(parts.len());
+    let mut chunks = Vec::new();
+    for (thread, (cases, derived)) in parts.into_iter().enumerate() {
+        threads_cases.push(cases.into_iter());
+        chunks.extend(derived.into_iter().map(|(start, d)| (start, thread, d)));
+    }
+    chunks.sort_unstable_by_key(|(start, _, _)| *start);
+    let mut cases = Vec::with_capacity(total);
+    let mut all = Vec::with_capacity(tools.len());
+    for (_, thread, derived) in chunks {
+        let given: usize = derived.iter().map(|d| *d.as_ref().unwrap_or(&0)).sum();
+        cases.extend(threads_cases[thread].by_ref().take(given));
+        all.extend(derived);
+    }
+    (cases, all)
 }
 
 /// What a server did with a case.
