@@ -63,8 +63,7 @@ impl SchemaValidator {
         schema: &Value,
         patterns: Option<&jsonschema::PatternCache>,
     ) -> Result<Self, SchemaError> {
-        let mut options = jsonschema::options();
-        options = options.should_validate_formats(true);
+        let mut options = jsonschema::options().should_validate_formats(true);
         if let Some(patterns) = patterns {
             options = options.with_pattern_cache(patterns.clone());
         }

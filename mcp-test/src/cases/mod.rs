@@ -555,11 +555,10 @@ pub(crate) fn derive_split(
     }
     let mut problems = Vec::new();
     let mut bad_values = Vec::new();
-    for result in derived {
-        match result {
-            Ok(_) => {}
-            Err(rules::Failure::Schema(e)) => problems.push(e),
-            Err(rules::Failure::Value(e)) => bad_values.push(e),
+    for failure in derived.into_iter().filter_map(Result::err) {
+        match failure {
+            rules::Failure::Schema(e) => problems.push(e),
+            rules::Failure::Value(e) => bad_values.push(e),
         }
     }
     (cases, problems, bad_values)
@@ -586,7 +585,7 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Deriv
         tools: &[&'s Value],
         no_schema: &'s Value,
         options: &CaseOptions,
-        validators: &mut rules::Validators<'s>,
+        engine: &mut rules::Engine<'s>,
         out: &mut Vec<Case>,
     ) -> Vec<Derived> {
         tools
@@ -594,7 +593,7 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Deriv
             .map(|tool| {
                 let schema = tool.get("inputSchema").unwrap_or(no_schema);
                 let before = out.len();
-                rules::derive_with(tool_name(tool), schema, options, validators, out)
+                rules::derive_with(tool_name(tool), schema, options, engine, out)
                     .map(|()| out.len() - before)
             })
             .collect()
@@ -605,8 +604,8 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Deriv
         .max(1);
     if threads == 1 {
         let mut cases = Vec::new();
-        let mut validators = rules::Validators::default();
-        let derived = derive_range(tools, &no_schema, options, &mut validators, &mut cases);
+        let mut engine = rules::Engine::default();
+        let derived = derive_range(tools, &no_schema, options, &mut engine, &mut cases);
         return (cases, derived);
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -618,7 +617,7 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Deriv
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut validators = rules::Validators::default();
+                    let mut engine = rules::Engine::default();
                     let mut cases = Vec::new();
                     let mut chunks = Vec::new();
                     loop {
@@ -629,7 +628,7 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Deriv
                         let end = (start + chunk).min(tools.len());
                         let part = &tools[start..end];
                         let derived =
-                            derive_range(part, &no_schema, options, &mut validators, &mut cases);
+                            derive_range(part, &no_schema, options, &mut engine, &mut cases);
                         chunks.push((start, derived));
                     }
                 })

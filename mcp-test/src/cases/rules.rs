@@ -252,13 +252,7 @@ pub(super) fn derive(
     options: &CaseOptions,
 ) -> Result<Vec<Case>, Failure> {
     let mut cases = Vec::new();
-    derive_with(
-        tool,
-        schema,
-        options,
-        &mut Validators::default(),
-        &mut cases,
-    )?;
+    derive_with(tool, schema, options, &mut Engine::default(), &mut cases)?;
     Ok(cases)
 }
 
@@ -268,7 +262,7 @@ pub(super) fn derive(
 /// tool were a tenth of the time of deriving a large server's cases: glibc consolidates its
 /// free lists of small chunks on every one.
 #[derive(Default)]
-pub(super) struct Validators<'s> {
+pub(super) struct Engine<'s> {
     by_hash: HashMap<u64, Vec<(&'s Value, Rc<Compiled>)>, BuildFx>,
     /// The `pattern`s compiled so far, shared by the validators.
     patterns: jsonschema::PatternCache,
@@ -285,7 +279,7 @@ pub(super) struct Compiled {
     actions: Option<Vec<(String, Value)>>,
 }
 
-impl<'s> Validators<'s> {
+impl<'s> Engine<'s> {
     /// `schema` compiled, or an equal schema compiled before.
     fn get(&mut self, schema: &'s Value) -> Result<Rc<Compiled>, SchemaError> {
         let hash = value_hash(schema);
@@ -310,17 +304,17 @@ impl<'s> Validators<'s> {
     }
 }
 
-/// [`derive`], compiling the input schema through `validators`, the cases appended to `out`
+/// [`derive`], compiling the input schema through `engine`, the cases appended to `out`
 /// (none when the tool fails).
 pub(super) fn derive_with<'s>(
     tool: &str,
     schema: &'s Value,
     options: &CaseOptions,
-    validators: &mut Validators<'s>,
+    engine: &mut Engine<'s>,
     out: &mut Vec<Case>,
 ) -> Result<(), Failure> {
     let start = out.len();
-    let derived = derive_tool(tool, schema, options, validators, out);
+    let derived = derive_tool(tool, schema, options, engine, out);
     if derived.is_err() {
         out.truncate(start);
     }
@@ -331,7 +325,7 @@ fn derive_tool<'s>(
     tool: &str,
     schema: &'s Value,
     options: &CaseOptions,
-    validators: &mut Validators<'s>,
+    engine: &mut Engine<'s>,
     out: &mut Vec<Case>,
 ) -> Result<(), Failure> {
     let problem = |action: Option<&str>, message: String| {
@@ -358,13 +352,13 @@ fn derive_tool<'s>(
             ));
         }
     }
-    let compiled = validators
+    let compiled = engine
         .get(schema)
         .map_err(|e| problem(None, format!("the input schema does not compile: {e}")))?;
     let mut sampler = Sampler::new(options.seed);
-    let Validators {
+    let Engine {
         index, mutations, ..
-    } = validators;
+    } = engine;
     let mut cases = Collected::new(out, index);
     let mut used: HashSet<String> = HashSet::new();
     match &compiled.actions {
@@ -404,19 +398,15 @@ fn derive_tool<'s>(
                     .find(|c: &&Case| c.expectation == Expectation::Success)
                     .map_or_else(|| json!({}), |c| Value::clone(&c.args));
                 args["action"] = json!("no_such_action");
-                if let Some(key) = ctx.admit(&cases, &args, value_hash(&args), Expectation::Error) {
-                    ctx.keep(
-                        &mut cases,
-                        key,
-                        CaseArgs::from(args),
-                        Expectation::Error,
-                        "rule:enum",
-                        "rejects an unknown action".into(),
-                        "\"action\" must be one of the declared actions; the server should reject any other"
-                            .into(),
-                        None,
-                    );
-                }
+                ctx.push(
+                    &mut cases,
+                    CaseArgs::from(args),
+                    Expectation::Error,
+                    "rule:enum",
+                    "rejects an unknown action".into(),
+                    "\"action\" must be one of the declared actions; the server should reject any other"
+                        .into(),
+                );
             }
         }
         _ => {
@@ -660,37 +650,26 @@ impl Ctx<'_> {
             }));
         };
         let base = Arc::new(base);
-        if let Some(key) = self.admit(cases, &base, value_hash(&base), Expectation::Success) {
-            self.keep(
-                cases,
-                key,
-                CaseArgs::shared(&base),
-                Expectation::Success,
-                "rule:base",
-                "accepts valid arguments".into(),
-                "every property filled with a value that satisfies every constraint".into(),
-                None,
-            );
-        }
+        self.push(
+            cases,
+            CaseArgs::shared(&base),
+            Expectation::Success,
+            "rule:base",
+            "accepts valid arguments".into(),
+            "every property filled with a value that satisfies every constraint".into(),
+        );
         if !options.edge_cases {
             return Ok(());
         }
-        if minimal != *base
-            && let Some(key) =
-                self.admit(cases, &minimal, value_hash(&minimal), Expectation::Success)
-        {
-            {
-                self.keep(
-                    cases,
-                    key,
-                    CaseArgs::from(minimal),
-                    Expectation::Success,
-                    "rule:required",
-                    "accepts only the required properties".into(),
-                    "optional properties may be left out".into(),
-                    None,
-                );
-            }
+        if minimal != *base {
+            self.push(
+                cases,
+                CaseArgs::from(minimal),
+                Expectation::Success,
+                "rule:required",
+                "accepts only the required properties".into(),
+                "optional properties may be left out".into(),
+            );
         }
         mutations.clear();
         walk(schema, "", &base, sampler, mutations, 0);
@@ -772,6 +751,31 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Adds a case whose arguments are a whole value (not an edit of the base) if
+    /// [`Ctx::admit`] lets it in.
+    fn push(
+        &self,
+        cases: &mut Collected<'_>,
+        args: CaseArgs,
+        expectation: Expectation,
+        source: &str,
+        title: String,
+        rationale: String,
+    ) {
+        if let Some(key) = self.admit(cases, &args, value_hash(&args), expectation) {
+            self.keep(
+                cases,
+                key,
+                args,
+                expectation,
+                source,
+                title,
+                rationale,
+                None,
+            );
+        }
     }
 
     /// Whether a case with `args` is to be kept, and its key if so: its prediction agrees

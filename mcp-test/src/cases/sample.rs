@@ -343,19 +343,17 @@ thread_local! {
     /// The string generators of the patterns seen on this thread, by pattern (`None`: the
     /// generator cannot compile it). A pure memo, as [`COMPILED`]: a server's tools repeat
     /// their patterns, and compiling one costs more than drawing from it.
-    static GENERATORS: std::cell::RefCell<std::collections::HashMap<String, Option<std::rc::Rc<rand_regex::Regex>>>> =
+    static GENERATORS: std::cell::RefCell<std::collections::HashMap<String, Option<Rc<rand_regex::Regex>>>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// The generator of strings matching `pattern` (unanchored), from this thread's memo when it
 /// was compiled before.
-fn generator(pattern: &str) -> Option<std::rc::Rc<rand_regex::Regex>> {
+fn generator(pattern: &str) -> Option<Rc<rand_regex::Regex>> {
     if let Some(found) = GENERATORS.with(|memo| memo.borrow().get(pattern).cloned()) {
         return found;
     }
-    let generator = rand_regex::Regex::compile(pattern, 6)
-        .ok()
-        .map(std::rc::Rc::new);
+    let generator = rand_regex::Regex::compile(pattern, 6).ok().map(Rc::new);
     GENERATORS.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() >= MAX_COMPILED {
