@@ -62,9 +62,9 @@ enum Repr {
 #[derive(Clone, Debug)]
 pub(crate) enum Edit {
     /// The value at `pointer` replaced, or the member added to its object.
-    Set(String, Value),
+    Set(Arc<str>, Value),
     /// The member at `pointer` removed from its object.
-    Remove(String),
+    Remove(Arc<str>),
 }
 
 impl Edit {
@@ -131,8 +131,8 @@ impl CaseArgs {
                     return value.get("action").and_then(Value::as_str);
                 }
                 match edit {
-                    Some(Edit::Set(pointer, value)) if pointer == "/action" => value.as_str(),
-                    Some(Edit::Remove(pointer)) if pointer == "/action" => None,
+                    Some(Edit::Set(pointer, value)) if &**pointer == "/action" => value.as_str(),
+                    Some(Edit::Remove(pointer)) if &**pointer == "/action" => None,
                     Some(Edit::Set(pointer, value)) if pointer.is_empty() => {
                         value.get("action").and_then(Value::as_str)
                     }
@@ -397,7 +397,7 @@ mod tests {
                 Edit::Remove("/x~1y".into()),
                 json!({"a": 1, "b": {"c": [1, 2]}}),
             ),
-            (Edit::Set(String::new(), json!([])), json!([])),
+            (Edit::Set("".into(), json!([])), json!([])),
         ];
         for (edit, expected) in cases {
             let args = CaseArgs::edited(&base, edit.clone());
@@ -443,7 +443,7 @@ mod tests {
         let set = CaseArgs::edited(&base, Edit::Set("/action".into(), json!("put")));
         let gone = CaseArgs::edited(&base, Edit::Remove("/action".into()));
         let deeper = CaseArgs::edited(&base, Edit::Remove("/data/id".into()));
-        let root = CaseArgs::edited(&base, Edit::Set(String::new(), json!({"action": "x"})));
+        let root = CaseArgs::edited(&base, Edit::Set("".into(), json!({"action": "x"})));
         assert_eq!(
             [set.action(), gone.action(), deeper.action(), root.action()],
             [Some("put"), None, Some("get"), Some("x")]

@@ -613,34 +613,35 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Deriv
     // Per thread: its cases, and the chunks of tools it derived (first tool, each tool's
     // derivation), in the order it took them.
     type Part = (Vec<Case>, Vec<(usize, Vec<Derived>)>);
+    let work = || -> Part {
+        let mut engine = rules::Engine::default();
+        let mut cases = Vec::new();
+        let mut chunks = Vec::new();
+        loop {
+            let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+            if start >= tools.len() {
+                return (cases, chunks);
+            }
+            let end = (start + chunk).min(tools.len());
+            let derived = derive_range(
+                &tools[start..end],
+                &no_schema,
+                options,
+                &mut engine,
+                &mut cases,
+            );
+            chunks.push((start, derived));
+        }
+    };
+    // The calling thread is one of the workers: it would only wait otherwise.
     let parts: Vec<Part> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut engine = rules::Engine::default();
-                    let mut cases = Vec::new();
-                    let mut chunks = Vec::new();
-                    loop {
-                        let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
-                        if start >= tools.len() {
-                            return (cases, chunks);
-                        }
-                        let end = (start + chunk).min(tools.len());
-                        let part = &tools[start..end];
-                        let derived =
-                            derive_range(part, &no_schema, options, &mut engine, &mut cases);
-                        chunks.push((start, derived));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut parts = vec![work()];
+        parts.extend(workers.into_iter().map(|w| {
+            w.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        }));
+        parts
     });
     // Put the chunks back in tool order: each thread's cases hold its chunks one after the
     // other, in the order it took them, which is tool order.

@@ -25,6 +25,12 @@ struct Mutation {
     expectation: Expectation,
     /// The bound a valid mutation puts its value on (the keyword).
     boundary: Option<&'static str>,
+    /// The schema gives the outcome for certain, so checking the edited arguments against the
+    /// whole schema would only say so again: an error case whose edited value breaks a keyword
+    /// of a schema that applies to it as it stands (see [`Reach`]), or a valid case whose value
+    /// every keyword of its schema accepts, below schemas that only look at it through
+    /// `properties` or `items` (see [`Reach::open`]).
+    sure: bool,
 }
 
 /// The text `format!` would make of `pieces` (each a [`Piece`]: text, a number, a JSON value or
@@ -566,6 +572,11 @@ impl<'a> Collected<'a> {
             .any(|i| kept[i].args.same_as(args))
     }
 
+    /// Whether a case with this key may have been kept already (its hash was seen).
+    fn may_have(&self, key: (u64, Expectation)) -> bool {
+        self.index.by_args.contains_key(&key)
+    }
+
     /// Whether a case titled `title` was kept already.
     fn has_title(&self, hash: u64, title: &str) -> bool {
         let kept = self.kept();
@@ -672,7 +683,7 @@ impl Ctx<'_> {
             );
         }
         mutations.clear();
-        walk(schema, "", &base, sampler, mutations, 0);
+        walk(schema, "", Reach::ROOT, &base, sampler, mutations, 0);
         cases.reserve(mutations.len());
         // Each mutation is made on one working copy of the base, checked there, and undone. A
         // case that is kept holds the shared base and its one edit, never a copy.
@@ -685,7 +696,7 @@ impl Ctx<'_> {
             if let (Edit::Set(ptr, _), "rule:examples" | "rule:enum" | "rule:empty") =
                 (&m.op, m.source)
                 && m.expectation == Expectation::Success
-                && self.values.iter().any(|(p, _)| p == ptr)
+                && self.values.iter().any(|(p, _)| **p == **ptr)
             {
                 continue;
             }
@@ -693,17 +704,36 @@ impl Ctx<'_> {
             let Some(hash) = hashes.edited(&edit) else {
                 continue;
             };
-            let Some(undo) = edit.make(&mut work) else {
-                continue;
+            let key = (hash, m.expectation);
+            let key = if m.sure
+                && !self.action_at(edit.pointer())
+                // An action's schema is merged from the root's and its `then`'s: what is
+                // rejected by either is rejected, but what both accept is not the whole story.
+                && (m.expectation == Expectation::Error || self.action.is_none())
+                && !cases.may_have(key)
+            {
+                // Its outcome certain, and no kept case has its hash: kept without making the
+                // edit (a place the hash finds is a place to make it) or checking the schema.
+                debug_assert!(
+                    self.predicts(&mut work, &mut edit, m.expectation),
+                    "{}",
+                    m.title
+                );
+                key
+            } else {
+                let Some(undo) = edit.make(&mut work) else {
+                    continue;
+                };
+                let key = self.admit(cases, &work, hash, m.expectation);
+                let put = undo.apply(&mut work, edit.pointer());
+                let Some(key) = key else {
+                    continue;
+                };
+                if let (Edit::Set(_, slot), Some(value)) = (&mut edit, put) {
+                    *slot = value;
+                }
+                key
             };
-            let key = self.admit(cases, &work, hash, m.expectation);
-            let put = undo.apply(&mut work, edit.pointer());
-            let Some(key) = key else {
-                continue;
-            };
-            if let (Edit::Set(_, slot), Some(value)) = (&mut edit, put) {
-                *slot = value;
-            }
             let boundary = m.boundary.map(|keyword| Boundary {
                 pointer: edit.pointer().to_owned(),
                 keyword: keyword.to_owned(),
@@ -801,6 +831,26 @@ impl Ctx<'_> {
         }
         let key = (hash, expectation);
         (!cases.has(key, args)).then_some(key)
+    }
+
+    /// Whether `pointer` is an action tool's `/action`: the one place whose edit changes which
+    /// schema applies to the rest (the `then` of its action), so no edit there is sure.
+    fn action_at(&self, pointer: &str) -> bool {
+        self.action.is_some() && pointer == "/action"
+    }
+
+    /// Whether the schema judges `edit` made in `work` (left as it was) as `expectation`
+    /// says: what a [`Mutation::sure`] claims, checked in debug builds.
+    fn predicts(&self, work: &mut Value, edit: &mut Edit, expectation: Expectation) -> bool {
+        let Some(undo) = edit.make(work) else {
+            return false;
+        };
+        let valid = self.validator.is_valid(work);
+        let put = undo.apply(work, edit.pointer());
+        if let (Edit::Set(_, slot), Some(value)) = (edit, put) {
+            *slot = value;
+        }
+        valid == (expectation == Expectation::Success)
     }
 
     /// Keeps a case [`Ctx::admit`] let in, under `key`.
@@ -932,6 +982,7 @@ fn wrong_type(types: &[&str], current: &Value) -> Value {
 fn walk(
     schema: &Value,
     ptr: &str,
+    reach: Reach,
     value: &Value,
     sampler: &mut Sampler,
     out: &mut Vec<Mutation>,
@@ -944,30 +995,59 @@ fn walk(
     let Some(obj) = schema.as_object() else {
         return;
     };
-    let err = |op, source, title: String, rationale: String| Mutation {
+    // Whether this schema applies to `value` as it stands, so that a value breaking one of
+    // its keywords makes the whole arguments invalid: every schema on the way applies
+    // unconditionally (reached through `properties`, or the `items` of an array without
+    // `prefixItems`), none is a branch of `anyOf`/`oneOf` merged in by `resolve`, and none
+    // has a `$ref` (whose siblings drafts up to 7 ignore).
+    let here = reach.plain
+        && matches!(schema, Cow::Borrowed(_))
+        && !["$ref", "$dynamicRef", "$recursiveRef"]
+            .iter()
+            .any(|k| obj.contains_key(*k));
+    let open = here && reach.open;
+    // What the schemas below see: still open if this one looks at its members or items only
+    // through `properties` and `items` (see `PASS_THROUGH`).
+    let below = Reach {
+        plain: here,
+        open: open && obj.keys().all(|k| PASS_THROUGH.contains(&k.as_str())),
+    };
+    let err = |sure, op, source, title: String, rationale: String| Mutation {
         op,
         source,
         title,
         rationale,
         expectation: Expectation::Error,
         boundary: None,
+        sure,
     };
     // A valid value on the edge of what `keyword` allows (`None`: not exactly on it).
-    let edge =
-        |op, source, keyword: Option<&'static str>, title: String, rationale: String| Mutation {
+    let edge = |op: Edit, source, keyword: Option<&'static str>, title: String, rationale| {
+        let sure = match &op {
+            Edit::Set(_, value) => open && surely_accepts(obj, value),
+            // Leaving out a member: the schema it is a member of must not look at the count
+            // or names of its members beyond `properties` and `required`.
+            Edit::Remove(_) => below.open,
+        };
+        Mutation {
             op,
             source,
             title,
             rationale,
             expectation: Expectation::Success,
             boundary: keyword,
-        };
+            sure,
+        }
+    };
     let at = show(ptr);
     let is_action = ptr == "/action";
+    // The pointer every edit of this value shares.
+    let node: Arc<str> = Arc::from(ptr);
 
     // rule:type (not on the arguments object itself: that is a protocol matter).
     if !ptr.is_empty() && !is_action {
         let types = declared_types(&schema);
+        let declared = !types.is_empty();
         let inferred: Vec<&str> = if types.is_empty() {
             primary_type(&schema).into_iter().collect()
         } else {
@@ -977,7 +1057,8 @@ fn walk(
             let wrong = wrong_type(&inferred, value);
             if !wrong.is_null() {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), wrong.clone()),
+                    here && declared,
+                    Edit::Set(Arc::clone(&node), wrong.clone()),
                     "rule:type",
                     text!("rejects ", at, " of the wrong type"),
                     text!(
@@ -996,7 +1077,7 @@ fn walk(
         // rule:enum, positive: every member is a valid value on its own.
         for member in members.iter().filter(|m| *m != value) {
             out.push(edge(
-                Edit::Set(ptr.to_owned(), member.clone()),
+                Edit::Set(Arc::clone(&node), member.clone()),
                 "rule:enum",
                 None,
                 text!("accepts ", at, " = ", member, ", a member of its enum"),
@@ -1005,7 +1086,8 @@ fn walk(
         }
         let outside = outside_enum(members);
         out.push(err(
-            Edit::Set(ptr.to_owned(), outside.clone()),
+            here && members.iter().filter_map(Value::as_f64).all(exact),
+            Edit::Set(Arc::clone(&node), outside.clone()),
             "rule:enum",
             text!("rejects ", at, " outside its enum"),
             text!(
@@ -1026,7 +1108,8 @@ fn walk(
             _ => json!("other"),
         };
         out.push(err(
-            Edit::Set(ptr.to_owned(), other),
+            false,
+            Edit::Set(Arc::clone(&node), other),
             "rule:const",
             text!("rejects ", at, " other than its const"),
             text!(at, " must be exactly ", c),
@@ -1036,7 +1119,7 @@ fn walk(
     for (i, example) in fitting_examples(&schema).into_iter().enumerate() {
         if &example != value && !is_action {
             out.push(edge(
-                Edit::Set(ptr.to_owned(), example.clone()),
+                Edit::Set(Arc::clone(&node), example.clone()),
                 "rule:examples",
                 None,
                 text!("accepts example ", (i + 1), " of ", at),
@@ -1055,7 +1138,7 @@ fn walk(
         };
         if let Some((empty, what)) = empty {
             out.push(edge(
-                Edit::Set(ptr.to_owned(), empty),
+                Edit::Set(Arc::clone(&node), empty),
                 "rule:empty",
                 None,
                 text!("accepts ", at, " as ", what),
@@ -1078,13 +1161,14 @@ fn walk(
                 && min > 0
             {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), Value::String(resize(current, min - 1))),
+                    here,
+                    Edit::Set(Arc::clone(&node), Value::String(resize(current, min - 1))),
                     "rule:min-length",
                     text!("rejects ", at, " one character under minLength ", min),
                     text!(at, " needs at least ", min, " characters"),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), Value::String(resize(current, min))),
+                    Edit::Set(Arc::clone(&node), Value::String(resize(current, min))),
                     "rule:min-length",
                     Some("minLength"),
                     text!("accepts ", at, " of exactly minLength ", min),
@@ -1095,13 +1179,14 @@ fn walk(
                 && max < 10_000
             {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), Value::String(resize(current, max + 1))),
+                    here,
+                    Edit::Set(Arc::clone(&node), Value::String(resize(current, max + 1))),
                     "rule:max-length",
                     text!("rejects ", at, " one character over maxLength ", max),
                     text!(at, " allows at most ", max, " characters"),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), Value::String(resize(current, max))),
+                    Edit::Set(Arc::clone(&node), Value::String(resize(current, max))),
                     "rule:max-length",
                     Some("maxLength"),
                     text!("accepts ", at, " of exactly maxLength ", max),
@@ -1112,7 +1197,8 @@ fn walk(
                 && let Some(bad) = pattern_violation(&schema, current)
             {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), json!(bad)),
+                    false,
+                    Edit::Set(Arc::clone(&node), json!(bad)),
                     "rule:pattern",
                     text!("rejects ", at, " not matching its pattern"),
                     text!(
@@ -1129,7 +1215,8 @@ fn walk(
                 && let Some(bad) = format_violation(format)
             {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), json!(bad)),
+                    false,
+                    Edit::Set(Arc::clone(&node), json!(bad)),
                     "rule:format",
                     text!("rejects ", at, " not in format ", format),
                     text!(
@@ -1152,13 +1239,14 @@ fn walk(
             };
             if let Some(m) = num("minimum") {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), mk(m - step)),
+                    here && exact(m),
+                    Edit::Set(Arc::clone(&node), mk(m - step)),
                     "rule:bounds",
                     text!("rejects ", at, " just under minimum ", m),
                     text!(at, " must be >= ", m),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), mk(m)),
+                    Edit::Set(Arc::clone(&node), mk(m)),
                     "rule:bounds",
                     Some("minimum"),
                     text!("accepts ", at, " at exactly minimum ", m),
@@ -1167,13 +1255,14 @@ fn walk(
             }
             if let Some(m) = num("maximum") {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), mk(m + step)),
+                    here && exact(m),
+                    Edit::Set(Arc::clone(&node), mk(m + step)),
                     "rule:bounds",
                     text!("rejects ", at, " just over maximum ", m),
                     text!(at, " must be <= ", m),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), mk(m)),
+                    Edit::Set(Arc::clone(&node), mk(m)),
                     "rule:bounds",
                     Some("maximum"),
                     text!("accepts ", at, " at exactly maximum ", m),
@@ -1182,13 +1271,14 @@ fn walk(
             }
             if let Some(m) = num("exclusiveMinimum") {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), mk(m)),
+                    here && exact(m) && m.fract() == 0.0,
+                    Edit::Set(Arc::clone(&node), mk(m)),
                     "rule:bounds",
                     text!("rejects ", at, " equal to exclusiveMinimum ", m),
                     text!(at, " must be > ", m),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), mk(m + step)),
+                    Edit::Set(Arc::clone(&node), mk(m + step)),
                     "rule:bounds",
                     is_int.then_some("exclusiveMinimum"),
                     text!("accepts ", at, " just over exclusiveMinimum ", m),
@@ -1197,13 +1287,14 @@ fn walk(
             }
             if let Some(m) = num("exclusiveMaximum") {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), mk(m)),
+                    here && exact(m) && m.fract() == 0.0,
+                    Edit::Set(Arc::clone(&node), mk(m)),
                     "rule:bounds",
                     text!("rejects ", at, " equal to exclusiveMaximum ", m),
                     text!(at, " must be < ", m),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), mk(m - step)),
+                    Edit::Set(Arc::clone(&node), mk(m - step)),
                     "rule:bounds",
                     is_int.then_some("exclusiveMaximum"),
                     text!("accepts ", at, " just under exclusiveMaximum ", m),
@@ -1224,13 +1315,14 @@ fn walk(
                 && min > 0
             {
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, min - 1)),
+                    here,
+                    Edit::Set(Arc::clone(&node), sampler.items_of(&schema, min - 1)),
                     "rule:min-items",
                     text!("rejects ", at, " one item under minItems ", min),
                     text!(at, " needs at least ", min, " items"),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, min)),
+                    Edit::Set(Arc::clone(&node), sampler.items_of(&schema, min)),
                     "rule:min-items",
                     Some("minItems"),
                     text!("accepts ", at, " with exactly minItems ", min),
@@ -1240,14 +1332,16 @@ fn walk(
             if let Some(max) = max
                 && max < 1000
             {
+                let over = sampler.items_of(&schema, max + 1);
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, max + 1)),
+                    here && over.as_array().is_some_and(|o| o.len() > max),
+                    Edit::Set(Arc::clone(&node), over),
                     "rule:max-items",
                     text!("rejects ", at, " one item over maxItems ", max),
                     text!(at, " allows at most ", max, " items"),
                 ));
                 out.push(edge(
-                    Edit::Set(ptr.to_owned(), sampler.items_of(&schema, max)),
+                    Edit::Set(Arc::clone(&node), sampler.items_of(&schema, max)),
                     "rule:max-items",
                     Some("maxItems"),
                     text!("accepts ", at, " with exactly maxItems ", max),
@@ -1264,7 +1358,8 @@ fn walk(
                     dup[1] = first.clone();
                 }
                 out.push(err(
-                    Edit::Set(ptr.to_owned(), Value::Array(dup)),
+                    here,
+                    Edit::Set(Arc::clone(&node), Value::Array(dup)),
                     "rule:unique-items",
                     text!("rejects ", at, " with a duplicated item"),
                     text!("the items of ", at, " must be unique"),
@@ -1280,6 +1375,10 @@ fn walk(
                 walk(
                     &item_schema,
                     &join_pointer(ptr, &i.to_string()),
+                    Reach {
+                        plain: below.plain && prefix.is_none(),
+                        open: below.open && prefix.is_none(),
+                    },
                     item,
                     sampler,
                     out,
@@ -1298,7 +1397,8 @@ fn walk(
             for name in &required {
                 let p = join_pointer(ptr, name);
                 out.push(err(
-                    Edit::Remove(p.clone()),
+                    here,
+                    Edit::Remove(p.as_str().into()),
                     "rule:required",
                     text!("rejects a missing `", p, "`"),
                     text!(
@@ -1313,7 +1413,7 @@ fn walk(
             for name in map.keys().filter(|n| !required.contains(&n.as_str())) {
                 let p = join_pointer(ptr, name);
                 out.push(edge(
-                    Edit::Remove(p.clone()),
+                    Edit::Remove(p.as_str().into()),
                     "rule:optional",
                     None,
                     text!("accepts no `", p, "`, an optional property"),
@@ -1325,30 +1425,35 @@ fn walk(
                     ),
                 ));
             }
+            let props = obj.get("properties").and_then(Value::as_object);
             let unknown = join_pointer(ptr, "unexpected_property");
             match obj.get("additionalProperties") {
                 Some(Value::Bool(false)) => out.push(err(
-                    Edit::Set(unknown.clone(), json!("surprise")),
+                    here
+                        && !obj.contains_key("patternProperties")
+                        && !props.is_some_and(|p| p.contains_key("unexpected_property")),
+                    Edit::Set(unknown.as_str().into(), json!("surprise")),
                     "rule:additional-properties",
                     text!("rejects an unknown property `", unknown, "`"),
                     text!(at, " has additionalProperties: false"),
                 )),
                 None if ptr.is_empty() => out.push(Mutation {
-                    op: Edit::Set(unknown.clone(), json!("surprise")),
+                    op: Edit::Set(unknown.as_str().into(), json!("surprise")),
                     source: "rule:additional-properties",
                     title: text!("observes an unknown property `", unknown, "`"),
                     rationale: text!(at, " does not forbid unknown properties; what the server does with one is its own choice"),
                     expectation: Expectation::Observe,
                     boundary: None,
+                    sure: false,
                 }),
                 _ => {}
             }
-            let props = obj.get("properties").and_then(Value::as_object);
             for (name, sub_value) in map {
                 if let Some(sub_schema) = props.and_then(|p| p.get(name)) {
                     walk(
                         sub_schema,
                         &join_pointer(ptr, name),
+                        below,
                         sub_value,
                         sampler,
                         out,
@@ -1359,6 +1464,120 @@ fn walk(
         }
         _ => {}
     }
+}
+
+/// How the schema [`walk`] is at applies to the value it is at.
+#[derive(Clone, Copy)]
+struct Reach {
+    /// Every schema on the way from the root applies unconditionally (through `properties`,
+    /// or the `items` of an array without `prefixItems`), none is a branch of `anyOf`/`oneOf`
+    /// merged in by [`resolve`], and none has a `$ref` (whose siblings drafts up to 7
+    /// ignore): a value that breaks a keyword of this schema makes the arguments invalid.
+    plain: bool,
+    /// Moreover, every schema on the way has only [`PASS_THROUGH`] keywords: one member or
+    /// item replaced by a value this schema accepts (or an optional member left out) keeps
+    /// the arguments valid.
+    open: bool,
+}
+
+impl Reach {
+    const ROOT: Reach = Reach {
+        plain: true,
+        open: true,
+    };
+}
+
+/// The keywords of a schema that judge an object or array by its members or items only one
+/// at a time, through the schema of each (`properties`, `items`), or by which members are
+/// present and how many items there are, or not at all (annotations).
+const PASS_THROUGH: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "$schema",
+    "$id",
+    "$defs",
+    "definitions",
+];
+
+/// Whether the schema `obj` accepts `value` for certain: `value` is a string, number, boolean
+/// or null, every keyword of `obj` is one this judges exactly (`type`, the numeric bounds,
+/// `minLength`/`maxLength`, `enum`, annotations), and each accepts it. `false` says nothing.
+fn surely_accepts(obj: &Map<String, Value>, value: &Value) -> bool {
+    let number = |v: &Value| v.as_f64().filter(|x| exact(*x));
+    let chars = || value.as_str().map(|s| s.chars().count());
+    obj.iter().all(|(keyword, bound)| match keyword.as_str() {
+        "type" => {
+            let is = |t: &str| match t {
+                "string" => value.is_string(),
+                "number" => value.is_number(),
+                "integer" => value.is_i64() || value.is_u64(),
+                "boolean" => value.is_boolean(),
+                "null" => value.is_null(),
+                _ => false,
+            };
+            match bound {
+                Value::String(t) => is(t),
+                Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(is),
+                _ => false,
+            }
+        }
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+            if !value.is_number() {
+                // A bound says nothing of a value that is not a number.
+                return bound.is_number();
+            }
+            let (Some(v), Some(b)) = (number(value), number(bound)) else {
+                return false;
+            };
+            match keyword.as_str() {
+                "minimum" => v >= b,
+                "maximum" => v <= b,
+                "exclusiveMinimum" => v > b,
+                _ => v < b,
+            }
+        }
+        "minLength" | "maxLength" => {
+            let Some(n) = bound.as_u64() else {
+                return false;
+            };
+            chars().is_none_or(|len| {
+                let len = len as u64;
+                if keyword == "minLength" {
+                    len >= n
+                } else {
+                    len <= n
+                }
+            })
+        }
+        "enum" => bound.as_array().is_some_and(|members| {
+            members.iter().any(|m| match (number(m), number(value)) {
+                (Some(a), Some(b)) => a == b,
+                _ => m == value && !m.is_number(),
+            })
+        }),
+        "title" | "description" | "default" | "examples" | "deprecated" | "readOnly"
+        | "writeOnly" | "$comment" => true,
+        _ => false,
+    }) && !(value.is_array() || value.is_object())
+}
+
+/// Whether `x` is small enough that one step (1, or 0.5) past it, and rounding to an integer,
+/// are exact in an `f64`: then a value made that far past a bound is past it for certain.
+fn exact(x: f64) -> bool {
+    x.abs() < 2f64.powi(52)
 }
 
 fn outside_enum(members: &[Value]) -> Value {
@@ -1652,8 +1871,8 @@ mod tests {
                 c.args.clone().into_value(),
                 cases[0].args.clone().into_value(),
             );
-            Edit::Set(p.clone(), Value::Null).apply(&mut a);
-            Edit::Set(p.clone(), Value::Null).apply(&mut b);
+            Edit::Set(p.as_str().into(), Value::Null).apply(&mut a);
+            Edit::Set(p.as_str().into(), Value::Null).apply(&mut b);
             assert_eq!(a, b, "{}", c.title);
         }
     }
@@ -1707,6 +1926,115 @@ mod tests {
             })
             .collect();
         assert_eq!(together, alone);
+    }
+
+    /// Schemas where a keyword next to the one a case is about changes the outcome: the cases
+    /// whose outcome is taken as certain (`Mutation::sure`) must still be judged as the whole
+    /// schema judges them.
+    #[test]
+    fn outcomes_taken_as_certain_are_the_schema_own() {
+        let schemas = [
+            // `anyOf`: the branch a value is walked in is not the only one that may take it.
+            json!({"type": "object", "required": ["v"], "properties": {"v": {"anyOf": [
+                {"type": "string", "maxLength": 3}, {"type": "string", "minLength": 5}]}}}),
+            // Draft 7: `$ref` makes its siblings ignored.
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                   "required": ["v"], "definitions": {"s": {"type": "string"}},
+                   "properties": {"v": {"$ref": "#/definitions/s", "maxLength": 2}}}),
+            // A pattern that matches the unknown property's name.
+            json!({"type": "object", "additionalProperties": false,
+                   "patternProperties": {"^unexpected": {"type": "string"}},
+                   "properties": {"a": {"type": "string"}}}),
+            // Leaving out an optional member breaks `minProperties` or `dependentRequired`.
+            json!({"type": "object", "minProperties": 2,
+                   "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}),
+            json!({"type": "object", "dependentRequired": {"a": ["b"]},
+                   "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}),
+            // Fractional and huge bounds, numbers in an enum, `multipleOf`, `const`.
+            json!({"type": "object", "required": ["i", "f", "h", "e", "m"], "properties": {
+                "i": {"type": "integer", "minimum": 0.5, "exclusiveMaximum": 9.5},
+                "f": {"type": "number", "exclusiveMinimum": -0.5, "maximum": 3.25},
+                "h": {"type": "number", "minimum": -1e300, "maximum": 1e300},
+                "e": {"enum": [1.0, 2, "x"]},
+                "m": {"type": "integer", "multipleOf": 3, "minimum": 1, "maximum": 10}}}),
+            // Conditions at the root on a member's value, and items that must be unique.
+            json!({"type": "object", "required": ["kind", "n", "l"],
+                   "properties": {"kind": {"enum": ["a", "b"]},
+                                  "n": {"type": "integer", "minimum": 0, "maximum": 10},
+                                  "l": {"type": "array", "uniqueItems": true, "minItems": 1,
+                                        "maxItems": 3, "items": {"enum": ["p", "q", "r"]}}},
+                   "if": {"properties": {"kind": {"const": "b"}}},
+                   "then": {"properties": {"n": {"maximum": 5}}}}),
+            // Draft 4: `exclusiveMinimum` is a flag on `minimum`.
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+                   "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 3,
+                   "exclusiveMinimum": true, "maximum": 8}}}),
+            // Tuples: `prefixItems` then `items`.
+            json!({"type": "object", "required": ["t"], "properties": {"t": {"type": "array",
+                   "prefixItems": [{"type": "string", "maxLength": 2}], "items": {"type": "integer"},
+                   "minItems": 2}}}),
+        ];
+        for schema in schemas {
+            let validator = SchemaValidator::new(&schema).unwrap();
+            let cases = derive_with(&schema, &CaseOptions::default()).unwrap();
+            assert!(cases.len() > 1, "{schema}");
+            for case in cases {
+                let valid = validator.is_valid(&case.args);
+                match case.expectation {
+                    Expectation::Success => assert!(valid, "{} in {schema}", case.title),
+                    Expectation::Error => assert!(!valid, "{} in {schema}", case.title),
+                    Expectation::Observe => {}
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_is_surely_accepted_only_by_keywords_judged_exactly() {
+        let accepts =
+            |schema: Value, value: Value| surely_accepts(schema.as_object().unwrap(), &value);
+        assert!(accepts(
+            json!({"type": "integer", "minimum": 1, "maximum": 7, "title": "d"}),
+            json!(7)
+        ));
+        assert!(!accepts(json!({"type": "integer", "maximum": 7}), json!(8)));
+        assert!(!accepts(json!({"type": "integer"}), json!(1.5)));
+        assert!(
+            !accepts(json!({"type": "integer"}), json!(2.0)),
+            "1.0 is left to the validator"
+        );
+        assert!(accepts(
+            json!({"type": ["string", "null"], "maxLength": 2}),
+            json!("éé")
+        ));
+        assert!(!accepts(
+            json!({"type": "string", "maxLength": 2}),
+            json!("abc")
+        ));
+        assert!(accepts(json!({"enum": [1.0, "x"]}), json!(1)));
+        assert!(
+            !accepts(json!({"enum": [[1]]}), json!([1])),
+            "arrays are left to the validator"
+        );
+        assert!(
+            !accepts(json!({"exclusiveMinimum": 1e300}), json!(2e300)),
+            "too large to be exact"
+        );
+        assert!(!accepts(
+            json!({"exclusiveMinimum": true, "minimum": 1}),
+            json!(1)
+        ));
+        for keyword in [
+            "pattern",
+            "format",
+            "multipleOf",
+            "const",
+            "not",
+            "anyOf",
+            "$ref",
+        ] {
+            assert!(!accepts(json!({keyword: "a"}), json!("a")), "{keyword}");
+        }
     }
 
     #[test]
