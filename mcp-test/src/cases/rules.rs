@@ -128,6 +128,24 @@ impl Piece for Value {
     }
 }
 
+/// Words with a separator between each two, as `[&str]::join` writes them.
+struct Joined<'a>(&'a [&'a str], &'a str);
+
+impl Piece for Joined<'_> {
+    fn size(&self) -> usize {
+        self.0.iter().map(|w| w.len()).sum::<usize>()
+            + self.1.len() * self.0.len().saturating_sub(1)
+    }
+    fn put(&self, out: &mut String) {
+        for (i, word) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push_str(self.1);
+            }
+            out.push_str(word);
+        }
+    }
+}
+
 /// A piece written as `{:?}` writes it.
 struct Debugged<'a, T: fmt::Debug + ?Sized>(&'a T);
 
@@ -1064,7 +1082,7 @@ fn walk(
                     text!(
                         at,
                         " must be ",
-                        (inferred.join(" or ")),
+                        Joined(&inferred, " or "),
                         "; ",
                         wrong,
                         " is not"
@@ -1903,6 +1921,9 @@ mod tests {
             text!("`", s, "` ", v, " ", Debugged(&s)),
             format!("`{s}` {v} {s:?}")
         );
+        for words in [&[][..], &["string"], &["string", "null", "integer"]] {
+            assert_eq!(text!(Joined(words, " or ")), words.join(" or "));
+        }
     }
 
     #[test]
