@@ -89,6 +89,22 @@ impl Edit {
             Edit::Remove(pointer) => remove(root, pointer),
         }
     }
+
+    /// Makes the edit in `root`, asks `look` about the result, and undoes it, the edit keeping
+    /// its value; `None` when there is no place to make it.
+    pub(crate) fn tried<T>(
+        &mut self,
+        root: &mut Value,
+        look: impl FnOnce(&Value) -> T,
+    ) -> Option<T> {
+        let undo = self.make(root)?;
+        let seen = look(root);
+        let put = undo.apply(root, self.pointer());
+        if let (Edit::Set(_, slot), Some(value)) = (self, put) {
+            *slot = value;
+        }
+        Some(seen)
+    }
 }
 
 impl CaseArgs {

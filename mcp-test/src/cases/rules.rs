@@ -739,17 +739,12 @@ impl Ctx<'_> {
                 );
                 key
             } else {
-                let Some(undo) = edit.make(&mut work) else {
+                let admitted = edit.tried(&mut work, |args| {
+                    self.admit(cases, args, hash, m.expectation)
+                });
+                let Some(Some(key)) = admitted else {
                     continue;
                 };
-                let key = self.admit(cases, &work, hash, m.expectation);
-                let put = undo.apply(&mut work, edit.pointer());
-                let Some(key) = key else {
-                    continue;
-                };
-                if let (Edit::Set(_, slot), Some(value)) = (&mut edit, put) {
-                    *slot = value;
-                }
                 key
             };
             let boundary = m.boundary.map(|keyword| Boundary {
@@ -860,15 +855,8 @@ impl Ctx<'_> {
     /// Whether the schema judges `edit` made in `work` (left as it was) as `expectation`
     /// says: what a [`Mutation::sure`] claims, checked in debug builds.
     fn predicts(&self, work: &mut Value, edit: &mut Edit, expectation: Expectation) -> bool {
-        let Some(undo) = edit.make(work) else {
-            return false;
-        };
-        let valid = self.validator.is_valid(work);
-        let put = undo.apply(work, edit.pointer());
-        if let (Edit::Set(_, slot), Some(value)) = (edit, put) {
-            *slot = value;
-        }
-        valid == (expectation == Expectation::Success)
+        edit.tried(work, |args| self.validator.is_valid(args))
+            .is_some_and(|valid| valid == (expectation == Expectation::Success))
     }
 
     /// Keeps a case [`Ctx::admit`] let in, under `key`.
@@ -1025,10 +1013,13 @@ fn walk(
             .any(|k| obj.contains_key(*k));
     let open = here && reach.open;
     // What the schemas below see: still open if this one looks at its members or items only
-    // through `properties` and `items` (see `PASS_THROUGH`).
+    // through `properties` and `items` (see `PASS_THROUGH` and `ANNOTATIONS`).
     let below = Reach {
         plain: here,
-        open: open && obj.keys().all(|k| PASS_THROUGH.contains(&k.as_str())),
+        open: open
+            && obj
+                .keys()
+                .all(|k| PASS_THROUGH.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str())),
     };
     let err = |sure, op, source, title: String, rationale: String| Mutation {
         op,
@@ -1492,9 +1483,9 @@ struct Reach {
     /// merged in by [`resolve`], and none has a `$ref` (whose siblings drafts up to 7
     /// ignore): a value that breaks a keyword of this schema makes the arguments invalid.
     plain: bool,
-    /// Moreover, every schema on the way has only [`PASS_THROUGH`] keywords: one member or
-    /// item replaced by a value this schema accepts (or an optional member left out) keeps
-    /// the arguments valid.
+    /// Moreover, every schema on the way has only [`PASS_THROUGH`] keywords and
+    /// [`ANNOTATIONS`]: one member or item replaced by a value this schema accepts (or an
+    /// optional member left out) keeps the arguments valid.
     open: bool,
 }
 
@@ -1507,7 +1498,7 @@ impl Reach {
 
 /// The keywords of a schema that judge an object or array by its members or items only one
 /// at a time, through the schema of each (`properties`, `items`), or by which members are
-/// present and how many items there are, or not at all (annotations).
+/// present and how many items there are; with [`ANNOTATIONS`], which judge nothing.
 const PASS_THROUGH: &[&str] = &[
     "type",
     "properties",
@@ -1516,6 +1507,14 @@ const PASS_THROUGH: &[&str] = &[
     "items",
     "minItems",
     "maxItems",
+    "$schema",
+    "$id",
+    "$defs",
+    "definitions",
+];
+
+/// Keywords that say something about a value without judging it.
+const ANNOTATIONS: &[&str] = &[
     "title",
     "description",
     "default",
@@ -1524,10 +1523,6 @@ const PASS_THROUGH: &[&str] = &[
     "readOnly",
     "writeOnly",
     "$comment",
-    "$schema",
-    "$id",
-    "$defs",
-    "definitions",
 ];
 
 /// Whether the schema `obj` accepts `value` for certain: `value` is a string, number, boolean
@@ -1586,9 +1581,7 @@ fn surely_accepts(obj: &Map<String, Value>, value: &Value) -> bool {
                 _ => m == value && !m.is_number(),
             })
         }),
-        "title" | "description" | "default" | "examples" | "deprecated" | "readOnly"
-        | "writeOnly" | "$comment" => true,
-        _ => false,
+        other => ANNOTATIONS.contains(&other),
     }) && !(value.is_array() || value.is_object())
 }
 
