@@ -6,9 +6,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_test::cases::check::{Severity, __fuzz_reply_to_findings};
-use mcp_test::cases::{Era, example_server};
+use mcp_test::cases::Era;
 use mcp_test::spec::clauses::Level;
+use mcp_test_check::{Severity, __fuzz_reply_to_findings, example_server};
 use serde_json::Value;
 use std::sync::OnceLock;
 

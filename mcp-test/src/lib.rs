@@ -93,6 +93,16 @@ pub mod uri_template;
 pub mod validation;
 pub mod wire;
 
+/// Not public API: the pieces of the case engine and the HTTP client that `mcp-test-check`,
+/// which depends on this exact version, builds its probes on. No semver guarantee.
+#[doc(hidden)]
+#[cfg(feature = "cases")]
+pub mod __check {
+    pub use crate::cases::target::{Deadline, Session};
+    #[cfg(feature = "http")]
+    pub use crate::client::{HttpClient, HttpReply, unauthorized};
+}
+
 pub use authorization::Access;
 pub use context::{Context, ContextBuilder, Extensions, Identity, MissingState};
 pub use server::{BuildError, Caller, Server, ServerBuilder};

@@ -12,7 +12,7 @@
 //! An [`RmcpServer`] is a [`Target`], so everything that takes a target takes it:
 //! [`TestContext::rmcp`](crate::testing::TestContext::rmcp) and `#[mcp_test(rmcp = ..)]`, every
 //! request helper and `assert_*` macro, the round driver, `assert_schema_cases!` and
-//! [`check`](crate::cases::check::check) (features `cases`).
+//! `mcp_test_check::check` (the checker's crate).
 //!
 //! ```
 //! use mcp_test::rmcp::RmcpServer;

@@ -1,6 +1,7 @@
 //! A downstream crate that only derives tools and writes `#[mcp_test]` tests depends on
-//! mcp-test with default features, and must then compile no HTTP stack, no CLI and no case
-//! generator. The test writes such a crate in a temporary directory and reads its dependency
+//! mcp-test with default features, and must then compile no HTTP stack, no case generator and
+//! none of the checker (whose crate, `mcp-test-check`, with the command line's clap, no
+//! feature of mcp-test brings in). The test writes such a crate in a temporary directory and reads its dependency
 //! tree with `cargo tree` (offline, from the workspace's lockfile, so no version drifts).
 
 use std::path::Path;
@@ -12,7 +13,6 @@ const HEAVY: &[(&str, &str)] = &[
     ("tower", "http"),
     ("hyper", "http"),
     ("hyper-util", "http"),
-    ("clap", "cli"),
     ("rmcp", "rmcp"),
     ("rustls", "tls"),
     ("hyper-rustls", "tls"),
@@ -20,6 +20,14 @@ const HEAVY: &[(&str, &str)] = &[
     ("rand_regex", "cases"),
     ("proptest", "properties"),
 ];
+
+/// Crates no feature of mcp-test pulls in: the checker and the command line are a crate of
+/// their own, on top of this one.
+const NEVER: &[&str] = &["mcp-test-check", "clap"];
+
+/// Every feature of mcp-test.
+const ALL_FEATURES: &str =
+    r#", features = ["cases", "properties", "client", "http", "tls", "insta", "rmcp"]"#;
 
 fn scratch_crate(dir: &Path, features: &str) {
     let library = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -81,20 +89,26 @@ fn default_features_pull_in_no_http_stack_cli_or_case_generator() {
     }
 }
 
-/// The same check can fail: with the features on (`cli` brings all but `rmcp`), the crates are
-/// there.
+/// The same check can fail: with every feature on, the crates are there; and the checker is
+/// not, whatever the features.
 #[test]
-fn each_heavy_crate_comes_with_its_feature() {
-    let names = dependencies(r#", features = ["cli", "rmcp"]"#, "cli-rmcp");
+fn each_heavy_crate_comes_with_its_feature_and_the_checker_with_none() {
+    let names = dependencies(ALL_FEATURES, "all");
     for (heavy, feature) in HEAVY {
         assert!(
             names.iter().any(|n| n == heavy),
-            "`{heavy}` should come with feature `{feature}` (with `cli` and `rmcp` on):\n{names:?}"
+            "`{heavy}` should come with feature `{feature}` (with every feature on):\n{names:?}"
+        );
+    }
+    for never in NEVER {
+        assert!(
+            !names.iter().any(|n| n == never),
+            "`{never}` is in mcp-test's dependency tree with every feature on:\n{names:?}"
         );
     }
 }
 
-/// The TLS stack comes with feature `tls` (which `cli` enables), never with `http` alone: read
+/// The TLS stack comes with feature `tls`, never with `http` alone: read
 /// from the workspace's own resolution (`cargo tree -p`), so no scratch crate is made.
 #[test]
 fn http_alone_pulls_in_no_tls_stack() {

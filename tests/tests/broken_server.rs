@@ -4,10 +4,11 @@
 //! (`mcp_test::spec::clauses`) that a probe checks on a 2026-07-28 server has a switch.
 
 use futures_util::StreamExt;
-use mcp_test::cases::{CheckOptions, CheckReport, Connected, check, check_connected};
+use mcp_test::cases::Connected;
 use mcp_test::client::{Client, HttpOptions};
 use mcp_test::spec::clauses;
 use mcp_test::wire::Era;
+use mcp_test_check::{CheckOptions, CheckReport, check, check_connected};
 use serde::Deserialize;
 use std::process::Stdio;
 use std::time::Duration;
@@ -265,7 +266,7 @@ async fn check_properties_find_the_breaks_and_nothing_on_the_clean_fixture() {
             .unwrap_or_else(|| panic!("no {} finding:\n{}", clause.id, broken.to_text()));
         assert_eq!(
             finding.severity,
-            mcp_test::cases::Severity::Defect,
+            mcp_test_check::Severity::Defect,
             "{}",
             broken.to_text()
         );

@@ -1,12 +1,13 @@
 //! The rules engine, `verify` and `assert_schema_cases!`, used as a downstream crate would.
 
 use mcp_test::cases::{
-    Case, CaseOptions, CheckOptions, CheckReport, Era, Expectation, Happened, Severity, check,
-    derive_cases, derive_for_tools, every_client_capability, example_server, verify,
+    Case, CaseOptions, Era, Expectation, Happened, derive_cases, derive_for_tools,
+    every_client_capability, verify,
 };
 use mcp_test::spec::clauses::{self, Level};
 use mcp_test::target::{Exchange, Target, TargetFuture};
 use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};
+use mcp_test_check::{CheckOptions, CheckReport, Severity, check, example_server};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -444,7 +445,7 @@ fn calling_every_tool() -> CheckOptions {
     }
 }
 
-fn probe<'a>(report: &'a CheckReport, name: &str) -> &'a mcp_test::cases::check::Probe {
+fn probe<'a>(report: &'a CheckReport, name: &str) -> &'a mcp_test_check::Probe {
     report
         .probes
         .iter()

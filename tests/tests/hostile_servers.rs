@@ -22,8 +22,9 @@
 
 #![cfg(target_os = "linux")]
 
-use mcp_test::cases::{CheckOptions, CheckReport, Connected, check_connected};
+use mcp_test::cases::Connected;
 use mcp_test::client::Client;
+use mcp_test_check::{CheckOptions, CheckReport, check_connected};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -438,8 +438,8 @@ mod rmcp_target {
     /// cursor SHOULD be -32602.
     #[tokio::test]
     async fn check_runs_on_it() {
-        use mcp_test::cases::check::{CheckOptions, Severity, check};
         use mcp_test::rmcp::RmcpServer;
+        use mcp_test_check::{CheckOptions, Severity, check};
         let server = RmcpServer::serve(Notes::new());
         let options = CheckOptions {
             allow_destructive: true,

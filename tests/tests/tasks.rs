@@ -663,9 +663,9 @@ async fn over_http_mcp_name_must_mirror_the_task_id() {
 
 mod checker {
     use super::*;
-    use mcp_test::cases::{CheckOptions, CheckReport, check};
     use mcp_test::target::{Exchange, Target, TargetError, TargetFuture};
     use mcp_test::wire::Era;
+    use mcp_test_check::{CheckOptions, CheckReport, check};
 
     /// Tallies, as a task.
     #[derive(Tool)]

@@ -20,8 +20,8 @@
 //!   [`CaseOptions::client_capabilities`] a case declares them, and every `input_required`
 //!   round is answered with a synthesized, schema-valid answer through
 //!   [`target::drive`](crate::target::drive) until the call completes.
-//! - [`check()`] runs the cases plus protocol probes and reports findings by severity: the
-//!   library side of `mcp-test check`.
+//! - `mcp_test_check::check`, in the crate `mcp-test-check`, runs the cases plus protocol
+//!   probes and reports findings by severity: the library side of `mcp-test check`.
 //!
 //! ```
 //! use mcp_test::cases::{derive_cases, CaseOptions, Expectation};
@@ -49,35 +49,22 @@
 //! assert!(missing.args.get("city").is_none());
 //! ```
 
-#[cfg(feature = "ai")]
-#[cfg_attr(docsrs, doc(cfg(feature = "ai")))]
-pub mod ai;
 mod args;
-pub mod check;
 #[cfg(any(feature = "client", feature = "http"))]
 mod connected;
-mod example_server;
-pub mod generate;
 mod hash;
 #[cfg(feature = "properties")]
 #[cfg_attr(docsrs, doc(cfg(feature = "properties")))]
 pub mod properties;
 mod rules;
 mod sample;
-mod target;
+pub(crate) mod target;
 pub mod values;
 
 pub use crate::wire::Era;
 pub use args::CaseArgs;
-pub use check::{
-    CheckOptions, CheckReport, DEFAULT_DEADLINE, Finding, Probe, Severity, Shown, SkippedTool,
-    check,
-};
-#[cfg(any(feature = "client", feature = "http"))]
-pub use check::{check_connected, check_connected_with_progress};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use connected::Connected;
-pub use example_server::example_server;
 pub use values::{ValueError, check_values};
 
 use crate::target::{Answers, Target, TargetError};
@@ -90,7 +77,7 @@ use std::time::Duration;
 use target::Session;
 
 /// The client capabilities of a client that answers every input request: form and URL
-/// elicitation, sampling and roots. What [`check()`] declares when it drives a tool that asks.
+/// elicitation, sampling and roots. What the checker (`mcp_test_check::check`) declares when it drives a tool that asks.
 ///
 /// ```
 /// assert_eq!(mcp_test::cases::every_client_capability(), serde_json::json!({
@@ -534,7 +521,8 @@ pub fn derive_for_tools(tools: &[Value], options: &CaseOptions) -> (Vec<Case>, V
 
 /// [`derive_for_tools`], keeping the tools whose given values do not fit apart from the tools
 /// whose schema gives no cases.
-pub(crate) fn derive_split(
+#[doc(hidden)]
+pub fn derive_split(
     tools: &[Value],
     options: &CaseOptions,
 ) -> (Vec<Case>, Vec<DeriveError>, Vec<ValueError>) {
@@ -705,7 +693,7 @@ pub enum Happened {
         message: String,
     },
     /// No verdict: the call was still running when the time one case may take ran out
-    /// ([`CheckOptions::case_time`](check::CheckOptions::case_time)) and was cancelled
+    /// (`mcp_test_check::CheckOptions::case_time`) and was cancelled
     /// (`notifications/cancelled` on stdio, the response stream closed on HTTP), or it was not
     /// sent because an earlier case of the same tool had been. `check` only.
     Slow {
@@ -816,7 +804,8 @@ impl fmt::Display for Happened {
 
 /// Whether `e` is a limit of the client that the reply went past (too long, too deep to
 /// parse): no failure of the server.
-pub(crate) fn over_limit(e: &TargetError) -> bool {
+#[doc(hidden)]
+pub fn over_limit(e: &TargetError) -> bool {
     #[cfg(any(feature = "client", feature = "http"))]
     if let TargetError::Client(
         crate::client::ClientError::TooLarge { .. } | crate::client::ClientError::TooDeep { .. },
@@ -828,7 +817,8 @@ pub(crate) fn over_limit(e: &TargetError) -> bool {
     false
 }
 
-pub(crate) fn shorten(s: &str, max: usize) -> String {
+#[doc(hidden)]
+pub fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         s.to_owned()
     } else {
@@ -857,7 +847,8 @@ pub struct Outcome {
 }
 
 /// A duration as milliseconds with a tenth of a millisecond, or `null`.
-pub(crate) fn serialize_millis<S: serde::Serializer>(
+#[doc(hidden)]
+pub fn serialize_millis<S: serde::Serializer>(
     duration: &Option<Duration>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
@@ -912,7 +903,8 @@ impl fmt::Display for VerifyReport {
     }
 }
 
-/// The default per-call timeout of [`verify`] and [`check()`]: 30 seconds.
+/// The default per-call timeout of [`verify`] and of the checker (`mcp_test_check::check`):
+/// 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs one case: `tools/call` with the case's arguments, declaring no client capabilities.
@@ -928,7 +920,8 @@ pub async fn run_case(
 
 /// Runs `case` in `session`. With `capabilities`, declares them and drives every
 /// `input_required` round with synthesized answers; the outcome is the final response.
-pub(crate) async fn run_in(
+#[doc(hidden)]
+pub async fn run_in(
     session: &Session<'_>,
     case: &Case,
     capabilities: Option<&Value>,
@@ -977,11 +970,27 @@ pub(crate) async fn run_in(
 /// no client capabilities; see [`verify_with_options`] to declare some.
 ///
 /// ```
-/// use mcp_test::cases::{derive_for_tools, example_server, verify, CaseOptions};
+/// use mcp_test::cases::{derive_for_tools, verify, CaseOptions};
+/// use mcp_test::prelude::*;
+///
+/// /// Adds two integers.
+/// #[derive(Tool)]
+/// struct Add {
+///     /// The first addend
+///     a: i64,
+///     /// The second addend
+///     b: i64,
+/// }
+///
+/// impl Add {
+///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+///         Ok((self.a + self.b).to_string())
+///     }
+/// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// let server = example_server();
+/// let server = Server::builder("calculator", "1.0.0").tool::<Add>().build().unwrap();
 /// let tools: Vec<_> = server.tool_definitions().iter()
 ///     .map(|t| serde_json::to_value(t).unwrap()).collect();
 /// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default());

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// session sends nothing more, and a request in flight when it passes is no longer waited
 /// for. Each message refused so is counted, so the run can say it was cut short.
 #[derive(Debug)]
-pub(crate) struct Deadline {
+pub struct Deadline {
     /// `None`: too far to represent, so never.
     at: Option<Instant>,
     after: Duration,
@@ -26,7 +26,7 @@ pub(crate) struct Deadline {
 
 impl Deadline {
     /// A deadline `after` from now.
-    pub(crate) fn after(after: Duration) -> Arc<Deadline> {
+    pub fn after(after: Duration) -> Arc<Deadline> {
         Arc::new(Deadline {
             at: Instant::now().checked_add(after),
             after,
@@ -36,17 +36,17 @@ impl Deadline {
     }
 
     /// The deadline as given, counted from when it was set.
-    pub(crate) fn budget(&self) -> Duration {
+    pub fn budget(&self) -> Duration {
         self.after
     }
 
     /// Whether it has passed.
-    pub(crate) fn passed(&self) -> bool {
+    pub fn passed(&self) -> bool {
         self.at.is_some_and(|at| Instant::now() >= at)
     }
 
     /// The time left (zero once it has passed).
-    pub(crate) fn left(&self) -> Duration {
+    pub fn left(&self) -> Duration {
         self.at.map_or(Duration::MAX, |at| {
             at.saturating_duration_since(Instant::now())
         })
@@ -54,7 +54,7 @@ impl Deadline {
 
     /// Records that `what` was not done because the deadline passed, and returns the error
     /// that says so.
-    pub(crate) fn refuse(&self, what: String) -> TargetError {
+    pub fn refuse(&self, what: String) -> TargetError {
         self.refused.fetch_add(1, Ordering::Relaxed);
         let mut first = self.first_refused.lock().unwrap_or_else(|e| e.into_inner());
         first.get_or_insert_with(|| what.clone());
@@ -65,12 +65,12 @@ impl Deadline {
     }
 
     /// How many messages (or steps) were refused.
-    pub(crate) fn refused(&self) -> usize {
+    pub fn refused(&self) -> usize {
         self.refused.load(Ordering::Relaxed)
     }
 
     /// The first message (or step) refused.
-    pub(crate) fn first_refused(&self) -> Option<String> {
+    pub fn first_refused(&self) -> Option<String> {
         self.first_refused
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -81,9 +81,11 @@ impl Deadline {
 /// Sends requests with fresh ids and a per-call timeout. As a [`Target`] it is the target
 /// with the timeout put around every message, so [`drive`] gets it on every round. With a
 /// [`Deadline`], no message goes out once it has passed ([`TargetError::DeadlinePassed`]).
-pub(crate) struct Session<'a> {
-    pub(crate) target: &'a dyn Target,
-    pub(crate) timeout: Duration,
+pub struct Session<'a> {
+    /// What the messages go to.
+    pub target: &'a dyn Target,
+    /// How long each message may wait for its reply.
+    pub timeout: Duration,
     next_id: AtomicI64,
     deadline: Option<Arc<Deadline>>,
     /// Who the requests come from (a server in this process reads it; a client ignores it).
@@ -91,7 +93,8 @@ pub(crate) struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
-    pub(crate) fn new(target: &'a dyn Target, timeout: Duration) -> Self {
+    /// A session on `target`, ids from 1, each message given `timeout`, no deadline.
+    pub fn new(target: &'a dyn Target, timeout: Duration) -> Self {
         Session {
             target,
             timeout,
@@ -102,18 +105,18 @@ impl<'a> Session<'a> {
     }
 
     /// Sends every request as `caller`.
-    pub(crate) fn with_caller(mut self, caller: Caller) -> Self {
+    pub fn with_caller(mut self, caller: Caller) -> Self {
         self.caller = caller;
         self
     }
 
     /// Puts `deadline` over every message sent from now on.
-    pub(crate) fn set_deadline(&mut self, deadline: Arc<Deadline>) {
+    pub fn set_deadline(&mut self, deadline: Arc<Deadline>) {
         self.deadline = Some(deadline);
     }
 
     /// Whether the session's deadline, if any, has passed.
-    pub(crate) fn past_deadline(&self) -> bool {
+    pub fn past_deadline(&self) -> bool {
         self.deadline.as_ref().is_some_and(|d| d.passed())
     }
 
@@ -175,13 +178,14 @@ impl<'a> Session<'a> {
         }
     }
 
-    pub(crate) fn next_id(&self) -> i64 {
+    /// A fresh request id.
+    pub fn next_id(&self) -> i64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
     }
 
     /// A request body for `method` with the protocol fields (a `_meta` in `params` merges
     /// over them) and a fresh id. Returns (id, body).
-    pub(crate) fn body(&self, method: &str, params: Value) -> (i64, Value) {
+    pub fn body(&self, method: &str, params: Value) -> (i64, Value) {
         let id = self.next_id();
         let mut body = build_request(method, params);
         body["id"] = Value::from(id);
@@ -189,22 +193,14 @@ impl<'a> Session<'a> {
     }
 
     /// A request for `method` with the protocol fields, and a fresh id. Returns (id, response).
-    pub(crate) async fn request(
-        &self,
-        method: &str,
-        params: Value,
-    ) -> (i64, Result<Value, TargetError>) {
+    pub async fn request(&self, method: &str, params: Value) -> (i64, Result<Value, TargetError>) {
         let (id, body) = self.body(method, params);
         (id, self.raw(body).await)
     }
 
     /// Drives `body` to its final response with `answers` ([`drive`]); retries take fresh
     /// ids from this session, and every round has the timeout.
-    pub(crate) async fn drive(
-        &self,
-        body: &Value,
-        answers: &Answers,
-    ) -> Result<Rounds, DriveError> {
+    pub async fn drive(&self, body: &Value, answers: &Answers) -> Result<Rounds, DriveError> {
         let next_id = || Value::from(self.next_id());
         drive(self, body, answers, &self.caller, Some(&next_id)).await
     }
@@ -213,7 +209,7 @@ impl<'a> Session<'a> {
     /// waits at most `limit`: `None` when the call was still running then. It is cancelled
     /// as the spec's cancellation pattern says: on stdio with `notifications/cancelled`, on
     /// HTTP (and in process) by dropping the request, which closes its response stream.
-    pub(crate) async fn call_within(
+    pub async fn call_within(
         &self,
         case: &super::Case,
         limit: Duration,
@@ -240,13 +236,13 @@ impl<'a> Session<'a> {
     }
 
     /// Sends a message as written and waits at most the timeout for its response.
-    pub(crate) async fn raw(&self, body: Value) -> Result<Value, TargetError> {
+    pub async fn raw(&self, body: Value) -> Result<Value, TargetError> {
         self.exchange(body).await.map(|(response, _)| response)
     }
 
     /// [`raw`](Self::raw), keeping the notifications the request caused (what the
     /// [`Exchange`] of the target saw before the response).
-    pub(crate) async fn exchange(&self, body: Value) -> Result<(Value, Vec<Value>), TargetError> {
+    pub async fn exchange(&self, body: Value) -> Result<(Value, Vec<Value>), TargetError> {
         let exchange = self.send_bounded(&body, &self.caller).await?;
         match exchange.response {
             Some(response) => Ok((response, exchange.notifications)),

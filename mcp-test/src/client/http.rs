@@ -123,7 +123,7 @@ impl HttpOptions {
 
     /// The same options without any header named `name` (any case).
     #[cfg_attr(not(feature = "cases"), allow(dead_code))]
-    pub(crate) fn without_header(&self, name: &str) -> HttpOptions {
+    pub fn without_header(&self, name: &str) -> HttpOptions {
         let mut out = self.clone();
         out.headers
             .retain(|(n, _)| !n.as_str().eq_ignore_ascii_case(name));
@@ -230,7 +230,7 @@ impl HttpOptions {
 /// The crate's one HTTP client: sends a request with the given headers (and those of its
 /// [`HttpOptions`]) and reads the whole reply. Cloning shares the connection pool.
 #[derive(Clone)]
-pub(crate) struct HttpClient {
+pub struct HttpClient {
     hyper: HyperClient<Connector, Full<Bytes>>,
     /// The longest reply body read; a longer one is [`ClientError::TooLarge`].
     max_body: usize,
@@ -242,24 +242,24 @@ pub(crate) struct HttpClient {
 /// `cases`; the MCP client reads its replies as they arrive).
 #[derive(Clone, Debug)]
 #[cfg_attr(not(feature = "cases"), allow(dead_code))]
-pub(crate) struct HttpReply {
+pub struct HttpReply {
     /// The status.
-    pub(crate) status: StatusCode,
+    pub status: StatusCode,
     /// The headers.
-    pub(crate) headers: HeaderMap,
+    pub headers: HeaderMap,
     /// The body.
-    pub(crate) body: Bytes,
+    pub body: Bytes,
 }
 
 #[cfg_attr(not(feature = "cases"), allow(dead_code))]
 impl HttpReply {
     /// The body as text (invalid UTF-8 replaced).
-    pub(crate) fn text(&self) -> String {
+    pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
     /// The `Content-Type`, when present and readable.
-    pub(crate) fn content_type(&self) -> Option<String> {
+    pub fn content_type(&self) -> Option<String> {
         self.headers
             .get(CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
@@ -268,7 +268,7 @@ impl HttpReply {
 
     /// The JSON-RPC messages of the body: the body when it is JSON, else every SSE event
     /// that is ([`transport::sse::messages`](crate::transport::sse::messages)).
-    pub(crate) fn messages(&self) -> Vec<Value> {
+    pub fn messages(&self) -> Vec<Value> {
         crate::transport::sse::messages(&self.body)
     }
 }
@@ -276,7 +276,7 @@ impl HttpReply {
 /// The error of a reply with status 401: the server wants credentials. The
 /// `WWW-Authenticate` challenges are kept, and the `resource_metadata` URL one names
 /// (RFC 9728 §5.1).
-pub(crate) fn unauthorized(url: &str, headers: &HeaderMap) -> ClientError {
+pub fn unauthorized(url: &str, headers: &HeaderMap) -> ClientError {
     let challenges: Vec<String> = headers
         .get_all(WWW_AUTHENTICATE)
         .iter()
@@ -295,7 +295,7 @@ pub(crate) fn unauthorized(url: &str, headers: &HeaderMap) -> ClientError {
 
 impl HttpClient {
     /// A client that sends the headers of `options` and trusts its certificate authorities.
-    pub(crate) fn with_options(options: &HttpOptions) -> Result<Self, ClientError> {
+    pub fn with_options(options: &HttpOptions) -> Result<Self, ClientError> {
         Ok(HttpClient {
             hyper: HyperClient::builder(TokioExecutor::new()).build(options.connector()?),
             max_body: super::DEFAULT_MAX_MESSAGE_BYTES,
@@ -304,13 +304,13 @@ impl HttpClient {
     }
 
     /// The options it was built from.
-    pub(crate) fn options(&self) -> &HttpOptions {
+    pub fn options(&self) -> &HttpOptions {
         &self.options
     }
 
     /// `url` as a URI this client can reach: `http://HOST[:PORT]/PATH`, or `https://` with
     /// feature `tls`.
-    pub(crate) fn parse_url(url: &str) -> Result<http::Uri, ClientError> {
+    pub fn parse_url(url: &str) -> Result<http::Uri, ClientError> {
         let bad = |reason: String| ClientError::BadUrl {
             url: url.to_owned(),
             reason,
@@ -341,7 +341,7 @@ impl HttpClient {
 
     /// Sends `request` with the extra headers of the options added (a header the request
     /// already has is not replaced) and returns the reply's head and unread body.
-    pub(crate) fn send_raw(
+    pub fn send_raw(
         &self,
         mut request: http::Request<Full<Bytes>>,
     ) -> hyper_util::client::legacy::ResponseFuture {
@@ -358,7 +358,7 @@ impl HttpClient {
     /// Any status is a reply; an error means nothing usable came back:
     /// [`ClientError::Connection`] or [`ClientError::Timeout`].
     #[cfg_attr(not(feature = "cases"), allow(dead_code))]
-    pub(crate) async fn post(
+    pub async fn post(
         &self,
         uri: &http::Uri,
         headers: HeaderMap,
@@ -370,7 +370,7 @@ impl HttpClient {
     }
 
     /// [`HttpClient::post`] with any method.
-    pub(crate) async fn request(
+    pub async fn request(
         &self,
         method: http::Method,
         uri: &http::Uri,

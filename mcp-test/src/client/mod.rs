@@ -63,7 +63,8 @@ mod stdio;
 pub use http::HttpOptions;
 #[cfg(feature = "http")]
 #[allow(unused_imports)]
-pub(crate) use http::{HttpClient, HttpReply, unauthorized};
+#[doc(hidden)]
+pub use http::{HttpClient, HttpReply, unauthorized};
 
 pub use crate::target::{Answers, Exchange, Rounds, TransportEvent};
 

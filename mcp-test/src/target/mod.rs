@@ -423,12 +423,14 @@ pub enum TargetError {
 }
 
 /// How the message of [`TargetError::DeadlinePassed`] begins.
-pub(crate) const DEADLINE_PASSED: &str = "cut short by the overall deadline";
+#[doc(hidden)]
+pub const DEADLINE_PASSED: &str = "cut short by the overall deadline";
 
 /// `client::DEFAULT_CLOSE_GRACE`, here so that `check`'s default (feature `cases`, which a build
 /// may have without a client) names the same figure.
 #[cfg(any(feature = "cases", feature = "client", feature = "http"))]
-pub(crate) const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+#[doc(hidden)]
+pub const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// "METHOD (id ID)" for failure messages.
 pub(crate) fn describe(message: &Value) -> String {

@@ -878,7 +878,7 @@ tokio::task_local! {
 }
 
 /// A context is the target it wraps, so whatever takes a target takes the context too:
-/// `assert_schema_cases!(mcp)`, [`check`](crate::cases::check::check), the round driver. The
+/// `assert_schema_cases!(mcp)`, `mcp_test_check::check`, the round driver. The
 /// caller of each message is the one passed to [`Target::send`], not the context's options
 /// (the helpers of the context are what apply those).
 impl Target for TestContext {

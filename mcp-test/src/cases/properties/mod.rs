@@ -74,7 +74,8 @@ pub use run::{
 };
 pub use strategy::{Broken, StrategyError, broken_arguments, valid_arguments};
 
-pub(crate) use run::{FailureKind, run_tools};
+#[doc(hidden)]
+pub use run::{FailureKind, run_tools};
 
 /// The default number of cases per property: 64, or `MCP_TEST_PROPERTY_CASES` when it is set
 /// to a number.

@@ -330,7 +330,8 @@ pub struct PropertyRun {
 /// What kind of failure, for `check`'s findings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub(crate) enum FailureKind {
+#[doc(hidden)]
+pub enum FailureKind {
     /// No answer to the call itself.
     NoAnswer,
     /// The call was answered, the next request was not.
@@ -375,7 +376,8 @@ pub struct PropertyFailure {
     /// The regressions file it was written to.
     pub saved_to: Option<PathBuf>,
     #[serde(skip)]
-    pub(crate) kind: FailureKind,
+    #[doc(hidden)]
+    pub kind: FailureKind,
 }
 
 /// What [`check_properties`] found.
@@ -459,10 +461,28 @@ impl fmt::Display for PropertyReport {
 /// each action of an action tool, checked against the invariants; each failure shrunk.
 ///
 /// ```
-/// use mcp_test::cases::{example_server, properties::{check_properties, PropertyOptions}};
+/// use mcp_test::cases::properties::{check_properties, PropertyOptions};
+/// use mcp_test::prelude::*;
+///
+/// /// Adds two integers.
+/// #[derive(Tool)]
+/// struct Add {
+///     /// The first addend
+///     a: i64,
+///     /// The second addend
+///     b: i64,
+/// }
+///
+/// impl Add {
+///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+///         Ok(self.a.saturating_add(self.b).to_string())
+///     }
+/// }
+///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// let report = check_properties(&example_server(), &PropertyOptions::default().cases(16)).await;
+/// let server = Server::builder("calculator", "1.0.0").tool::<Add>().build().unwrap();
+/// let report = check_properties(&server, &PropertyOptions::default().cases(16)).await;
 /// assert!(report.failures.is_empty(), "{report}");
 /// assert!(report.cases() > 16);
 /// # }
@@ -488,7 +508,8 @@ pub async fn check_properties(target: &dyn Target, options: &PropertyOptions) ->
 }
 
 /// The property tests of `tools` through `session`, `jobs` tools and actions at a time.
-pub(crate) async fn run_tools(
+#[doc(hidden)]
+pub async fn run_tools(
     session: &Session<'_>,
     tools: &[Value],
     options: &PropertyOptions,

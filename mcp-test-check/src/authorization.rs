@@ -13,12 +13,13 @@
 //!   broken promise.
 
 use super::{CheckReport, Note, Out, Shown};
-use crate::cases::shorten;
-use crate::client::{HttpClient, HttpOptions};
-use crate::spec::clauses;
 use bytes::Bytes;
 use http::header::ACCEPT;
 use http::{HeaderMap, HeaderValue, Method};
+use mcp_test::__check::HttpClient;
+use mcp_test::cases::shorten;
+use mcp_test::client::HttpOptions;
+use mcp_test::spec::clauses;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -43,7 +44,7 @@ enum Source {
 /// rule).
 ///
 /// `www_authenticate` and `resource_metadata` are those of the
-/// [`ClientError::Unauthorized`](crate::client::ClientError::Unauthorized) the connection
+/// [`ClientError::Unauthorized`](mcp_test::client::ClientError::Unauthorized) the connection
 /// failed with; `options` are the headers and authorities the client used.
 pub async fn check_unauthorized(
     url: &str,
@@ -222,16 +223,16 @@ pub(super) async fn invalid_token(
         return out;
     };
     let body = Bytes::from(
-        crate::wire::build::build_request("server/discover", serde_json::json!({})).to_string(),
+        mcp_test::wire::build::build_request("server/discover", serde_json::json!({})).to_string(),
     );
     let headers = || {
         let mut headers = super::raw_http::json_headers();
         headers.insert(
-            crate::headers::PROTOCOL_VERSION,
-            HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
+            mcp_test::headers::PROTOCOL_VERSION,
+            HeaderValue::from_static(mcp_test::wire::PROTOCOL_VERSION),
         );
         headers.insert(
-            crate::headers::METHOD,
+            mcp_test::headers::METHOD,
             HeaderValue::from_static("server/discover"),
         );
         headers
@@ -243,8 +244,8 @@ pub(super) async fn invalid_token(
     match client.post(&uri, headers(), body.clone(), timeout).await {
         Ok(reply) if reply.status == http::StatusCode::UNAUTHORIZED => {
             let named = matches!(
-                crate::client::unauthorized(url, &reply.headers),
-                crate::client::ClientError::Unauthorized {
+                mcp_test::__check::unauthorized(url, &reply.headers),
+                mcp_test::client::ClientError::Unauthorized {
                     resource_metadata: Some(_),
                     ..
                 }

@@ -1,8 +1,8 @@
 //! What `check` found: [`Finding`]s by [`Severity`], grouped by [`Probe`], in a
 //! [`CheckReport`] that renders as text, JSON or JUnit XML.
 
-use crate::cases::{Era, VerifyReport, shorten};
-use crate::spec::clauses::{self, Area, Check, Clause, Level, Transport};
+use mcp_test::cases::{Era, VerifyReport, shorten};
+use mcp_test::spec::clauses::{self, Area, Check, Clause, Level, Transport};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::fmt::{self, Write as _};
@@ -86,7 +86,7 @@ pub struct Probe {
     /// Why it did not run, when it did not: it is then neither passed nor failed.
     pub skipped: Option<String>,
     /// How long it took, when measured; in JSON, `ms`.
-    #[serde(rename = "ms", serialize_with = "crate::cases::serialize_millis")]
+    #[serde(rename = "ms", serialize_with = "mcp_test::cases::serialize_millis")]
     pub duration: Option<Duration>,
 }
 
@@ -173,7 +173,7 @@ impl CheckReport {
     /// when it shows only on another transport than the server's.
     ///
     /// ```
-    /// use mcp_test::cases::{check, example_server, CheckOptions};
+    /// use mcp_test_check::{check, example_server, CheckOptions};
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() {
     /// let report = check(&example_server(), &CheckOptions::default()).await;
@@ -225,6 +225,37 @@ impl CheckReport {
     /// Whether any finding is a defect (`mcp-test check` then exits 1).
     pub fn has_defects(&self) -> bool {
         self.count(Severity::Defect) > 0
+    }
+
+    /// Fails the calling test when any finding is a defect, with the defects first (probe,
+    /// clause and message each) and then the whole report, so the failure alone says what
+    /// broke and what else the check saw. Warnings and notes pass.
+    ///
+    /// ```
+    /// use mcp_test_check::{CheckOptions, check, example_server};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// check(&example_server(), &CheckOptions::default()).await.assert_no_defects();
+    /// # }
+    /// ```
+    #[track_caller]
+    pub fn assert_no_defects(&self) {
+        let defects: Vec<&Finding> = self
+            .findings()
+            .filter(|f| f.severity == Severity::Defect)
+            .collect();
+        if defects.is_empty() {
+            return;
+        }
+        let mut out = format!("{} defect(s) found by mcp-test check:\n", defects.len());
+        for finding in defects {
+            let clause = finding
+                .clause
+                .as_ref()
+                .map_or(String::new(), |c| format!(" [{c}]"));
+            let _ = writeln!(out, "- {}{clause}: {}", finding.probe, finding.message);
+        }
+        panic!("{out}\n{}", self.to_text());
     }
 
     /// The human report: every finding, then the summary table by severity.
@@ -445,4 +476,44 @@ fn xml(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(severity: Severity) -> CheckReport {
+        CheckReport {
+            target: "demo".to_owned(),
+            probes: vec![Probe {
+                name: "tools/definitions-and-unknown-tool".to_owned(),
+                findings: vec![Finding {
+                    severity,
+                    probe: "tools/definitions-and-unknown-tool".to_owned(),
+                    message: "a tool named `` is listed".to_owned(),
+                    clause: None,
+                    request: None,
+                }],
+                skipped: None,
+                duration: None,
+            }],
+            ..CheckReport::default()
+        }
+    }
+
+    #[test]
+    fn no_defect_passes_and_a_defect_fails_naming_it_and_the_whole_report() {
+        report(Severity::Warning).assert_no_defects();
+        report(Severity::Info).assert_no_defects();
+        let failed = std::panic::catch_unwind(|| report(Severity::Defect).assert_no_defects())
+            .expect_err("a defect fails the test");
+        let message = failed
+            .downcast_ref::<String>()
+            .expect("the panic carries the report");
+        assert!(
+            message.starts_with("1 defect(s) found by mcp-test check:\n- tools/definitions-and-unknown-tool: a tool named `` is listed\n"),
+            "{message}"
+        );
+        assert!(message.contains("mcp-test check: demo"), "{message}");
+    }
 }

@@ -9,8 +9,8 @@
 
 use super::probes::Checker;
 use super::{Note, Out, brief};
-use crate::cases::{Case, Era, Expectation, Happened, Outcome};
-use crate::spec::clauses::{self, Clause};
+use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome};
+use mcp_test::spec::clauses::{self, Clause};
 use serde_json::{Value, json};
 
 /// How many listed prompts, arguments or templates a probe samples at most.
@@ -649,7 +649,7 @@ pub(super) fn blob_notes(uri: &str, result: &Value) -> Vec<String> {
             (!is_base64(blob)).then(|| {
                 format!(
                     "resource {uri}: contents[{i}].blob is not base64: {:?}",
-                    super::super::shorten(blob, 60)
+                    mcp_test::cases::shorten(blob, 60)
                 )
             })
         })
@@ -677,7 +677,7 @@ pub(super) fn content_notes(result: &Value) -> Vec<String> {
             Some(data) if is_base64(data) => {}
             Some(data) => notes.push(format!(
                 "messages[{i}] is an image whose data is not base64: {:?}",
-                super::super::shorten(data, 60)
+                mcp_test::cases::shorten(data, 60)
             )),
             None => notes.push(format!("messages[{i}] is an image without data")),
         }

@@ -20,14 +20,15 @@
 //! answers `initialize`), which it ends by DELETE.
 
 use super::{Note, Out, Shown, raw_http};
-use crate::cases::shorten;
-use crate::client::{HttpClient, HttpOptions};
-use crate::spec::clauses::{self, Clause};
-use crate::wire::Era;
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE, ORIGIN};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use http_body_util::{BodyExt, Full};
+use mcp_test::__check::HttpClient;
+use mcp_test::cases::shorten;
+use mcp_test::client::HttpOptions;
+use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::wire::Era;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -67,7 +68,7 @@ impl Raw {
     }
 
     fn messages(&self) -> Vec<Value> {
-        crate::transport::sse::messages(&self.body)
+        mcp_test::transport::sse::messages(&self.body)
     }
 
     /// The JSON-RPC error code of the first message that has one.
@@ -202,7 +203,7 @@ impl Wire {
             if let Ok(chunk) = frame.into_data() {
                 data.extend_from_slice(&chunk);
             }
-            let answered = crate::transport::sse::messages(&data)
+            let answered = mcp_test::transport::sse::messages(&data)
                 .iter()
                 .any(|m| m.get("result").is_some() || m.get("error").is_some());
             if sse && answered && until == deadline {
@@ -217,7 +218,7 @@ impl Wire {
     /// `extra` on top (an empty value removes the header).
     async fn post_modern(&self, body: &Value, extra: &[(&str, &str)]) -> Result<Raw, String> {
         let mut headers = raw_http::json_headers();
-        for (name, value) in crate::wire::build::mirrored_headers(body) {
+        for (name, value) in mcp_test::wire::build::mirrored_headers(body) {
             put(&mut headers, &name, &value);
         }
         for (name, value) in extra {
@@ -280,7 +281,7 @@ pub(super) async fn run(url: &str, options: &HttpOptions, era: Era, timeout: Dur
 
 /// The probes of a 2026-07-28 server.
 async fn modern(wire: &Wire, url: &str) -> Found {
-    let discover = crate::wire::build::build_request("server/discover", json!({}));
+    let discover = mcp_test::wire::build::build_request("server/discover", json!({}));
     let mut found = Vec::new();
     // A server that answers a 2025-era initialize serves 2025-era clients as well: the rules
     // for a server that speaks only 2026-07-28 are not its.
@@ -311,7 +312,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     let mut watched = discover.clone();
     watched["id"] = json!("mcp-test-responses");
     let mut headers = raw_http::json_headers();
-    for (name, value) in crate::wire::build::mirrored_headers(&watched) {
+    for (name, value) in mcp_test::wire::build::mirrored_headers(&watched) {
         put(&mut headers, &name, &value);
     }
     match wire
@@ -339,12 +340,12 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     let mut headers = raw_http::json_headers();
     put(
         &mut headers,
-        crate::headers::PROTOCOL_VERSION,
-        crate::wire::PROTOCOL_VERSION,
+        mcp_test::headers::PROTOCOL_VERSION,
+        mcp_test::wire::PROTOCOL_VERSION,
     );
     put(
         &mut headers,
-        crate::headers::METHOD,
+        mcp_test::headers::METHOD,
         "notifications/cancelled",
     );
     match wire.send(Method::POST, headers, Some(&notification)).await {
@@ -358,9 +359,9 @@ async fn modern(wire: &Wire, url: &str) -> Found {
 
     // http/status-codes: an unsupported version, an unknown method.
     let mut out = Vec::new();
-    let unsupported = crate::wire::build::build_request(
+    let unsupported = mcp_test::wire::build::build_request(
         "server/discover",
-        json!({"_meta": {crate::wire::meta_keys::PROTOCOL_VERSION: NO_SUCH_VERSION}}),
+        json!({"_meta": {mcp_test::wire::meta_keys::PROTOCOL_VERSION: NO_SUCH_VERSION}}),
     );
     let on = shown(&format!(
         "server/discover (MCP-Protocol-Version: {NO_SUCH_VERSION})"
@@ -381,7 +382,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
         Ok(_) => {}
         Err(e) => out.push(Note::info(e).on(on)),
     }
-    let unknown = crate::wire::build::build_request("mcp-test/no-such-method", json!({}));
+    let unknown = mcp_test::wire::build::build_request("mcp-test/no-such-method", json!({}));
     let on = shown("mcp-test/no-such-method");
     match wire.post_modern(&unknown, &[]).await {
         // Another code is the methods probe's to judge; only the status of -32601 is here.
@@ -712,7 +713,7 @@ async fn legacy(wire: &Wire) -> Found {
     let session = reply.session().cloned();
     let headers = |with_session: bool, version: &str| {
         let mut h = raw_http::json_headers();
-        put(&mut h, crate::headers::PROTOCOL_VERSION, version);
+        put(&mut h, mcp_test::headers::PROTOCOL_VERSION, version);
         if with_session && let Some(s) = &session {
             h.insert(SESSION_ID, s.clone());
         }
@@ -851,7 +852,7 @@ async fn end_session(wire: &Wire, reply: &Raw, then: Option<(&str, &Value)>) -> 
     let mut headers = HeaderMap::new();
     headers.insert(SESSION_ID, session.clone());
     if let Some((version, _)) = then {
-        put(&mut headers, crate::headers::PROTOCOL_VERSION, version);
+        put(&mut headers, mcp_test::headers::PROTOCOL_VERSION, version);
     }
     let deleted = wire.send(Method::DELETE, headers, None).await.ok()?;
     let (version, request) = then?;
@@ -859,7 +860,7 @@ async fn end_session(wire: &Wire, reply: &Raw, then: Option<(&str, &Value)>) -> 
         return None;
     }
     let mut headers = raw_http::json_headers();
-    put(&mut headers, crate::headers::PROTOCOL_VERSION, version);
+    put(&mut headers, mcp_test::headers::PROTOCOL_VERSION, version);
     headers.insert(SESSION_ID, session);
     let after = wire.send(Method::POST, headers, Some(request)).await.ok()?;
     (after.status != 404).then(|| {
@@ -926,7 +927,7 @@ mod tests {
         reply.headers.remove("x-accel-buffering");
         let modern = request_findings(Era::Current, &reply);
         assert_eq!(modern[0].clause, Some(clauses::HTTP_X_ACCEL_BUFFERING));
-        assert_eq!(modern[0].severity, super::super::Severity::Warning);
+        assert_eq!(modern[0].severity, crate::Severity::Warning);
     }
 
     #[test]
@@ -948,7 +949,7 @@ mod tests {
         let remote = origin_finding(clause, &raw(200, "application/json", "{}"), false).unwrap();
         assert_eq!(
             (remote.severity, remote.clause),
-            (crate::cases::check::Severity::Info, None)
+            (crate::Severity::Info, None)
         );
         let other = origin_finding(clause, &raw(400, "", ""), true).unwrap();
         assert_eq!(other.clause, None);

@@ -1,6 +1,6 @@
 //! Rust test files from derived cases: what `mcp-test generate` writes.
 
-use super::{Case, Expectation, Outcome};
+use mcp_test::cases::{Case, Expectation, Outcome};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 /// Where the generated tests get their server from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServerSource {
-    /// The bundled example server, in process ([`example_server`](super::example_server)).
+    /// The bundled example server, in process ([`example_server`](crate::example_server)).
     Example,
-    /// A Streamable HTTP server at this URL, through [`Client::http`](crate::client::Client::http).
+    /// A Streamable HTTP server at this URL, through [`Client::http`](mcp_test::client::Client::http).
     Url(String),
     /// A stdio server started with this program and arguments, through
-    /// [`Client::spawn`](crate::client::Client::spawn).
+    /// [`Client::spawn`](mcp_test::client::Client::spawn).
     Command(Vec<String>),
 }
 
@@ -27,9 +27,9 @@ pub struct GenerateOptions {
 }
 
 /// Renders a Rust integration-test file: one `#[tokio::test]` per case, each calling the tool
-/// through [`testing::call_tool`](crate::testing::call_tool) and asserting the prediction with
-/// [`expect_outcome`](super::expect_outcome), plus one test that runs every derived case with
-/// [`assert_schema_cases!`](crate::assert_schema_cases).
+/// through [`testing::call_tool`](mcp_test::testing::call_tool) and asserting the prediction with
+/// [`expect_outcome`](mcp_test::cases::expect_outcome), plus one test that runs every derived case with
+/// [`assert_schema_cases!`](mcp_test::assert_schema_cases).
 ///
 /// `outcomes` (from `--verify`) turns each case the server disagreed with into an ignored test
 /// whose comment and ignore reason say what was predicted and what happened.
@@ -39,7 +39,7 @@ pub struct GenerateOptions {
 /// dev-dependencies.
 ///
 /// ```
-/// use mcp_test::cases::generate::{render, GenerateOptions, ServerSource};
+/// use mcp_test_check::generate::{render, GenerateOptions, ServerSource};
 /// use mcp_test::cases::{Case, Expectation};
 /// let case = Case {
 ///     tool: "echo".into(), title: "rejects a missing `/text`".into(),
@@ -70,9 +70,18 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
         ServerSource::Url(_) => r#""cases", "http""#,
         ServerSource::Command(_) => r#""cases", "client""#,
     };
+    // The bundled example server lives in this crate, so tests of it need it too (without
+    // the command line).
+    let check = match &options.source {
+        ServerSource::Example => format!(
+            ", mcp-test-check = {{ version = \"{}\", default-features = false }}",
+            env!("CARGO_PKG_VERSION")
+        ),
+        _ => String::new(),
+    };
     let _ = writeln!(
         out,
-        "//! Needs in [dev-dependencies]: mcp-test = {{ version = \"{}\", features = [{features}] }}, serde_json, tokio (features \"macros\", \"rt\").",
+        "//! Needs in [dev-dependencies]: mcp-test = {{ version = \"{}\", features = [{features}] }}{check}, serde_json, tokio (features \"macros\", \"rt\").",
         env!("CARGO_PKG_VERSION")
     );
     if outcomes.is_some() {
@@ -85,7 +94,7 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
     );
     match &options.source {
         ServerSource::Example => out.push_str(
-            "fn server() -> mcp_test::Server {\n    mcp_test::cases::example_server()\n}\n",
+            "fn server() -> mcp_test::Server {\n    mcp_test_check::example_server()\n}\n",
         ),
         ServerSource::Url(url) => {
             let _ = writeln!(
@@ -166,7 +175,7 @@ fn one_line(s: &str) -> String {
 }
 
 fn shorten_line(s: &str, max: usize) -> String {
-    super::shorten(&one_line(s), max)
+    mcp_test::cases::shorten(&one_line(s), max)
 }
 
 /// A snake_case Rust identifier from free text.
@@ -199,24 +208,22 @@ fn ident(s: &str) -> String {
 
 /// AI-suggested cases for [`generate_tests`] (feature `ai`): where to ask, and whether a model
 /// that cannot be asked is an error or a warning.
-#[cfg(feature = "ai")]
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct AiGenerate {
     /// The model, cache, `max_tokens`, JSON mode and (for the default provider) the endpoint.
-    pub options: super::ai::AiOptions,
-    /// The provider; `None`: [`OpenAiCompatible`](super::ai::OpenAiCompatible) at the
+    pub options: crate::ai::AiOptions,
+    /// The provider; `None`: [`OpenAiCompatible`](crate::ai::OpenAiCompatible) at the
     /// options' endpoint.
-    pub provider: Option<std::sync::Arc<dyn super::ai::AiProvider>>,
+    pub provider: Option<std::sync::Arc<dyn crate::ai::AiProvider>>,
     /// Fail when the model is not configured or does not answer, instead of going on with
     /// the rules engine only.
     pub required: bool,
 }
 
-#[cfg(feature = "ai")]
 impl AiGenerate {
     /// Suggestions from the default provider with `options`, not required.
-    pub fn new(options: super::ai::AiOptions) -> Self {
+    pub fn new(options: crate::ai::AiOptions) -> Self {
         AiGenerate {
             options,
             provider: None,
@@ -226,7 +233,7 @@ impl AiGenerate {
 
     /// Asks `provider` instead of the default.
     #[must_use]
-    pub fn provider(mut self, provider: std::sync::Arc<dyn super::ai::AiProvider>) -> Self {
+    pub fn provider(mut self, provider: std::sync::Arc<dyn crate::ai::AiProvider>) -> Self {
         self.provider = Some(provider);
         self
     }
@@ -246,32 +253,30 @@ pub struct GenerateConfig {
     /// The server the written tests use, and the label of the file's header.
     pub file: GenerateOptions,
     /// The cases: edge cases or one valid case per tool and action, and values to send.
-    pub cases: super::CaseOptions,
+    pub cases: mcp_test::cases::CaseOptions,
     /// Dry-run every case first; a case the server disagrees with becomes an ignored test.
     pub verify: bool,
     /// The timeout of each request to the server.
     pub timeout: std::time::Duration,
     /// AI-suggested cases on top of the rules engine's (which then makes edge cases).
-    #[cfg(feature = "ai")]
     pub ai: Option<AiGenerate>,
 }
 
 impl GenerateConfig {
     /// Tests that reach the server as `source` says, labelled `label`: one valid case per
-    /// tool and action, no verification, [`DEFAULT_TIMEOUT`](super::DEFAULT_TIMEOUT).
+    /// tool and action, no verification, [`DEFAULT_TIMEOUT`](mcp_test::cases::DEFAULT_TIMEOUT).
     pub fn new(source: ServerSource, label: impl Into<String>) -> Self {
         GenerateConfig {
             file: GenerateOptions {
                 source,
                 label: label.into(),
             },
-            cases: super::CaseOptions {
+            cases: mcp_test::cases::CaseOptions {
                 edge_cases: false,
-                ..super::CaseOptions::default()
+                ..mcp_test::cases::CaseOptions::default()
             },
             verify: false,
-            timeout: super::DEFAULT_TIMEOUT,
-            #[cfg(feature = "ai")]
+            timeout: mcp_test::cases::DEFAULT_TIMEOUT,
             ai: None,
         }
     }
@@ -291,8 +296,7 @@ pub struct Generated {
     /// tests are ignored).
     pub disagreements: Option<usize>,
     /// What the model suggested, when it was asked and answered.
-    #[cfg(feature = "ai")]
-    pub suggested: Option<super::ai::Suggested>,
+    pub suggested: Option<crate::ai::Suggested>,
     /// Warnings: tools no case could be derived for, a model that could not be asked.
     pub warnings: Vec<String>,
 }
@@ -303,15 +307,14 @@ pub struct Generated {
 pub enum GenerateError {
     /// The tools could not be listed.
     #[error(transparent)]
-    ListTools(#[from] super::ListToolsError),
-    /// A value given in [`CaseOptions::values`](super::CaseOptions::values) does not fit its
+    ListTools(#[from] mcp_test::cases::ListToolsError),
+    /// A value given in [`CaseOptions::values`](mcp_test::cases::CaseOptions::values) does not fit its
     /// tool's schema (one line per value).
     #[error("the given values cannot be used:\n{0}")]
     Values(String),
     /// The model was required ([`AiGenerate::required`]) and could not be asked.
-    #[cfg(feature = "ai")]
     #[error("--require-ai: {0}")]
-    RequireAi(#[source] super::ai::AiError),
+    RequireAi(#[source] crate::ai::AiError),
 }
 
 /// The whole of `mcp-test generate` in one call: lists the tools of `target`, derives the
@@ -320,8 +323,8 @@ pub enum GenerateError {
 /// line before each step.
 ///
 /// ```
-/// use mcp_test::cases::example_server;
-/// use mcp_test::cases::generate::{GenerateConfig, ServerSource, generate_tests};
+/// use mcp_test_check::example_server;
+/// use mcp_test_check::generate::{GenerateConfig, ServerSource, generate_tests};
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// let mut config = GenerateConfig::new(ServerSource::Example, "the example server");
@@ -332,36 +335,32 @@ pub enum GenerateError {
 /// # }
 /// ```
 pub async fn generate_tests(
-    target: &dyn crate::target::Target,
+    target: &dyn mcp_test::target::Target,
     config: &GenerateConfig,
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Generated, GenerateError> {
     progress("listing the tools");
-    let tools = super::list_tools(target, config.timeout).await?;
-    #[cfg(feature = "ai")]
+    let tools = mcp_test::cases::list_tools(target, config.timeout).await?;
     let edge_cases = config.cases.edge_cases || config.ai.is_some();
-    #[cfg(not(feature = "ai"))]
-    let edge_cases = config.cases.edge_cases;
-    let options = super::CaseOptions {
+    let options = mcp_test::cases::CaseOptions {
         edge_cases,
         ..config.cases.clone()
     };
-    let bad: Vec<String> = super::check_values(&tools, &options)
+    let bad: Vec<String> = mcp_test::cases::check_values(&tools, &options)
         .iter()
         .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
         .collect();
     if !bad.is_empty() {
         return Err(GenerateError::Values(bad.join("\n")));
     }
-    let (cases, problems) = super::derive_for_tools(&tools, &options);
+    let (cases, problems) = mcp_test::cases::derive_for_tools(&tools, &options);
     let warnings: Vec<String> = problems.iter().map(ToString::to_string).collect();
-    #[cfg(feature = "ai")]
     let (cases, suggested, warnings) =
         with_ai(target, config, &tools, cases, warnings, progress).await?;
     let outcomes = if config.verify {
         progress("verifying every case against the server");
         Some(
-            super::verify_with(target, &cases, config.timeout)
+            mcp_test::cases::verify_with(target, &cases, config.timeout)
                 .await
                 .outcomes,
         )
@@ -376,31 +375,29 @@ pub async fn generate_tests(
         disagreements: outcomes
             .as_ref()
             .map(|o| o.iter().filter(|o| !o.agrees).count()),
-        #[cfg(feature = "ai")]
         suggested,
         warnings,
     })
 }
 
 /// The cases and warnings, plus what the model suggested when `config` asks for it.
-#[cfg(feature = "ai")]
 async fn with_ai(
-    target: &dyn crate::target::Target,
+    target: &dyn mcp_test::target::Target,
     config: &GenerateConfig,
     tools: &[Value],
     mut cases: Vec<Case>,
     mut warnings: Vec<String>,
     progress: &mut (dyn FnMut(&str) + Send),
-) -> Result<(Vec<Case>, Option<super::ai::Suggested>, Vec<String>), GenerateError> {
+) -> Result<(Vec<Case>, Option<crate::ai::Suggested>, Vec<String>), GenerateError> {
     let Some(ai) = &config.ai else {
         return Ok((cases, None, warnings));
     };
     progress("asking the model for cases");
     let asked = match &ai.provider {
         Some(provider) => {
-            super::ai::suggest_with(provider.as_ref(), &ai.options, &target.label(), tools).await
+            crate::ai::suggest_with(provider.as_ref(), &ai.options, &target.label(), tools).await
         }
-        None => super::ai::suggest(&ai.options, &target.label(), tools).await,
+        None => crate::ai::suggest(&ai.options, &target.label(), tools).await,
     };
     match asked {
         Ok(got) => {

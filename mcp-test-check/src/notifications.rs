@@ -23,18 +23,18 @@
 
 use super::probes::Checker;
 use super::{Note, Out, Shown};
-use crate::cases::{Era, Happened, VerifyReport};
-use crate::spec;
-use crate::spec::clauses;
-use crate::wire::meta_keys;
+use mcp_test::cases::{Era, Happened, VerifyReport};
+use mcp_test::spec;
+use mcp_test::spec::clauses;
+use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
 
 /// At most this many tools are called again.
 const TOOLS: usize = 5;
 
 /// A log level's place in the order of server/utilities/logging.mdx (the wire's
-/// [`LoggingLevel`](crate::wire::LoggingLevel), lowest first); `None` for no level.
-fn rank(level: &str) -> Option<crate::wire::LoggingLevel> {
+/// [`LoggingLevel`](mcp_test::wire::LoggingLevel), lowest first); `None` for no level.
+fn rank(level: &str) -> Option<mcp_test::wire::LoggingLevel> {
     serde_json::from_value(Value::from(level)).ok()
 }
 
@@ -377,7 +377,6 @@ impl Checker<'_> {
         if filter.is_empty() {
             return self.skip_probe(NAME, "the server declares no listChanged capability");
         }
-        #[cfg(feature = "http")]
         if let Some(url) = self.session.target.http_url() {
             let (id, body) = self
                 .session
@@ -461,7 +460,6 @@ impl Checker<'_> {
 
 /// What a `subscriptions/listen` stream showed in its window.
 #[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(not(feature = "http"), allow(dead_code))] // listened to over HTTP only
 pub(super) struct Listened {
     /// The messages, in order.
     pub(super) messages: Vec<Value>,
@@ -470,7 +468,6 @@ pub(super) struct Listened {
 }
 
 /// The notification method each filter key asks for.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 fn filtered(key: &str) -> Option<&'static str> {
     Some(match key {
         "toolsListChanged" => "notifications/tools/list_changed",
@@ -482,7 +479,6 @@ fn filtered(key: &str) -> Option<&'static str> {
 }
 
 /// Judges what a listen request with id `id` and filter `filter` showed.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(super) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
     let mut out = Vec::new();
     if seen.silent {
@@ -566,14 +562,14 @@ pub(super) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
 }
 
 /// Reading a `subscriptions/listen` stream for a bounded time.
-#[cfg(feature = "http")]
 mod listen {
     use super::Listened;
-    use crate::client::{HttpClient, HttpOptions};
     use bytes::Bytes;
     use http::HeaderValue;
     use http::header::{ACCEPT, CONTENT_TYPE};
     use http_body_util::{BodyExt, Full};
+    use mcp_test::__check::HttpClient;
+    use mcp_test::client::HttpOptions;
     use serde_json::Value;
     use std::time::Duration;
     use tokio::time::Instant;
@@ -600,7 +596,7 @@ mod listen {
             ACCEPT,
             HeaderValue::from_static("application/json, text/event-stream"),
         );
-        for (name, value) in crate::wire::build::mirrored_headers_for(body, &[]) {
+        for (name, value) in mcp_test::wire::build::mirrored_headers_for(body, &[]) {
             if let (Ok(name), Ok(value)) = (
                 http::HeaderName::from_bytes(name.as_bytes()),
                 HeaderValue::from_str(&value),
@@ -626,12 +622,12 @@ mod listen {
             if let Ok(data) = frame.into_data() {
                 bytes.extend_from_slice(&data);
             }
-            if !first && !crate::transport::sse::messages(&bytes).is_empty() {
+            if !first && !mcp_test::transport::sse::messages(&bytes).is_empty() {
                 first = true;
                 until = until.min(Instant::now() + AFTER_FIRST);
             }
         }
-        let messages = crate::transport::sse::messages(&bytes);
+        let messages = mcp_test::transport::sse::messages(&bytes);
         Ok(Listened {
             silent: messages.is_empty(),
             messages,

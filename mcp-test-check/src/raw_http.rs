@@ -2,11 +2,12 @@
 //! HTTP client ([`HttpClient`]) beside the MCP client, to see the server refuse them.
 
 use super::{Note, Out, Shown};
-use crate::cases::shorten;
-use crate::client::{ClientError, HttpClient, HttpOptions};
-use crate::spec::clauses::{self, Clause};
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
+use mcp_test::__check::HttpClient;
+use mcp_test::cases::shorten;
+use mcp_test::client::{ClientError, HttpOptions};
+use mcp_test::spec::clauses::{self, Clause};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -52,9 +53,9 @@ pub(super) async fn header_mirroring(
                 .await
         }
     };
-    let version_key = crate::wire::meta_keys::PROTOCOL_VERSION;
-    let discover = crate::wire::build::build_request("server/discover", json!({}));
-    let older = crate::wire::build::build_request(
+    let version_key = mcp_test::wire::meta_keys::PROTOCOL_VERSION;
+    let discover = mcp_test::wire::build::build_request("server/discover", json!({}));
+    let older = mcp_test::wire::build::build_request(
         "server/discover",
         json!({"_meta": {version_key: "2025-11-25"}}),
     );
@@ -64,7 +65,7 @@ pub(super) async fn header_mirroring(
         (
             "tools/list (Mcp-Method: tools/call)",
             "a request whose Mcp-Method header (tools/call) disagrees with its body (tools/list)",
-            crate::wire::build::build_request("tools/list", json!({})),
+            mcp_test::wire::build::build_request("tools/list", json!({})),
             modern_headers("tools/call"),
             &clauses::HTTP_HEADER_MISMATCH,
         ),
@@ -85,7 +86,7 @@ pub(super) async fn header_mirroring(
     ];
     if modern_only {
         let mut headers = modern_headers("server/discover");
-        headers.remove(crate::headers::PROTOCOL_VERSION);
+        headers.remove(mcp_test::headers::PROTOCOL_VERSION);
         cases.push((
             "server/discover (no MCP-Protocol-Version)",
             "a request without the MCP-Protocol-Version header, at a server that refuses 2025-era initialize (so supports no client older than 2025-06-18),",
@@ -136,10 +137,10 @@ pub(super) async fn header_mirroring(
     }
     // An encoded Mcp-Name that matches once decoded.
     let name = "mcp-test-no-such-tool-\u{e9}";
-    let body = crate::wire::build::build_call_request(name, json!({}));
+    let body = mcp_test::wire::build::build_call_request(name, json!({}));
     let mut headers = modern_headers("tools/call");
-    if let Ok(value) = HeaderValue::from_str(&crate::headers::encode_value(name)) {
-        headers.insert(crate::headers::NAME, value);
+    if let Ok(value) = HeaderValue::from_str(&mcp_test::headers::encode_value(name)) {
+        headers.insert(mcp_test::headers::NAME, value);
     }
     let what = "tools/call of an unknown tool (Mcp-Name Base64-encoded)";
     let on = Some(Shown {
@@ -152,7 +153,7 @@ pub(super) async fn header_mirroring(
                 &clauses::HTTP_DECODE_BASE64,
                 format!(
                     "an Mcp-Name of {:?}, which decodes to the body's name {name:?}, was refused as a mismatch: HTTP {}: {}",
-                    crate::headers::encode_value(name),
+                    mcp_test::headers::encode_value(name),
                     reply.status.as_u16(),
                     shorten(&reply.text(), 200)
                 ),
@@ -166,7 +167,7 @@ pub(super) async fn header_mirroring(
 }
 
 /// The JSON-RPC error code of the first message of `reply` that has one.
-fn first_code(reply: &crate::client::HttpReply) -> Option<i64> {
+fn first_code(reply: &mcp_test::__check::HttpReply) -> Option<i64> {
     reply
         .messages()
         .iter()
@@ -246,13 +247,13 @@ pub(super) fn json_headers() -> HeaderMap {
 fn modern_headers(method: &str) -> HeaderMap {
     let mut headers = json_headers();
     headers.insert(
-        crate::headers::PROTOCOL_VERSION,
-        HeaderValue::from_static(crate::wire::PROTOCOL_VERSION),
+        mcp_test::headers::PROTOCOL_VERSION,
+        HeaderValue::from_static(mcp_test::wire::PROTOCOL_VERSION),
     );
     if !method.is_empty()
         && let Ok(value) = HeaderValue::from_str(method)
     {
-        headers.insert(crate::headers::METHOD, value);
+        headers.insert(mcp_test::headers::METHOD, value);
     }
     headers
 }

@@ -2,14 +2,14 @@
 //! schema cases, resources and prompts, result shapes and error codes, transport hygiene.
 
 use super::{Note, Out, Probe, Shown, brief};
-use crate::cases::target::Session;
-use crate::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
-use crate::spec;
-use crate::spec::clauses::{self, Clause};
-use crate::target::{Target, TargetError, TransportEvent};
-use crate::validation::SchemaValidator;
-use crate::wire::meta_keys;
 use futures_util::StreamExt;
+use mcp_test::__check::Session;
+use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
+use mcp_test::spec;
+use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::target::{Target, TargetError, TransportEvent};
+use mcp_test::validation::SchemaValidator;
+use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
@@ -166,7 +166,7 @@ impl<'a> Checker<'a> {
             Ok(response) => Some(response),
             Err(e) => {
                 out.push(self.failure(method, id, &e));
-                if !crate::cases::over_limit(&e) {
+                if !mcp_test::cases::over_limit(&e) {
                     self.after_failure(e.to_string()).await;
                 }
                 None
@@ -179,9 +179,8 @@ impl<'a> Checker<'a> {
     /// UTF-8 breaks the UTF-8 rule, one under another id the id rule, and silence (or a
     /// transport failure) the rule that a call gets a response.
     pub(super) fn failure(&self, method: &str, id: i64, e: &TargetError) -> Note {
-        #[cfg(any(feature = "client", feature = "http"))]
         {
-            use crate::client::ClientError;
+            use mcp_test::client::ClientError;
             match e {
                 TargetError::Client(ClientError::NotUtf8 { .. }) => {
                     return self.broke(
@@ -208,7 +207,7 @@ impl<'a> Checker<'a> {
                 format!("no answer to {method} (id {id}) under its id: {e}"),
             );
         }
-        if crate::cases::over_limit(e) {
+        if mcp_test::cases::over_limit(e) {
             return self.info(format!(
                 "the reply to {method} (id {id}) went past a limit of this client, so it was not read: {e}; no clause caps a message, so this is no verdict on the server"
             ));
@@ -573,7 +572,6 @@ impl<'a> Checker<'a> {
     /// Sends `body` as a 2025-era client would: over HTTP with no `MCP-Protocol-Version`
     /// header (a dual-era server keys on it), on stdio as it is.
     async fn send_as_legacy(&self, body: Value) -> Result<Value, String> {
-        #[cfg(feature = "http")]
         if let Some(url) = self.session.target.http_url() {
             let options = self.session.target.http_options().unwrap_or_default();
             return super::raw_http::post_legacy(&url, &options, &body, self.session.timeout).await;
@@ -582,7 +580,6 @@ impl<'a> Checker<'a> {
     }
 
     async fn send_without_envelope(&self, body: Value) -> Result<Value, String> {
-        #[cfg(feature = "http")]
         if let Some(url) = self.session.target.http_url() {
             let options = self.session.target.http_options().unwrap_or_default();
             return super::raw_http::post_modern(&url, &options, &body, self.session.timeout).await;
@@ -1390,7 +1387,7 @@ impl<'a> Checker<'a> {
                     "{} message(s) written over {} lines of stdout: {}",
                     messages,
                     lines.len(),
-                    crate::cases::shorten(&lines.join("\\n"), 200)
+                    mcp_test::cases::shorten(&lines.join("\\n"), 200)
                 ),
             )];
         }
@@ -1447,7 +1444,7 @@ fn output_findings(era: Era, tool: &str, schema: &Value, result: &Value) -> Out 
                     &clauses::OUTPUT_SCHEMA,
                     format!(
                         "tool {tool:?}: structuredContent does not match the outputSchema:\n{}",
-                        crate::validation::describe(&violations)
+                        mcp_test::validation::describe(&violations)
                     ),
                 ));
             }
@@ -1487,10 +1484,10 @@ fn slow_notes(outcomes: &[Outcome]) -> Vec<Note> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cases::check::{CheckOptions, Severity, check};
-    use crate::cases::example_server;
-    use crate::server::{Caller, Server};
-    use crate::target::{Target, TargetFuture};
+    use crate::example_server;
+    use crate::{CheckOptions, Severity, check};
+    use mcp_test::target::{Target, TargetFuture};
+    use mcp_test::{Caller, Server};
     use serde_json::Value;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Duration;

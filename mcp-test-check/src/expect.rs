@@ -20,7 +20,7 @@
 //! ```
 //!
 //! - `severity` (`defect` or `warning`) and `probe` are required; `clause` (a clause id of
-//!   [`spec::clauses`](crate::spec::clauses)) and `contains` (a substring of the message)
+//!   [`spec::clauses`](mcp_test::spec::clauses)) and `contains` (a substring of the message)
 //!   narrow the entry; `why` says which spec sentence the server breaks, quoted, and how.
 //! - `seen` (optional, ignored when matching) keeps the messages the entry was written from.
 //! - Only defects and warnings are compared: info notes are never alarms.
@@ -29,7 +29,7 @@
 //!   that matches nothing is a defect that went away (or an entry to update).
 //!
 //! ```
-//! use mcp_test::cases::check::{CheckReport, Expectations, Finding, Probe, Severity};
+//! use mcp_test_check::{CheckReport, Expectations, Finding, Probe, Severity};
 //! use mcp_test::spec::clauses;
 //!
 //! let report = CheckReport {
@@ -75,7 +75,7 @@
 //! ```
 
 use super::{CheckReport, Finding, Severity};
-use crate::spec::clauses;
+use mcp_test::spec::clauses;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -535,7 +535,7 @@ fn escape(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::check::Probe;
+    use crate::Probe;
 
     fn finding(severity: Severity, probe: &str, message: &str, clause: Option<&str>) -> Finding {
         Finding {
@@ -589,7 +589,7 @@ mod tests {
             "bad cursor answered a result",
             Some("pagination/invalid-cursor"),
         );
-        f.request = Some(super::super::Shown {
+        f.request = Some(crate::Shown {
             method: "tools/list".into(),
             id: Some(7),
         });

@@ -1,9 +1,9 @@
 //! The bundled example server that `mcp-test check` checks when given no target: a small notes
 //! service built from derived tools, a resource, a resource template and a prompt.
 
-use crate::prompts::{Prompt, PromptMessage};
-use crate::resources::{Resource, ResourceTemplate};
-use crate::{Context, Json, Server, Tool, ToolError};
+use mcp_test::prompts::{Prompt, PromptMessage};
+use mcp_test::resources::{Resource, ResourceTemplate};
+use mcp_test::{Context, Json, Server, Tool, ToolError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -218,7 +218,7 @@ struct SummarizeArgs {
 }
 
 /// The bundled example server: a small notes service, the target of `mcp-test check` without
-/// arguments and a realistic fixture for [`assert_schema_cases!`](crate::assert_schema_cases).
+/// arguments and a realistic fixture for [`assert_schema_cases!`](mcp_test::assert_schema_cases).
 ///
 /// - `search_notes`: a plain tool with length, bound, enum, array, pattern and format
 ///   constraints, answering with structured content (an `outputSchema`);
@@ -232,7 +232,7 @@ struct SummarizeArgs {
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// let server = mcp_test::cases::example_server();
+/// let server = mcp_test_check::example_server();
 /// let names: Vec<_> = server.tool_definitions().iter().map(|t| t.name.as_str()).collect();
 /// assert_eq!(names, ["notes", "search_notes"]);
 /// mcp_test::assert_schema_cases!(server);
@@ -273,7 +273,7 @@ pub fn example_server() -> Server {
                     async move {
                         match store.lock().get(&args.id) {
                             Some(n) => Ok(n.body.clone()),
-                            None => Err(ToolError::from(crate::ErrorObject::new(
+                            None => Err(ToolError::from(mcp_test::ErrorObject::new(
                                 -32602,
                                 format!("Resource not found: notes://notes/{}", args.id),
                             ))),
@@ -292,7 +292,7 @@ pub fn example_server() -> Server {
                             Some(body) => Ok(vec![PromptMessage::user_text(format!(
                                 "Summarize this note in one line:\n{body}"
                             ))]),
-                            None => Err(ToolError::from(crate::ErrorObject::new(
+                            None => Err(ToolError::from(mcp_test::ErrorObject::new(
                                 -32602,
                                 format!("no note with id {}", args.id),
                             ))),

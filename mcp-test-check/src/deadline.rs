@@ -2,7 +2,7 @@
 //! when the check did not run to its end ([`CheckReport::incomplete`]).
 //!
 //! The deadline sits on the session every probe request goes through
-//! ([`Session`](crate::cases::target::Session)): once it has passed, nothing more is sent and a
+//! ([`Session`](mcp_test::__check::Session)): once it has passed, nothing more is sent and a
 //! request in flight is no longer waited for, so every remaining probe ends at once. The
 //! requests refused so are not the server's fault: [`finish`] takes the failures they caused
 //! out of the report, drops the schema cases that did not run, and says in
@@ -12,9 +12,9 @@
 
 use super::probes::Checker;
 use super::{CheckOptions, CheckReport, Finding, Severity};
-use crate::cases::Happened;
-use crate::cases::target::Deadline;
-use crate::target::DEADLINE_PASSED;
+use mcp_test::__check::Deadline;
+use mcp_test::cases::Happened;
+use mcp_test::target::DEADLINE_PASSED;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,7 +30,6 @@ pub(super) fn start(c: &mut Checker<'_>, options: &CheckOptions) -> Option<Arc<D
 
 /// Whether a step that does not go through the session (the raw HTTP probes) may still run;
 /// one that may not is counted as cut short.
-#[cfg(feature = "http")]
 pub(super) fn allows(deadline: Option<&Deadline>, step: &str) -> bool {
     match deadline {
         Some(d) if d.passed() => {
@@ -109,7 +108,7 @@ impl CheckReport {
     /// `mcp-test check` prints it in every format and exits 2.
     ///
     /// ```
-    /// use mcp_test::cases::CheckReport;
+    /// use mcp_test_check::CheckReport;
     /// let report = CheckReport::not_checked("http://127.0.0.1:9/mcp", "cannot connect: refused");
     /// assert_eq!(report.exit_code(), 2);
     /// assert_eq!(report.to_json()["incomplete"], "cannot connect: refused");
@@ -128,7 +127,7 @@ impl CheckReport {
     /// the server could not be reached, or the deadline passed), else 0.
     ///
     /// ```
-    /// use mcp_test::cases::{check, example_server, CheckOptions};
+    /// use mcp_test_check::{check, example_server, CheckOptions};
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() {
     /// let report = check(&example_server(), &CheckOptions::default()).await;
@@ -149,9 +148,9 @@ impl CheckReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{check, example_server};
-    use crate::server::{Caller, Server};
-    use crate::target::{Target, TargetFuture};
+    use crate::{check, example_server};
+    use mcp_test::target::{Target, TargetFuture};
+    use mcp_test::{Caller, Server};
     use serde_json::Value;
     use std::time::Instant;
 

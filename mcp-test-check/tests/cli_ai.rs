@@ -6,9 +6,10 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mcp_test::cases::ai::{AiOptions, MAX_DESCRIPTION_CHARS, suggest};
-use mcp_test::cases::{Expectation, example_server};
+use mcp_test::cases::Expectation;
 use mcp_test::transport::http::bind_local;
+use mcp_test_check::ai::{AiOptions, MAX_DESCRIPTION_CHARS, suggest};
+use mcp_test_check::example_server;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -395,8 +396,8 @@ async fn no_ai_cache_neither_reads_nor_writes_the_cache() {
 /// `max_tokens` and JSON mode, and the file gets its validated cases.
 #[tokio::test]
 async fn generate_tests_asks_a_provider_of_ones_own() {
-    use mcp_test::cases::ai::{AiProvider, AiRequest};
-    use mcp_test::cases::generate::{AiGenerate, GenerateConfig, ServerSource, generate_tests};
+    use mcp_test_check::ai::{AiProvider, AiRequest};
+    use mcp_test_check::generate::{AiGenerate, GenerateConfig, ServerSource, generate_tests};
     let seen: Arc<Mutex<Vec<AiRequest>>> = Arc::default();
     let log = seen.clone();
     let stub = move |request: &AiRequest| {
@@ -443,7 +444,7 @@ async fn generate_tests_asks_a_provider_of_ones_own() {
 
     // A provider that fails, required: the error is the provider's.
     let failing = |_: &AiRequest| {
-        Err(mcp_test::cases::ai::AiError::Provider {
+        Err(mcp_test_check::ai::AiError::Provider {
             provider: "stub".into(),
             message: "quota exceeded".into(),
         })

@@ -13,12 +13,12 @@
 
 use super::probes::Checker;
 use super::{Note, Out, Shown, brief};
-use crate::cases::{Happened, Outcome, VerifyReport, every_client_capability};
-use crate::spec;
-use crate::spec::clauses::{self, Clause};
-use crate::target::{Answers, DriveError, Rounds, synthesize_answer};
-use crate::wire::error_codes;
-use crate::wire::meta_keys;
+use mcp_test::cases::{Happened, Outcome, VerifyReport, every_client_capability};
+use mcp_test::spec;
+use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::target::{Answers, DriveError, Rounds, synthesize_answer};
+use mcp_test::wire::error_codes;
+use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 

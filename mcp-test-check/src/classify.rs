@@ -20,9 +20,9 @@
 //! sent and any numbers are taken out) become one, which counts them and shows the first.
 
 use super::{Note, Shown};
-use crate::cases::{Case, Era, Expectation, Happened, Outcome};
-use crate::spec::clauses;
-use crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
+use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome};
+use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
 use serde_json::Value;
 
 /// What kind of finding an outcome makes, before grouping.
@@ -340,8 +340,8 @@ fn group(singles: Vec<Single>) -> Vec<Note> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::check::Severity;
-    use crate::cases::{Boundary, CaseOptions, derive_cases};
+    use crate::Severity;
+    use mcp_test::cases::{Boundary, CaseOptions, derive_cases};
     use serde_json::json;
 
     fn outcome(case: &Case, happened: Happened) -> Outcome {

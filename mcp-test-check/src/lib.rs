@@ -1,59 +1,79 @@
-//! Protocol probes and the findings report behind `mcp-test check`: the schema-derived cases
-//! plus the probes a careful reviewer of a server would run, as findings by severity.
+//! # mcp-test-check
 //!
-//! - [`report`](CheckReport): what was found, and its text, JSON and JUnit forms;
-//! - the protocol probes run over any [`Target`]: discovery, methods, lists, tool
-//!   definitions, the schema cases, resources and prompts, result shapes and error codes,
-//!   transport hygiene;
+//! Checks any MCP server, in either protocol era, over stdio, Streamable HTTP or in process,
+//! and reports findings by severity, each quoting the spec clause it rests on. The library
+//! side of the `mcp-test` command line, which this crate also builds (feature `cli`, on by
+//! default), on top of [`mcp_test`]'s targets, client, case generator and requirements
+//! matrix.
+//!
+//! - [`check`] runs the protocol probes and the schema-derived cases against any
+//!   [`Target`] and returns a [`CheckReport`]: what was found, and its text, JSON and JUnit
+//!   forms. [`CheckReport::assert_no_defects`] fails a Rust test with the whole report.
+//! - The protocol probes: discovery, methods, lists, tool definitions, the schema cases,
+//!   resources and prompts, result shapes and error codes, transport hygiene;
 //! - the multi-round probes: without client capabilities a tool that asks the user must answer
 //!   -32021; with every capability declared, each tool whose base case asks is driven to its
-//!   final response with synthesized answers ([`target::drive`](crate::target::drive)), every
-//!   round checked against the official schema, and a tampered `requestState` must be
+//!   final response with synthesized answers ([`target::drive`](mcp_test::target::drive)),
+//!   every round checked against the official schema, and a tampered `requestState` must be
 //!   refused;
 //! - over Streamable HTTP, raw requests beside the session (`http_probes`): mirrored headers
 //!   that disagree with the body or are missing, a foreign `Origin`, content types and
 //!   statuses, and GET, DELETE and sessions as the era of the server has them;
 //! - one overall deadline ([`CheckOptions::deadline`]): when it passes the check stops
 //!   sending and reports what ran, saying it was cut short ([`CheckReport::incomplete`]);
-//! - for a connected server (`check_connected`), closing it with a short grace and
-//!   recording how it ended (`transport/shutdown`).
+//! - for a connected server ([`check_connected`]), closing it with a short grace and
+//!   recording how it ended (`transport/shutdown`);
+//! - [`generate`] writes Rust test files from the derived cases (`mcp-test generate`), with
+//!   cases suggested by a model through [`ai`];
+//! - [`example_server`] is the bundled server the command line checks when given no target.
 //!
 //! What the outcomes of the schema cases mean (an off-by-one at a declared bound, a tool error
 //! on valid arguments, no answer...) is decided in `classify`, from the cases and outcomes
 //! alone.
+//!
+//! ```
+//! use mcp_test_check::{CheckOptions, check, example_server};
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let report = check(&example_server(), &CheckOptions::default()).await;
+//! report.assert_no_defects();
+//! assert_eq!(report.findings().count(), 0, "{}", report.to_text());
+//! # }
+//! ```
 
-#[cfg(feature = "http")]
+#![warn(missing_docs)]
+
+pub mod ai;
 mod authorization;
 mod catalog;
 mod classify;
 mod deadline;
 mod expect;
-#[cfg(feature = "http")]
 mod http_probes;
 mod notifications;
 mod probes;
 mod properties;
-#[cfg(feature = "http")]
 mod raw_http;
 mod report;
 mod rounds;
-#[cfg(any(feature = "client", feature = "http"))]
 mod shutdown;
 mod stdio_framing;
 mod tasks;
 
-#[cfg(feature = "http")]
+mod example_server;
+pub mod generate;
+
 pub use authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use deadline::DEFAULT_DEADLINE;
+pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
-#[cfg(any(feature = "client", feature = "http"))]
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
-use super::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_split};
-use crate::spec::clauses::{self, Clause};
-use crate::target::Target;
-use crate::validation::SchemaValidator;
+use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_split};
+use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::target::Target;
+use mcp_test::validation::SchemaValidator;
 use probes::Checker;
 use serde_json::Value;
 use std::time::Duration;
@@ -73,7 +93,7 @@ pub const DEFAULT_CASE_TIME: Duration = Duration::from_secs(2);
 pub struct CheckOptions {
     /// Which cases to derive (edge cases are on by default), with the values to send
     /// ([`CaseOptions::values`]; a tool whose given values do not fit its schema is not
-    /// called, and the report lists it with why; [`check_values`](super::check_values) finds
+    /// called, and the report lists it with why; [`check_values`](mcp_test::cases::check_values) finds
     /// every such value beforehand). The cases always run without
     /// client capabilities, whatever [`CaseOptions::client_capabilities`](CaseOptions) says: a
     /// tool that needs one must answer -32021, and the multi-round probe then drives it with
@@ -102,7 +122,7 @@ pub struct CheckOptions {
     /// [`timeout`](Self::timeout)). A case still running then is cancelled
     /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
     /// cancellation pattern says), the tool's later valid cases are not sent, and the report notes
-    /// it: its outcome is [`Happened::Slow`](super::Happened::Slow), no verdict either way.
+    /// it: its outcome is [`Happened::Slow`](mcp_test::cases::Happened::Slow), no verdict either way.
     pub case_time: Option<Duration>,
     /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
     /// before it kills it (default 2 s, the client's `DEFAULT_CLOSE_GRACE`).
@@ -124,7 +144,7 @@ impl Default for CheckOptions {
             deadline: Some(DEFAULT_DEADLINE),
             jobs: DEFAULT_JOBS,
             case_time: Some(DEFAULT_CASE_TIME),
-            close_grace: crate::target::CLOSE_GRACE,
+            close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
         }
     }
@@ -134,7 +154,7 @@ impl Default for CheckOptions {
 /// multi-round, resources and prompts, transport) and the schema-derived cases.
 ///
 /// ```
-/// use mcp_test::cases::{check, example_server, CheckOptions};
+/// use mcp_test_check::{check, example_server, CheckOptions};
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// let report = check(&example_server(), &CheckOptions::default()).await;
@@ -176,7 +196,7 @@ pub async fn check_with_progress(
     };
     progress("methods: removed and unknown methods, unsupported versions");
     c.methods().await;
-    let mut report = super::VerifyReport::default();
+    let mut report = mcp_test::cases::VerifyReport::default();
     let mut skipped_tools = Vec::new();
     // The tools the property tests may call: those the schema cases call.
     let mut property_tools: Vec<Value> = Vec::new();
@@ -324,10 +344,7 @@ pub async fn check_with_progress(
         }
     }
     // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
-    #[cfg(feature = "http")]
     let url = target.http_url();
-    #[cfg(not(feature = "http"))]
-    let url: Option<String> = None;
     // The raw HTTP probes (`http_probes`); their names, for skipping.
     let http_probe_names = [
         "http/header-mirroring",
@@ -343,13 +360,11 @@ pub async fn check_with_progress(
                 c.skip_probe(probe, "not reached over Streamable HTTP");
             }
         }
-        #[cfg(feature = "http")]
         Some(_) if !deadline::allows(deadline.as_deref(), "the raw HTTP probes") => {
             for probe in http_probe_names {
-                c.skip_probe(probe, crate::target::DEADLINE_PASSED);
+                c.skip_probe(probe, mcp_test::target::DEADLINE_PASSED);
             }
         }
-        #[cfg(feature = "http")]
         Some(url) => {
             progress("HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE");
             let http = target.http_options().unwrap_or_default();
@@ -365,8 +380,6 @@ pub async fn check_with_progress(
             out.extend(authorization::invalid_token(&url, &http, found, options.timeout).await);
             c.push_probe(AUTHORIZATION_PROBE, out);
         }
-        #[cfg(not(feature = "http"))]
-        Some(_) => {}
     }
     if let Some(n) = options.properties {
         progress(&format!("properties: {n} cases per property and tool"));
@@ -406,13 +419,17 @@ pub fn __fuzz_reply_to_findings(
     reply: &Value,
     pattern: u32,
 ) -> Vec<Finding> {
-    use crate::cases::{Happened, Outcome, derive_cases};
+    use mcp_test::cases::{Happened, Outcome, derive_cases};
     let schema = serde_json::json!({"type": "object", "properties": {
         "days": {"type": "integer", "minimum": 1, "maximum": 7},
         "city": {"type": "string", "maxLength": 8}
     }, "required": ["days"], "additionalProperties": false});
-    let cases =
-        derive_cases("forecast", &schema, &super::CaseOptions::default()).unwrap_or_default();
+    let cases = derive_cases(
+        "forecast",
+        &schema,
+        &mcp_test::cases::CaseOptions::default(),
+    )
+    .unwrap_or_default();
     let outcomes: Vec<Outcome> = cases
         .into_iter()
         .enumerate()
@@ -499,7 +516,7 @@ type Out = Vec<Note>;
 /// One thing a probe found: a clause broken, whose level sets the severity, or a note no
 /// clause backs (always [`Severity::Info`]); with the request that showed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Note {
+pub(crate) struct Note {
     severity: Severity,
     clause: Option<Clause>,
     message: String,
@@ -508,7 +525,7 @@ pub(super) struct Note {
 
 impl Note {
     /// `clause` was broken, as `message` tells.
-    pub(super) fn broke(clause: &Clause, message: impl Into<String>) -> Self {
+    pub(crate) fn broke(clause: &Clause, message: impl Into<String>) -> Self {
         Note {
             severity: Severity::from(clause.level),
             clause: Some(*clause),
@@ -518,7 +535,7 @@ impl Note {
     }
 
     /// For the record: no clause is broken.
-    pub(super) fn info(message: impl Into<String>) -> Self {
+    pub(crate) fn info(message: impl Into<String>) -> Self {
         Note {
             severity: Severity::Info,
             clause: None,
@@ -530,7 +547,7 @@ impl Note {
     /// `clause` as it reads in `era`: a 2025-era server is held to the 2025-11-25 twin of a
     /// rule ([`clauses::in_2025`]); where that revision has none, the finding is a note
     /// naming the 2026-07-28 rule.
-    pub(super) fn broke_in(era: Era, clause: &Clause, message: impl Into<String>) -> Self {
+    pub(crate) fn broke_in(era: Era, clause: &Clause, message: impl Into<String>) -> Self {
         match era {
             Era::Current => Note::broke(clause, message),
             Era::Legacy => match clauses::in_2025(clause) {
@@ -544,7 +561,7 @@ impl Note {
     }
 
     /// The request that showed it.
-    pub(super) fn on(mut self, request: Option<Shown>) -> Self {
+    pub(crate) fn on(mut self, request: Option<Shown>) -> Self {
         self.request = request;
         self
     }
@@ -571,7 +588,7 @@ fn brief(r: &Value) -> String {
     } else {
         format!(
             "result {}",
-            super::shorten(&r.get("result").unwrap_or(r).to_string(), 160)
+            mcp_test::cases::shorten(&r.get("result").unwrap_or(r).to_string(), 160)
         )
     }
 }

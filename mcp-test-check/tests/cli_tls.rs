@@ -6,9 +6,9 @@
 use axum::Router;
 use axum::routing::get;
 use mcp_test::Identity;
-use mcp_test::cases::example_server;
 use mcp_test::client::{Client, ClientError, HttpOptions};
 use mcp_test::transport::http::{AuthRejection, HttpConfig, bind_local, router};
+use mcp_test_check::example_server;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -21,12 +21,12 @@
 //! - **Cache.** Responses are cached on disk (default `.mcp-test-cache/`), keyed by model,
 //!   server label and the sorted tool set, with an optional maximum age.
 
-use super::{Case, Expectation};
-use crate::client::{ClientError, HttpClient, HttpReply};
-use crate::validation::SchemaValidator;
 use bytes::Bytes;
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
+use mcp_test::cases::{Case, Expectation};
+use mcp_test::client::{ClientError, HttpClient, HttpReply};
+use mcp_test::validation::SchemaValidator;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -73,14 +73,14 @@ pub struct AiOptions {
     pub max_tokens: u32,
     /// Certificate authorities to trust for an `https://` endpoint (feature `tls`) and any
     /// extra headers to send it.
-    pub http: crate::client::HttpOptions,
+    pub http: mcp_test::client::HttpOptions,
 }
 
 impl AiOptions {
     /// An endpoint with no cache and no key.
     ///
     /// ```
-    /// let options = mcp_test::cases::ai::AiOptions::new("http://127.0.0.1:11434/v1", "llama3");
+    /// let options = mcp_test_check::ai::AiOptions::new("http://127.0.0.1:11434/v1", "llama3");
     /// assert!(options.configured().is_ok());
     /// ```
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Self {
@@ -93,7 +93,7 @@ impl AiOptions {
             strict_json: true,
             timeout: Duration::from_secs(120),
             max_tokens: DEFAULT_MAX_TOKENS,
-            http: crate::client::HttpOptions::default(),
+            http: mcp_test::client::HttpOptions::default(),
         }
     }
 
@@ -118,14 +118,14 @@ impl AiOptions {
             strict_json: true,
             timeout: Duration::from_secs(120),
             max_tokens: DEFAULT_MAX_TOKENS,
-            http: crate::client::HttpOptions::default(),
+            http: mcp_test::client::HttpOptions::default(),
         }
     }
 
     /// Caches responses in `dir`; `None` disables the cache (nothing is read or written).
     ///
     /// ```
-    /// use mcp_test::cases::ai::AiOptions;
+    /// use mcp_test_check::ai::AiOptions;
     /// use std::path::PathBuf;
     /// let options = AiOptions::from_env(None, None, None);
     /// assert_eq!(options.cache_dir, Some(PathBuf::from(".mcp-test-cache")));
@@ -149,7 +149,7 @@ impl AiOptions {
     /// The timeout of one request to the model (default 120 s).
     ///
     /// ```
-    /// use mcp_test::cases::ai::AiOptions;
+    /// use mcp_test_check::ai::AiOptions;
     /// use std::time::Duration;
     /// let options = AiOptions::new("http://127.0.0.1:8/v1", "m")
     ///     .timeout(Duration::from_secs(5))
@@ -181,7 +181,7 @@ impl AiOptions {
     /// URL or a key is set.
     ///
     /// ```
-    /// use mcp_test::cases::ai::AiOptions;
+    /// use mcp_test_check::ai::AiOptions;
     /// let mut remote = AiOptions::new("http://models.internal:8000/v1", "m");
     /// assert!(remote.configured().unwrap_err().to_string().contains("MCP_TEST_AI_API_KEY"));
     /// remote.api_key = Some("k".into());
@@ -313,7 +313,7 @@ pub type AiFuture<'a> =
 /// type of your own can call another API.
 ///
 /// ```
-/// use mcp_test::cases::ai::{AiOptions, AiRequest, suggest_with};
+/// use mcp_test_check::ai::{AiOptions, AiRequest, suggest_with};
 /// use serde_json::json;
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
@@ -355,7 +355,7 @@ pub struct OpenAiCompatible {
     url: String,
     api_key: Option<String>,
     timeout: Duration,
-    http: crate::client::HttpOptions,
+    http: mcp_test::client::HttpOptions,
 }
 
 impl OpenAiCompatible {
@@ -363,10 +363,10 @@ impl OpenAiCompatible {
     /// ([`AiOptions::configured`]).
     ///
     /// ```
-    /// use mcp_test::cases::ai::{AiOptions, OpenAiCompatible};
+    /// use mcp_test_check::ai::{AiOptions, OpenAiCompatible};
     /// let provider = OpenAiCompatible::new(&AiOptions::new("http://127.0.0.1:11434/v1/", "llama3"))?;
     /// assert_eq!(provider.url(), "http://127.0.0.1:11434/v1/chat/completions");
-    /// # Ok::<(), mcp_test::cases::ai::AiError>(())
+    /// # Ok::<(), mcp_test_check::ai::AiError>(())
     /// ```
     pub fn new(options: &AiOptions) -> Result<Self, AiError> {
         let base = options.configured()?.trim_end_matches('/');
@@ -406,7 +406,7 @@ impl OpenAiCompatible {
             reply = self.post(&client, &body).await?;
         }
         let text = reply.text();
-        let start = || super::shorten(&text, 300);
+        let start = || mcp_test::cases::shorten(&text, 300);
         if !reply.status.is_success() {
             return Err(AiError::Status {
                 url,
@@ -535,7 +535,7 @@ fn brief_tool(tool: &Value) -> Value {
     let description = tool
         .get("description")
         .and_then(Value::as_str)
-        .map(|d| super::shorten(d, MAX_DESCRIPTION_CHARS))
+        .map(|d| mcp_test::cases::shorten(d, MAX_DESCRIPTION_CHARS))
         .unwrap_or_default();
     json!({
         "name": tool.get("name").cloned().unwrap_or(Value::Null),
@@ -561,7 +561,7 @@ fn validate(s: &Value, schemas: &BTreeMap<String, Value>, model: &str) -> Option
     let text = |k: &str| {
         s.get(k)
             .and_then(Value::as_str)
-            .map(|t| super::shorten(t, 200))
+            .map(|t| mcp_test::cases::shorten(t, 200))
     };
     Some(Case {
         tool: tool.to_owned(),
@@ -634,7 +634,7 @@ async fn ask(
     let content = provider.complete(&request).await?;
     let content = strip_fences(&content);
     let parsed: Value = serde_json::from_str(content).map_err(|source| AiError::AnswerNotJson {
-        answer: super::shorten(content, 300),
+        answer: mcp_test::cases::shorten(content, 300),
         source,
     })?;
     match parsed.get("cases").and_then(Value::as_array) {
@@ -642,7 +642,7 @@ async fn ask(
         None => match parsed {
             Value::Array(cases) => Ok(cases),
             other => Err(AiError::NoCases {
-                answer: super::shorten(&other.to_string(), 300),
+                answer: mcp_test::cases::shorten(&other.to_string(), 300),
             }),
         },
     }

@@ -10,11 +10,11 @@
 //! `SIGTERM` and `SIGKILL`), so for a 2025-era server it is a note.
 
 use super::{CheckOptions, CheckReport, Finding, Probe, Severity, check_with_progress};
-use crate::cases::Connected;
-use crate::cases::Era;
-use crate::client::ClientError;
-use crate::spec::clauses::{Clause, STDIO_EXIT_ON_EOF};
-use crate::target::TransportEvent;
+use mcp_test::cases::Connected;
+use mcp_test::cases::Era;
+use mcp_test::client::ClientError;
+use mcp_test::spec::clauses::{Clause, STDIO_EXIT_ON_EOF};
+use mcp_test::target::TransportEvent;
 use std::process::ExitStatus;
 
 /// The name of the probe [`CheckReport::record_shutdown`] adds.
@@ -22,7 +22,7 @@ pub const SHUTDOWN_PROBE: &str = "transport/shutdown";
 
 impl CheckReport {
     /// Records how closing the server went (the outcome of
-    /// [`Client::close`](crate::client::Client::close)) as the probe `transport/shutdown`:
+    /// [`Client::close`](mcp_test::client::Client::close)) as the probe `transport/shutdown`:
     ///
     /// - the process exited by itself: no finding (a non-zero status is a note);
     /// - it did not exit within the grace and was killed ([`ClientError::NoExit`]): a warning
@@ -31,7 +31,8 @@ impl CheckReport {
     /// - there was no process (HTTP, or streams): the probe is recorded as not run.
     ///
     /// ```
-    /// use mcp_test::cases::{CheckReport, Era, Severity};
+    /// use mcp_test::cases::{Era};
+    /// use mcp_test_check::{CheckReport, Severity};
     /// use mcp_test::client::ClientError;
     /// use std::time::Duration;
     /// let mut report = CheckReport { era: Some(Era::Current), ..CheckReport::default() };
@@ -108,7 +109,8 @@ impl CheckReport {
 /// of the client can no longer send afterwards.
 ///
 /// ```
-/// use mcp_test::cases::{check_connected, example_server, CheckOptions, Connected};
+/// use mcp_test::cases::{Connected};
+/// use mcp_test_check::{check_connected, example_server, CheckOptions};
 /// use mcp_test::client::Client;
 /// use mcp_test::transport::stdio::{serve, StdioConfig};
 /// # #[tokio::main(flavor = "current_thread")]
@@ -183,7 +185,7 @@ mod tests {
     fn the_check_closes_with_the_client_s_default_grace() {
         assert_eq!(
             CheckOptions::default().close_grace,
-            crate::client::DEFAULT_CLOSE_GRACE
+            mcp_test::client::DEFAULT_CLOSE_GRACE
         );
     }
 

@@ -24,12 +24,12 @@
 
 use super::probes::Checker;
 use super::{Note, Out, Shown, brief};
-use crate::cases::Case;
-use crate::spec;
-use crate::spec::clauses;
-use crate::target::synthesize_answer;
-use crate::tasks::EXTENSION;
-use crate::wire::{error_codes, meta_keys};
+use mcp_test::cases::Case;
+use mcp_test::spec;
+use mcp_test::spec::clauses;
+use mcp_test::target::synthesize_answer;
+use mcp_test::tasks::EXTENSION;
+use mcp_test::wire::{error_codes, meta_keys};
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
@@ -44,7 +44,7 @@ const MAX_ANSWER_ROUNDS: usize = 8;
 
 /// Capabilities that declare the extension, and everything a question may need.
 fn declaring() -> Value {
-    let mut caps = crate::cases::every_client_capability();
+    let mut caps = mcp_test::cases::every_client_capability();
     caps["extensions"] = json!({ EXTENSION: {} });
     caps
 }

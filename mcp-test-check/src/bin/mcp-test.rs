@@ -26,16 +26,16 @@ mod coverage;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::Server;
-use mcp_test::cases::ai::AiOptions;
-use mcp_test::cases::generate::{self, AiGenerate, GenerateConfig, ServerSource, generate_tests};
 use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
-use mcp_test::cases::{
-    CaseOptions, CheckOptions, CheckReport, Connected,
-    check::{Expectations, check_connected_with_progress, check_unauthorized, check_with_progress},
-    check_values, example_server, list_tools,
-};
+use mcp_test::cases::{CaseOptions, Connected, check_values, list_tools};
 use mcp_test::client::{Client, ClientError, HttpOptions};
 use mcp_test::target::{Target, TargetError};
+use mcp_test_check::ai::AiOptions;
+use mcp_test_check::generate::{self, AiGenerate, GenerateConfig, ServerSource, generate_tests};
+use mcp_test_check::{
+    CheckOptions, CheckReport, Expectations, check_connected_with_progress, check_unauthorized,
+    check_with_progress, example_server,
+};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -147,13 +147,13 @@ struct CheckArgs {
     close_grace: u64,
     /// How many schema cases run at once (1: one after the other, which also names exactly
     /// the case after which a server stopped answering).
-    #[arg(long, value_name = "N", default_value_t = mcp_test::cases::check::DEFAULT_JOBS as u64,
+    #[arg(long, value_name = "N", default_value_t = mcp_test_check::DEFAULT_JOBS as u64,
           value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: u64,
     /// Seconds one schema case may run (0: up to --timeout). A case still running then is
     /// cancelled and reported as a note, with its tool's later cases not sent: check is meant
     /// to finish in seconds, and each case of a slow tool would wait as long again.
-    #[arg(long, value_name = "SECS", default_value_t = mcp_test::cases::check::DEFAULT_CASE_TIME.as_secs())]
+    #[arg(long, value_name = "SECS", default_value_t = mcp_test_check::DEFAULT_CASE_TIME.as_secs())]
     case_time: u64,
     /// After the schema cases, property tests: N cases per property for each tool (and
     /// action) the cases call, with generated valid arguments and arguments broken in exactly
@@ -286,7 +286,7 @@ struct AiArgs {
     #[arg(long, value_name = "SECS", default_value_t = 120)]
     ai_timeout: u64,
     /// The most tokens the model may answer with (sent as max_tokens).
-    #[arg(long, value_name = "N", default_value_t = mcp_test::cases::ai::DEFAULT_MAX_TOKENS)]
+    #[arg(long, value_name = "N", default_value_t = mcp_test_check::ai::DEFAULT_MAX_TOKENS)]
     ai_max_tokens: u32,
     /// Ask for JSON mode (response_format: json_object); retried without it on a 400 that
     /// names it. `--ai-strict-json false` never sends it.

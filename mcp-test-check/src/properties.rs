@@ -1,4 +1,4 @@
-//! `check --properties N`: the property tests of [`properties`](crate::cases::properties) run
+//! `check --properties N`: the property tests of [`properties`](mcp_test::cases::properties) run
 //! against any server, each failing invariant a finding of probe `tools/properties`.
 //!
 //! Only an invariant a clause backs calls the server wrong, at the clause's level:
@@ -16,23 +16,20 @@
 //! cancelled for its time has no verdict.
 
 use super::CheckOptions;
-#[cfg(feature = "properties")]
 use super::Note;
 use super::probes::Checker;
-#[cfg(feature = "properties")]
-use crate::spec::clauses;
+use mcp_test::spec::clauses;
 use serde_json::Value;
 
 /// The probe's name.
 pub(crate) const PROBE: &str = "tools/properties";
 
 /// Runs the property tests of `tools` and records probe [`PROBE`].
-#[cfg(feature = "properties")]
 pub(super) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, options: &CheckOptions) {
-    use crate::cases::properties::{FailureKind, PropertyOptions, run_tools};
+    use mcp_test::cases::properties::{FailureKind, PropertyOptions, run_tools};
     if c.dead.is_some() || c.session.past_deadline() {
         let why = c.dead.clone().map_or_else(
-            || crate::target::DEADLINE_PASSED.to_owned(),
+            || mcp_test::target::DEADLINE_PASSED.to_owned(),
             |d| format!("the server had stopped answering ({d})"),
         );
         return c.skip_probe(PROBE, why);
@@ -103,18 +100,4 @@ pub(super) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, option
     let dead = c.dead.take();
     c.push_probe(PROBE, out);
     c.dead = dead;
-}
-
-/// Without feature `properties` there are no property tests: the probe is skipped, saying so.
-#[cfg(not(feature = "properties"))]
-pub(super) async fn run(
-    c: &mut Checker<'_>,
-    _tools: &[Value],
-    _cases: u32,
-    _options: &CheckOptions,
-) {
-    c.skip_probe(
-        PROBE,
-        "property tests need mcp-test's feature `properties`, which this build lacks",
-    );
 }

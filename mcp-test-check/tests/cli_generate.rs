@@ -5,6 +5,7 @@
 //! under the target directory, offline with the workspace's lock file, in the target directory
 //! the ui-tests' trybuild run uses (the outer cargo holds the main one).
 
+#[path = "../../mcp-test/tests/scratch/mod.rs"]
 mod scratch;
 
 use std::path::{Path, PathBuf};
@@ -80,7 +81,7 @@ async fn generated_tests_are_the_committed_ones() {
             .unwrap_or_else(|| text.lines().count().min(committed.lines().count()));
         panic!(
             "{} is not what `mcp-test generate --edge-cases --verify` writes now; they differ \
-             from line {}. Rewrite it with\n  cargo run -p mcp-test --features cli -- generate \
+             from line {}. Rewrite it with\n  cargo run -p mcp-test-check -- generate \
              --edge-cases --verify -o {}\nand read the difference.",
             path.display(),
             first + 1,
@@ -100,10 +101,13 @@ async fn generated_tests_compile_in_a_fresh_crate() {
         .find_map(|line| line.strip_prefix("//! Needs in [dev-dependencies]: "))
         .unwrap_or_else(|| panic!("the header names the dependencies:\n{text}"));
     assert!(
-        needs.contains(r#"features = ["cases"]"#) && needs.contains("serde_json"),
+        needs.contains(r#"features = ["cases"]"#)
+            && needs.contains("mcp-test-check")
+            && needs.contains("serde_json"),
         "{needs}"
     );
-    let mcp_test = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let check = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mcp_test = check.parent().unwrap().join("mcp-test");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("generate-scratch/crate");
     std::fs::create_dir_all(dir.join("tests")).unwrap();
     std::fs::create_dir_all(dir.join("src")).unwrap();
@@ -122,15 +126,17 @@ publish = false
 
 [dev-dependencies]
 mcp-test = {{ path = {:?}, features = ["cases"] }}
+mcp-test-check = {{ path = {:?}, default-features = false }}
 serde_json = "1"
 tokio = {{ version = "1", features = ["macros", "rt"] }}
 "#,
-            mcp_test.display().to_string()
+            mcp_test.display().to_string(),
+            check.display().to_string()
         ),
     )
     .unwrap();
     // The workspace's versions, so the offline build needs nothing new.
-    let lock = mcp_test.parent().unwrap().join("Cargo.lock");
+    let lock = check.parent().unwrap().join("Cargo.lock");
     std::fs::copy(lock, dir.join("Cargo.lock")).unwrap();
     std::fs::write(dir.join("tests/generated.rs"), &text).unwrap();
 

@@ -9,7 +9,7 @@ use std::process::Stdio;
 use tokio::io::AsyncWriteExt;
 
 #[allow(dead_code)]
-#[path = "../examples/conformance.rs"]
+#[path = "../../mcp-test/examples/conformance.rs"]
 mod conformance;
 
 /// Set in the environment of the stdio fixture (this binary, started again).

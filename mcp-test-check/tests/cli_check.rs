@@ -8,8 +8,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mcp_test::Server;
-use mcp_test::cases::example_server;
 use mcp_test::transport::http::{HttpConfig, bind_local, serve};
+use mcp_test_check::example_server;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
