@@ -1,5 +1,6 @@
 //! Procedural macros for [`mcp-test`](https://docs.rs/mcp-test). Use them through `mcp_test`, which
-//! re-exports them; generated code reaches the runtime through `mcp_test::__private`.
+//! re-exports them; generated code reaches the runtime through `mcp_test::__private`, or through
+//! `__private` of the path a `crate = ...` option gives, for a crate that renames the dependency.
 
 mod common;
 mod test_attr;
