@@ -5,6 +5,7 @@
 mod common;
 mod test_attr;
 mod tool;
+mod tool_name;
 
 /// Derives `mcp_test::Tool` for a struct (a plain tool) or an enum (an action tool). Documented,
 /// with examples, on its re-export `mcp_test::Tool`.
