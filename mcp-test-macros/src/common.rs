@@ -1,6 +1,7 @@
 //! What both macros need to read their attributes: an [`Errors`] collector, so one compile
-//! reports every problem each under its own tokens (the model is serde_derive's `Ctxt`), and a
-//! [`Slot`] per `key = value` entry, which reports a key given twice at its second occurrence.
+//! reports every problem each under its own tokens (the model is serde_derive's `Ctxt`), a
+//! [`Slot`] per `key = value` entry, which reports a key given twice at its second occurrence,
+//! and the `crate = ...` option both take ([`crate_path`]).
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
@@ -126,6 +127,73 @@ pub fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
         content.parse::<TokenStream>()?;
     }
     Ok(())
+}
+
+/// The path generated code reaches mcp-test through when no `crate = ...` is given.
+pub fn default_crate_path() -> syn::Path {
+    syn::parse_quote!(::mcp_test)
+}
+
+/// What `crate = ...` takes, for messages.
+const CRATE_SHAPE: &str = "`crate = \"mcp\"` or `crate = mcp`";
+
+/// The value of a `crate = ...` option: the path mcp-test is reached by in the calling crate,
+/// for a crate that depends on it under another name. Either a string literal holding the path
+/// (`crate = "mcp"`, as serde's and tokio's `crate` take it; the path's tokens take the
+/// literal's span) or the path itself (`crate = mcp`, `crate = ::mcp`, or `$crate::mcp_test`
+/// from a `macro_rules!` macro of a crate that re-exports mcp-test). A value that is not a
+/// path without generic arguments is recorded under the value's tokens, and `None` returned.
+pub fn crate_path(errors: &Errors, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<syn::Path>> {
+    if !meta.input.peek(syn::Token![=]) {
+        errors.error_spanned_by(
+            &meta.path,
+            format!("`crate` needs a value: the path to mcp-test, as in {CRATE_SHAPE}"),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: syn::Expr = meta.value()?.parse()?;
+    let mut expr = &value;
+    while let syn::Expr::Group(group) = expr {
+        expr = &group.expr;
+    }
+    let path = match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(lit),
+            ..
+        }) => match lit.parse_with(syn::Path::parse_mod_style) {
+            Ok(path) => Some(path),
+            Err(_) => {
+                errors.error_spanned_by(
+                    lit,
+                    format!(
+                        "`crate` must name a path to mcp-test, and {:?} is not a path; write {CRATE_SHAPE}",
+                        lit.value()
+                    ),
+                );
+                return Ok(None);
+            }
+        },
+        syn::Expr::Path(syn::ExprPath {
+            attrs, qself, path, ..
+        }) if attrs.is_empty()
+            && qself.is_none()
+            && path
+                .segments
+                .iter()
+                .all(|segment| segment.arguments.is_none()) =>
+        {
+            Some(path.clone())
+        }
+        _ => None,
+    };
+    if path.is_none() {
+        errors.error_spanned_by(
+            &value,
+            format!("`crate` must name a path to mcp-test, as in {CRATE_SHAPE}"),
+        );
+    }
+    Ok(path)
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Procedural macros for [`mcp-test`](https://docs.rs/mcp-test). Use them through `mcp_test`, which
-//! re-exports them; generated code reaches the runtime through `mcp_test::__private`.
+//! re-exports them; generated code reaches the runtime through `mcp_test::__private`, or through
+//! `__private` of the path a `crate = ...` option gives, for a crate that renames the dependency.
 
 mod common;
 mod test_attr;
 mod tool;
+mod tool_name;
 
 /// Derives `mcp_test::Tool` for a struct (a plain tool) or an enum (an action tool). Documented,
 /// with examples, on its re-export `mcp_test::Tool`.

@@ -12,7 +12,8 @@
 //! body with the context both passed in (if the fn declares a `TestContext` parameter) and
 //! installed as `TestContext::current()` for the body's task. The body becomes an inner
 //! `async fn` of the test's own name, so `return` and `?` behave as written and anything that
-//! names a snapshot after the enclosing function (insta) sees the test's name.
+//! names a snapshot after the enclosing function (insta) sees the test's name. Generated code
+//! names mcp-test by the path `crate = ...` gives, `::mcp_test` by default.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -21,10 +22,10 @@ use syn::parse::Parser;
 use syn::spanned::Spanned;
 use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Type};
 
-use crate::common::{Errors, Keys, Slot, key_of, skip_value};
+use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 
 const OPTIONS: &str = "server, stdio, http, rmcp, principal, tenant, scopes, capabilities(..), \
-protocol, timeout, flavor";
+protocol, timeout, flavor, crate";
 /// The options that say where requests go; a test has exactly one.
 const TARGETS: &str = "`server`, `stdio`, `http` or `rmcp`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
@@ -55,6 +56,7 @@ struct Options<'e> {
     protocol: Slot<'e, Expr>,
     timeout: Slot<'e, Expr>,
     flavor: Slot<'e, LitStr>,
+    krate: Slot<'e, syn::Path>,
 }
 
 impl<'e> Options<'e> {
@@ -71,6 +73,7 @@ impl<'e> Options<'e> {
             protocol: Slot::new(errors, KEYS, "protocol"),
             timeout: Slot::new(errors, KEYS, "timeout"),
             flavor: Slot::new(errors, KEYS, "flavor"),
+            krate: Slot::new(errors, KEYS, "crate"),
         }
     }
 }
@@ -116,6 +119,7 @@ fn parse_option(
         return Ok(());
     }
     match name.as_str() {
+        "crate" => options.krate.set(span, crate_path(errors, &meta)?),
         "flavor" => {
             let flavor: LitStr = meta.value()?.parse()?;
             if !matches!(flavor.value().as_str(), "current_thread" | "multi_thread") {
@@ -245,7 +249,9 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let protocol = options.protocol.get();
     let timeout = options.timeout.get();
     let flavor = options.flavor.get();
+    let krate = options.krate.get().unwrap_or_else(default_crate_path);
     errors.check()?;
+    let private = quote!(#krate::__private);
 
     let mut calls = Vec::new();
     if let Some(principal) = principal {
@@ -259,7 +265,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     }
     if let Some(capabilities) = capabilities {
         calls.push(quote! {
-            .client_capabilities(::mcp_test::__private::serde_json::json!({
+            .client_capabilities(#private::serde_json::json!({
                 #( #capabilities: {} ),*
             }))
         });
@@ -294,7 +300,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         ReturnType::Default => TokenStream::new(),
         ReturnType::Type(arrow, ty) => quote! { #arrow #ty },
     };
-    let options = quote! { ::mcp_test::__private::RequestOptions::new() #(#calls)* };
+    let options = quote! { #private::RequestOptions::new() #(#calls)* };
     let context = match target.expect("checked above") {
         Target::Server(Keyed { expr, .. }) => {
             let server = match expr {
@@ -303,20 +309,20 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             };
             quote! {
                 let __mcp_server =
-                    ::mcp_test::__private::IntoTestServer::into_test_server(#server);
+                    #private::IntoTestServer::into_test_server(#server);
                 let __mcp_context =
-                    ::mcp_test::__private::TestContext::with_options(__mcp_server, #options);
+                    #private::TestContext::with_options(__mcp_server, #options);
             }
         }
         // Named only when written, so a crate without the `client`, `http` or `rmcp` feature of
         // mcp-test compiles every test that does not use it. The function is spanned at the
         // key, so a missing feature is reported there.
         Target::Stdio(Keyed { key, expr, .. }) => {
-            let function = quote_spanned! {key=> ::mcp_test::__private::stdio_context};
+            let function = quote_spanned! {key=> #private::stdio_context};
             quote! { let __mcp_context = #function(#expr, #options); }
         }
         Target::Http(Keyed { key, expr, .. }) => {
-            let function = quote_spanned! {key=> ::mcp_test::__private::http_context};
+            let function = quote_spanned! {key=> #private::http_context};
             quote! { let __mcp_context = #function(#expr, #options); }
         }
         // Like `server`, a path to a function is called: `rmcp = Calculator::new` runs
@@ -333,7 +339,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
                 }
                 other => other.into_token_stream(),
             };
-            let function = quote_spanned! {key=> ::mcp_test::__private::rmcp_context};
+            let function = quote_spanned! {key=> #private::rmcp_context};
             quote! { let __mcp_context = #function(#handler, #options); }
         }
     };
@@ -345,13 +351,13 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         #vis fn #name() #output {
             async fn #name(#param) #body_output #block
 
-            let __mcp_runtime = ::mcp_test::__private::tokio::runtime::Builder::#runtime
+            let __mcp_runtime = #private::tokio::runtime::Builder::#runtime
                 .enable_all()
                 .build()
                 .expect("#[mcp_test] could not build its tokio runtime");
             __mcp_runtime.block_on(async {
                 #context
-                ::mcp_test::__private::TestContext::scope(
+                #private::TestContext::scope(
                     __mcp_context.clone(),
                     #name(#argument),
                 )
@@ -553,6 +559,59 @@ mod tests {
         );
         assert!(out.contains("\"elicitation\" : { }"), "{out}");
         assert!(!out.contains("compile_error"), "{out}");
+    }
+
+    #[test]
+    fn every_generated_path_goes_through_the_crate_path() {
+        for (krate, expected) in [
+            (quote!(mcp), "mcp :: __private :: TestContext :: scope"),
+            (quote!("mcp"), "mcp :: __private :: TestContext :: scope"),
+            (
+                quote!(::renamed::inner),
+                ":: renamed :: inner :: __private :: TestContext :: scope",
+            ),
+        ] {
+            for target in [
+                quote!(server = s),
+                quote!(stdio = "srv"),
+                quote!(http = url()),
+                quote!(rmcp = Handler),
+            ] {
+                let out = errors(
+                    quote! { crate = #krate, #target, capabilities(roots), timeout = 5 },
+                    quote! { async fn t(mcp: TestContext) {} },
+                );
+                assert!(!out.contains("compile_error"), "{out}");
+                assert!(out.contains(expected), "{expected}: {out}");
+                assert!(!out.contains(":: mcp_test"), "{out}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_or_duplicate_crate_path_is_an_error() {
+        for (args, message) in [
+            (
+                quote! { crate = "not a path", server = s },
+                "`crate` must name a path to mcp-test, and \\\"not a path\\\" is not a path",
+            ),
+            (
+                quote! { server = s, crate = 1 + 1 },
+                "`crate` must name a path to mcp-test, as in",
+            ),
+            (
+                quote! { crate, server = s },
+                "`crate` needs a value: the path to mcp-test",
+            ),
+            (
+                quote! { crate = mcp, server = s, crate = other },
+                "duplicate option `crate`: give each #[mcp_test] option once",
+            ),
+        ] {
+            let out = errors(args, quote! { async fn t() {} });
+            assert!(out.contains(message), "{message}: {out}");
+            assert!(!out.contains("# [test]"), "{out}");
+        }
     }
 
     #[test]

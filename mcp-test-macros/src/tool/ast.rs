@@ -72,10 +72,14 @@ pub struct Field<'a> {
 }
 
 impl<'a> Container<'a> {
-    /// Reads the input, recording every problem in `cx`. `None` when the input is not a struct
-    /// with named fields (or unit), nor an enum.
-    pub fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
-        let attrs = ContainerAttrs::from_attrs(cx, &input.attrs);
+    /// Reads the input, whose `#[tool(...)]` on the type are already read into `attrs`,
+    /// recording every problem in `cx`. `None` when the input is not a struct with named
+    /// fields (or unit), nor an enum.
+    pub fn from_ast(
+        cx: &Errors,
+        input: &'a DeriveInput,
+        attrs: ContainerAttrs,
+    ) -> Option<Container<'a>> {
         check_generics(cx, &input.generics);
         let data = match &input.data {
             syn::Data::Struct(s) => match &s.fields {

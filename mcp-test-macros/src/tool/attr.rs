@@ -2,7 +2,7 @@
 //! or a value of the wrong kind is recorded in the [`Errors`] and parsing goes on, so one compile
 //! reports every bad attribute.
 
-use crate::common::{Errors, Keys, Slot, key_of, skip_value};
+use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
@@ -11,7 +11,7 @@ use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 
 /// Keys `#[tool(...)]` accepts on the type.
 pub const CONTAINER_KEYS: &str =
-    "`name`, `title`, `description`, `annotations(...)`, `allow_unknown_fields`, `task`";
+    "`name`, `title`, `description`, `annotations(...)`, `allow_unknown_fields`, `task`, `crate`";
 /// Values `#[tool(task = "...")]` accepts.
 pub const TASK_VALUES: &str = "\"forbidden\", \"optional\" or \"required\"";
 /// Keys `#[tool(annotations(...))]` accepts.
@@ -102,6 +102,10 @@ pub struct ContainerAttrs {
     pub allow_unknown_fields: Option<Located<bool>>,
     /// `task = "forbidden" | "optional" | "required"`: the variant name of `TaskSupport`.
     pub task: Option<Located<&'static str>>,
+    /// `crate = "path"` (or `crate = path`): the path mcp-test is reached by.
+    pub krate: Option<Located<syn::Path>>,
+    /// A `crate = ...` was given that could not be read, so the path to mcp-test is not known.
+    pub krate_unreadable: bool,
 }
 
 impl ContainerAttrs {
@@ -116,6 +120,8 @@ impl ContainerAttrs {
         let mut open_world = slot(cx, "open_world");
         let mut allow_unknown_fields = slot(cx, "allow_unknown_fields");
         let mut task = slot(cx, "task");
+        let mut krate = slot(cx, "crate");
+        let mut krate_unreadable = false;
         let mut annotations = Slot::new(cx, KEYS, "annotations");
         for_each_tool_meta(cx, attrs, |meta, key| {
             let tokens = meta_tokens(meta);
@@ -145,6 +151,11 @@ impl ContainerAttrs {
                         variant
                     });
                     task.set_from(&meta.path, value, tokens);
+                }
+                "crate" => {
+                    let path = crate_path(cx, meta);
+                    krate_unreadable |= !matches!(path, Ok(Some(_)));
+                    krate.set_from(&meta.path, path?, tokens);
                 }
                 "allow_unknown_fields" => allow_unknown_fields.set_from(
                     &meta.path,
@@ -203,7 +214,22 @@ impl ContainerAttrs {
             open_world: open_world.get(),
             allow_unknown_fields: allow_unknown_fields.get(),
             task: task.get(),
+            krate: krate.get(),
+            krate_unreadable,
         }
+    }
+
+    /// The path generated code names mcp-test by: `crate = ...` or `::mcp_test`. `None` when a
+    /// `crate = ...` could not be read (an error is recorded), as no path is known then.
+    pub fn crate_path(&self) -> Option<syn::Path> {
+        if self.krate_unreadable {
+            return None;
+        }
+        Some(
+            self.krate
+                .as_ref()
+                .map_or_else(default_crate_path, |krate| krate.value.clone()),
+        )
     }
 }
 

@@ -38,19 +38,10 @@ pub fn check(cx: &Errors, container: &Container<'_>) {
     }
 }
 
+/// The spec's tool-name rule ([`crate::tool_name`]), under `name = "..."` or the type's name.
 fn check_tool_name(cx: &Errors, container: &Container<'_>) {
     let name = container.name();
-    let problem = if name.is_empty() || name.len() > 128 {
-        Some(format!(
-            "must be 1 to 128 characters long, is {}",
-            name.len()
-        ))
-    } else {
-        name.chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-            .map(|c| format!("{c:?} is not one of [A-Za-z0-9_.-]"))
-    };
-    if let Some(problem) = problem {
+    if let Err(problem) = crate::tool_name::check(&name) {
         match &container.attrs.name {
             Some(lit) => {
                 cx.error_spanned_by(&lit.value, format!("invalid tool name {name:?}: {problem}"))

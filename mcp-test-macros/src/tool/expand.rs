@@ -1,5 +1,6 @@
 //! Code generation. Everything is emitted inside `const _: () = { ... };` and reaches the runtime
-//! through `::mcp_test::__private`.
+//! through `__private` of the crate path (`#[tool(crate = "...")]`, `::mcp_test` by default):
+//! every function here takes that module's path as `private`.
 //!
 //! Per argument object (the struct, or each action's `data`) a hidden *shadow* struct is
 //! generated with the user's fields, field types and `#[serde]`/`#[schemars]`/doc attributes,
@@ -15,10 +16,11 @@ use syn::{Expr, ExprLit, GenericParam, Generics, Lit};
 
 const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
-/// The `Tool` impl and its hidden helpers.
-pub fn expand(container: &Container<'_>) -> TokenStream {
+/// The `Tool` impl and its hidden helpers; `krate` is the path to mcp-test.
+pub fn expand(container: &Container<'_>, krate: &syn::Path) -> TokenStream {
+    let private = &quote!(#krate::__private);
     let ident = container.ident;
-    let bounded = with_tool_bounds(container.generics);
+    let bounded = with_tool_bounds(private, container.generics);
     let (impl_generics, ty_generics, where_clause) = bounded.split_for_impl();
     let name = container.name();
     let deny_unknown = container
@@ -27,8 +29,12 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
         .as_ref()
         .is_none_or(|a| !a.value);
 
-    let title = option_string(container.attrs.title.as_ref().map(|t| t.value.value()));
+    let title = option_string(
+        private,
+        container.attrs.title.as_ref().map(|t| t.value.value()),
+    );
     let description = option_string(
+        private,
         container
             .attrs
             .description
@@ -36,12 +42,12 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
             .map(|d| d.value.value())
             .or_else(|| container.docs.clone()),
     );
-    let annotations = annotations(container);
+    let annotations = annotations(private, container);
     let task_support = container.attrs.task.as_ref().map(|task| {
         let variant = format_ident!("{}", task.value);
         quote! {
-            fn task_support() -> ::mcp_test::__private::TaskSupport {
-                ::mcp_test::__private::TaskSupport::#variant
+            fn task_support() -> #private::TaskSupport {
+                #private::TaskSupport::#variant
             }
         }
     });
@@ -69,11 +75,11 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
             };
             (
                 quote! {
-                    ::mcp_test::__private::input_schema::<#shadow #ty_generics>()
+                    #private::input_schema::<#shadow #ty_generics>()
                 },
                 quote! {
                     let __arguments: #shadow #ty_generics =
-                        ::mcp_test::__private::parse_arguments(arguments)?;
+                        #private::parse_arguments(arguments)?;
                     ::core::result::Result::Ok(#construct)
                 },
             )
@@ -92,24 +98,24 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
                     deny_unknown,
                     &format!("action{index}"),
                 ));
-                actions.push(action_entry(variant, &shadow, &ty_generics));
-                arms.push(action_arm(variant, &shadow, &ty_generics));
+                actions.push(action_entry(private, variant, &shadow, &ty_generics));
+                arms.push(action_arm(private, variant, &shadow, &ty_generics));
             }
             (
                 quote! {
-                    ::mcp_test::__private::action_input_schema(
-                        ::mcp_test::__private::vec![#(#actions),*],
+                    #private::action_input_schema(
+                        #private::vec![#(#actions),*],
                         #deny_unknown,
                     )
                 },
                 quote! {
                     const ACTIONS: &[&str] = &[#(#names),*];
                     let (__action, __data) =
-                        ::mcp_test::__private::split_action(arguments, ACTIONS)?;
+                        #private::split_action(arguments, ACTIONS)?;
                     match __action {
                         #(#arms)*
                         _ => ::core::result::Result::Err(
-                            ::mcp_test::__private::unknown_action(__action, ACTIONS),
+                            #private::unknown_action(__action, ACTIONS),
                         ),
                     }
                 },
@@ -124,12 +130,18 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
     // `run` that takes `&self` is reported as such; that error keeps the derive's span
     // (spanned at the type's name, rustc would suggest borrowing the name).
     let run_path = quote_spanned!(ident.span()=> <#ident #ty_generics>::run);
-    let by_value = quote!(<_ as ::mcp_test::__private::SelfByValue<Self>>::from_tool);
+    let by_value = quote!(<_ as #private::SelfByValue<Self>>::from_tool);
     let run_call = quote!(#run_path(#by_value(self), ctx));
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        #[allow(non_upper_case_globals, unused_imports, unused_qualifications, clippy::all)]
         const _: () = {
+            // The shadow structs' `#[serde(crate)]` and `#[schemars(crate)]` name these: those
+            // take a path in a string, and a string cannot carry every path `crate = ...` can
+            // (`$crate` from a `macro_rules!` macro).
+            use #private::serde as __mcp_test_serde;
+            use #private::schemars as __mcp_test_schemars;
+
             #items
 
             impl #impl_generics #ident #ty_generics #where_clause {
@@ -137,58 +149,58 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
                 #[allow(dead_code)]
                 fn __mcp_test_run<'__ctx>(
                     self,
-                    ctx: &'__ctx ::mcp_test::__private::Context,
+                    ctx: &'__ctx #private::Context,
                 ) -> impl ::core::future::Future<
-                    Output = impl ::mcp_test::__private::IntoToolResult,
+                    Output = impl #private::IntoToolResult,
                 > + ::core::marker::Send + '__ctx {
                     #run_call
                 }
             }
 
-            impl #impl_generics ::mcp_test::__private::Tool for #ident #ty_generics #where_clause {
+            impl #impl_generics #private::Tool for #ident #ty_generics #where_clause {
                 const NAME: &'static str = #name;
 
-                fn title() -> ::core::option::Option<::mcp_test::__private::String> {
+                fn title() -> ::core::option::Option<#private::String> {
                     #title
                 }
 
-                fn description() -> ::core::option::Option<::mcp_test::__private::String> {
+                fn description() -> ::core::option::Option<#private::String> {
                     #description
                 }
 
-                fn input_schema() -> ::mcp_test::__private::serde_json::Value {
+                fn input_schema() -> #private::serde_json::Value {
                     #input_schema
                 }
 
-                fn output_schema() -> ::core::option::Option<::mcp_test::__private::serde_json::Value> {
-                    ::mcp_test::__private::output_schema_of::<Self, _, _>(Self::__mcp_test_run)
+                fn output_schema() -> ::core::option::Option<#private::serde_json::Value> {
+                    #private::output_schema_of::<Self, _, _>(Self::__mcp_test_run)
                 }
 
-                fn annotations() -> ::core::option::Option<::mcp_test::__private::ToolAnnotations> {
+                fn annotations() -> ::core::option::Option<#private::ToolAnnotations> {
                     #annotations
                 }
 
                 #task_support
 
                 fn parse(
-                    arguments: ::mcp_test::__private::serde_json::Value,
-                ) -> ::core::result::Result<Self, ::mcp_test::__private::ToolError> {
-                    <Self as ::mcp_test::__private::Tool>::parse_borrowed(&arguments)
+                    arguments: #private::serde_json::Value,
+                ) -> ::core::result::Result<Self, #private::ToolError> {
+                    <Self as #private::Tool>::parse_borrowed(&arguments)
                 }
 
                 fn parse_borrowed(
-                    arguments: &::mcp_test::__private::serde_json::Value,
-                ) -> ::core::result::Result<Self, ::mcp_test::__private::ToolError> {
+                    arguments: &#private::serde_json::Value,
+                ) -> ::core::result::Result<Self, #private::ToolError> {
                     #parse
                 }
 
                 fn call(
                     self,
-                    ctx: &::mcp_test::__private::Context,
+                    ctx: &#private::Context,
                 ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<::mcp_test::__private::CallToolResult, ::mcp_test::__private::ToolError>,
+                    Output = ::core::result::Result<#private::CallToolResult, #private::ToolError>,
                 > + ::core::marker::Send {
-                    ::mcp_test::__private::run(self.__mcp_test_run(ctx))
+                    #private::run(self.__mcp_test_run(ctx))
                 }
             }
         };
@@ -198,7 +210,8 @@ pub fn expand(container: &Container<'_>) -> TokenStream {
 /// What is emitted when the input has errors: the errors, plus an impl whose methods are never
 /// meant to run, so uses of the type as a `Tool` elsewhere do not add "trait not implemented"
 /// noise to the real errors.
-pub fn stub(input: &syn::DeriveInput, name: &str) -> TokenStream {
+pub fn stub(input: &syn::DeriveInput, name: &str, krate: &syn::Path) -> TokenStream {
+    let private = quote!(#krate::__private);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut predicates = where_clause
@@ -213,21 +226,21 @@ pub fn stub(input: &syn::DeriveInput, name: &str) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            impl #impl_generics ::mcp_test::__private::Tool for #ident #ty_generics where #predicates {
+            impl #impl_generics #private::Tool for #ident #ty_generics where #predicates {
                 const NAME: &'static str = #name;
-                fn input_schema() -> ::mcp_test::__private::serde_json::Value {
+                fn input_schema() -> #private::serde_json::Value {
                     ::core::unimplemented!("#[derive(Tool)] reported errors")
                 }
                 fn parse(
-                    _: ::mcp_test::__private::serde_json::Value,
-                ) -> ::core::result::Result<Self, ::mcp_test::__private::ToolError> {
+                    _: #private::serde_json::Value,
+                ) -> ::core::result::Result<Self, #private::ToolError> {
                     ::core::unimplemented!("#[derive(Tool)] reported errors")
                 }
                 fn call(
                     self,
-                    _: &::mcp_test::__private::Context,
+                    _: &#private::Context,
                 ) -> impl ::core::future::Future<
-                    Output = ::core::result::Result<::mcp_test::__private::CallToolResult, ::mcp_test::__private::ToolError>,
+                    Output = ::core::result::Result<#private::CallToolResult, #private::ToolError>,
                 > + ::core::marker::Send {
                     ::core::future::pending()
                 }
@@ -236,14 +249,14 @@ pub fn stub(input: &syn::DeriveInput, name: &str) -> TokenStream {
     }
 }
 
-fn option_string(value: Option<String>) -> TokenStream {
+fn option_string(private: &TokenStream, value: Option<String>) -> TokenStream {
     match value {
-        Some(s) => quote!(::core::option::Option::Some(::mcp_test::__private::String::from(#s))),
+        Some(s) => quote!(::core::option::Option::Some(#private::String::from(#s))),
         None => quote!(::core::option::Option::None),
     }
 }
 
-fn annotations(container: &Container<'_>) -> TokenStream {
+fn annotations(private: &TokenStream, container: &Container<'_>) -> TokenStream {
     let a = &container.attrs;
     let hints = [
         (quote!(read_only_hint), &a.read_only),
@@ -264,7 +277,7 @@ fn annotations(container: &Container<'_>) -> TokenStream {
         quote!(::core::option::Option::None)
     } else {
         quote! {
-            ::core::option::Option::Some(::mcp_test::__private::ToolAnnotations {
+            ::core::option::Option::Some(#private::ToolAnnotations {
                 #(#set)*
                 ..::core::default::Default::default()
             })
@@ -274,7 +287,7 @@ fn annotations(container: &Container<'_>) -> TokenStream {
 
 /// The container's generics with `JsonSchema + DeserializeOwned + Send + 'static` added to every
 /// type parameter: what the shadow structs and the `Tool` impl need.
-fn with_tool_bounds(generics: &Generics) -> Generics {
+fn with_tool_bounds(private: &TokenStream, generics: &Generics) -> Generics {
     let mut generics = generics.clone();
     let params: Vec<_> = generics
         .params
@@ -287,8 +300,8 @@ fn with_tool_bounds(generics: &Generics) -> Generics {
     let where_clause = generics.make_where_clause();
     for param in params {
         where_clause.predicates.push(syn::parse_quote! {
-            #param: ::mcp_test::__private::schemars::JsonSchema
-                + ::mcp_test::__private::serde::de::DeserializeOwned
+            #param: #private::schemars::JsonSchema
+                + #private::serde::de::DeserializeOwned
                 + ::core::marker::Send
                 + 'static
         });
@@ -350,11 +363,11 @@ fn shadow_struct(
     let where_clause = &generics.where_clause;
     quote! {
         #[derive(
-            ::mcp_test::__private::serde::Deserialize,
-            ::mcp_test::__private::schemars::JsonSchema,
+            __mcp_test_serde::Deserialize,
+            __mcp_test_schemars::JsonSchema,
         )]
-        #[serde(crate = "::mcp_test::__private::serde")]
-        #[schemars(crate = "::mcp_test::__private::schemars")]
+        #[serde(crate = "__mcp_test_serde")]
+        #[schemars(crate = "__mcp_test_schemars")]
         #(#passthrough)*
         #deny
         #[allow(non_camel_case_types, dead_code)]
@@ -462,6 +475,7 @@ fn translate(field: &Field<'_>, prefix: &str) -> (TokenStream, TokenStream) {
 }
 
 fn action_entry(
+    private: &TokenStream,
     variant: &Variant<'_>,
     shadow: &syn::Ident,
     ty_generics: &syn::TypeGenerics<'_>,
@@ -478,15 +492,16 @@ fn action_entry(
         None => quote!(::core::option::Option::None),
     };
     quote! {
-        ::mcp_test::__private::Action {
+        #private::Action {
             name: #name,
             description: #description,
-            data: ::mcp_test::__private::input_schema::<#shadow #ty_generics>(),
+            data: #private::input_schema::<#shadow #ty_generics>(),
         }
     }
 }
 
 fn action_arm(
+    private: &TokenStream,
     variant: &Variant<'_>,
     shadow: &syn::Ident,
     ty_generics: &syn::TypeGenerics<'_>,
@@ -510,7 +525,7 @@ fn action_arm(
     quote! {
         #name => {
             let #data_binding: #shadow #ty_generics =
-                ::mcp_test::__private::parse_data(#name, __data)?;
+                #private::parse_data(#name, __data)?;
             ::core::result::Result::Ok(#construct)
         }
     }

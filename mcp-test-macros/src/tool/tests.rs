@@ -218,3 +218,96 @@ fn wide_integer_headers_are_kept_within_the_safe_range() {
         "{out}"
     );
 }
+
+#[test]
+fn every_generated_path_goes_through_the_crate_path() {
+    for (attribute, expected) in [
+        (
+            quote!(#[tool(crate = "mcp")]),
+            "mcp :: __private :: Tool for",
+        ),
+        (
+            quote!(#[tool(crate = "::renamed::inner")]),
+            ":: renamed :: inner :: __private :: Tool for",
+        ),
+        (quote!(#[tool(crate = mcp)]), "mcp :: __private :: Tool for"),
+    ] {
+        for item in [
+            quote! {
+                #attribute
+                #[tool(title = "T", annotations(read_only), task = "optional")]
+                struct Generic<T: Clone> { #[tool(default = "x")] a: String, t: Option<T> }
+            },
+            quote! {
+                #attribute
+                enum Actions { Get { id: String }, List }
+            },
+        ] {
+            let out = expand(item);
+            assert!(errors(&out).is_empty(), "{out}");
+            assert!(out.contains(expected), "{expected}: {out}");
+            assert!(!out.contains(":: mcp_test"), "{out}");
+        }
+    }
+    let out = expand(quote!(
+        struct Plain {}
+    ));
+    assert!(
+        out.contains(":: mcp_test :: __private :: Tool for"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bad_crate_path_is_an_error_and_leaves_no_stub() {
+    for (attribute, message) in [
+        (
+            quote!(#[tool(crate = "not a path")]),
+            "`crate` must name a path to mcp-test, and \\\"not a path\\\" is not a path; write `crate = \\\"mcp\\\"` or `crate = mcp`",
+        ),
+        (
+            quote!(#[tool(crate = "")]),
+            "`crate` must name a path to mcp-test, and \\\"\\\" is not a path",
+        ),
+        (
+            quote!(#[tool(crate = 5)]),
+            "`crate` must name a path to mcp-test, as in `crate = \\\"mcp\\\"` or `crate = mcp`",
+        ),
+        (
+            quote!(#[tool(crate = mcp::<u8>)]),
+            "`crate` must name a path to mcp-test",
+        ),
+        (
+            quote!(#[tool(crate)]),
+            "`crate` needs a value: the path to mcp-test",
+        ),
+        (
+            quote!(#[tool(crate("mcp"))]),
+            "`crate` needs a value: the path to mcp-test",
+        ),
+    ] {
+        let out = expand(quote! {
+            #attribute
+            struct Bad { a: String }
+        });
+        let errors = errors(&out);
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        assert!(errors[0].starts_with(message), "{message}: {errors:#?}");
+        assert!(!out.contains("unimplemented"), "no stub: {out}");
+    }
+}
+
+#[test]
+fn a_duplicate_crate_path_is_an_error_and_the_stub_takes_the_first() {
+    let out = expand(quote! {
+        #[tool(crate = "mcp", crate = "other")]
+        struct Twice { a: String }
+    });
+    let errors = errors(&out);
+    assert_eq!(errors, ["duplicate tool attribute `crate`"]);
+    assert!(
+        out.contains("impl mcp :: __private :: Tool for Twice"),
+        "{out}"
+    );
+    assert!(!out.contains(":: mcp_test"), "{out}");
+}

@@ -9,7 +9,7 @@ use crate::rounds::{self, Phased, RoundResult, TaskPhase};
 use crate::tasks::{self, TaskSupport, Tasks};
 use crate::tool::{Tool, ToolError, ToolErrorKind};
 use crate::validation::{self, SchemaValidator};
-use crate::wire::{CacheHint, CallToolResult, ErrorObject, ToolDefinition, json_type};
+use crate::wire::{CacheHint, CallToolResult, ErrorObject, ToolDefinition, json_type, tool_name};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
@@ -123,24 +123,12 @@ pub(crate) fn build(
     Ok(Registry::new(built, listing))
 }
 
+/// The spec's tool-name rule ([`tool_name::check`]), as a build error.
 fn check_tool_name(name: &str) -> Result<(), BuildError> {
-    let reason = if name.is_empty() || name.len() > 128 {
-        Some(format!(
-            "must be 1 to 128 characters long, is {}",
-            name.len()
-        ))
-    } else {
-        name.chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-            .map(|c| format!("{c:?} is not one of [A-Za-z0-9_.-]"))
-    };
-    match reason {
-        Some(reason) => Err(BuildError::InvalidToolName {
-            name: name.to_owned(),
-            reason,
-        }),
-        None => Ok(()),
-    }
+    tool_name::check(name).map_err(|problem| BuildError::InvalidToolName {
+        name: name.to_owned(),
+        reason: problem.to_string(),
+    })
 }
 
 /// `tools/call`: the tool as the caller may see it, its arguments checked against its

@@ -1,6 +1,6 @@
 //! The MCP 2026-07-28 wire model: the JSON-RPC envelope, the per-request `_meta` fields, content
-//! blocks, tool definitions and results, and the questions a server asks the client mid-call
-//! (`inputRequests`) with the shapes of their answers.
+//! blocks, tool definitions and results, the rule a tool's name follows ([`tool_name`]), and the
+//! questions a server asks the client mid-call (`inputRequests`) with the shapes of their answers.
 //!
 //! Types are typed where the spec fixes a shape and [`serde_json::Value`] where it says "any JSON".
 //! Every type round-trips through `serde_json` to exactly the spec's field names
@@ -22,6 +22,7 @@ mod errors;
 pub(crate) mod input;
 mod meta;
 mod results;
+pub mod tool_name;
 
 pub use content::{
     Annotations, Content, EmbeddedResource, MediaContent, Resource, ResourceContents, ResourceLink,
