@@ -11,6 +11,7 @@ use super::probes::Checker;
 use super::{Note, Out, brief};
 use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome};
 use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::wire::tool_name;
 use serde_json::{Value, json};
 
 /// How many listed prompts, arguments or templates a probe samples at most.
@@ -370,22 +371,29 @@ impl Checker<'_> {
 pub(super) fn definition_notes(tool: &Value) -> Vec<Found> {
     let mut found = Vec::new();
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    // The rule is the library's (`wire::tool_name`); both of its parts are reported here, each
+    // under its own clause, where the library's `check` stops at the first.
     let length = name.chars().count();
-    if !(1..=128).contains(&length) {
+    if !(tool_name::MIN_CHARS..=tool_name::MAX_CHARS).contains(&length) {
         found.push(Found::broke(
             &clauses::TOOL_NAME_LENGTH,
-            format!("tool name {name:?} is {length} characters long, not 1 to 128"),
+            format!(
+                "tool name {name:?} is {length} characters long, not {} to {}",
+                tool_name::MIN_CHARS,
+                tool_name::MAX_CHARS
+            ),
         ));
     }
     let odd: String = name
         .chars()
-        .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .filter(|&c| !tool_name::is_allowed(c))
         .collect();
     if !odd.is_empty() {
         found.push(Found::broke(
             &clauses::TOOL_NAME_CHARACTERS,
             format!(
-                "tool name {name:?} has characters other than ASCII letters, digits, `_`, `-` and `.`: {odd:?}"
+                "tool name {name:?} has characters outside {}: {odd:?}",
+                tool_name::ALLOWED
             ),
         ));
     }
