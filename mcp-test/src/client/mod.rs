@@ -58,9 +58,9 @@ mod http;
 #[cfg(feature = "client")]
 mod stdio;
 
+// Only data, in `target` with no feature; named here too, beside the client that sends it.
+pub use crate::target::HttpOptions;
 // The one hyper client, for the AI client and the checker's raw probes (feature `cases`).
-#[cfg(feature = "http")]
-pub use http::HttpOptions;
 #[cfg(feature = "http")]
 #[allow(unused_imports)]
 pub(crate) use http::{HttpClient, HttpReply, unauthorized};

@@ -32,9 +32,11 @@
 //! ```
 
 mod drive;
+mod http_options;
 mod synthesize;
 
 pub use drive::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, drive};
+pub use http_options::HttpOptions;
 pub use synthesize::synthesize_answer;
 
 use crate::server::{Caller, Server};
