@@ -5,7 +5,7 @@ use mcp_test::cases::{
     derive_cases, derive_for_tools, every_client_capability, example_server, verify,
 };
 use mcp_test::spec::clauses::{self, Level};
-use mcp_test::target::{Exchange, Target, TargetFuture};
+use mcp_test::target::{Connection, Exchange, Target, TargetFuture};
 use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -636,14 +636,12 @@ impl Target for Rewritten {
             Ok(exchange)
         })
     }
-    fn era(&self) -> Option<Era> {
-        self.era
-    }
-    fn declared_capabilities(&self) -> Option<Value> {
-        self.capabilities.clone()
-    }
-    fn protocol_version(&self) -> Option<String> {
-        self.version.map(str::to_owned)
+    fn connection(&self) -> Connection {
+        let mut connection = Connection::new();
+        connection.era = self.era;
+        connection.capabilities = self.capabilities.clone();
+        connection.protocol_version = self.version.map(str::to_owned);
+        connection
     }
 }
 

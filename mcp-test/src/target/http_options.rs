@@ -1,6 +1,6 @@
 //! [`HttpOptions`]: what an HTTP client sends with every request. Only data, so it is here
-//! with no feature: a target can say what its client sends without the HTTP stack. Adding a
-//! header needs feature `http`, adding a certificate authority feature `tls`.
+//! with no feature: a [`Connection`](super::Connection) names it for a target reached over
+//! HTTP. Adding a header needs feature `http`, adding a certificate authority feature `tls`.
 
 use http::{HeaderName, HeaderValue};
 

@@ -378,7 +378,9 @@ impl Checker<'_> {
             return self.skip_probe(NAME, "the server declares no listChanged capability");
         }
         #[cfg(feature = "http")]
-        if let Some(url) = self.session.target.http_url() {
+        if let Some(crate::target::HttpEndpoint { url, options }) =
+            self.session.target.connection().http
+        {
             let (id, body) = self
                 .session
                 .body("subscriptions/listen", json!({"notifications": filter}));
@@ -386,7 +388,6 @@ impl Checker<'_> {
                 method: "subscriptions/listen".to_owned(),
                 id: Some(id),
             });
-            let options = self.session.target.http_options().unwrap_or_default();
             let out = match listen::read(&url, &options, &body, self.session.timeout).await {
                 Ok(seen) => judge_listen(&seen, id, &Value::Object(filter)),
                 Err(e) => vec![Note::info(format!(
