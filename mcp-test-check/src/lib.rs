@@ -172,7 +172,8 @@ pub async fn check_with_progress(
     options: &CheckOptions,
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> CheckReport {
-    let era = target.era().unwrap_or(Era::Current);
+    let connection = target.connection();
+    let era = connection.era.unwrap_or(Era::Current);
     let mut c = Checker::new(target, era, options.timeout);
     c.jobs = options.jobs;
     c.case_time = options.case_time;
@@ -186,8 +187,8 @@ pub async fn check_with_progress(
             .as_ref()
             .and_then(|d| d.get("capabilities"))
             .cloned()
-            .or_else(|| target.declared_capabilities()),
-        Era::Legacy => target.declared_capabilities(),
+            .or_else(|| connection.capabilities.clone()),
+        Era::Legacy => connection.capabilities.clone(),
     };
     let has = |capability: &str| -> Option<bool> {
         declared
@@ -344,7 +345,7 @@ pub async fn check_with_progress(
         }
     }
     // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
-    let url = target.http_url();
+    let url = connection.http.as_ref().map(|http| http.url.clone());
     // The raw HTTP probes (`http_probes`); their names, for skipping.
     let http_probe_names = [
         "http/header-mirroring",
@@ -367,7 +368,7 @@ pub async fn check_with_progress(
         }
         Some(url) => {
             progress("HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE");
-            let http = target.http_options().unwrap_or_default();
+            let http = connection.http.map(|h| h.options).unwrap_or_default();
             for (probe, found) in http_probes::run(&url, &http, era, options.timeout).await {
                 match found {
                     Ok(out) => c.push_probe(probe, out),
@@ -391,12 +392,12 @@ pub async fn check_with_progress(
     progress("methods: initialize, sent last, as a 2025-era client sends it");
     c.initialize_last().await;
     progress("results and errors: every response received");
-    c.results_and_errors(target.protocol_version());
+    c.results_and_errors(connection.protocol_version.clone());
     c.transport(target).await;
     let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),
-        transport: target.transport(),
+        transport: connection.transport,
         probes: c.into_probes(),
         cases: report,
         skipped_tools,

@@ -377,7 +377,9 @@ impl Checker<'_> {
         if filter.is_empty() {
             return self.skip_probe(NAME, "the server declares no listChanged capability");
         }
-        if let Some(url) = self.session.target.http_url() {
+        if let Some(mcp_test::target::HttpEndpoint { url, options, .. }) =
+            self.session.target.connection().http
+        {
             let (id, body) = self
                 .session
                 .body("subscriptions/listen", json!({"notifications": filter}));
@@ -385,7 +387,6 @@ impl Checker<'_> {
                 method: "subscriptions/listen".to_owned(),
                 id: Some(id),
             });
-            let options = self.session.target.http_options().unwrap_or_default();
             let out = match listen::read(&url, &options, &body, self.session.timeout).await {
                 Ok(seen) => judge_listen(&seen, id, &Value::Object(filter)),
                 Err(e) => vec![Note::info(format!(

@@ -572,16 +572,18 @@ impl<'a> Checker<'a> {
     /// Sends `body` as a 2025-era client would: over HTTP with no `MCP-Protocol-Version`
     /// header (a dual-era server keys on it), on stdio as it is.
     async fn send_as_legacy(&self, body: Value) -> Result<Value, String> {
-        if let Some(url) = self.session.target.http_url() {
-            let options = self.session.target.http_options().unwrap_or_default();
+        if let Some(mcp_test::target::HttpEndpoint { url, options, .. }) =
+            self.session.target.connection().http
+        {
             return super::raw_http::post_legacy(&url, &options, &body, self.session.timeout).await;
         }
         self.session.raw(body).await.map_err(|e| e.to_string())
     }
 
     async fn send_without_envelope(&self, body: Value) -> Result<Value, String> {
-        if let Some(url) = self.session.target.http_url() {
-            let options = self.session.target.http_options().unwrap_or_default();
+        if let Some(mcp_test::target::HttpEndpoint { url, options, .. }) =
+            self.session.target.connection().http
+        {
             return super::raw_http::post_modern(&url, &options, &body, self.session.timeout).await;
         }
         self.session.raw(body).await.map_err(|e| e.to_string())
@@ -1299,10 +1301,10 @@ impl<'a> Checker<'a> {
     /// What a server writes right after its last response may still be on its way: the events
     /// are read once they have stopped growing for a moment (at most a quarter second).
     pub(super) async fn transport(&mut self, target: &dyn Target) {
-        let mut events = target.transport_events();
+        let mut events = target.connection().events;
         for _ in 0..10 {
             tokio::time::sleep(Duration::from_millis(25)).await;
-            let now = target.transport_events();
+            let now = target.connection().events;
             let settled = now.len() == events.len();
             events = now;
             if settled {

@@ -61,7 +61,7 @@
 
 use crate::client::{Client, ClientError};
 use crate::server::Caller;
-use crate::target::{Target, TargetError, TargetFuture};
+use crate::target::{Connection, Target, TargetError, TargetFuture};
 use ::rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
@@ -210,6 +210,7 @@ impl Target for RmcpServer {
         })
     }
 
-    crate::target::delegate_target!(client: era, transport_events, transport,
-        declared_capabilities, protocol_version);
+    fn connection(&self) -> Connection {
+        self.client.connection()
+    }
 }

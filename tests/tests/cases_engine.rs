@@ -5,7 +5,7 @@ use mcp_test::cases::{
     every_client_capability, verify,
 };
 use mcp_test::spec::clauses::{self, Level};
-use mcp_test::target::{Exchange, Target, TargetFuture};
+use mcp_test::target::{Connection, Exchange, Target, TargetFuture};
 use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};
 use mcp_test_check::{CheckOptions, CheckReport, Severity, check, example_server};
 use serde_json::{Value, json};
@@ -637,14 +637,12 @@ impl Target for Rewritten {
             Ok(exchange)
         })
     }
-    fn era(&self) -> Option<Era> {
-        self.era
-    }
-    fn declared_capabilities(&self) -> Option<Value> {
-        self.capabilities.clone()
-    }
-    fn protocol_version(&self) -> Option<String> {
-        self.version.map(str::to_owned)
+    fn connection(&self) -> Connection {
+        let mut connection = Connection::new();
+        connection.era = self.era;
+        connection.capabilities = self.capabilities.clone();
+        connection.protocol_version = self.version.map(str::to_owned);
+        connection
     }
 }
 

@@ -663,7 +663,7 @@ async fn over_http_mcp_name_must_mirror_the_task_id() {
 
 mod checker {
     use super::*;
-    use mcp_test::target::{Exchange, Target, TargetError, TargetFuture};
+    use mcp_test::target::{Connection, Exchange, Target, TargetError, TargetFuture};
     use mcp_test::wire::Era;
     use mcp_test_check::{CheckOptions, CheckReport, check};
 
@@ -768,8 +768,8 @@ mod checker {
                 Ok::<_, TargetError>(exchange)
             })
         }
-        fn era(&self) -> Option<Era> {
-            Some(Era::Current)
+        fn connection(&self) -> Connection {
+            Connection::new().with_era(Era::Current)
         }
     }
 

@@ -1,12 +1,13 @@
 //! [`Connected`]: a client with what was learnt when connecting.
 
-use crate::target::{Target, TargetError};
+use crate::server::Caller;
+use crate::target::{Connection, Target, TargetError, TargetFuture};
 use crate::wire::Era;
 use serde_json::Value;
 
 /// A connected client with what was learnt when connecting: a label for reports, the era, and
 /// the handshake result (whose `capabilities` the checker reads, through
-/// [`Target::declared_capabilities`]).
+/// [`Target::connection`]).
 ///
 /// ```no_run
 /// use mcp_test::cases::Connected;
@@ -53,16 +54,19 @@ impl Target for Connected {
     fn label(&self) -> String {
         self.label.clone()
     }
-    crate::target::delegate_target!(client: send, transport_events, transport, http_url,
-        http_options);
-    fn era(&self) -> Option<Era> {
-        Some(self.era)
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Target::send(&self.client, message, caller)
     }
-    fn declared_capabilities(&self) -> Option<Value> {
-        self.handshake.get("capabilities").cloned()
-    }
-    fn protocol_version(&self) -> Option<String> {
-        let version = self.handshake.get("protocolVersion")?.as_str()?;
-        Some(version.to_owned())
+    /// The client's (transport, HTTP endpoint, events), with the era found and the
+    /// handshake's `capabilities` and `protocolVersion`.
+    fn connection(&self) -> Connection {
+        let mut connection = self.client.connection().with_era(self.era);
+        connection.capabilities = self.handshake.get("capabilities").cloned();
+        connection.protocol_version = self
+            .handshake
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        connection
     }
 }

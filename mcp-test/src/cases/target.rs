@@ -2,10 +2,9 @@
 
 use crate::server::Caller;
 use crate::target::{
-    Answers, DriveError, Exchange, Rounds, Target, TargetError, TargetFuture, TransportEvent,
-    describe, drive, send_within,
+    Answers, Connection, DriveError, Exchange, Rounds, Target, TargetError, TargetFuture,
+    TransportEvent, describe, drive, send_within,
 };
-use crate::wire::Era;
 use crate::wire::build::build_request;
 use serde_json::Value;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
@@ -86,6 +85,8 @@ pub struct Session<'a> {
     pub target: &'a dyn Target,
     /// How long each message may wait for its reply.
     pub timeout: Duration,
+    /// The target's transport, read once ([`Target::connection`] is a snapshot to build).
+    transport: Option<crate::spec::clauses::Transport>,
     next_id: AtomicI64,
     deadline: Option<Arc<Deadline>>,
     /// Who the requests come from (a server in this process reads it; a client ignores it).
@@ -98,6 +99,7 @@ impl<'a> Session<'a> {
         Session {
             target,
             timeout,
+            transport: target.connection().transport,
             next_id: AtomicI64::new(1),
             deadline: None,
             caller: Caller::default(),
@@ -153,11 +155,11 @@ impl<'a> Session<'a> {
         caller: &Caller,
         timeout: Duration,
     ) -> Result<Exchange, TargetError> {
-        let before = self.target.transport_events().len();
+        let before = self.target.connection().events.len();
         match send_within(self.target, message, caller, timeout).await {
             Err(TargetError::Timeout { request, after }) => {
                 let mut got: Vec<String> = Vec::new();
-                for event in self.target.transport_events().into_iter().skip(before) {
+                for event in self.target.connection().events.into_iter().skip(before) {
                     if let TransportEvent::UnmatchedReply { id, .. } = event
                         && !got.contains(&id)
                     {
@@ -225,7 +227,7 @@ impl<'a> Session<'a> {
                 None,
             )),
             Err(_) => {
-                if self.target.transport() == Some(crate::spec::clauses::Transport::Stdio) {
+                if self.transport == Some(crate::spec::clauses::Transport::Stdio) {
                     let cancel = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                         "params": {"requestId": id, "reason": "the check's time for one case ran out"}});
                     let _ = self.send_bounded(&cancel, &self.caller).await;
@@ -260,26 +262,7 @@ impl Target for Session<'_> {
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(self.send_bounded(message, caller))
     }
-    fn era(&self) -> Option<Era> {
-        self.target.era()
-    }
-    fn transport_events(&self) -> Vec<TransportEvent> {
-        self.target.transport_events()
-    }
-    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-        self.target.transport()
-    }
-    fn http_url(&self) -> Option<String> {
-        self.target.http_url()
-    }
-    #[cfg(feature = "http")]
-    fn http_options(&self) -> Option<crate::client::HttpOptions> {
-        self.target.http_options()
-    }
-    fn declared_capabilities(&self) -> Option<Value> {
-        self.target.declared_capabilities()
-    }
-    fn protocol_version(&self) -> Option<String> {
-        self.target.protocol_version()
+    fn connection(&self) -> Connection {
+        self.target.connection()
     }
 }

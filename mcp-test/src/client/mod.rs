@@ -58,9 +58,9 @@ mod http;
 #[cfg(feature = "client")]
 mod stdio;
 
+// Only data, in `target` with no feature; named here too, beside the client that sends it.
+pub use crate::target::HttpOptions;
 // The one hyper client, for the AI client and the checker's raw probes (feature `cases`).
-#[cfg(feature = "http")]
-pub use http::HttpOptions;
 #[cfg(feature = "http")]
 #[allow(unused_imports)]
 #[doc(hidden)]
@@ -69,7 +69,7 @@ pub use http::{HttpClient, HttpReply, unauthorized};
 pub use crate::target::{Answers, Exchange, Rounds, TransportEvent};
 
 use crate::server::Caller;
-use crate::target::{DriveError, Target, TargetError, TargetFuture, describe};
+use crate::target::{Connection, DriveError, Target, TargetError, TargetFuture, describe};
 #[cfg(feature = "http")]
 use crate::wire::ToolDefinition;
 use crate::wire::{Era, PROTOCOL_VERSION, error_codes, meta_keys};
@@ -1213,30 +1213,23 @@ impl Target for Client {
         })
     }
 
-    fn transport_events(&self) -> Vec<TransportEvent> {
-        Client::transport_events(self)
-    }
-
-    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-        Some(match &self.inner.transport {
-            #[cfg(feature = "http")]
-            Transport::Http(_) => crate::spec::clauses::Transport::Http,
-            #[cfg(feature = "client")]
-            Transport::Stdio(_) => crate::spec::clauses::Transport::Stdio,
-        })
-    }
-
-    fn http_url(&self) -> Option<String> {
+    /// The transport, the HTTP endpoint (URL and options) over HTTP, and the transport events
+    /// so far ([`Client::transport_events`]). The era is not kept here: [`Client::era`]
+    /// probes it; `cases::Connected` keeps what it found.
+    fn connection(&self) -> Connection {
+        let connection = Connection::new().with_events(Client::transport_events(self));
         match &self.inner.transport {
             #[cfg(feature = "http")]
-            Transport::Http(t) => Some(t.url().to_owned()),
+            Transport::Http(t) => connection
+                .with_transport(crate::spec::clauses::Transport::Http)
+                .with_http(crate::target::HttpEndpoint::new(
+                    t.url(),
+                    t.options().clone(),
+                )),
             #[cfg(feature = "client")]
-            Transport::Stdio(_) => None,
+            Transport::Stdio(_) => {
+                connection.with_transport(crate::spec::clauses::Transport::Stdio)
+            }
         }
-    }
-
-    #[cfg(feature = "http")]
-    fn http_options(&self) -> Option<HttpOptions> {
-        Client::http_options(self)
     }
 }

@@ -11,6 +11,12 @@
 //!   loop of the crate: the test helpers, the client, the checker and the in-process
 //!   [`Driver`](crate::testing::Driver) all call it.
 //!
+//! The trait is small: [`label`](Target::label) and [`send`](Target::send), the message round
+//! trip, and [`connection`](Target::connection), one description of the connection
+//! ([`Connection`]: era, transport, HTTP endpoint with its [`HttpOptions`], declared
+//! capabilities, protocol revision, transport events so far). A wrapper forwards the three
+//! methods, each in one line when it adds nothing.
+//!
 //! The trait is fallible and object-safe (`&dyn Target`): a transport failure is a
 //! [`TargetError`], never a panic. The test helpers of [`testing`](crate::testing) are the
 //! panicking layer on top.
@@ -32,9 +38,11 @@
 //! ```
 
 mod drive;
+mod http_options;
 mod synthesize;
 
 pub use drive::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, drive};
+pub use http_options::HttpOptions;
 pub use synthesize::synthesize_answer;
 
 use crate::server::{Caller, Server};
@@ -52,10 +60,12 @@ pub type TargetFuture<'a> =
 /// Something that answers JSON-RPC: send one message, get its reply and the notifications it
 /// caused. See the [module docs](self).
 ///
-/// Implementing it for another transport takes one method:
+/// Implementing it takes two methods, [`label`](Target::label) and [`send`](Target::send);
+/// [`connection`](Target::connection) defaults to "nothing known". A wrapper forwards it:
 ///
 /// ```
-/// use mcp_test::target::{Exchange, Target, TargetFuture};
+/// use mcp_test::target::{Connection, Target, TargetFuture};
+/// use mcp_test::wire::Era;
 /// use mcp_test::{Caller, Server};
 /// use serde_json::Value;
 ///
@@ -70,7 +80,14 @@ pub type TargetFuture<'a> =
 ///         eprintln!("-> {message}");
 ///         self.0.send(message, caller)
 ///     }
+///     fn connection(&self) -> Connection {
+///         self.0.connection()
+///     }
 /// }
+///
+/// let logged = Logged(Server::builder("demo", "1.0.0").build().unwrap());
+/// assert_eq!(logged.connection().era, Some(Era::Current));
+/// assert_eq!(logged.connection().transport, None);
 /// ```
 pub trait Target: Send + Sync {
     /// A short name for reports and failure messages: the server's command line, URL, or
@@ -88,66 +105,150 @@ pub trait Target: Send + Sync {
     /// exchange.
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a>;
 
+    /// What is known of the connection now: the era, the transport, the HTTP endpoint, the
+    /// capabilities and protocol revision the handshake gave, and the transport events so
+    /// far. A snapshot, built on each call: read it once and keep what you need rather than
+    /// calling it per message. The default knows nothing ([`Connection::default`]).
+    fn connection(&self) -> Connection {
+        Connection::default()
+    }
+}
+
+/// What is known of a [`Target`]'s connection ([`Target::connection`]): one description for
+/// the checker, the session and the reports. Every field is optional knowledge: `None` (or
+/// empty) means "not known" or "not that kind of connection", never an error.
+///
+/// `#[non_exhaustive]`: build one with [`Connection::new`] and the `with_*` setters (or set
+/// the public fields of a `Connection::default()`).
+///
+/// ```
+/// use mcp_test::target::{Connection, HttpEndpoint, HttpOptions};
+/// use mcp_test::spec::clauses::Transport;
+/// use mcp_test::wire::Era;
+/// use serde_json::json;
+///
+/// let connection = Connection::new()
+///     .with_era(Era::Legacy)
+///     .with_transport(Transport::Http)
+///     .with_http(HttpEndpoint::new("http://127.0.0.1:9/mcp", HttpOptions::new()))
+///     .with_capabilities(json!({"tools": {}}))
+///     .with_protocol_version("2025-06-18");
+/// assert_eq!(connection.era, Some(Era::Legacy));
+/// assert_eq!(connection.http.unwrap().url, "http://127.0.0.1:9/mcp");
+/// assert!(connection.events.is_empty());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Connection {
     /// The protocol era the target speaks, when it is known (found when connecting). `None`
-    /// means "not probed"; the in-process server is [`Era::Current`].
-    fn era(&self) -> Option<Era> {
-        None
-    }
-
-    /// What the server did on the transport that a checker may hold against it, so far:
-    /// lines on stdout that are not JSON-RPC, replies to no request, requests from the
-    /// server. Facts, not verdicts: whether one breaks the spec depends on the era (a
-    /// 2025-era server may send requests). Empty by default.
-    fn transport_events(&self) -> Vec<TransportEvent> {
-        Vec::new()
-    }
-
+    /// means "not probed"; the in-process [`Server`] is [`Era::Current`].
+    pub era: Option<Era>,
     /// The transport the server is reached over: stdio (a child's pipes, or any stream with
-    /// stdio's framing) or Streamable HTTP; `None` (the default) for a server in this process.
-    /// The checker counts a transport's requirements as skipped on another transport.
-    fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-        None
-    }
-
-    /// The server's Streamable HTTP endpoint, when it is reached over HTTP: the checker then
-    /// also sends raw requests whose mirrored headers disagree with the body.
-    fn http_url(&self) -> Option<String> {
-        None
-    }
-
-    /// The headers and trusted certificate authorities the target's HTTP client sends with
-    /// (`None`: none, or not over HTTP): the checker's raw HTTP requests send the same, so a
-    /// server behind authorization or a private CA is probed as the client reaches it.
-    #[cfg(feature = "http")]
-    fn http_options(&self) -> Option<crate::client::HttpOptions> {
-        None
-    }
-
+    /// stdio's framing) or Streamable HTTP; `None` for a server in this process. The checker
+    /// counts a transport's requirements as skipped on another transport.
+    pub transport: Option<crate::spec::clauses::Transport>,
+    /// The server's Streamable HTTP endpoint and what the target's HTTP client sends with,
+    /// when it is reached over HTTP: the checker then also sends raw requests (mirrored
+    /// headers that disagree with the body, a 2025-era client's requests), with the same
+    /// headers and trusted certificate authorities, so a server behind authorization or a
+    /// private CA is probed as the client reaches it.
+    pub http: Option<HttpEndpoint>,
     /// The capabilities the server declared when the connection was made, when the target
     /// kept them: the `capabilities` of a 2025-era `InitializeResult` (or of a
-    /// `DiscoverResult`). `None` (the default) means "not known"; the checker then reads a
-    /// 2026-07-28 server's capabilities from `server/discover` itself.
-    fn declared_capabilities(&self) -> Option<Value> {
-        None
-    }
-
+    /// `DiscoverResult`). `None` means "not known"; the checker then reads a 2026-07-28
+    /// server's capabilities from `server/discover` itself.
+    pub capabilities: Option<Value>,
     /// The protocol revision the connection uses, when the target knows it: for a 2025-era
     /// server the `protocolVersion` its `InitializeResult` chose (which may be older than
-    /// 2025-11-25). `None` (the default): not known, or 2026-07-28's per-request version.
-    fn protocol_version(&self) -> Option<String> {
-        None
+    /// 2025-11-25). `None`: not known, or 2026-07-28's per-request version.
+    pub protocol_version: Option<String>,
+    /// What the server did on the transport so far that a checker may hold against it:
+    /// lines on stdout that are not JSON-RPC, replies to no request, requests from the
+    /// server. Facts, not verdicts: whether one breaks the spec depends on the era (a
+    /// 2025-era server may send requests). Empty for a server in this process.
+    pub events: Vec<TransportEvent>,
+}
+
+impl Connection {
+    /// Nothing known: the same as [`Connection::default`].
+    pub fn new() -> Self {
+        Connection::default()
     }
 
-    /// The in-process [`Server`] behind this target, when there is one (`None`, the default,
-    /// for a server in another process). Coverage recording reads the server's registry
-    /// through it instead of sending list requests.
-    fn as_server(&self) -> Option<&Server> {
-        None
+    /// With [`era`](Connection::era) known.
+    #[must_use]
+    pub fn with_era(mut self, era: Era) -> Self {
+        self.era = Some(era);
+        self
+    }
+
+    /// With the [`transport`](Connection::transport) known.
+    #[must_use]
+    pub fn with_transport(mut self, transport: crate::spec::clauses::Transport) -> Self {
+        self.transport = Some(transport);
+        self
+    }
+
+    /// With the [`http`](Connection::http) endpoint known.
+    #[must_use]
+    pub fn with_http(mut self, http: HttpEndpoint) -> Self {
+        self.http = Some(http);
+        self
+    }
+
+    /// With the declared [`capabilities`](Connection::capabilities) known.
+    #[must_use]
+    pub fn with_capabilities(mut self, capabilities: Value) -> Self {
+        self.capabilities = Some(capabilities);
+        self
+    }
+
+    /// With the [`protocol_version`](Connection::protocol_version) known.
+    #[must_use]
+    pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.protocol_version = Some(version.into());
+        self
+    }
+
+    /// With these transport [`events`](Connection::events).
+    #[must_use]
+    pub fn with_events(mut self, events: Vec<TransportEvent>) -> Self {
+        self.events = events;
+        self
+    }
+}
+
+/// A Streamable HTTP endpoint as a target's client reaches it ([`Connection::http`]): the URL
+/// and the [`HttpOptions`] (extra headers, trusted certificate authorities) sent with every
+/// request.
+///
+/// ```
+/// use mcp_test::target::{HttpEndpoint, HttpOptions};
+/// let endpoint = HttpEndpoint::new("http://127.0.0.1:9/mcp", HttpOptions::new());
+/// assert_eq!(endpoint.url, "http://127.0.0.1:9/mcp");
+/// assert!(endpoint.options.header_names().is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct HttpEndpoint {
+    /// The endpoint's URL.
+    pub url: String,
+    /// What the client sends with every request.
+    pub options: HttpOptions,
+}
+
+impl HttpEndpoint {
+    /// The endpoint at `url`, reached with `options`.
+    pub fn new(url: impl Into<String>, options: HttpOptions) -> Self {
+        HttpEndpoint {
+            url: url.into(),
+            options,
+        }
     }
 }
 
 /// Something a server did on its transport that a checker may hold against it
-/// ([`Target::transport_events`]).
+/// ([`Connection::events`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TransportEvent {
@@ -450,6 +551,8 @@ impl Target for Server {
 
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
+            // A coverage recording around this send reads this server's registry.
+            crate::testing::coverage::answering(self);
             let (sink, mut received) = tokio::sync::mpsc::unbounded_channel();
             let mut caller = caller.clone();
             caller.notifications = Some(sink);
@@ -478,121 +581,46 @@ impl Target for Server {
         })
     }
 
-    fn era(&self) -> Option<Era> {
-        Some(Era::Current)
-    }
-
-    fn as_server(&self) -> Option<&Server> {
-        Some(self)
+    fn connection(&self) -> Connection {
+        Connection::new().with_era(Era::Current)
     }
 }
 
-/// The methods of [`Target`] that a wrapper passes on unchanged to the target in one of its
-/// fields: `delegate_target!(field: era, transport_events, ...)` inside the wrapper's
-/// `impl Target` writes each named method as a call of the same method on `self.field`. The
-/// wrapper writes the others itself (`label` and `send` can be named too). One list of the
-/// trait's methods for every wrapper, so a method added to the trait is forwarded by naming it.
-macro_rules! delegate_target {
-    ($field:ident: $($method:ident),+ $(,)?) => {
-        $($crate::target::delegate_target!(@ $field $method);)+
-    };
-    (@ $f:ident label) => {
-        fn label(&self) -> String {
-            $crate::target::Target::label(&self.$f)
-        }
-    };
-    (@ $f:ident send) => {
-        fn send<'a>(
-            &'a self,
-            message: &'a serde_json::Value,
-            caller: &'a $crate::server::Caller,
-        ) -> $crate::target::TargetFuture<'a> {
-            $crate::target::Target::send(&self.$f, message, caller)
-        }
-    };
-    (@ $f:ident era) => {
-        fn era(&self) -> Option<$crate::wire::Era> {
-            $crate::target::Target::era(&self.$f)
-        }
-    };
-    (@ $f:ident transport_events) => {
-        fn transport_events(&self) -> Vec<$crate::target::TransportEvent> {
-            $crate::target::Target::transport_events(&self.$f)
-        }
-    };
-    (@ $f:ident transport) => {
-        fn transport(&self) -> Option<$crate::spec::clauses::Transport> {
-            $crate::target::Target::transport(&self.$f)
-        }
-    };
-    (@ $f:ident http_url) => {
-        fn http_url(&self) -> Option<String> {
-            $crate::target::Target::http_url(&self.$f)
-        }
-    };
-    (@ $f:ident http_options) => {
-        #[cfg(feature = "http")]
-        fn http_options(&self) -> Option<$crate::client::HttpOptions> {
-            $crate::target::Target::http_options(&self.$f)
-        }
-    };
-    (@ $f:ident declared_capabilities) => {
-        fn declared_capabilities(&self) -> Option<serde_json::Value> {
-            $crate::target::Target::declared_capabilities(&self.$f)
-        }
-    };
-    (@ $f:ident protocol_version) => {
-        fn protocol_version(&self) -> Option<String> {
-            $crate::target::Target::protocol_version(&self.$f)
-        }
-    };
-    (@ $f:ident as_server) => {
-        fn as_server(&self) -> Option<&$crate::server::Server> {
-            $crate::target::Target::as_server(&self.$f)
-        }
-    };
-}
-pub(crate) use delegate_target;
-
-macro_rules! forward {
-    ($($ty:ty),*) => {$(
-        impl<T: Target + ?Sized> Target for $ty {
-            fn label(&self) -> String {
-                (**self).label()
-            }
-            fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-                (**self).send(message, caller)
-            }
-            fn era(&self) -> Option<Era> {
-                (**self).era()
-            }
-            fn transport_events(&self) -> Vec<TransportEvent> {
-                (**self).transport_events()
-            }
-            fn transport(&self) -> Option<crate::spec::clauses::Transport> {
-                (**self).transport()
-            }
-            fn http_url(&self) -> Option<String> {
-                (**self).http_url()
-            }
-            #[cfg(feature = "http")]
-            fn http_options(&self) -> Option<crate::client::HttpOptions> {
-                (**self).http_options()
-            }
-            fn declared_capabilities(&self) -> Option<Value> {
-                (**self).declared_capabilities()
-            }
-            fn protocol_version(&self) -> Option<String> {
-                (**self).protocol_version()
-            }
-            fn as_server(&self) -> Option<&Server> {
-                (**self).as_server()
-            }
-        }
-    )*};
+impl<T: Target + ?Sized> Target for &T {
+    fn label(&self) -> String {
+        (**self).label()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        (**self).send(message, caller)
+    }
+    fn connection(&self) -> Connection {
+        (**self).connection()
+    }
 }
 
-forward!(&T, std::sync::Arc<T>, Box<T>);
+impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
+    fn label(&self) -> String {
+        (**self).label()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        (**self).send(message, caller)
+    }
+    fn connection(&self) -> Connection {
+        (**self).connection()
+    }
+}
+
+impl<T: Target + ?Sized> Target for Box<T> {
+    fn label(&self) -> String {
+        (**self).label()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        (**self).send(message, caller)
+    }
+    fn connection(&self) -> Connection {
+        (**self).connection()
+    }
+}
 
 /// Sends `message` and waits at most `timeout` for the exchange: the one place a deadline is
 /// put around a target that may not apply one itself.

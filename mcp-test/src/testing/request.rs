@@ -5,7 +5,7 @@
 
 use crate::context::{Extensions, Identity};
 use crate::server::{BuildError, Caller, Server, ServerBuilder};
-use crate::target::{Exchange, Target, describe};
+use crate::target::{Connection, Exchange, Target, TargetFuture, describe};
 use crate::wire::{PROTOCOL_VERSION, RequestId, meta_keys};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -481,11 +481,8 @@ pub async fn exchange(
     body: &Value,
     options: &RequestOptions,
 ) -> Exchange {
-    match server.send(body, &options.caller()).await {
-        Ok(exchange) => {
-            super::coverage::record_globally(server, body, &exchange);
-            exchange
-        }
+    match super::coverage::send_recorded(server, body, &options.caller()).await {
+        Ok(exchange) => exchange,
         Err(e) => panic!(
             "{} gave no reply to {}: {e}",
             server.label(),
@@ -882,8 +879,15 @@ tokio::task_local! {
 /// caller of each message is the one passed to [`Target::send`], not the context's options
 /// (the helpers of the context are what apply those).
 impl Target for TestContext {
-    crate::target::delegate_target!(target: label, send, era, transport_events, transport,
-        http_url, http_options, declared_capabilities, protocol_version, as_server);
+    fn label(&self) -> String {
+        self.target.label()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        self.target.send(message, caller)
+    }
+    fn connection(&self) -> Connection {
+        self.target.connection()
+    }
 }
 
 /// A target plus the request options every call through it uses: what `#[mcp_test]` gives a

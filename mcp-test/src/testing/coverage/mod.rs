@@ -84,11 +84,13 @@ pub mod report;
 pub use report::Outcome;
 
 use crate::server::{Caller, Server};
-use crate::target::{Exchange, Target, TargetFuture};
+use crate::target::{Connection, Exchange, Target, TargetError, TargetFuture};
 use crate::wire::meta_keys;
 use serde_json::{Map, Value, json};
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
+use std::future::Future;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -183,7 +185,36 @@ impl Recorder {
     /// Records one request `message` sent to `target` and the `exchange` it got: the server's
     /// universe first when this process has not written it yet, then the request. A
     /// notification (no `id`) is not recorded.
-    pub fn record(&self, target: &(impl Target + ?Sized), message: &Value, exchange: &Exchange) {
+    ///
+    /// `in_process` is the in-process [`Server`] that answered, when one did: its registry is
+    /// the universe, read directly. `None`: a server in another process, whose universe is
+    /// what the `*/list` results recorded show. [`Recording`] and the test helpers know which
+    /// it was (the in-process server says so when it answers); a caller of this method says.
+    ///
+    /// ```
+    /// use mcp_test::testing::coverage::{Recorder, report};
+    /// use mcp_test::target::Target;
+    /// use mcp_test::{Caller, Server};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let dir = std::env::temp_dir().join(format!("mcp-record-fn-doc-{}", std::process::id()));
+    /// let recorder = Recorder::new(&dir);
+    /// let server = Server::builder("demo", "1.0.0").build().unwrap();
+    /// let ping = mcp_test::mcp_request!("server/discover");
+    /// let exchange = server.send(&ping, &Caller::default()).await.unwrap();
+    /// recorder.record(&server, Some(&server), &ping, &exchange);
+    /// let coverage = report::Coverage::load(&dir).unwrap();
+    /// assert_eq!(coverage.servers()[0].name(), "demo 1.0.0");
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # }
+    /// ```
+    pub fn record(
+        &self,
+        target: &(impl Target + ?Sized),
+        in_process: Option<&Server>,
+        message: &Value,
+        exchange: &Exchange,
+    ) {
         if self.inner.failed.load(Ordering::Relaxed) {
             return;
         }
@@ -196,8 +227,7 @@ impl Recorder {
         let label = target.label();
         let response = exchange.response.as_ref();
         let mut lines = Vec::with_capacity(2);
-        let in_process = target.as_server().is_some();
-        let server = match target.as_server() {
+        let server = match in_process {
             Some(server) => {
                 let info = json!({"name": server.info().name, "version": server.info().version});
                 let fingerprint = registry_fingerprint(server);
@@ -208,7 +238,7 @@ impl Recorder {
             }
             None => response.and_then(server_info),
         };
-        if !in_process
+        if in_process.is_none()
             && let Some(event) = listed_universe(method, response, &label, server.as_ref())
         {
             lines.push((None, event));
@@ -266,15 +296,57 @@ impl Recorder {
     }
 }
 
-/// Records the exchange with the process's recorder, when `MCP_TEST_COVERAGE` is set.
-pub(crate) fn record_globally(
+/// Sends `message` to `target`, and records the exchange with the process's recorder when
+/// `MCP_TEST_COVERAGE` is set (a transport failure is not recorded).
+pub(crate) async fn send_recorded(
     target: &(impl Target + ?Sized),
     message: &Value,
-    exchange: &Exchange,
-) {
-    if let Some(recorder) = Recorder::from_env() {
-        recorder.record(target, message, exchange);
+    caller: &Caller,
+) -> Result<Exchange, TargetError> {
+    let Some(recorder) = Recorder::from_env() else {
+        return target.send(message, caller).await;
+    };
+    let (sent, in_process) = watched(target.send(message, caller)).await;
+    if let Ok(exchange) = &sent {
+        recorder.record(target, in_process.as_ref(), message, exchange);
     }
+    sent
+}
+
+tokio::task_local! {
+    /// The in-process server that answered the send being watched ([`watched`]), once one
+    /// has.
+    static ANSWERED_BY: RefCell<Option<Server>>;
+}
+
+/// Runs `send` and returns its output with the in-process [`Server`] that answered, if one
+/// did: a `Server`'s [`Target::send`] says so ([`answering`]) as it starts. Whatever sends on
+/// the same task passes it through (a reference, a context, a recording, any wrapper); a
+/// client of a server in another process never says so. Nothing is downcast: the server
+/// that answered is the only one that knows it is one.
+pub(crate) async fn watched<F: Future>(send: F) -> (F::Output, Option<Server>) {
+    let (output, server) = ANSWERED_BY
+        .scope(RefCell::new(None), async {
+            let output = send.await;
+            (output, ANSWERED_BY.with(RefCell::take))
+        })
+        .await;
+    // A watch around this one (a helper that records globally, sending through a context
+    // that records to its own directory) hears it too.
+    if let Some(server) = &server {
+        answering(server);
+    }
+    (output, server)
+}
+
+/// Tells the innermost [`watched`] send in progress on this task, if any, that `server`
+/// answers it. The first server to say so is the one (a server whose tool sends to another
+/// in-process server answered the request it was sent). Costs a task-local look-up when
+/// nothing watches.
+pub(crate) fn answering(server: &Server) {
+    let _ = ANSWERED_BY.try_with(|slot| {
+        slot.borrow_mut().get_or_insert_with(|| server.clone());
+    });
 }
 
 /// A [`Target`] that records every request sent through it, then passes the reply on
@@ -317,14 +389,21 @@ impl<T: Target> Recording<T> {
 impl<T: Target> Target for Recording<T> {
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
-            let exchange = self.target.send(message, caller).await?;
-            self.recorder.record(&self.target, message, &exchange);
+            let (sent, in_process) = watched(self.target.send(message, caller)).await;
+            let exchange = sent?;
+            self.recorder
+                .record(&self.target, in_process.as_ref(), message, &exchange);
             Ok(exchange)
         })
     }
 
-    crate::target::delegate_target!(target: label, era, transport_events, transport, http_url,
-        http_options, declared_capabilities, protocol_version, as_server);
+    fn label(&self) -> String {
+        self.target.label()
+    }
+
+    fn connection(&self) -> Connection {
+        self.target.connection()
+    }
 }
 
 /// A cheap fingerprint of what an in-process server serves: its name, version and the keys
@@ -627,7 +706,7 @@ mod tests {
                     for i in 0..50 {
                         let message = json!({"jsonrpc": "2.0", "id": i, "method": "prompts/get",
                             "params": {"name": format!("p{thread}")}});
-                        recorder.record(server, &message, reply);
+                        recorder.record(server, Some(server), &message, reply);
                     }
                 });
             }
@@ -642,6 +721,55 @@ mod tests {
         assert!(demo.prompts().iter().all(|p| p.counts().total() == 50));
     }
 
+    /// No downcast: the in-process server says it answered, through a context and through a
+    /// recording inside another; a target that answers itself is a server elsewhere.
+    #[tokio::test]
+    async fn recordings_learn_of_the_in_process_server_that_answered() {
+        let base = std::env::temp_dir().join(format!("mcp-cov-answered-{}", std::process::id()));
+        let (inner_dir, outer_dir, other_dir) =
+            (base.join("inner"), base.join("outer"), base.join("other"));
+        let server = Server::builder("demo", "1.0.0").build().unwrap();
+        let inner = Recording::new(
+            crate::testing::TestContext::new(server),
+            Recorder::new(&inner_dir),
+        );
+        let outer = Recording::new(&inner, Recorder::new(&outer_dir));
+        let discover = crate::mcp_request!("server/discover");
+        outer.send(&discover, &Caller::default()).await.unwrap();
+        for dir in [&inner_dir, &outer_dir] {
+            let coverage = report::Coverage::load(dir).unwrap();
+            let [demo] = coverage.servers() else {
+                panic!("one server: {:?}", coverage.servers())
+            };
+            assert_eq!(demo.name(), "demo 1.0.0");
+            assert_eq!(demo.universe(), report::Universe::Registry);
+        }
+
+        /// Answers `tools/list` itself, naming no server: not in process.
+        struct Elsewhere;
+        impl Target for Elsewhere {
+            fn label(&self) -> String {
+                "elsewhere".to_owned()
+            }
+            fn send<'a>(&'a self, message: &'a Value, _: &'a Caller) -> TargetFuture<'a> {
+                let response = json!({"jsonrpc": "2.0", "id": message["id"],
+                    "result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}});
+                Box::pin(async move {
+                    Ok(Exchange {
+                        response: Some(response),
+                        ..Exchange::default()
+                    })
+                })
+            }
+        }
+        let other = Recording::new(Elsewhere, Recorder::new(&other_dir));
+        let list = crate::mcp_request!("tools/list");
+        other.send(&list, &Caller::default()).await.unwrap();
+        let coverage = report::Coverage::load(&other_dir).unwrap();
+        assert_eq!(coverage.servers()[0].universe(), report::Universe::Listed);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
     #[test]
     fn a_directory_that_cannot_be_made_turns_recording_off() {
         let file = std::env::temp_dir().join(format!("mcp-cov-blocker-{}", std::process::id()));
@@ -649,7 +777,7 @@ mod tests {
         let recorder = Recorder::new(file.join("sub"));
         let server = Server::builder("demo", "1.0.0").build().unwrap();
         let message = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
-        recorder.record(&server, &message, &Exchange::default());
+        recorder.record(&server, Some(&server), &message, &Exchange::default());
         assert!(recorder.inner.failed.load(Ordering::Relaxed));
         assert!(recorder.file().is_none());
         std::fs::remove_file(&file).unwrap();
