@@ -2,10 +2,26 @@
 //! authenticated [`Identity`], typed user [`Extensions`] (assigns and server state), and what
 //! the handler reads from the server serving it: its tool list, its `requestState` key and its
 //! list-change announcements.
+//!
+//! Every method of the context and of its builder is here, except
+//! [`ContextBuilder::server`], which takes a [`Server`](crate::Server) and so lives with it.
+//! What a method does for multi-round requests, tasks, subscriptions and notifications it
+//! delegates to a handle of a module below the context, which never imports it: the round
+//! state and its questions (`rounds::ask`), the broadcaster of changes (`subscriptions`), the
+//! notifier (`notify`), the `requestState` key (`request_state`).
 
+use crate::notify::Notifier;
 use crate::request_state::StateConfig;
+use crate::rounds::ask::{Ask, Asker, Capability, RoundHandle};
 use crate::subscriptions::{Change, Hub};
-use crate::wire::{ClientCapabilities, Implementation, RequestId, RequestMeta, ToolDefinition};
+use crate::tool::error::ToolError;
+use crate::wire::input::{Elicitation, Root, SampledMessage, SamplingRequest};
+use crate::wire::{
+    ClientCapabilities, Implementation, LoggingLevel, RequestId, RequestMeta, ToolDefinition,
+    meta_keys,
+};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -179,9 +195,11 @@ pub struct Context {
     pub(crate) request_state: Option<Arc<StateConfig>>,
     /// Where list changes are announced to subscriptions; `None` outside a server.
     pub(crate) changes: Option<Arc<Hub>>,
-    /// Answers and questions of the current round (multi-round requests).
-    pub(crate) round: crate::rounds::RoundHandle,
-    pub(crate) notifier: crate::notify::Notifier,
+    /// Answers and questions of the current round (multi-round requests), and where the run
+    /// stands with respect to a task.
+    pub(crate) round: RoundHandle,
+    /// Where the request's progress and log notifications go.
+    pub(crate) notifier: Notifier,
 }
 
 impl Context {
@@ -201,8 +219,8 @@ impl Context {
                 tools: Arc::new([]),
                 request_state: None,
                 changes: None,
-                round: crate::rounds::RoundHandle::default(),
-                notifier: crate::notify::Notifier::default(),
+                round: RoundHandle::default(),
+                notifier: Notifier::default(),
             },
         }
     }
@@ -397,8 +415,178 @@ impl Context {
     /// let ctx = mcp_test::Context::builder().build();
     /// assert!(!ctx.log(LoggingLevel::Info, Some("db"), serde_json::json!("connected")));
     /// ```
-    pub fn log(&self, level: crate::wire::LoggingLevel, logger: Option<&str>, data: Value) -> bool {
+    pub fn log(&self, level: LoggingLevel, logger: Option<&str>, data: Value) -> bool {
         self.notifier.log(level, logger, data)
+    }
+
+    // Asking the client (multi-round requests, see `rounds`): the questions are built and
+    // answered by the run's round state.
+
+    /// What asks the client for this run.
+    fn asker(&self) -> Asker<'_> {
+        Asker {
+            round: &self.round,
+            capabilities: self.client_capabilities(),
+        }
+    }
+
+    /// Asks the user to fill in a form (`elicitation/create`, form mode). `requested_schema` is a
+    /// flat object schema of string, number, integer, boolean and enum fields (spec §8).
+    ///
+    /// The answer's content is checked against the schema; a mismatch fails the call with
+    /// -32602. Without the `elicitation` capability in this request this returns
+    /// [`AskError::NotSupported`](crate::rounds::AskError::NotSupported) and nothing is sent.
+    ///
+    /// ```
+    /// use mcp_test::rounds::Elicitation;
+    /// use mcp_test::Context;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let ctx = Context::builder()
+    ///     .elicitation()
+    ///     .answer("elicit-1", json!({"action": "accept", "content": {"name": "octocat"}}))
+    ///     .build();
+    /// let schema = json!({"type": "object", "properties": {"name": {"type": "string"}},
+    ///                     "required": ["name"]});
+    /// let answer = ctx.elicit("Your GitHub login?", schema).await.unwrap();
+    /// assert_eq!(answer.accepted().unwrap()["name"], "octocat");
+    /// # }
+    /// ```
+    pub fn elicit(
+        &self,
+        message: impl Into<String>,
+        requested_schema: Value,
+    ) -> Ask<'_, Elicitation<Map<String, Value>>> {
+        self.asker().elicit(message, requested_schema)
+    }
+
+    /// Asks the user to fill in a form whose schema comes from `T`, and answers with `T`.
+    ///
+    /// `T`'s JSON Schema (from `schemars`) must flatten to the elicitation subset: a struct of
+    /// string, number, integer, boolean and enum fields (an `Option` field is not required;
+    /// a `Vec` of a string enum is a multi-select). Anything else — a nested struct, a map, a
+    /// list of non-enum values — makes the question fail with
+    /// [`AskError::InvalidQuestion`](crate::rounds::AskError::InvalidQuestion) naming the field.
+    ///
+    /// ```
+    /// use mcp_test::rounds::Elicitation;
+    /// use mcp_test::Context;
+    /// use serde_json::json;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    /// struct Login { name: String, remember: Option<bool> }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let ctx = Context::builder()
+    ///     .elicitation()
+    ///     .answer("elicit-1", json!({"action": "accept", "content": {"name": "octocat"}}))
+    ///     .build();
+    /// let answer = ctx.elicit_as::<Login>("Who are you?").await.unwrap();
+    /// assert_eq!(answer, Elicitation::Accept(Login { name: "octocat".into(), remember: None }));
+    /// # }
+    /// ```
+    pub fn elicit_as<T>(&self, message: impl Into<String>) -> Ask<'_, Elicitation<T>>
+    where
+        T: JsonSchema + DeserializeOwned + Send + 'static,
+    {
+        self.asker().elicit_as(message)
+    }
+
+    /// Asks the user to visit a URL (`elicitation/create`, URL mode). `accept` means only that
+    /// the user consented; the server learns the outcome out of band. Needs `elicitation.url`
+    /// in this request's capabilities, else
+    /// [`AskError::NotSupported`](crate::rounds::AskError::NotSupported).
+    pub fn elicit_url(
+        &self,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Ask<'_, Elicitation<()>> {
+        self.asker().elicit_url(message, url)
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`, deprecated in
+    /// 2026-07-28 but allowed). Needs `sampling` in this request's capabilities, else
+    /// [`AskError::NotSupported`](crate::rounds::AskError::NotSupported).
+    pub fn create_message(&self, request: SamplingRequest) -> Ask<'_, SampledMessage> {
+        self.asker().create_message(request)
+    }
+
+    /// Asks the client for its roots (`roots/list`, deprecated in 2026-07-28 but allowed).
+    /// Needs `roots` in this request's capabilities, else
+    /// [`AskError::NotSupported`](crate::rounds::AskError::NotSupported).
+    pub fn list_roots(&self) -> Ask<'_, Vec<Root>> {
+        self.asker().list_roots()
+    }
+
+    /// Fails with -32021 (and `data.requiredCapabilities` naming every missing one) unless
+    /// this request declares all of `capabilities`. Call it before any side effect.
+    ///
+    /// ```
+    /// use mcp_test::rounds::Capability;
+    /// use mcp_test::Context;
+    /// let ctx = Context::builder().elicitation().build();
+    /// assert!(ctx.require(&[Capability::ElicitationForm]).is_ok());
+    /// let err = ctx.require(&[Capability::Sampling, Capability::Roots]).unwrap_err();
+    /// let err = err.protocol_error().unwrap();
+    /// assert_eq!(err.code, -32021);
+    /// assert_eq!(err.data.as_ref().unwrap()["requiredCapabilities"],
+    ///            serde_json::json!({"sampling": {}, "roots": {}}));
+    /// ```
+    pub fn require(&self, capabilities: &[Capability]) -> Result<(), ToolError> {
+        self.asker()
+            .require(capabilities)
+            .map_err(ToolError::protocol)
+    }
+
+    /// The round of this run: 1 on the first request, 2 on the first retry, and so on.
+    pub fn round(&self) -> u32 {
+        self.round.number()
+    }
+
+    // The tasks extension: where the run stands is in its round state.
+
+    /// Marks the point from which a call that may become a task runs as a task.
+    ///
+    /// In a call whose tool allows tasks ([`TaskSupport`](crate::tasks::TaskSupport)) and whose
+    /// client declared the extension, the server answers with a task handle the first time the
+    /// handler waits on anything but a question; questions asked before that are multi-round
+    /// questions of the call itself. Awaiting `enter_task` is such a wait, with nothing to wait
+    /// for: everything after it runs in the task, and its questions become the task's
+    /// `inputRequests`. In any other call (and inside the task's own runs) it returns at once.
+    ///
+    /// ```
+    /// use mcp_test::prelude::*;
+    ///
+    /// /// Deletes a file once the user confirms.
+    /// #[derive(Tool)]
+    /// #[tool(task = "optional")]
+    /// struct Delete { file: String }
+    ///
+    /// impl Delete {
+    ///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+    ///         ctx.enter_task().await;
+    ///         let answer = ctx.elicit("Delete it?", serde_json::json!({
+    ///             "type": "object", "properties": {"confirm": {"type": "boolean"}}})).await?;
+    ///         Ok(if answer.is_accepted() { format!("deleted {}", self.file) } else { "kept".into() })
+    ///     }
+    /// }
+    /// # let _ = Delete { file: String::new() };
+    /// ```
+    pub fn enter_task(&self) -> impl std::future::Future<Output = ()> + Send + '_ {
+        self.round.enter_task()
+    }
+
+    /// Whether this run is a task's background run.
+    ///
+    /// ```
+    /// let ctx = mcp_test::Context::builder().build();
+    /// assert!(!ctx.in_task());
+    /// ```
+    pub fn in_task(&self) -> bool {
+        self.round.in_task()
     }
 }
 
@@ -462,7 +650,7 @@ impl ContextBuilder {
     #[must_use]
     pub fn client_capabilities(mut self, caps: ClientCapabilities) -> Self {
         self.ctx.meta.raw.insert(
-            crate::wire::meta_keys::CLIENT_CAPABILITIES.to_owned(),
+            meta_keys::CLIENT_CAPABILITIES.to_owned(),
             serde_json::to_value(&caps).expect("capabilities serialize"),
         );
         self.ctx.meta.client_capabilities = caps;

@@ -20,7 +20,7 @@ pub use crate::catalog::BuildError;
 use crate::catalog::{Catalog, CatalogBuilder, ToolRegistration};
 use crate::context::{Context, ContextBuilder, Extensions, Identity};
 use crate::request_state::{self, StateConfig};
-use crate::subscriptions::{Change, Hub};
+use crate::subscriptions::{self, Change, Hub, ListenRequest};
 use crate::tool::Tool;
 use crate::wire::{
     self, CacheHint, CacheScope, ErrorObject, Implementation, ListChangedCapability, Request,
@@ -553,6 +553,9 @@ impl fmt::Debug for Server {
     }
 }
 
+// The one method of `ContextBuilder` outside context.rs: it takes a `Server`, and the context
+// is below the server (the server builds contexts), so naming `Server` there would make the
+// two import each other. It only hands the server's shared parts to `served_by`.
 impl ContextBuilder {
     /// Gives the context what a handler reads from `server`: its state
     /// ([`Context::state`]), its tool list ([`Context::tools`]), its `requestState` key (so
@@ -875,8 +878,13 @@ impl Server {
             }
             Served::Listen => {
                 let capabilities = self.capabilities();
-                crate::subscriptions::listen(&self.inner.changes, &capabilities, &ctx, &params)
-                    .await
+                let request = ListenRequest {
+                    id: ctx.request_id(),
+                    principal: ctx.principal(),
+                    client_capabilities: ctx.client_capabilities(),
+                    notifier: &ctx.notifier,
+                };
+                subscriptions::listen(&self.inner.changes, &capabilities, request, &params).await
             }
         }
     }

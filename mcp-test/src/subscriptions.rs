@@ -13,10 +13,16 @@
 //! `notify_tools_list_changed`, `notify_prompts_list_changed`, `notify_resources_list_changed`
 //! and `notify_resource_updated(uri)`, for example when a feature flag that an
 //! [`Access`](crate::Access) rule reads flips, or when the data behind a resource changes. A
-//! handler announces through its [`Context`](crate::Context), which has the same methods.
+//! handler announces through its [`Context`](crate::Context), which has the same methods, each
+//! handing its change to the server's [`Hub`]. This module is below the context: [`listen`]
+//! takes the few fields of the listen request it reads ([`ListenRequest`]), not the context.
 
-use crate::context::Context;
-use crate::wire::{ErrorObject, Notification, ServerCapabilities, json_type, meta_keys};
+use crate::notify::Notifier;
+use crate::tasks::extension::{EXTENSION, declared_in, missing_extension};
+use crate::wire::{
+    ClientCapabilities, ErrorObject, Notification, RequestId, ServerCapabilities, json_type,
+    meta_keys,
+};
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 
@@ -143,7 +149,7 @@ impl Filter {
             task_ids: self.task_ids.filter(|_| {
                 caps.extensions
                     .as_ref()
-                    .is_some_and(|e| e.contains_key(crate::tasks::EXTENSION))
+                    .is_some_and(|e| e.contains_key(EXTENSION))
             }),
             principal: self.principal,
         }
@@ -206,28 +212,41 @@ impl Filter {
     }
 }
 
+/// What [`listen`] reads of the listen request.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ListenRequest<'a> {
+    /// The request's id, which every notification of the subscription carries.
+    pub(crate) id: &'a RequestId,
+    /// The authenticated principal: only its own tasks are announced to it.
+    pub(crate) principal: Option<&'a str>,
+    /// The capabilities the request declared.
+    pub(crate) client_capabilities: &'a ClientCapabilities,
+    /// Where the request's notifications go.
+    pub(crate) notifier: &'a Notifier,
+}
+
 /// Serves one `subscriptions/listen` request until it is cancelled or the server closes it.
 pub(crate) async fn listen(
     hub: &Hub,
     capabilities: &ServerCapabilities,
-    ctx: &Context,
+    request: ListenRequest<'_>,
     params: &Map<String, Value>,
 ) -> Result<Value, ErrorObject> {
     let mut filter = Filter::parse(params)?;
     // The tasks extension: task notifications only for a client that declares it (-32021).
-    if filter.task_ids.is_some() && !crate::tasks::declared_in(ctx.client_capabilities()) {
-        return Err(crate::tasks::missing_extension(
+    if filter.task_ids.is_some() && !declared_in(request.client_capabilities) {
+        return Err(missing_extension(
             "subscriptions/listen with notifications.taskIds",
         ));
     }
-    filter.principal = ctx.principal().map(str::to_owned);
+    filter.principal = request.principal.map(str::to_owned);
     let filter = filter.honoured(capabilities);
-    let Some(sink) = ctx.notifier.sink() else {
+    let Some(sink) = request.notifier.sink() else {
         return Err(ErrorObject::internal(
             "Internal error: subscriptions/listen needs a transport that streams notifications (stdio or HTTP)",
         ));
     };
-    let id = ctx.request_id().to_value();
+    let id = request.id.to_value();
     let tagged = |mut params: Map<String, Value>| {
         params.insert(
             "_meta".into(),

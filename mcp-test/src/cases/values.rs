@@ -24,58 +24,16 @@
 use super::CaseOptions;
 use super::rules::{self, Failure};
 use crate::validation::join_pointer;
-use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::fmt;
+
+// Defined with the rules, which find these errors while they put the values in place (and
+// which this module runs to check the values): here, the rules would import back.
+pub use super::rules::ValueError;
 
 /// Values by tool (`"*"`: every tool) and JSON pointer into the arguments: the type of
 /// [`CaseOptions::values`].
 pub type Values = BTreeMap<String, BTreeMap<String, Value>>;
-
-/// A supplied value that cannot be used: what it was given for, and why.
-///
-/// ```
-/// use mcp_test::cases::{check_values, CaseOptions};
-/// use serde_json::json;
-/// let tools = vec![json!({"name": "read_file", "inputSchema": {"type": "object",
-///     "properties": {"path": {"type": "string", "minLength": 1}}}})];
-/// let options = CaseOptions::default().value("read_file", "/path", json!(""));
-/// let errors = check_values(&tools, &options);
-/// assert_eq!(errors[0].pointer, "/path");
-/// assert_eq!(
-///     errors[0].to_string(),
-///     "tool \"read_file\": the value given for `/path` (\"\") does not fit the input schema:\n\
-///      - /path: \"\" is shorter than 1 character"
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ValueError {
-    /// The tool (`"*"` for a value given for every tool).
-    pub tool: String,
-    /// The action of an action tool whose schema rejects the value, if it is one action's.
-    pub action: Option<String>,
-    /// The JSON pointer the value was given for.
-    pub pointer: String,
-    /// Why it cannot be used, following "the value given for `pointer`".
-    pub message: String,
-}
-
-impl fmt::Display for ValueError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "tool {:?}", self.tool)?;
-        if let Some(action) = &self.action {
-            write!(f, ", action {action:?}")?;
-        }
-        write!(
-            f,
-            ": the value given for `{}` {}",
-            self.pointer, self.message
-        )
-    }
-}
-
-impl std::error::Error for ValueError {}
 
 /// Checks every value of `options.values` against `tools` (a `tools/list` result's `tools`):
 /// a value for a tool the list does not name, for a pointer the tool's input schema does not

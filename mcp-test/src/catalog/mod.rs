@@ -8,12 +8,14 @@
 //! paginated with the same cursors. A read tries the resource with that exact URI first, then
 //! the templates in registration order.
 
+mod build;
 mod registry;
+mod serving;
 mod tools;
 
+pub use build::BuildError;
 pub(crate) use tools::{ToolRegistration, Tools};
 
-use crate::authorization::Access;
 use crate::completion::{Completer, Completion, CompletionRequest};
 use crate::context::Context;
 use crate::prompts::{GetFn, Prompt, PromptDefinition};
@@ -24,67 +26,17 @@ use crate::resources::{
 use crate::rounds::{self, RoundResult};
 use crate::tool::{ToolError, ToolErrorKind};
 use crate::uri_template::{UriTemplate, Variables};
-use crate::wire::{CacheHint, CacheScope, ErrorObject, ResourceContents, json_type};
+use crate::wire::{CacheHint, CacheScope, ErrorObject, ResourceContents};
+use build::{check_cache_scope, invalid};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use registry::{Entry, Listing, Registry};
 use serde_json::{Map, Value, json};
-use std::any::Any;
+use serving::{
+    optional_object, panic_message, required_object, required_string, string_map, with_cache_hint,
+};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
-
-/// Why a server could not be built.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BuildError {
-    /// Two tools share a name.
-    #[error("two tools are named `{0}`: tool names must be unique")]
-    DuplicateTool(String),
-    /// A tool name breaks the spec's naming rule.
-    #[error("invalid tool name `{name}`: {reason}")]
-    InvalidToolName {
-        /// The name.
-        name: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A tool's input or output schema is not a usable JSON Schema.
-    #[error("tool `{tool}` has an invalid {which}: {reason}")]
-    InvalidSchema {
-        /// The tool.
-        tool: String,
-        /// `inputSchema` or `outputSchema`.
-        which: &'static str,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The page size is zero.
-    #[error("the page size must be at least 1")]
-    ZeroPageSize,
-    /// The `requestState` key is shorter than 32 bytes.
-    #[error("the requestState key must be at least 32 bytes long, is {0}")]
-    ShortRequestStateKey(usize),
-    /// Two resources share a URI, two resource templates a template, or two prompts a name.
-    #[error(
-        "two {kind}s are registered as `{key}`: URIs, URI templates and prompt names must be unique"
-    )]
-    DuplicateDefinition {
-        /// `resource`, `resource template` or `prompt`.
-        kind: &'static str,
-        /// The shared URI, template or name.
-        key: String,
-    },
-    /// A tool, resource, resource template or prompt cannot be served as declared.
-    #[error("{kind} `{key}`: {reason}")]
-    InvalidDefinition {
-        /// `tool`, `resource`, `resource template` or `prompt`.
-        kind: &'static str,
-        /// Its name, URI or template.
-        key: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
 
 /// A started read.
 type ReadFuture = BoxFuture<'static, Result<Vec<ResourceContents>, ToolError>>;
@@ -147,34 +99,6 @@ pub(crate) struct Catalog {
     /// Indexes into `templates`, in registration order: the order reads try them.
     match_order: Vec<usize>,
     prompts: Registry<PromptDefinition, RegisteredPrompt>,
-}
-
-fn invalid(kind: &'static str, key: &str, reason: impl Into<String>) -> BuildError {
-    BuildError::InvalidDefinition {
-        kind,
-        key: key.to_owned(),
-        reason: reason.into(),
-    }
-}
-
-/// A restricted definition, or a list holding one, must not be cached for everyone.
-pub(crate) fn check_cache_scope(
-    kind: &'static str,
-    key: &str,
-    what: &str,
-    hint: CacheHint,
-    access: &Access,
-) -> Result<(), BuildError> {
-    if hint.cache_scope == CacheScope::Public && !access.is_public() {
-        return Err(invalid(
-            kind,
-            key,
-            format!(
-                "it is restricted by authorization, so {what} must not be cached with cacheScope \"public\" (a shared cache would serve it to callers who may not see it)"
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// Why a resource URI (or the URI of a template) is not one.
@@ -414,89 +338,6 @@ impl CatalogBuilder {
     }
 }
 
-fn with_cache_hint(mut result: Value, hint: CacheHint) -> Value {
-    result["ttlMs"] = Value::from(hint.ttl_ms);
-    result["cacheScope"] = serde_json::to_value(hint.cache_scope).expect("scope serializes");
-    result
-}
-
-fn optional_string<'a>(
-    params: &'a Map<String, Value>,
-    key: &str,
-) -> Result<Option<&'a str>, ErrorObject> {
-    match params.get(key) {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: {key} must be a string, got {}",
-            json_type(other)
-        ))),
-    }
-}
-
-fn required_string<'a>(
-    params: &'a Map<String, Value>,
-    key: &str,
-    at: &str,
-    what: &str,
-) -> Result<&'a str, ErrorObject> {
-    match params.get(key) {
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: {at}{key} must be a string, got {}",
-            json_type(other)
-        ))),
-        None => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: missing {at}{key} ({what})"
-        ))),
-    }
-}
-
-fn optional_object<'a>(
-    params: &'a Map<String, Value>,
-    key: &str,
-) -> Result<Option<&'a Map<String, Value>>, ErrorObject> {
-    match params.get(key) {
-        None => Ok(None),
-        Some(Value::Object(o)) => Ok(Some(o)),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: {key} must be an object, got {}",
-            json_type(other)
-        ))),
-    }
-}
-
-fn required_object<'a>(
-    params: &'a Map<String, Value>,
-    key: &str,
-    what: &str,
-) -> Result<&'a Map<String, Value>, ErrorObject> {
-    optional_object(params, key)?.ok_or_else(|| {
-        ErrorObject::invalid_params(format!("Invalid params: missing {key} ({what})"))
-    })
-}
-
-/// An object of strings (`prompts/get` arguments, completion context), as pairs.
-fn string_map(value: Option<&Value>, at: &str) -> Result<Vec<(String, String)>, ErrorObject> {
-    match value {
-        None => Ok(Vec::new()),
-        Some(Value::Object(map)) => map
-            .iter()
-            .map(|(k, v)| match v {
-                Value::String(s) => Ok((k.clone(), s.clone())),
-                other => Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: {at}.{k} must be a string (prompt arguments are strings), got {}",
-                    json_type(other)
-                ))),
-            })
-            .collect(),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: {at} must be an object of strings, got {}",
-            json_type(other)
-        ))),
-    }
-}
-
 fn not_found(uri: &str, why: Option<String>) -> ErrorObject {
     let message = match why {
         None => "Resource not found".to_owned(),
@@ -507,14 +348,6 @@ fn not_found(uri: &str, why: Option<String>) -> ErrorObject {
 
 fn unknown_prompt(name: &str) -> ErrorObject {
     ErrorObject::invalid_params(format!("Unknown prompt: {name}"))
-}
-
-fn panic_message(panic: &(dyn Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a non-string panic payload".to_owned())
 }
 
 /// Runs the future of a handler that is not a tool (a read, a prompt's get, a completion), and

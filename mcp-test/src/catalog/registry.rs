@@ -1,6 +1,7 @@
 //! The one shape every listed kind (tools, resources, resource templates, prompts) is
 //! registered in: the definitions in list order, each beside who may see it and what serves it.
 
+use super::serving::{optional_string, with_cache_hint};
 use crate::authorization::Access;
 use crate::context::Identity;
 use crate::pagination;
@@ -131,7 +132,7 @@ impl<D: Keyed + Serialize, E> Registry<D, E> {
         params: &Map<String, Value>,
         page_size: usize,
     ) -> Result<Value, ErrorObject> {
-        let cursor = super::optional_string(params, "cursor")?;
+        let cursor = optional_string(params, "cursor")?;
         let visible: Vec<&D> = self
             .definitions
             .iter()
@@ -155,6 +156,6 @@ impl<D: Keyed + Serialize, E> Registry<D, E> {
         if let Some(next) = next {
             result["nextCursor"] = Value::from(next);
         }
-        Ok(super::with_cache_hint(result, self.listing.cache))
+        Ok(with_cache_hint(result, self.listing.cache))
     }
 }

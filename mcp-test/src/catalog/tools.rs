@@ -1,7 +1,8 @@
 //! The registered tools: their checks at build time, and `tools/call`.
 
+use super::build::{BuildError, check_cache_scope};
 use super::registry::{Entry, Listing, Registry};
-use super::{BuildError, check_cache_scope};
+use super::serving::{panic_message, required_string};
 use crate::authorization::Access;
 use crate::context::Context;
 use crate::request_state::StateConfig;
@@ -144,7 +145,7 @@ pub(crate) async fn call(
     // Taken out, not cloned: the runner owns the arguments (a task may run it later), and
     // the handler parses from a borrow of them.
     let arguments = params.remove("arguments");
-    let name = super::required_string(&params, "name", "", "the tool to call")?;
+    let name = required_string(&params, "name", "", "the tool to call")?;
     let Some((_, tool)) = tools.visible(name, ctx.identity()) else {
         return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
     };
@@ -227,7 +228,7 @@ fn runner(name: &str, tool: &RegisteredTool, arguments: Arc<Value>) -> tasks::Ru
                     }
                 },
                 Err(panic) => {
-                    let message = super::panic_message(panic.as_ref());
+                    let message = panic_message(panic.as_ref());
                     return Err(ErrorObject::internal(format!(
                         "Internal error: tool {name} panicked"
                     ))

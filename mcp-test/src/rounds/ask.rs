@@ -1,9 +1,9 @@
-//! Asking the client: the per-run round state, and the asking methods of [`Context`]. The
-//! question and answer types are wire data, in `crate::wire` (re-exported by `rounds`).
+//! Asking the client: the per-run round state ([`RoundHandle`]) and the questions
+//! ([`Asker`]) that the asking methods of [`Context`](crate::Context) delegate to. The question
+//! and answer types are wire data, in `crate::wire` (re-exported by `rounds`). Below the
+//! context: nothing here knows it.
 
 use super::flat::{self, ElicitationSchemaError};
-use crate::context::Context;
-use crate::tool::ToolError;
 use crate::validation::{self, SchemaError, SchemaValidator};
 use crate::wire::input::{ELICIT, ROOTS, SAMPLE};
 use crate::wire::{
@@ -249,14 +249,14 @@ pub(crate) enum TaskPhase {
     #[default]
     Never,
     /// The call may become a task: the first time the run waits on anything but a question
-    /// (or calls [`Context::enter_task`]), the boundary stops it and the server answers with a
-    /// task handle.
+    /// (or calls [`Context::enter_task`](crate::Context::enter_task)), the boundary stops it
+    /// and the server answers with a task handle.
     Before,
     /// The run is a task's background run.
     Inside,
 }
 
-/// A shared handle to a [`RoundState`]; clones of a [`Context`] share it.
+/// A shared handle to a [`RoundState`]; clones of a [`Context`](crate::Context) share it.
 #[derive(Clone, Default)]
 pub(crate) struct RoundHandle(Arc<Mutex<RoundState>>);
 
@@ -325,6 +325,30 @@ impl RoundHandle {
         handle.lock().task_phase = phase;
         handle
     }
+
+    /// The round of the run: 1 on the first request, 2 on the first retry, and so on.
+    pub(crate) fn number(&self) -> u32 {
+        self.lock().round.max(1)
+    }
+
+    /// A wait with nothing to wait for in a run that may become a task ([`TaskPhase::Before`]),
+    /// which the boundary turns into the task; ready at once in any other run.
+    pub(crate) fn enter_task(&self) -> impl Future<Output = ()> + Send + '_ {
+        let mut waited = false;
+        std::future::poll_fn(move |cx| {
+            if waited || self.lock().task_phase != TaskPhase::Before {
+                return Poll::Ready(());
+            }
+            waited = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        })
+    }
+
+    /// Whether the run is a task's background run.
+    pub(crate) fn in_task(&self) -> bool {
+        self.lock().task_phase == TaskPhase::Inside
+    }
 }
 
 /// How an answer value becomes the typed answer.
@@ -332,11 +356,17 @@ type Parser<T> = Box<dyn FnOnce(&str, &Value) -> Result<T, ErrorObject> + Send>;
 
 /// A question being asked: configure it, then `.await` it.
 ///
-/// Returned by [`Context::elicit`], [`Context::elicit_as`], [`Context::elicit_url`],
-/// [`Context::create_message`] and [`Context::list_roots`].
+/// Returned by [`Context::elicit`](crate::Context::elicit),
+/// [`Context::elicit_as`](crate::Context::elicit_as),
+/// [`Context::elicit_url`](crate::Context::elicit_url),
+/// [`Context::create_message`](crate::Context::create_message) and
+/// [`Context::list_roots`](crate::Context::list_roots).
 #[must_use = "a question does nothing until it is awaited"]
 pub struct Ask<'a, T> {
-    ctx: &'a Context,
+    /// The round state of the run that asks.
+    round: &'a RoundHandle,
+    /// The capabilities the run's request declared.
+    capabilities: &'a ClientCapabilities,
     kind: Kind,
     capability: Capability,
     key: Option<String>,
@@ -397,7 +427,7 @@ impl<T> Future for AskFuture<'_, T> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
         if let Some(ask) = self.ask.take() {
-            let handle = ask.ctx.round.clone();
+            let handle = ask.round.clone();
             match ask_now(ask) {
                 Asked::Decided(result) => return Poll::Ready(result),
                 Asked::Waiting(key) => self.waiting = Some((key, handle)),
@@ -427,14 +457,14 @@ enum Asked<T> {
 
 /// Decides a question on its first poll.
 fn ask_now<T>(ask: Ask<'_, T>) -> Asked<T> {
-    if !ask.capability.declared_in(ask.ctx.client_capabilities()) {
+    if !ask.capability.declared_in(ask.capabilities) {
         return Asked::Decided(Err(AskError::NotSupported(ask.capability)));
     }
     let request = match ask.request {
         Ok(request) => request,
         Err(why) => return Asked::Decided(Err(AskError::InvalidQuestion(why.to_string()))),
     };
-    let mut state = ask.ctx.round.lock();
+    let mut state = ask.round.lock();
     let key = match ask.key {
         Some(key) if key.is_empty() => {
             return Asked::Decided(Err(AskError::InvalidQuestion(
@@ -570,36 +600,40 @@ fn form_content(
     }
 }
 
-impl Context {
-    /// Asks the user to fill in a form (`elicitation/create`, form mode). `requested_schema` is a
-    /// flat object schema of string, number, integer, boolean and enum fields (spec §8).
-    ///
-    /// The answer's content is checked against the schema; a mismatch fails the call with
-    /// -32602. Without the `elicitation` capability in this request this returns
-    /// [`AskError::NotSupported`] and nothing is sent.
-    ///
-    /// ```
-    /// use mcp_test::rounds::Elicitation;
-    /// use mcp_test::Context;
-    /// use serde_json::json;
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// let ctx = Context::builder()
-    ///     .elicitation()
-    ///     .answer("elicit-1", json!({"action": "accept", "content": {"name": "octocat"}}))
-    ///     .build();
-    /// let schema = json!({"type": "object", "properties": {"name": {"type": "string"}},
-    ///                     "required": ["name"]});
-    /// let answer = ctx.elicit("Your GitHub login?", schema).await.unwrap();
-    /// assert_eq!(answer.accepted().unwrap()["name"], "octocat");
-    /// # }
-    /// ```
-    pub fn elicit(
-        &self,
+/// What asks the client for one run: the run's round state and the capabilities its request
+/// declared. The asking methods of [`Context`](crate::Context) delegate to it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Asker<'a> {
+    pub(crate) round: &'a RoundHandle,
+    pub(crate) capabilities: &'a ClientCapabilities,
+}
+
+impl<'a> Asker<'a> {
+    fn ask<T>(
+        self,
+        kind: Kind,
+        capability: Capability,
+        request: Result<InputRequest, InvalidQuestion>,
+        parse: Parser<T>,
+    ) -> Ask<'a, T> {
+        Ask {
+            round: self.round,
+            capabilities: self.capabilities,
+            kind,
+            capability,
+            key: None,
+            request,
+            parse,
+        }
+    }
+
+    /// A form (`elicitation/create`, form mode) with `requested_schema`, a flat object schema;
+    /// the answer's content is checked against it.
+    pub(crate) fn elicit(
+        self,
         message: impl Into<String>,
         requested_schema: Value,
-    ) -> Ask<'_, Elicitation<Map<String, Value>>> {
+    ) -> Ask<'a, Elicitation<Map<String, Value>>> {
         let request = flat::check_requested_schema(&requested_schema)
             .map(|()| InputRequest {
                 method: ELICIT.to_owned(),
@@ -611,45 +645,18 @@ impl Context {
             })
             .map_err(InvalidQuestion::from);
         let schema = requested_schema;
-        Ask {
-            ctx: self,
-            kind: Kind::Elicit,
-            capability: Capability::ElicitationForm,
-            key: None,
+        self.ask(
+            Kind::Elicit,
+            Capability::ElicitationForm,
             request,
-            parse: Box::new(move |key, answer| {
+            Box::new(move |key, answer| {
                 parse_elicit_result(key, answer, |content| form_content(&schema, content))
             }),
-        }
+        )
     }
 
-    /// Asks the user to fill in a form whose schema comes from `T`, and answers with `T`.
-    ///
-    /// `T`'s JSON Schema (from `schemars`) must flatten to the elicitation subset: a struct of
-    /// string, number, integer, boolean and enum fields (an `Option` field is not required;
-    /// a `Vec` of a string enum is a multi-select). Anything else — a nested struct, a map, a
-    /// list of non-enum values — makes the question fail with [`AskError::InvalidQuestion`]
-    /// naming the field.
-    ///
-    /// ```
-    /// use mcp_test::rounds::Elicitation;
-    /// use mcp_test::Context;
-    /// use serde_json::json;
-    ///
-    /// #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
-    /// struct Login { name: String, remember: Option<bool> }
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// let ctx = Context::builder()
-    ///     .elicitation()
-    ///     .answer("elicit-1", json!({"action": "accept", "content": {"name": "octocat"}}))
-    ///     .build();
-    /// let answer = ctx.elicit_as::<Login>("Who are you?").await.unwrap();
-    /// assert_eq!(answer, Elicitation::Accept(Login { name: "octocat".into(), remember: None }));
-    /// # }
-    /// ```
-    pub fn elicit_as<T>(&self, message: impl Into<String>) -> Ask<'_, Elicitation<T>>
+    /// A form whose schema is `T`'s flat schema, answered with `T`.
+    pub(crate) fn elicit_as<T>(self, message: impl Into<String>) -> Ask<'a, Elicitation<T>>
     where
         T: JsonSchema + DeserializeOwned + Send + 'static,
     {
@@ -665,30 +672,26 @@ impl Context {
                 }),
             })
             .map_err(InvalidQuestion::from);
-        Ask {
-            ctx: self,
-            kind: Kind::Elicit,
-            capability: Capability::ElicitationForm,
-            key: None,
+        self.ask(
+            Kind::Elicit,
+            Capability::ElicitationForm,
             request,
-            parse: Box::new(move |key, answer| {
+            Box::new(move |key, answer| {
                 parse_elicit_result(key, answer, |content| {
                     let map = form_content(&schema, content)?;
                     serde_json::from_value::<T>(Value::Object(map))
                         .map_err(ContentError::DoesNotFit)
                 })
             }),
-        }
+        )
     }
 
-    /// Asks the user to visit a URL (`elicitation/create`, URL mode). `accept` means only that
-    /// the user consented; the server learns the outcome out of band. Needs `elicitation.url`
-    /// in this request's capabilities, else [`AskError::NotSupported`].
-    pub fn elicit_url(
-        &self,
+    /// A URL to visit (`elicitation/create`, URL mode).
+    pub(crate) fn elicit_url(
+        self,
         message: impl Into<String>,
         url: impl Into<String>,
-    ) -> Ask<'_, Elicitation<()>> {
+    ) -> Ask<'a, Elicitation<()>> {
         let url = url.into();
         let request = if url.contains("://") {
             Ok(InputRequest {
@@ -698,20 +701,16 @@ impl Context {
         } else {
             Err(InvalidQuestion::RelativeUrl(url))
         };
-        Ask {
-            ctx: self,
-            kind: Kind::Elicit,
-            capability: Capability::ElicitationUrl,
-            key: None,
+        self.ask(
+            Kind::Elicit,
+            Capability::ElicitationUrl,
             request,
-            parse: Box::new(|key, answer| parse_elicit_result(key, answer, |_| Ok(()))),
-        }
+            Box::new(|key, answer| parse_elicit_result(key, answer, |_| Ok(()))),
+        )
     }
 
-    /// Asks the client's model for a completion (`sampling/createMessage`, deprecated in
-    /// 2026-07-28 but allowed). Needs `sampling` in this request's capabilities, else
-    /// [`AskError::NotSupported`].
-    pub fn create_message(&self, request: SamplingRequest) -> Ask<'_, SampledMessage> {
+    /// A completion from the client's model (`sampling/createMessage`).
+    pub(crate) fn create_message(self, request: SamplingRequest) -> Ask<'a, SampledMessage> {
         let request = if request.messages.is_empty() {
             Err(InvalidQuestion::NoMessages)
         } else {
@@ -720,13 +719,11 @@ impl Context {
                 params: serde_json::to_value(&request).expect("sampling requests serialize"),
             })
         };
-        Ask {
-            ctx: self,
-            kind: Kind::Sample,
-            capability: Capability::Sampling,
-            key: None,
+        self.ask(
+            Kind::Sample,
+            Capability::Sampling,
             request,
-            parse: Box::new(|key, answer| {
+            Box::new(|key, answer| {
                 if !answer.is_object() {
                     return Err(malformed(
                         key,
@@ -749,22 +746,19 @@ impl Context {
                 }
                 Ok(sampled)
             }),
-        }
+        )
     }
 
-    /// Asks the client for its roots (`roots/list`, deprecated in 2026-07-28 but allowed).
-    /// Needs `roots` in this request's capabilities, else [`AskError::NotSupported`].
-    pub fn list_roots(&self) -> Ask<'_, Vec<Root>> {
-        Ask {
-            ctx: self,
-            kind: Kind::Roots,
-            capability: Capability::Roots,
-            key: None,
-            request: Ok(InputRequest {
+    /// The client's roots (`roots/list`).
+    pub(crate) fn list_roots(self) -> Ask<'a, Vec<Root>> {
+        self.ask(
+            Kind::Roots,
+            Capability::Roots,
+            Ok(InputRequest {
                 method: ROOTS.to_owned(),
                 params: json!({}),
             }),
-            parse: Box::new(|key, answer| {
+            Box::new(|key, answer| {
                 let roots = match answer.get("roots") {
                     Some(Value::Array(roots)) => roots,
                     _ => {
@@ -789,38 +783,21 @@ impl Context {
                     })
                     .collect()
             }),
-        }
+        )
     }
 
-    /// Fails with -32021 (and `data.requiredCapabilities` naming every missing one) unless
-    /// this request declares all of `capabilities`. Call it before any side effect.
-    ///
-    /// ```
-    /// use mcp_test::rounds::Capability;
-    /// use mcp_test::Context;
-    /// let ctx = Context::builder().elicitation().build();
-    /// assert!(ctx.require(&[Capability::ElicitationForm]).is_ok());
-    /// let err = ctx.require(&[Capability::Sampling, Capability::Roots]).unwrap_err();
-    /// let err = err.protocol_error().unwrap();
-    /// assert_eq!(err.code, -32021);
-    /// assert_eq!(err.data.as_ref().unwrap()["requiredCapabilities"],
-    ///            serde_json::json!({"sampling": {}, "roots": {}}));
-    /// ```
-    pub fn require(&self, capabilities: &[Capability]) -> Result<(), ToolError> {
+    /// -32021 with `data.requiredCapabilities` naming every one of `capabilities` the request
+    /// did not declare, if any.
+    pub(crate) fn require(self, capabilities: &[Capability]) -> Result<(), ErrorObject> {
         let missing: Vec<Capability> = capabilities
             .iter()
             .copied()
-            .filter(|c| !c.declared_in(self.client_capabilities()))
+            .filter(|c| !c.declared_in(self.capabilities))
             .collect();
         if missing.is_empty() {
             Ok(())
         } else {
-            Err(ToolError::protocol(missing_capabilities(&missing)))
+            Err(missing_capabilities(&missing))
         }
-    }
-
-    /// The round of this run: 1 on the first request, 2 on the first retry, and so on.
-    pub fn round(&self) -> u32 {
-        self.round.lock().round.max(1)
     }
 }

@@ -87,7 +87,7 @@
 //! answers keyed like the client's retry; [`testing::Driver`](crate::testing::Driver) runs a
 //! call to completion round by round and records every intermediate question.
 
-mod ask;
+pub(crate) mod ask;
 mod boundary;
 mod flat;
 

@@ -49,10 +49,15 @@
 //!
 //! A task belongs to the principal that created it: to anyone else its id is unknown.
 
+pub(crate) mod extension;
+
+pub(crate) use extension::missing_extension;
+pub use extension::{EXTENSION, declared_in};
+
 use crate::context::Context;
 use crate::rounds::{Bounded, RoundHandle, TaskPhase, run_bounded};
 use crate::subscriptions::{Change, Hub};
-use crate::wire::{ClientCapabilities, ErrorObject, InputRequests, json_type};
+use crate::wire::{ErrorObject, InputRequests, json_type};
 use futures_util::future::{AbortHandle, Abortable, BoxFuture};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -61,9 +66,6 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// The extension's identifier, the key under `capabilities.extensions`.
-pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// Whether a tool's calls may become tasks.
 ///
@@ -432,32 +434,6 @@ impl TaskStore for MemoryTaskStore {
         self.map().remove(task_id);
         Box::pin(std::future::ready(Ok(())))
     }
-}
-
-/// Whether `caps` declares the tasks extension.
-///
-/// ```
-/// use mcp_test::tasks::declared_in;
-/// use mcp_test::wire::ClientCapabilities;
-/// let caps: ClientCapabilities =
-///     serde_json::from_value(serde_json::json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})).unwrap();
-/// assert!(declared_in(&caps));
-/// assert!(!declared_in(&ClientCapabilities::default()));
-/// ```
-pub fn declared_in(caps: &ClientCapabilities) -> bool {
-    caps.extensions
-        .as_ref()
-        .is_some_and(|e| e.contains_key(EXTENSION))
-}
-
-/// The -32021 error naming the extension in `data.requiredCapabilities`.
-pub(crate) fn missing_extension(what: &str) -> ErrorObject {
-    ErrorObject::missing_client_capability(
-        format!(
-            "Missing required client capability: {what} needs the {EXTENSION} extension declared in this request's clientCapabilities.extensions"
-        ),
-        json!({ "extensions": { EXTENSION: {} } }),
-    )
 }
 
 /// The clock tasks are timed with.
@@ -858,57 +834,6 @@ impl Tasks {
             .map_err(|e| store_failed(&e))?;
         self.announce(&task);
         Ok(json!({}))
-    }
-}
-
-impl Context {
-    /// Marks the point from which a call that may become a task runs as a task.
-    ///
-    /// In a call whose tool allows tasks ([`TaskSupport`]) and whose client declared the
-    /// extension, the server answers with a task handle the first time the handler waits on
-    /// anything but a question; questions asked before that are multi-round questions of the
-    /// call itself. Awaiting `enter_task` is such a wait, with nothing to wait for: everything
-    /// after it runs in the task, and its questions become the task's `inputRequests`. In any
-    /// other call (and inside the task's own runs) it returns at once.
-    ///
-    /// ```
-    /// use mcp_test::prelude::*;
-    ///
-    /// /// Deletes a file once the user confirms.
-    /// #[derive(Tool)]
-    /// #[tool(task = "optional")]
-    /// struct Delete { file: String }
-    ///
-    /// impl Delete {
-    ///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
-    ///         ctx.enter_task().await;
-    ///         let answer = ctx.elicit("Delete it?", serde_json::json!({
-    ///             "type": "object", "properties": {"confirm": {"type": "boolean"}}})).await?;
-    ///         Ok(if answer.is_accepted() { format!("deleted {}", self.file) } else { "kept".into() })
-    ///     }
-    /// }
-    /// # let _ = Delete { file: String::new() };
-    /// ```
-    pub fn enter_task(&self) -> impl std::future::Future<Output = ()> + Send + '_ {
-        let mut waited = false;
-        std::future::poll_fn(move |cx| {
-            if waited || self.round.lock().task_phase != TaskPhase::Before {
-                return std::task::Poll::Ready(());
-            }
-            waited = true;
-            cx.waker().wake_by_ref();
-            std::task::Poll::Pending
-        })
-    }
-
-    /// Whether this run is a task's background run.
-    ///
-    /// ```
-    /// let ctx = mcp_test::Context::builder().build();
-    /// assert!(!ctx.in_task());
-    /// ```
-    pub fn in_task(&self) -> bool {
-        self.round.lock().task_phase == TaskPhase::Inside
     }
 }
 

@@ -1,0 +1,100 @@
+//! What serving any kind of the catalog shares: reading a request's params, the cache hint of
+//! a result, and the message of a handler's panic.
+
+use crate::wire::{CacheHint, ErrorObject, json_type};
+use serde_json::{Map, Value};
+use std::any::Any;
+
+pub(super) fn with_cache_hint(mut result: Value, hint: CacheHint) -> Value {
+    result["ttlMs"] = Value::from(hint.ttl_ms);
+    result["cacheScope"] = serde_json::to_value(hint.cache_scope).expect("scope serializes");
+    result
+}
+
+pub(super) fn optional_string<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a str>, ErrorObject> {
+    match params.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {key} must be a string, got {}",
+            json_type(other)
+        ))),
+    }
+}
+
+pub(super) fn required_string<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+    what: &str,
+) -> Result<&'a str, ErrorObject> {
+    match params.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {at}{key} must be a string, got {}",
+            json_type(other)
+        ))),
+        None => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: missing {at}{key} ({what})"
+        ))),
+    }
+}
+
+pub(super) fn optional_object<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a Map<String, Value>>, ErrorObject> {
+    match params.get(key) {
+        None => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {key} must be an object, got {}",
+            json_type(other)
+        ))),
+    }
+}
+
+pub(super) fn required_object<'a>(
+    params: &'a Map<String, Value>,
+    key: &str,
+    what: &str,
+) -> Result<&'a Map<String, Value>, ErrorObject> {
+    optional_object(params, key)?.ok_or_else(|| {
+        ErrorObject::invalid_params(format!("Invalid params: missing {key} ({what})"))
+    })
+}
+
+/// An object of strings (`prompts/get` arguments, completion context), as pairs.
+pub(super) fn string_map(
+    value: Option<&Value>,
+    at: &str,
+) -> Result<Vec<(String, String)>, ErrorObject> {
+    match value {
+        None => Ok(Vec::new()),
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), s.clone())),
+                other => Err(ErrorObject::invalid_params(format!(
+                    "Invalid params: {at}.{k} must be a string (prompt arguments are strings), got {}",
+                    json_type(other)
+                ))),
+            })
+            .collect(),
+        Some(other) => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {at} must be an object of strings, got {}",
+            json_type(other)
+        ))),
+    }
+}
+
+pub(super) fn panic_message(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string panic payload".to_owned())
+}
