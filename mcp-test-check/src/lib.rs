@@ -58,6 +58,7 @@ mod report;
 mod rounds;
 mod shutdown;
 mod stdio_framing;
+mod table;
 mod tasks;
 
 mod example_server;
@@ -70,10 +71,9 @@ pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
-use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT, Era, derive_split};
+use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT, Era};
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::target::Target;
-use mcp_test::validation::SchemaValidator;
 use probes::Checker;
 use serde_json::Value;
 use std::time::Duration;
@@ -178,229 +178,16 @@ pub async fn check_with_progress(
     c.jobs = options.jobs;
     c.case_time = options.case_time;
     let deadline = deadline::start(&mut c, options);
-    progress("discovery: server/discover");
-    let discover = c.discovery().await;
-    // The capabilities the server declared: a 2026-07-28 server's from `server/discover`, a
-    // 2025-era server's from its `InitializeResult` (kept by the target). `None`: not known.
-    let declared = match era {
-        Era::Current => discover
-            .as_ref()
-            .and_then(|d| d.get("capabilities"))
-            .cloned()
-            .or_else(|| connection.capabilities.clone()),
-        Era::Legacy => connection.capabilities.clone(),
-    };
-    let has = |capability: &str| -> Option<bool> {
-        declared
-            .as_ref()
-            .map(|d| d.get(capability).is_some_and(|v| !v.is_null()))
-    };
-    progress("methods: removed and unknown methods, unsupported versions");
-    c.methods().await;
-    let mut report = mcp_test::cases::VerifyReport::default();
-    let mut skipped_tools = Vec::new();
-    // The tools the property tests may call: those the schema cases call.
-    let mut property_tools: Vec<Value> = Vec::new();
-    if c.offered("tools", has("tools")).await {
-        progress("lists: tools/list pagination, order, bad cursor");
-        let tools = c.tool_lists().await;
-        progress("tools: definitions and unknown tools");
-        c.tool_definitions(&tools).await;
-        let listed: Vec<String> = tools
-            .iter()
-            .filter_map(|t| Some(t.get("name")?.as_str()?.to_owned()))
-            .collect();
-        let tasks_declared = era == Era::Current && tasks::declares_extension(declared.as_ref());
-        let (tools, task_only, skipped) = callable_tools(tools, options, tasks_declared);
-        skipped_tools = skipped;
-        let (cases, problems, bad_values) = derive_split(&tools, &options.cases);
-        property_tools.clone_from(&tools);
-        // A value the user gave that does not fit is the user's mistake, not the server's:
-        // that tool is not called.
-        skipped_tools.extend(bad_values.into_iter().map(|e| SkippedTool {
-            reason: match &e.action {
-                Some(action) => format!(
-                    "action {action:?}: the value given for `{}` {}",
-                    e.pointer, e.message
-                ),
-                None => format!("the value given for `{}` {}", e.pointer, e.message),
-            },
-            name: e.tool,
-        }));
-        property_tools.retain(|t| {
-            let name = t.get("name").and_then(Value::as_str);
-            !skipped_tools.iter().any(|s| Some(s.name.as_str()) == name)
-        });
-        let era_now = era;
-        c.probe("tools/input-schemas", |out| {
-            for p in problems {
-                // A schema that does not compile breaks the spec; one this crate found no
-                // valid arguments for may be fine: noted.
-                let schema = tools
-                    .iter()
-                    .find(|t| t.get("name").and_then(Value::as_str) == Some(p.tool.as_str()))
-                    .and_then(|t| t.get("inputSchema"));
-                let invalid = schema.is_some_and(|s| SchemaValidator::new(s).is_err());
-                out.push(if invalid {
-                    Note::broke_in(
-                        era_now,
-                        &clauses::TOOL_INPUT_SCHEMA,
-                        format!("the input schema is not a valid JSON Schema: {p}"),
-                    )
-                } else {
-                    Note::info(format!("no cases derived: {p}"))
-                });
-            }
-        });
-        progress("tools: malformed tools/call requests, names in another case");
-        c.malformed_calls(&tools).await;
-        c.name_case(&listed, &cases).await;
-        progress(&format!("cases: {} schema-derived cases", cases.len()));
-        report = c.run_cases(&tools, &cases, progress).await;
-        c.embedded_resources(&report.outcomes, has("resources"));
-        progress("multi-round: input_required results, -32021 without capabilities");
-        c.multi_round_discipline(&report).await;
-        progress("multi-round: tools that ask, driven with every client capability");
-        c.multi_round_driven(&report).await;
-        progress("notifications: log messages, progress, server requests");
-        c.notifications(&report, declared.as_ref()).await;
-        if tasks_declared {
-            progress("tasks: the io.modelcontextprotocol/tasks lifecycle");
-            let (task_cases, _, _) = derive_split(&task_only, &options.cases);
-            let base: Vec<_> = cases
-                .iter()
-                .chain(&task_cases)
-                .filter(|c| c.source == "rule:base")
-                .cloned()
-                .collect();
-            c.tasks(&task_only, &base).await;
-        } else {
-            for probe in tasks::PROBES {
-                c.skip_probe(
-                    probe,
-                    "the server does not declare the io.modelcontextprotocol/tasks extension",
-                );
-            }
-        }
-    } else {
-        for probe in [
-            "lists/tools/list",
-            "tools/definitions-and-unknown-tool",
-            "tools/names-and-headers",
-            "tools/input-schemas",
-            "tools/malformed-calls",
-            "tools/name-case",
-            "tools/schema-cases",
-            "tools/embedded-resources",
-            "tools/output-schema",
-            "multi-round/discipline",
-            "multi-round/driven",
-            "notifications/logging",
-            "notifications/progress",
-            "notifications/server-initiated",
-        ]
-        .into_iter()
-        .chain(tasks::PROBES)
-        {
-            c.skip_probe(probe, "the server offers no tools");
-        }
-    }
-    let mut templates = Vec::new();
-    if c.offered("resources", has("resources")).await {
-        progress("resources: list, templates, read, resource-not-found");
-        templates = c.resources().await;
-    } else {
-        for probe in [
-            "lists/resources/list",
-            "lists/resources/templates/list",
-            "resources/contents",
-            "resources/not-found",
-        ] {
-            c.skip_probe(probe, "the server offers no resources");
-        }
-    }
-    let mut prompts = Vec::new();
-    if c.offered("prompts", has("prompts")).await {
-        progress("prompts: list, unknown prompt, missing arguments, contents");
-        prompts = c.prompts(has("completions") == Some(true)).await;
-    } else {
-        for probe in ["lists/prompts/list", "prompts/arguments", "prompts/get"] {
-            c.skip_probe(probe, "the server offers no prompts");
-        }
-    }
-    // Declared, completion is probed; undeclared, it must be -32601.
-    if has("completions") == Some(true) {
-        progress("completion: unknown prompt, listed arguments");
-        c.completion(&prompts, &templates).await;
-    } else {
-        c.skip_probe(
-            "completion/complete",
-            match has("completions") {
-                None => "the server's capabilities are not known",
-                _ => "the server did not declare the `completions` capability",
-            },
-        );
-        if has("completions") == Some(false) {
-            c.offered("completions", Some(false)).await;
-        }
-    }
-    // Without feature `http` there is no HTTP client, so no target has an HTTP URL.
-    let url = connection.http.as_ref().map(|http| http.url.clone());
-    // The raw HTTP probes (`http_probes`); their names, for skipping.
-    let http_probe_names = [
-        "http/header-mirroring",
-        "http/origin",
-        "http/responses",
-        "http/status-codes",
-        "http/earlier-revisions",
-        "http/authorization",
-    ];
-    match url {
-        None => {
-            for probe in http_probe_names {
-                c.skip_probe(probe, "not reached over Streamable HTTP");
-            }
-        }
-        Some(_) if !deadline::allows(deadline.as_deref(), "the raw HTTP probes") => {
-            for probe in http_probe_names {
-                c.skip_probe(probe, mcp_test::target::DEADLINE_PASSED);
-            }
-        }
-        Some(url) => {
-            progress("HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE");
-            let http = connection.http.map(|h| h.options).unwrap_or_default();
-            for (probe, found) in http_probes::run(&url, &http, era, options.timeout).await {
-                match found {
-                    Ok(out) => c.push_probe(probe, out),
-                    Err(why) => c.skip_probe(probe, why),
-                }
-            }
-            progress("HTTP: protected-resource metadata");
-            let (found, mut out, _) =
-                authorization::protected_resource(&url, &http, None, options.timeout).await;
-            out.extend(authorization::invalid_token(&url, &http, found, options.timeout).await);
-            c.push_probe(AUTHORIZATION_PROBE, out);
-        }
-    }
-    if let Some(n) = options.properties {
-        progress(&format!("properties: {n} cases per property and tool"));
-        properties::run(&mut c, &property_tools, n, options).await;
-    }
-    progress("subscriptions and cache hints: subscriptions/listen, cacheScope of pages");
-    c.subscriptions(declared.as_ref()).await;
-    c.cache_pages(declared.as_ref()).await;
-    progress("methods: initialize, sent last, as a 2025-era client sends it");
-    c.initialize_last().await;
-    progress("results and errors: every response received");
-    c.results_and_errors(connection.protocol_version.clone());
-    c.transport(target).await;
+    let mut run = table::Run::new(c, options, connection, progress);
+    run.deadline = deadline.clone();
+    table::run(&mut run).await;
     let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),
-        transport: connection.transport,
-        probes: c.into_probes(),
-        cases: report,
-        skipped_tools,
+        transport: run.connection.transport,
+        probes: run.c.into_probes(),
+        cases: run.report,
+        skipped_tools: run.skipped_tools,
         incomplete: None,
     };
     deadline::finish(deadline.as_deref(), &mut checked);

@@ -1300,7 +1300,8 @@ impl<'a> Checker<'a> {
     ///
     /// What a server writes right after its last response may still be on its way: the events
     /// are read once they have stopped growing for a moment (at most a quarter second).
-    pub(super) async fn transport(&mut self, target: &dyn Target) {
+    pub(super) async fn transport(&mut self) {
+        let target = self.session.target;
         let mut events = target.connection().events;
         for _ in 0..10 {
             tokio::time::sleep(Duration::from_millis(25)).await;

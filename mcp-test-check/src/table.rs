@@ -6,7 +6,7 @@
 //! progress it prints, and the function that runs it. The loop runs the rows in order; a row
 //! whose needs are not met is not run, and each of its probes is reported as skipped with the
 //! reason the unmet need gives, so a skip reason is never written by hand. Which clauses of the
-//! requirements matrix a probe checks is the matrix's to say ([`clauses_of`]); a finding's
+//! requirements matrix a probe checks is the matrix's to say (its `probes(..)` column); a finding's
 //! severity is its clause's level ([`Note::broke`](crate::Note::broke)).
 //!
 //! Adding a probe: its run function in a file of its own (or beside the probes of its area),
@@ -18,11 +18,11 @@ use crate::{
     AUTHORIZATION_PROBE, CheckOptions, Note, SkippedTool, authorization, deadline, http_probes,
     properties, tasks,
 };
-use futures_util::future::BoxFuture;
+use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
 use mcp_test::cases::{Case, Era, VerifyReport, derive_split};
 use mcp_test::spec::clauses::{self, Clause, Transport};
-use mcp_test::target::{Connection, Target};
+use mcp_test::target::Connection;
 use mcp_test::validation::SchemaValidator;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -70,6 +70,8 @@ pub(crate) struct Row {
 pub(crate) struct Run<'a> {
     pub c: Checker<'a>,
     pub options: &'a CheckOptions,
+    /// Told a line before each row that runs, and by the rows that take long.
+    progress: &'a mut (dyn FnMut(&str) + Send),
     /// The connection as the target described it when the check began.
     pub connection: Connection,
     pub era: Era,
@@ -97,11 +99,17 @@ pub(crate) struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub(crate) fn new(c: Checker<'a>, options: &'a CheckOptions, connection: Connection) -> Self {
+    pub(crate) fn new(
+        c: Checker<'a>,
+        options: &'a CheckOptions,
+        connection: Connection,
+        progress: &'a mut (dyn FnMut(&str) + Send),
+    ) -> Self {
         let era = c.era;
         Run {
             c,
             options,
+            progress,
             connection,
             era,
             deadline: None,
@@ -201,8 +209,8 @@ fn declares_extension(declared: Option<&Value>, extension: &str) -> bool {
         .is_some_and(|e| e.contains_key(extension))
 }
 
-/// Runs every row of [`PROBES`] in order, calling `progress` before each that runs.
-pub(crate) async fn run(run: &mut Run<'_>, progress: &mut (dyn FnMut(&str) + Send)) {
+/// Runs every row of [`PROBES`] in order, telling the run's progress before each that runs.
+pub(crate) async fn run(run: &mut Run<'_>) {
     for row in PROBES {
         if let Some(why) = run.unmet(&row.needs).await {
             for id in row.ids {
@@ -210,13 +218,14 @@ pub(crate) async fn run(run: &mut Run<'_>, progress: &mut (dyn FnMut(&str) + Sen
             }
             continue;
         }
-        progress(row.progress);
+        (run.progress)(row.progress);
         (row.run)(run).await;
     }
 }
 
 /// The clauses of the requirements matrix that name `probe` as a check of theirs.
-pub(crate) fn clauses_of(probe: &str) -> impl Iterator<Item = &'static Clause> + '_ {
+#[cfg(test)]
+fn clauses_of(probe: &str) -> impl Iterator<Item = &'static Clause> + '_ {
     clauses::ALL
         .iter()
         .copied()
@@ -247,10 +256,7 @@ pub(crate) const PROBES: &[Row] = &[
         run: discovery,
     },
     Row {
-        ids: &[
-            "methods/removed-and-unknown",
-            "methods/unsupported-version",
-        ],
+        ids: &["methods/removed-and-unknown", "methods/unsupported-version"],
         needs: NOTHING,
         progress: "methods: removed and unknown methods, unsupported versions",
         run: methods,
@@ -523,7 +529,8 @@ fn name_case<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
 
 fn schema_cases<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
     Box::pin(async move {
-        r.report = r.c.run_cases(&r.tools, &r.cases).await;
+        (r.progress)(&format!("cases: {} schema-derived cases", r.cases.len()));
+        r.report = r.c.run_cases(&r.tools, &r.cases, &mut *r.progress).await;
     })
 }
 
@@ -635,9 +642,7 @@ fn results_and_errors<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
 
 fn transport<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
     Box::pin(async move {
-        let events = std::mem::take(&mut r.connection.events);
-        let transport = r.connection.transport;
-        r.c.transport(transport, events).await;
+        r.c.transport().await;
     })
 }
 

@@ -497,14 +497,6 @@ impl Checker<'_> {
     }
 }
 
-/// Whether `declared` (the capabilities of `server/discover`) declares the extension.
-pub(super) fn declares_extension(declared: Option<&Value>) -> bool {
-    declared
-        .and_then(|d| d.get("extensions"))
-        .and_then(Value::as_object)
-        .is_some_and(|e| e.contains_key(EXTENSION))
-}
-
 /// The probes, for skipping them together.
 pub(super) const PROBES: [&str; 5] = [
     "tasks/undeclared",
