@@ -7,11 +7,11 @@
 //! requests refused so are not the server's fault: [`finish`] takes the failures they caused
 //! out of the report, drops the schema cases that did not run, and says in
 //! [`CheckReport::incomplete`] that the check was cut short. A probe they cut short is
-//! recorded as not run ([`Probe::skipped`](super::Probe::skipped)), unless it had already
+//! recorded as not run ([`Probe::skipped`](crate::Probe::skipped)), unless it had already
 //! found a defect or a warning, which stands with a note. Everything that ran before is kept.
 
-use super::probes::Checker;
 use super::{CheckOptions, CheckReport, Finding, Severity};
+use crate::checker::Checker;
 use mcp_test::__check::Deadline;
 use mcp_test::cases::Happened;
 use mcp_test::target::DEADLINE_PASSED;

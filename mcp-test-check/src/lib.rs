@@ -44,37 +44,29 @@
 #![warn(missing_docs)]
 
 pub mod ai;
-mod authorization;
-mod catalog;
+mod checker;
 mod classify;
 mod deadline;
 mod expect;
-mod http_probes;
-mod notifications;
 mod probes;
-mod properties;
-mod raw_http;
 mod report;
-mod rounds;
 mod shutdown;
-mod stdio_framing;
 mod table;
-mod tasks;
 
 mod example_server;
 pub mod generate;
 
-pub use authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use deadline::DEFAULT_DEADLINE;
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
+pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
+use checker::Checker;
+pub(crate) use checker::{Note, Out, brief};
 use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT, Era};
-use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::target::Target;
-use probes::Checker;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -296,87 +288,4 @@ fn callable_tools(
         }
     }
     (callable, task_only, skipped)
-}
-
-/// What one probe found, before it becomes [`Finding`]s.
-type Out = Vec<Note>;
-
-/// One thing a probe found: a clause broken, whose level sets the severity, or a note no
-/// clause backs (always [`Severity::Info`]); with the request that showed it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Note {
-    severity: Severity,
-    clause: Option<Clause>,
-    message: String,
-    request: Option<Shown>,
-}
-
-impl Note {
-    /// `clause` was broken, as `message` tells.
-    pub(crate) fn broke(clause: &Clause, message: impl Into<String>) -> Self {
-        Note {
-            severity: Severity::from(clause.level),
-            clause: Some(*clause),
-            message: message.into(),
-            request: None,
-        }
-    }
-
-    /// For the record: no clause is broken.
-    pub(crate) fn info(message: impl Into<String>) -> Self {
-        Note {
-            severity: Severity::Info,
-            clause: None,
-            message: message.into(),
-            request: None,
-        }
-    }
-
-    /// `clause` as it reads in `era`: a 2025-era server is held to the 2025-11-25 twin of a
-    /// rule ([`clauses::in_2025`]); where that revision has none, the finding is a note
-    /// naming the 2026-07-28 rule.
-    pub(crate) fn broke_in(era: Era, clause: &Clause, message: impl Into<String>) -> Self {
-        match era {
-            Era::Current => Note::broke(clause, message),
-            Era::Legacy => match clauses::in_2025(clause) {
-                Some(old) => Note::broke(old, message),
-                None => Note::info(format!(
-                    "{} (2026-07-28 asks this, {clause}; 2025-11-25 does not)",
-                    message.into()
-                )),
-            },
-        }
-    }
-
-    /// The request that showed it.
-    pub(crate) fn on(mut self, request: Option<Shown>) -> Self {
-        self.request = request;
-        self
-    }
-
-    fn into_finding(self, probe: &str) -> Finding {
-        Finding {
-            severity: self.severity,
-            probe: probe.to_owned(),
-            message: self.message,
-            clause: self.clause,
-            request: self.request,
-        }
-    }
-}
-
-/// A response in one line: the error code and message, or the result shortened.
-fn brief(r: &Value) -> String {
-    if let Some(e) = r.get("error") {
-        format!(
-            "error {} {:?}",
-            e.get("code").unwrap_or(&Value::Null),
-            e.get("message").and_then(Value::as_str).unwrap_or("")
-        )
-    } else {
-        format!(
-            "result {}",
-            mcp_test::cases::shorten(&r.get("result").unwrap_or(r).to_string(), 160)
-        )
-    }
 }

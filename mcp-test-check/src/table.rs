@@ -13,15 +13,13 @@
 //! one row here, and its id in the `probes(..)` column of the clauses it checks
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
-use crate::probes::Checker;
-use crate::{
-    AUTHORIZATION_PROBE, CheckOptions, Note, SkippedTool, authorization, deadline, http_probes,
-    properties, tasks,
-};
+use crate::checker::{Checker, Note};
+use crate::probes::{authorization, http_probes, properties, tasks};
+use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
 use mcp_test::cases::{Case, Era, VerifyReport, derive_split};
-use mcp_test::spec::clauses::{self, Clause, Transport};
+use mcp_test::spec::clauses::{self, Transport};
 use mcp_test::target::Connection;
 use mcp_test::validation::SchemaValidator;
 use serde_json::Value;
@@ -225,7 +223,7 @@ pub(crate) async fn run(run: &mut Run<'_>) {
 
 /// The clauses of the requirements matrix that name `probe` as a check of theirs.
 #[cfg(test)]
-fn clauses_of(probe: &str) -> impl Iterator<Item = &'static Clause> + '_ {
+fn clauses_of(probe: &str) -> impl Iterator<Item = &'static clauses::Clause> + '_ {
     clauses::ALL
         .iter()
         .copied()

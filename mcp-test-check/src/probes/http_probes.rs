@@ -19,7 +19,8 @@
 //! the server's state beyond a session of its own (a 2025-era server, or a dual-era one that
 //! answers `initialize`), which it ends by DELETE.
 
-use super::{Note, Out, Shown, raw_http};
+use super::raw_http;
+use crate::{Note, Out, Shown};
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE, ORIGIN};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
@@ -33,7 +34,7 @@ use serde_json::{Value, json};
 use std::time::Duration;
 
 /// The probes run here, in the order they are reported.
-pub(super) const PROBES: [&str; 5] = [
+pub(crate) const PROBES: [&str; 5] = [
     "http/header-mirroring",
     "http/origin",
     "http/responses",
@@ -249,10 +250,10 @@ fn shown(what: &str) -> Option<Shown> {
 }
 
 /// What the raw probes found, by probe (in [`PROBES`] order); `Err` is a probe not run, and why.
-pub(super) type Found = Vec<(&'static str, Result<Out, String>)>;
+pub(crate) type Found = Vec<(&'static str, Result<Out, String>)>;
 
 /// Runs the HTTP probes against `url`, for a server of `era`.
-pub(super) async fn run(url: &str, options: &HttpOptions, era: Era, timeout: Duration) -> Found {
+pub(crate) async fn run(url: &str, options: &HttpOptions, era: Era, timeout: Duration) -> Found {
     let uri = match HttpClient::parse_url(url) {
         Ok(uri) => uri,
         Err(e) => {

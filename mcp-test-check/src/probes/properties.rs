@@ -15,9 +15,9 @@
 //! allowed, never a tool that requires tasks), with the same `--jobs` and `--case-time`; a case
 //! cancelled for its time has no verdict.
 
-use super::CheckOptions;
-use super::Note;
-use super::probes::Checker;
+use crate::CheckOptions;
+use crate::Note;
+use crate::checker::Checker;
 use mcp_test::spec::clauses;
 use serde_json::Value;
 
@@ -25,7 +25,7 @@ use serde_json::Value;
 pub(crate) const PROBE: &str = "tools/properties";
 
 /// Runs the property tests of `tools` and records probe [`PROBE`].
-pub(super) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, options: &CheckOptions) {
+pub(crate) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, options: &CheckOptions) {
     use mcp_test::cases::properties::{FailureKind, PropertyOptions, run_tools};
     if c.dead.is_some() || c.session.past_deadline() {
         let why = c.dead.clone().map_or_else(
@@ -56,7 +56,7 @@ pub(super) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, option
         let response = f
             .response
             .as_ref()
-            .map_or_else(|| "none".to_owned(), super::brief);
+            .map_or_else(|| "none".to_owned(), crate::brief);
         let at = f
             .pointer
             .as_ref()

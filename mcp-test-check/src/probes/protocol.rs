@@ -1,13 +1,14 @@
-//! The protocol probes, over any [`Target`]: discovery, methods, lists, tool definitions, the
-//! schema cases, resources and prompts, result shapes and error codes, transport hygiene.
+//! The probes of the base protocol, over any [`Target`](mcp_test::target::Target): discovery, methods, lists, tool
+//! definitions, the schema cases, resources and prompts, result shapes and error codes,
+//! transport hygiene.
 
-use super::{Note, Out, Probe, Shown, brief};
+use crate::Shown;
+use crate::checker::{Checker, Logged, Note, Out, brief};
 use futures_util::StreamExt;
-use mcp_test::__check::Session;
 use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};
 use mcp_test::spec;
 use mcp_test::spec::clauses::{self, Clause};
-use mcp_test::target::{Target, TargetError, TransportEvent};
+use mcp_test::target::TransportEvent;
 use mcp_test::validation::SchemaValidator;
 use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
@@ -16,237 +17,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
-/// One request and its answer, kept for the results/errors probes.
-pub(super) struct Logged {
-    method: String,
-    id: i64,
-    response: Value,
-}
-
-/// The state of one check: the session, every response so far, the probes run.
-pub(super) struct Checker<'a> {
-    pub(super) session: Session<'a>,
-    pub(super) era: Era,
-    log: Mutex<Vec<Logged>>,
-    probes: Vec<Probe>,
-    /// Set when the server stopped answering: what happened.
-    pub(super) dead: Option<String>,
-    /// The last request sent, which a finding names.
-    pub(super) last: Option<Shown>,
-    /// How many schema cases run at once ([`CheckOptions::jobs`](super::CheckOptions::jobs)).
-    pub(super) jobs: usize,
-    /// When the last probe was recorded ([`Checker::lap`]).
-    lap_start: Instant,
-    /// How long one schema case may run ([`CheckOptions::case_time`](super::CheckOptions)).
-    pub(super) case_time: Option<Duration>,
-}
-
-impl<'a> Checker<'a> {
-    pub(super) fn new(target: &'a dyn Target, era: Era, timeout: Duration) -> Self {
-        Checker {
-            session: Session::new(target, timeout),
-            era,
-            log: Mutex::new(Vec::new()),
-            probes: Vec::new(),
-            dead: None,
-            last: None,
-            jobs: 1,
-            lap_start: Instant::now(),
-            case_time: None,
-        }
-    }
-
-    /// Every probe run, in order.
-    pub(super) fn into_probes(self) -> Vec<Probe> {
-        self.probes
-    }
-
-    pub(super) fn probe(&mut self, name: &str, f: impl FnOnce(&mut Out)) {
-        let mut out = Vec::new();
-        f(&mut out);
-        self.push_probe(name, out);
-    }
-
-    /// Records a probe and what it found. A probe that found nothing after the server had
-    /// stopped answering did not run: it is recorded as skipped.
-    pub(super) fn push_probe(&mut self, name: &str, out: Out) {
-        if out.is_empty()
-            && let Some(dead) = &self.dead
-        {
-            let why = format!("the server had stopped answering ({dead})");
-            return self.skip_probe(name, why);
-        }
-        let mut seen = HashSet::new();
-        let findings = out
-            .into_iter()
-            .filter(|n| seen.insert((n.severity, n.message.clone())))
-            .map(|n| n.into_finding(name))
-            .collect();
-        let duration = Some(self.lap());
-        self.probes.push(Probe {
-            name: name.to_owned(),
-            findings,
-            skipped: None,
-            duration,
-        });
-    }
-
-    /// Records a probe that did not run, and why.
-    pub(super) fn skip_probe(&mut self, name: &str, why: impl Into<String>) {
-        let duration = Some(self.lap());
-        self.probes.push(Probe {
-            name: name.to_owned(),
-            findings: Vec::new(),
-            skipped: Some(why.into()),
-            duration,
-        });
-    }
-
-    /// The time since the last probe was recorded (or the checker began): a probe's own time,
-    /// since probes run one after the other and each is recorded when it ends.
-    fn lap(&mut self) -> Duration {
-        let now = Instant::now();
-        let lap = now.duration_since(self.lap_start);
-        self.lap_start = now;
-        lap
-    }
-
-    /// `clause` broken, in this server's era ([`Note::broke_in`]), shown by the last request.
-    pub(super) fn broke(&self, clause: &Clause, message: impl Into<String>) -> Note {
-        Note::broke_in(self.era, clause, message).on(self.last.clone())
-    }
-
-    /// A note for the record, on the last request.
-    pub(super) fn info(&self, message: impl Into<String>) -> Note {
-        Note::info(message).on(self.last.clone())
-    }
-
-    /// Sends a request; a transport failure is recorded (and later probes skip).
-    pub(super) async fn req(
-        &mut self,
-        method: &str,
-        params: Value,
-        out: &mut Out,
-    ) -> Option<Value> {
-        let (id, body) = self.session.body(method, params);
-        self.send(method, id, body, out).await
-    }
-
-    /// Sends `body` (a request for `method` with id `id`) as built; the response is kept for
-    /// the results/errors probes, a transport failure is recorded (and later probes skip).
-    pub(super) async fn send(
-        &mut self,
-        method: &str,
-        id: i64,
-        body: Value,
-        out: &mut Out,
-    ) -> Option<Value> {
-        let response = self.send_unkept(method, id, body, out).await?;
-        self.log_response(method, id, response.clone());
-        Some(response)
-    }
-
-    /// [`Checker::send`] without keeping the response for the results and errors probes
-    /// (for messages of an extension, which the core schema does not describe).
-    pub(super) async fn send_unkept(
-        &mut self,
-        method: &str,
-        id: i64,
-        body: Value,
-        out: &mut Out,
-    ) -> Option<Value> {
-        if self.dead.is_some() {
-            return None;
-        }
-        self.last = Some(Shown {
-            method: method.to_owned(),
-            id: Some(id),
-        });
-        match self.session.raw(body).await {
-            Ok(response) => Some(response),
-            Err(e) => {
-                out.push(self.failure(method, id, &e));
-                if !mcp_test::cases::over_limit(&e) {
-                    self.after_failure(e.to_string()).await;
-                }
-                None
-            }
-        }
-    }
-
-    /// What a request that got no usable reply says about the server: a reply past a limit
-    /// of the client is a note naming the limit (no clause caps a message), one that is not
-    /// UTF-8 breaks the UTF-8 rule, one under another id the id rule, and silence (or a
-    /// transport failure) the rule that a call gets a response.
-    pub(super) fn failure(&self, method: &str, id: i64, e: &TargetError) -> Note {
-        {
-            use mcp_test::client::ClientError;
-            match e {
-                TargetError::Client(ClientError::NotUtf8 { .. }) => {
-                    return self.broke(
-                        if self.modern() {
-                            &clauses::UTF8
-                        } else {
-                            &clauses::LEGACY_UTF8
-                        },
-                        format!("the reply to {method} (id {id}): {e}"),
-                    );
-                }
-                TargetError::Client(ClientError::WrongId { .. }) => {
-                    return self.broke(
-                        &clauses::RESULT_ID,
-                        format!("no answer to {method} (id {id}) under its id: {e}"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        if let TargetError::WrongId { .. } = e {
-            return self.broke(
-                &clauses::RESULT_ID,
-                format!("no answer to {method} (id {id}) under its id: {e}"),
-            );
-        }
-        if mcp_test::cases::over_limit(e) {
-            return self.info(format!(
-                "the reply to {method} (id {id}) went past a limit of this client, so it was not read: {e}; no clause caps a message, so this is no verdict on the server"
-            ));
-        }
-        self.broke(
-            &clauses::JSONRPC_RESPONSE,
-            format!("no answer to {method} (id {id}): {e}"),
-        )
-    }
-
-    /// After a call got no answer: the server is dead unless it still answers `tools/list`
-    /// (a hang in one handler is then reported, and the check goes on).
-    pub(super) async fn after_failure(&mut self, message: String) {
-        // The overall deadline, not the server, ended the call (see `deadline.rs`).
-        if self.session.past_deadline() {
-            return;
-        }
-        if !self.alive().await && !self.session.past_deadline() {
-            self.dead = Some(message);
-        }
-    }
-
-    /// Whether the server still answers: a request that changes nothing (`server/discover`
-    /// of a 2026-07-28 server, `ping` of a 2025-era one) gets any answer, an error included.
-    pub(super) async fn alive(&self) -> bool {
-        let method = if self.modern() {
-            "server/discover"
-        } else {
-            "ping"
-        };
-        let (_, answer) = self.session.request(method, json!({})).await;
-        answer.is_ok()
-    }
-
-    pub(super) fn modern(&self) -> bool {
-        self.era == Era::Current
-    }
-
-    pub(super) async fn discovery(&mut self) -> Option<Value> {
+impl Checker<'_> {
+    pub(crate) async fn discovery(&mut self) -> Option<Value> {
         let mut out = Vec::new();
         let mut discovered = None;
         if self.modern() {
@@ -324,7 +96,7 @@ impl<'a> Checker<'a> {
     /// completions, `completion/complete`), which should be -32601; the probe
     /// `capabilities/{capability}` says what it answered. Not known (a 2025-era target that
     /// kept no handshake): yes, unless that method answers -32601.
-    pub(super) async fn offered(&mut self, capability: &str, declared: Option<bool>) -> bool {
+    pub(crate) async fn offered(&mut self, capability: &str, declared: Option<bool>) -> bool {
         if declared == Some(true) {
             return true;
         }
@@ -385,7 +157,7 @@ impl<'a> Checker<'a> {
     /// It runs last: a dual-era server that answers it may serve the rest of the connection
     /// (stdio) as a 2025-era session, which is its right, and no later probe may then be held
     /// to 2026-07-28.
-    pub(super) async fn initialize_last(&mut self) {
+    pub(crate) async fn initialize_last(&mut self) {
         if !self.modern() || self.dead.is_some() {
             return self.skip_probe(
                 "methods/initialize-on-a-modern-server",
@@ -450,7 +222,7 @@ impl<'a> Checker<'a> {
         self.push_probe("methods/initialize-on-a-modern-server", out);
     }
 
-    pub(super) async fn methods(&mut self) {
+    pub(crate) async fn methods(&mut self) {
         let mut out = Vec::new();
         let mut expect_32601 = vec!["mcp-test/no-such-method"];
         if self.modern() {
@@ -589,7 +361,7 @@ impl<'a> Checker<'a> {
         self.session.raw(body).await.map_err(|e| e.to_string())
     }
 
-    pub(super) fn log_response(&self, method: &str, id: i64, response: Value) {
+    pub(crate) fn log_response(&self, method: &str, id: i64, response: Value) {
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -763,12 +535,12 @@ impl<'a> Checker<'a> {
         first
     }
 
-    pub(super) async fn tool_lists(&mut self) -> Vec<Value> {
+    pub(crate) async fn tool_lists(&mut self) -> Vec<Value> {
         self.list_probe("tools/list", "tools", "name", Some(&clauses::TOOLS_LIST))
             .await
     }
 
-    pub(super) async fn tool_definitions(&mut self, tools: &[Value]) {
+    pub(crate) async fn tool_definitions(&mut self, tools: &[Value]) {
         let mut out = Vec::new();
         for tool in tools {
             let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
@@ -802,7 +574,7 @@ impl<'a> Checker<'a> {
         self.names_and_headers(tools);
     }
 
-    pub(super) async fn run_cases(
+    pub(crate) async fn run_cases(
         &mut self,
         tools: &[Value],
         cases: &[Case],
@@ -950,7 +722,7 @@ impl<'a> Checker<'a> {
                 duration: Some(took),
             });
         }
-        out.extend(super::classify::findings(self.era, &report.outcomes));
+        out.extend(crate::classify::findings(self.era, &report.outcomes));
         out.extend(slow_notes(&report.outcomes));
         if skipped > 0 {
             out.push(Note::info(format!(
@@ -972,7 +744,7 @@ impl<'a> Checker<'a> {
     /// The resource probes: the lists (resources, templates), reading listed resources and
     /// their contents, a missing resource and a URI that is none. Returns the templates
     /// listed (for the completion probe).
-    pub(super) async fn resources(&mut self) -> Vec<Value> {
+    pub(crate) async fn resources(&mut self) -> Vec<Value> {
         let resources = self
             .list_probe(
                 "resources/list",
@@ -1068,7 +840,7 @@ impl<'a> Checker<'a> {
     /// The prompt probes: the list, errors for an unknown prompt and missing arguments, and
     /// the contents of a few prompts (with arguments the server suggests, when it declared
     /// `completions`: `complete`). Returns the prompts listed (for the completion probe).
-    pub(super) async fn prompts(&mut self, complete: bool) -> Vec<Value> {
+    pub(crate) async fn prompts(&mut self, complete: bool) -> Vec<Value> {
         let prompts = self
             .list_probe(
                 "prompts/list",
@@ -1123,7 +895,7 @@ impl<'a> Checker<'a> {
     /// revision. A 2025-era server that chose a revision older than 2025-11-25 (`chosen`) is
     /// still checked against 2025-11-25's schema, the closest bundled, and what differs is
     /// noted, not held against it.
-    pub(super) fn results_and_errors(&mut self, chosen: Option<String>) {
+    pub(crate) fn results_and_errors(&mut self, chosen: Option<String>) {
         let log = std::mem::take(&mut *self.log.lock().unwrap_or_else(|e| e.into_inner()));
         let mut results = Vec::new();
         let mut errors = Vec::new();
@@ -1300,7 +1072,7 @@ impl<'a> Checker<'a> {
     ///
     /// What a server writes right after its last response may still be on its way: the events
     /// are read once they have stopped growing for a moment (at most a quarter second).
-    pub(super) async fn transport(&mut self) {
+    pub(crate) async fn transport(&mut self) {
         let target = self.session.target;
         let mut events = target.connection().events;
         for _ in 0..10 {
@@ -1642,7 +1414,7 @@ mod extension_tests {
 fn at_most_of_a_kind(notes: Out, keep: usize) -> Out {
     /// A kind of note (its clause and severity), how many there were, and the clause.
     type Kind = (
-        (Option<&'static str>, super::Severity),
+        (Option<&'static str>, crate::Severity),
         usize,
         Option<Clause>,
     );

@@ -11,8 +11,8 @@
 //!   JSON-RPC error other than -32603; and a tampered `requestState` must be refused (or the
 //!   flow started over: the same questions asked again).
 
-use super::probes::Checker;
-use super::{Note, Out, Shown, brief};
+use crate::checker::Checker;
+use crate::{Note, Out, Shown, brief};
 use mcp_test::cases::{Happened, Outcome, VerifyReport, every_client_capability};
 use mcp_test::spec;
 use mcp_test::spec::clauses::{self, Clause};
@@ -29,7 +29,7 @@ type Asked<'a> = BTreeMap<(&'a str, &'a str, &'a str), (&'a str, Option<Shown>, 
 impl Checker<'_> {
     /// Without client capabilities: no input requests, and -32021 names what it needs. The
     /// same question asked by many cases of one tool is one finding, with the count.
-    pub(super) async fn multi_round_discipline(&mut self, report: &VerifyReport) {
+    pub(crate) async fn multi_round_discipline(&mut self, report: &VerifyReport) {
         let mut out = Vec::new();
         let mut asked: Asked<'_> = BTreeMap::new();
         for o in &report.outcomes {
@@ -92,7 +92,7 @@ impl Checker<'_> {
 
     /// Every tool whose base case asks, driven to its final response with every client
     /// capability declared.
-    pub(super) async fn multi_round_driven(&mut self, report: &VerifyReport) {
+    pub(crate) async fn multi_round_driven(&mut self, report: &VerifyReport) {
         let mut out = Vec::new();
         let asking: Vec<&Outcome> = report
             .outcomes

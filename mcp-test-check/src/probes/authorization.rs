@@ -12,7 +12,7 @@
 //!   answer any path with JSON of their own); a `resource_metadata` URL that serves none is a
 //!   broken promise.
 
-use super::{CheckReport, Note, Out, Shown};
+use crate::{CheckReport, Note, Out, Shown};
 use bytes::Bytes;
 use http::header::ACCEPT;
 use http::{HeaderMap, HeaderValue, Method};
@@ -90,7 +90,7 @@ pub async fn check_unauthorized(
         .into_iter()
         .map(|n| n.into_finding(AUTHORIZATION_PROBE))
         .collect();
-    report.probes.push(super::Probe {
+    report.probes.push(crate::Probe {
         name: AUTHORIZATION_PROBE.to_owned(),
         findings,
         skipped: None,
@@ -102,7 +102,7 @@ pub async fn check_unauthorized(
 /// Looks for the protected-resource metadata of the endpoint `url` and validates what it
 /// finds. Whether it was found, the notes, and the well-known URIs that serve no metadata
 /// (with their status), which say nothing wrong: most servers use no authorization.
-pub(super) async fn protected_resource(
+pub(crate) async fn protected_resource(
     url: &str,
     options: &HttpOptions,
     resource_metadata: Option<&str>,
@@ -209,7 +209,7 @@ const INVALID_TOKEN: &str = "Bearer mcp-test-invalid-token";
 /// A server that refuses the request without credentials, names no metadata in its challenge
 /// and serves none (`found` false) leaves a client no way to learn how to get a token: a
 /// warning ([`clauses::AUTH_CONFORM`]).
-pub(super) async fn invalid_token(
+pub(crate) async fn invalid_token(
     url: &str,
     options: &HttpOptions,
     found: bool,

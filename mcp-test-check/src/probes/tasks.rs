@@ -22,8 +22,8 @@
 //! Responses here are not kept for the generic results probe, whose core schema has no
 //! `resultType: "task"`: they are checked against the extension's own schema instead.
 
-use super::probes::Checker;
-use super::{Note, Out, Shown, brief};
+use crate::checker::Checker;
+use crate::{Note, Out, Shown, brief};
 use mcp_test::cases::Case;
 use mcp_test::spec;
 use mcp_test::spec::clauses;
@@ -72,7 +72,7 @@ impl Checker<'_> {
 
     /// Every tasks probe. `tools` are the tools the schema cases called, `task_only` those
     /// listed with `execution.taskSupport: "required"`; `base` the base case of each.
-    pub(super) async fn tasks(&mut self, task_only: &[Value], base: &[Case]) {
+    pub(crate) async fn tasks(&mut self, task_only: &[Value], base: &[Case]) {
         let mut undeclared = Vec::new();
         let handles = self.tasks_lifecycle(base, &mut undeclared).await;
         self.tasks_undeclared(undeclared).await;
@@ -498,7 +498,7 @@ impl Checker<'_> {
 }
 
 /// The probes, for skipping them together.
-pub(super) const PROBES: [&str; 5] = [
+pub(crate) const PROBES: [&str; 5] = [
     "tasks/undeclared",
     "tasks/unknown-id",
     "tasks/required",

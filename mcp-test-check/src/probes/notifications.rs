@@ -21,8 +21,8 @@
 //! - `cache-hints/pages` (2026-07-28): every page of each list the server offers must carry
 //!   the same `cacheScope`.
 
-use super::probes::Checker;
-use super::{Note, Out, Shown};
+use crate::checker::Checker;
+use crate::{Note, Out, Shown};
 use mcp_test::cases::{Era, Happened, VerifyReport};
 use mcp_test::spec;
 use mcp_test::spec::clauses;
@@ -40,21 +40,21 @@ fn rank(level: &str) -> Option<mcp_test::wire::LoggingLevel> {
 
 /// One request sent, as the notifications it caused are judged.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Sent {
+pub(crate) struct Sent {
     /// What it was, for the findings: `tool "work" at debug`.
-    pub(super) label: String,
+    pub(crate) label: String,
     /// The `io.modelcontextprotocol/logLevel` it asked for.
-    pub(super) log_level: Option<String>,
+    pub(crate) log_level: Option<String>,
     /// Its `progressToken`.
-    pub(super) token: Option<Value>,
+    pub(crate) token: Option<Value>,
     /// The tokens of the requests before it, all complete.
-    pub(super) earlier: Vec<Value>,
+    pub(crate) earlier: Vec<Value>,
     /// Whether the server declared `logging` (`None`: not known).
-    pub(super) logging_declared: Option<bool>,
+    pub(crate) logging_declared: Option<bool>,
 }
 
 /// What the notifications of one request break: (logging, progress, server requests).
-pub(super) fn judge(era: Era, sent: &Sent, notes: &[Value]) -> (Out, Out, Out) {
+pub(crate) fn judge(era: Era, sent: &Sent, notes: &[Value]) -> (Out, Out, Out) {
     let (mut logging, mut progress, mut requests) = (Vec::new(), Vec::new(), Vec::new());
     let mut last: Option<f64> = None;
     let mut undeclared = false;
@@ -218,7 +218,7 @@ impl Checker<'_> {
 
     /// The probes `notifications/logging`, `notifications/progress` and
     /// `notifications/server-initiated`, over the tools whose base case succeeded.
-    pub(super) async fn notifications(&mut self, report: &VerifyReport, declared: Option<&Value>) {
+    pub(crate) async fn notifications(&mut self, report: &VerifyReport, declared: Option<&Value>) {
         let names = [
             "notifications/logging",
             "notifications/progress",
@@ -319,7 +319,7 @@ impl Checker<'_> {
                     &clauses::LOGGING_INVALID_LEVEL,
                     format!(
                         "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be -32602; got {}",
-                        super::brief(&r)
+                        crate::brief(&r)
                     ),
                 ));
             }
@@ -332,7 +332,7 @@ impl Checker<'_> {
                     &clauses::LOGGING_INVALID_LEVEL,
                     format!(
                         "logging/setLevel with the level \"mcp-test-no-such-level\" should be -32602; got {}",
-                        super::brief(&r)
+                        crate::brief(&r)
                     ),
                 ));
             }
@@ -350,7 +350,7 @@ impl Checker<'_> {
     }
 
     /// The probe `subscriptions/listen`.
-    pub(super) async fn subscriptions(&mut self, declared: Option<&Value>) {
+    pub(crate) async fn subscriptions(&mut self, declared: Option<&Value>) {
         const NAME: &str = "subscriptions/listen";
         if !self.modern() {
             return self.skip_probe(
@@ -405,7 +405,7 @@ impl Checker<'_> {
 
 impl Checker<'_> {
     /// The probe `cache-hints/pages`: the `cacheScope` of every page of each list offered.
-    pub(super) async fn cache_pages(&mut self, declared: Option<&Value>) {
+    pub(crate) async fn cache_pages(&mut self, declared: Option<&Value>) {
         const NAME: &str = "cache-hints/pages";
         if !self.modern() {
             return self.skip_probe(NAME, "a 2025-era server: cache hints are 2026-07-28's");
@@ -461,11 +461,11 @@ impl Checker<'_> {
 
 /// What a `subscriptions/listen` stream showed in its window.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(super) struct Listened {
+pub(crate) struct Listened {
     /// The messages, in order.
-    pub(super) messages: Vec<Value>,
+    pub(crate) messages: Vec<Value>,
     /// Whether the window closed before any message came.
-    pub(super) silent: bool,
+    pub(crate) silent: bool,
 }
 
 /// The notification method each filter key asks for.
@@ -480,7 +480,7 @@ fn filtered(key: &str) -> Option<&'static str> {
 }
 
 /// Judges what a listen request with id `id` and filter `filter` showed.
-pub(super) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
+pub(crate) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
     let mut out = Vec::new();
     if seen.silent {
         out.push(Note::broke(
@@ -513,7 +513,7 @@ pub(super) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
                 if !acknowledged {
                     out.push(Note::info(format!(
                         "the server declares listChanged, and subscriptions/listen answered an error: {}",
-                        super::brief(m)
+                        crate::brief(m)
                     )));
                 }
             } else if let Err(e) = spec::check_response("subscriptions/listen", m) {
@@ -580,7 +580,7 @@ mod listen {
 
     /// POSTs `body` and reads the reply until it ends, or `timeout` passes with no message,
     /// or [`AFTER_FIRST`] after the first message; then drops the connection.
-    pub(super) async fn read(
+    pub(crate) async fn read(
         url: &str,
         options: &HttpOptions,
         body: &Value,

@@ -7,8 +7,8 @@
 //! ([`definition_notes`], [`completion_notes`], [`blob_notes`], [`content_notes`]), tested
 //! below without a server.
 
-use super::probes::Checker;
-use super::{Note, Out, brief};
+use crate::checker::Checker;
+use crate::{Note, Out, brief};
 use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome};
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::wire::tool_name;
@@ -20,7 +20,7 @@ const SAMPLE: usize = 5;
 /// One finding about a listed definition or an answer, before it is quoted in an era: the
 /// 2026-07-28 clause it breaks, or none for a note.
 #[derive(Debug, PartialEq)]
-pub(super) struct Found {
+pub(crate) struct Found {
     clause: Option<&'static Clause>,
     message: String,
 }
@@ -59,7 +59,7 @@ impl Checker<'_> {
 
     /// `tools/names-and-headers`: each listed tool's name (server/tools.mdx §Tool Names) and
     /// the `x-mcp-header` annotations of its input schema (§x-mcp-header).
-    pub(super) fn names_and_headers(&mut self, tools: &[Value]) {
+    pub(crate) fn names_and_headers(&mut self, tools: &[Value]) {
         let era = self.era_now();
         let out: Out = tools
             .iter()
@@ -76,7 +76,7 @@ impl Checker<'_> {
     /// means its inputs were not validated (server/tools.mdx §Security Considerations).
     /// `tools` are the tools the check may call: a server that accepts malformed arguments
     /// runs the tool.
-    pub(super) async fn malformed_calls(&mut self, tools: &[Value]) {
+    pub(crate) async fn malformed_calls(&mut self, tools: &[Value]) {
         let mut out = Vec::new();
         // No tool name: nothing can run, whatever the server does with it.
         let (what, body) = if self.modern() {
@@ -147,7 +147,7 @@ impl Checker<'_> {
     /// consider names case-sensitive (server/tools.mdx §Tool Names). `listed` are the names
     /// of every listed tool: a tool whose other-case name matches another listed tool,
     /// ignoring case, is not tried, so the call can only reach the tool the check may call.
-    pub(super) async fn name_case(&mut self, listed: &[String], cases: &[Case]) {
+    pub(crate) async fn name_case(&mut self, listed: &[String], cases: &[Case]) {
         let mut out = Vec::new();
         let candidate = cases.iter().find_map(|case| {
             if case.expectation != Expectation::Success {
@@ -188,7 +188,7 @@ impl Checker<'_> {
     /// `tools/embedded-resources`: a server that returns `resource` content from its tools
     /// should implement the `resources` capability (server/tools.mdx §Embedded Resources);
     /// `declared`: whether it declared it (`None`: not known, and the probe is skipped).
-    pub(super) fn embedded_resources(&mut self, outcomes: &[Outcome], declared: Option<bool>) {
+    pub(crate) fn embedded_resources(&mut self, outcomes: &[Outcome], declared: Option<bool>) {
         match declared {
             Some(false) => {}
             Some(true) => {
@@ -226,7 +226,7 @@ impl Checker<'_> {
                             outcome.case.tool
                         ),
                     )
-                    .on(Some(super::Shown {
+                    .on(Some(crate::Shown {
                         method: "tools/call".to_owned(),
                         id: response.get("id").and_then(Value::as_i64),
                     })),
@@ -242,7 +242,7 @@ impl Checker<'_> {
     /// `total` and `hasMore` (noted), and, for a 2025-era server, at most 100 values (the
     /// 2025-11-25 schema says so in words only; 2026-07-28's `maxItems` is checked with every
     /// result).
-    pub(super) async fn completion(&mut self, prompts: &[Value], templates: &[Value]) {
+    pub(crate) async fn completion(&mut self, prompts: &[Value], templates: &[Value]) {
         let mut out = Vec::new();
         let unknown = json!({"ref": {"type": "ref/prompt", "name": "mcp-test-no-such-prompt"},
                              "argument": {"name": "mcp-test", "value": ""}});
@@ -314,7 +314,7 @@ impl Checker<'_> {
     /// server declared `completions`); a prompt whose required arguments have no suggestion
     /// is left alone, since a made-up value may make any prompt's result meaningless. Image
     /// content is base64 with a MIME type (server/prompts.mdx §Image Content).
-    pub(super) async fn prompt_contents(&mut self, prompts: &[Value], complete: bool) {
+    pub(crate) async fn prompt_contents(&mut self, prompts: &[Value], complete: bool) {
         let mut out = Vec::new();
         'prompts: for prompt in prompts.iter().take(SAMPLE) {
             let Some(name) = prompt.get("name").and_then(Value::as_str) else {
@@ -368,7 +368,7 @@ impl Checker<'_> {
 }
 
 /// What is wrong with one listed tool's name and its `x-mcp-header` annotations.
-pub(super) fn definition_notes(tool: &Value) -> Vec<Found> {
+pub(crate) fn definition_notes(tool: &Value) -> Vec<Found> {
     let mut found = Vec::new();
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
     // The rule is the library's (`wire::tool_name`); both of its parts are reported here, each
@@ -613,7 +613,7 @@ fn template_variables(template: &str) -> Vec<String> {
 
 /// Notes on a `CompleteResult` whose `total` or `hasMore` disagree with its values (the
 /// schema describes them; no clause binds them).
-pub(super) fn completion_notes(result: &Value) -> Vec<String> {
+pub(crate) fn completion_notes(result: &Value) -> Vec<String> {
     let mut notes = Vec::new();
     let Some(completion) = result.get("completion") else {
         return notes;
@@ -645,7 +645,7 @@ pub(super) fn completion_notes(result: &Value) -> Vec<String> {
 
 /// What is wrong with the binary contents of a `ReadResourceResult` for `uri`: a `blob` that
 /// is not base64.
-pub(super) fn blob_notes(uri: &str, result: &Value) -> Vec<String> {
+pub(crate) fn blob_notes(uri: &str, result: &Value) -> Vec<String> {
     result
         .get("contents")
         .and_then(Value::as_array)
@@ -666,7 +666,7 @@ pub(super) fn blob_notes(uri: &str, result: &Value) -> Vec<String> {
 
 /// What is wrong with the image contents of a `GetPromptResult`: data not base64, or no
 /// valid MIME type.
-pub(super) fn content_notes(result: &Value) -> Vec<String> {
+pub(crate) fn content_notes(result: &Value) -> Vec<String> {
     let mut notes = Vec::new();
     for (i, message) in result
         .get("messages")

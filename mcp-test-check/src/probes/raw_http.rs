@@ -1,7 +1,7 @@
 //! The raw-HTTP probes: requests a correct client never sends, posted through the crate's one
 //! HTTP client ([`HttpClient`]) beside the MCP client, to see the server refuse them.
 
-use super::{Note, Out, Shown};
+use crate::{Note, Out, Shown};
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
 use mcp_test::__check::HttpClient;
@@ -22,7 +22,7 @@ use std::time::Duration;
 ///   Base64-encoded in `Mcp-Name`: the server must decode it, so it matches (no -32020).
 ///
 /// The first four must be HTTP 400 with -32020 (HeaderMismatch).
-pub(super) async fn header_mirroring(
+pub(crate) async fn header_mirroring(
     url: &str,
     options: &HttpOptions,
     timeout: Duration,
@@ -187,7 +187,7 @@ fn no_answer(what: &str, e: ClientError, timeout: Duration) -> Note {
 /// sends: `MCP-Protocol-Version: 2026-07-28` and the `Mcp-Method` of the body. A dual-era
 /// server keys on that header, so without it the request may rightly be served as 2025-era.
 /// Returns the first JSON-RPC message of the reply.
-pub(super) async fn post_modern(
+pub(crate) async fn post_modern(
     url: &str,
     options: &HttpOptions,
     body: &Value,
@@ -200,7 +200,7 @@ pub(super) async fn post_modern(
 /// Posts `body` as a 2025-era client does before any handshake: JSON in, JSON or SSE out,
 /// and no `MCP-Protocol-Version` or `Mcp-Method` header. Returns the first JSON-RPC message
 /// of the reply.
-pub(super) async fn post_legacy(
+pub(crate) async fn post_legacy(
     url: &str,
     options: &HttpOptions,
     body: &Value,
@@ -232,7 +232,7 @@ async fn post_first_message(
 }
 
 /// JSON in, JSON or SSE out.
-pub(super) fn json_headers() -> HeaderMap {
+pub(crate) fn json_headers() -> HeaderMap {
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     headers.insert(

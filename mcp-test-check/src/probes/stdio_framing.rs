@@ -6,7 +6,7 @@ use serde_json::Value;
 
 /// How many JSON-RPC messages the `lines`, joined with newlines, hold when they are nothing
 /// else and there are more lines than messages (a message broken over lines); `None` otherwise.
-pub(super) fn split_messages(lines: &[&str]) -> Option<usize> {
+pub(crate) fn split_messages(lines: &[&str]) -> Option<usize> {
     if lines.len() < 2 {
         return None;
     }

@@ -1,0 +1,13 @@
+//! The probes of `check`, by area. Each file holds the probes of one area, run from the rows
+//! of the table (`crate::table`) over the checker (`crate::checker`).
+
+pub(crate) mod authorization;
+pub(crate) mod catalog;
+pub(crate) mod http_probes;
+pub(crate) mod notifications;
+pub(crate) mod properties;
+pub(crate) mod protocol;
+pub(crate) mod raw_http;
+pub(crate) mod rounds;
+pub(crate) mod stdio_framing;
+pub(crate) mod tasks;
