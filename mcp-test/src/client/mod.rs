@@ -142,8 +142,9 @@ pub const MAX_KEPT_BYTES: usize = 16 << 20;
 /// How much of a line a transport event or an error quotes: its first 1 KiB, then its length.
 pub const MAX_QUOTED_BYTES: usize = 1024;
 
-/// The 2025-era revision [`Client::era`] offers in `initialize`.
-pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
+/// The 2025-era revision [`Client::era`] offers in `initialize`: the legacy era's
+/// ([`Era::revision`](crate::wire::Era::revision)).
+pub const LEGACY_PROTOCOL_VERSION: &str = crate::wire::Era::Legacy.revision();
 
 /// Why a [`Client`] call failed. Each message names what happened and, for a child process,
 /// ends with the tail of its stderr.

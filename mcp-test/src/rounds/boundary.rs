@@ -12,8 +12,7 @@ use std::future::{Future, poll_fn};
 use std::pin::pin;
 use std::task::Poll;
 
-/// The methods whose answers may be `input_required` (spec §8).
-pub const INPUT_REQUIRED_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
+pub use crate::spec::INPUT_REQUIRED_METHODS;
 
 /// How a bounded run ended.
 #[derive(Debug)]

@@ -300,12 +300,15 @@ pub enum Era {
     Legacy,
 }
 
+/// The revision of the legacy era: the last before 2026-07-28, negotiated by `initialize`.
+pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
+
 impl Era {
     /// The revision string of the era.
-    pub fn revision(self) -> &'static str {
+    pub const fn revision(self) -> &'static str {
         match self {
             Era::Current => PROTOCOL_VERSION,
-            Era::Legacy => "2025-11-25",
+            Era::Legacy => LEGACY_PROTOCOL_VERSION,
         }
     }
 }
@@ -315,7 +318,7 @@ impl fmt::Display for Era {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Era::Current => f.write_str(PROTOCOL_VERSION),
-            Era::Legacy => f.write_str("2025-11-25 (initialize handshake)"),
+            Era::Legacy => write!(f, "{LEGACY_PROTOCOL_VERSION} (initialize handshake)"),
         }
     }
 }

@@ -29,8 +29,8 @@ pub use content::{
     Role, TextContent,
 };
 pub use envelope::{
-    Era, JSONRPC_VERSION, JsonRpcVersion, Notification, PROTOCOL_VERSION, Request, RequestId,
-    Response, SUPPORTED_VERSIONS,
+    Era, JSONRPC_VERSION, JsonRpcVersion, LEGACY_PROTOCOL_VERSION, Notification, PROTOCOL_VERSION,
+    Request, RequestId, Response, SUPPORTED_VERSIONS,
 };
 pub use errors::{ErrorObject, error_codes, json_type};
 pub use input::{
