@@ -180,14 +180,15 @@ impl<'a> Run<'a> {
                 self.era
             ));
         }
-        if let Some(transport) = needs.transport
-            && self.connection.transport != Some(transport)
-        {
-            return Some(match transport {
-                Transport::Http => "not reached over Streamable HTTP".to_owned(),
-                Transport::Stdio => "not reached over stdio".to_owned(),
-                Transport::Any => unreachable!("no probe needs `any` transport"),
-            });
+        // Over HTTP a probe sends beside the session, so it needs the endpoint itself.
+        match needs.transport {
+            Some(Transport::Http) if self.connection.http.is_none() => {
+                return Some("not reached over Streamable HTTP".to_owned());
+            }
+            Some(Transport::Stdio) if self.connection.transport != Some(Transport::Stdio) => {
+                return Some("not reached over stdio".to_owned());
+            }
+            _ => {}
         }
         if needs.time_left && !deadline::allows(self.deadline.as_deref(), "the raw HTTP probes") {
             return Some(mcp_test::target::DEADLINE_PASSED.to_owned());
