@@ -66,7 +66,7 @@ pub use crate::wire::Era;
 pub use args::CaseArgs;
 #[cfg(any(feature = "client", feature = "http"))]
 pub use connected::Connected;
-pub use options::{CaseHook, CaseOptions, Selector};
+pub use options::{CaseHook, CaseOptions, Selection, Selector};
 pub use values::{ValueError, check_values};
 
 use crate::target::{Answers, Target, TargetError};
@@ -225,18 +225,11 @@ pub fn derive_split(
 ) -> (Vec<Case>, Vec<DeriveError>, Vec<ValueError>) {
     let selected: Vec<&Value> = tools
         .iter()
-        .filter(|tool| {
-            let name = tool_name(tool);
-            (options.only.is_empty() || options.only.iter().any(|s| s.tool == name))
-                && !options
-                    .skip
-                    .iter()
-                    .any(|s| s.tool == name && s.action.is_none())
-        })
+        .filter(|tool| options.selection.may_select_tool(tool_name(tool)))
         .collect();
     let (mut cases, derived) = derive_each(&selected, options);
-    if !(options.only.is_empty() && options.skip.is_empty()) {
-        cases.retain(|c| options.selects(c));
+    if !options.selection.selects_everything() {
+        cases.retain(|c| options.selection.selects_case(c));
     }
     let mut problems = Vec::new();
     let mut bad_values = Vec::new();
@@ -745,7 +738,7 @@ pub async fn verify_with_options(
     timeout: Duration,
 ) -> VerifyReport {
     let mut session = Session::new(target, timeout);
-    if let Some(identity) = &options.identity {
+    if let Some(identity) = &options.selection.identity {
         session = session.with_caller(crate::Caller::new(identity.clone()));
     }
     let mut outcomes = Vec::with_capacity(cases.len());
@@ -979,7 +972,9 @@ fn schema_cases_verdict(report: &VerifyReport, options: &CaseOptions) -> Result<
 /// - `before_each = |case: &mut Case| ..`: change a case's arguments just before it is sent;
 /// - `expect_failure = ("tool", "title")`: a case known to disagree (a business rule the
 ///   schema cannot express); it then fails only if its prediction holds after all;
-/// - `seed = N`: another seed for `pattern` strings.
+/// - `seed = N`: another seed for `pattern` strings;
+/// - `selection = Selection::default().only(..).seed(N)`: `only`, `skip`, `seed` and
+///   `identity` at once, as one [`Selection`] (which `assert_properties!` takes too).
 ///
 /// The server is anything that implements [`Target`]: a [`Server`](crate::Server), or a
 /// client connected to one.
