@@ -15,7 +15,29 @@ pub const DEFAULT_JOBS: usize = 4;
 pub const DEFAULT_CASE_TIME: Duration = Duration::from_secs(2);
 
 /// What `check` runs.
+///
+/// Build it from [`CheckOptions::default`] with its methods, each named after the field it
+/// sets; the fields are public for reading.
+///
+/// ```
+/// use mcp_test::cases::CaseOptions;
+/// use mcp_test_check::{CheckOptions, check, example_server};
+/// use std::time::Duration;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let options = CheckOptions::default()
+///     .cases(CaseOptions::default().edge_cases(false))
+///     .timeout(Duration::from_secs(5))
+///     .allow_tools(["notes"])
+///     .jobs(1)
+///     .case_time(None);
+/// assert_eq!((options.jobs, options.case_time), (1, None));
+/// let report = check(&example_server(), &options).await;
+/// report.assert_no_defects();
+/// # }
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct CheckOptions {
     /// Which cases to derive (edge cases are on by default), with the values to send
     /// ([`CaseOptions::values`]; a tool whose given values do not fit its schema is not
@@ -73,5 +95,96 @@ impl Default for CheckOptions {
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
         }
+    }
+}
+
+impl CheckOptions {
+    /// Which cases to derive, with which values, for which tools ([`CaseOptions`]).
+    #[must_use]
+    pub fn cases(mut self, cases: CaseOptions) -> Self {
+        self.cases = cases;
+        self
+    }
+
+    /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]).
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Whether to call every tool, even one the spec's defaults make potentially destructive.
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// assert!(CheckOptions::default().allow_destructive(true).allow_destructive);
+    /// ```
+    #[must_use]
+    pub fn allow_destructive(mut self, allow: bool) -> Self {
+        self.allow_destructive = allow;
+        self
+    }
+
+    /// Adds tools to call even though they are potentially destructive (`--tool NAME`).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// let options = CheckOptions::default().allow_tools(["book_table"]).allow_tools(["cancel"]);
+    /// assert_eq!(options.allow_tools, ["book_table", "cancel"]);
+    /// ```
+    #[must_use]
+    pub fn allow_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
+        self.allow_tools.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// Another overall deadline; `None`: none (default [`DEFAULT_DEADLINE`]).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// use std::time::Duration;
+    /// let options = CheckOptions::default().deadline(Some(Duration::from_secs(60)));
+    /// assert_eq!(options.deadline, Some(Duration::from_secs(60)));
+    /// assert_eq!(options.deadline(None).deadline, None);
+    /// ```
+    #[must_use]
+    pub fn deadline(mut self, deadline: Option<Duration>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
+    #[must_use]
+    pub fn jobs(mut self, jobs: usize) -> Self {
+        self.jobs = jobs;
+        self
+    }
+
+    /// How long one schema case may run; `None`: up to the [`timeout`](Self::timeout)
+    /// (default [`DEFAULT_CASE_TIME`]).
+    #[must_use]
+    pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
+        self.case_time = case_time;
+        self
+    }
+
+    /// How long `check_connected` waits for a stdio server to exit after closing its stdin.
+    #[must_use]
+    pub fn close_grace(mut self, grace: Duration) -> Self {
+        self.close_grace = grace;
+        self
+    }
+
+    /// Property tests after the schema cases, this many cases per property; `None` (the
+    /// default): none.
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// assert_eq!(CheckOptions::default().properties(Some(16)).properties, Some(16));
+    /// ```
+    #[must_use]
+    pub fn properties(mut self, cases: Option<u32>) -> Self {
+        self.properties = cases;
+        self
     }
 }

@@ -166,6 +166,7 @@ impl Selection {
 /// assert_eq!(options.selection, Selection::default().only("forecast").seed(7));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CaseOptions {
     /// Boundary and negative cases too; without them, one valid case per tool and action.
     pub edge_cases: bool,

@@ -106,6 +106,7 @@ impl fmt::Debug for UserInvariant {
 /// assert_eq!(options.selection, Selection::default().only("add").seed(7));
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct PropertyOptions {
     /// Cases per property: for each tool (each action of an action tool), this many calls
     /// with valid arguments and this many with arguments broken in one place. Default
@@ -300,6 +301,21 @@ impl PropertyOptions {
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// How long one call may run before it is cancelled and counts for nothing; `None` (the
+    /// default): up to the [`timeout`](Self::timeout).
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// use std::time::Duration;
+    /// let options = PropertyOptions::default().case_time(Some(Duration::from_secs(2)));
+    /// assert_eq!(options.case_time, Some(Duration::from_secs(2)));
+    /// ```
+    #[must_use]
+    pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
+        self.case_time = case_time;
         self
     }
 
