@@ -17,13 +17,46 @@ pub enum ServerSource {
     Command(Vec<String>),
 }
 
-/// What to write.
+/// What to write. Build with [`GenerateOptions::new`]; the fields are public for reading.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct GenerateOptions {
     /// The server the tests use.
     pub source: ServerSource,
     /// A label for the file's header, e.g. the command line.
     pub label: String,
+}
+
+impl GenerateOptions {
+    /// Tests that reach the server as `source` says, labelled `label`.
+    ///
+    /// ```
+    /// use mcp_test_check::generate::{GenerateOptions, ServerSource};
+    /// let options = GenerateOptions::new(ServerSource::Example, "example")
+    ///     .label("the example server");
+    /// assert_eq!((options.source, options.label.as_str()),
+    ///            (ServerSource::Example, "the example server"));
+    /// ```
+    pub fn new(source: ServerSource, label: impl Into<String>) -> Self {
+        GenerateOptions {
+            source,
+            label: label.into(),
+        }
+    }
+
+    /// Another server for the tests.
+    #[must_use]
+    pub fn source(mut self, source: ServerSource) -> Self {
+        self.source = source;
+        self
+    }
+
+    /// Another label for the file's header.
+    #[must_use]
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
 }
 
 /// Renders a Rust integration-test file: one `#[tokio::test]` per case, each calling the tool
@@ -47,7 +80,7 @@ pub struct GenerateOptions {
 ///     rationale: "\"text\" is required".into(), source: "rule:required".into(),
 ///     boundary: None,
 /// };
-/// let options = GenerateOptions { source: ServerSource::Example, label: "example".into() };
+/// let options = GenerateOptions::new(ServerSource::Example, "example");
 /// let file = render(&[case], None, &options);
 /// assert!(file.contains("async fn echo_rejects_a_missing_text()"));
 /// assert!(file.contains(r#"features = ["cases"]"#));
@@ -231,6 +264,13 @@ impl AiGenerate {
         }
     }
 
+    /// Other options for the model.
+    #[must_use]
+    pub fn options(mut self, options: crate::ai::AiOptions) -> Self {
+        self.options = options;
+        self
+    }
+
     /// Asks `provider` instead of the default.
     #[must_use]
     pub fn provider(mut self, provider: std::sync::Arc<dyn crate::ai::AiProvider>) -> Self {
@@ -246,7 +286,8 @@ impl AiGenerate {
     }
 }
 
-/// What [`generate_tests`] does. Build with [`GenerateConfig::new`].
+/// What [`generate_tests`] does. Build with [`GenerateConfig::new`], then its methods, each
+/// named after the field it sets; the fields are public for reading.
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct GenerateConfig {
@@ -267,18 +308,57 @@ impl GenerateConfig {
     /// tool and action, no verification, [`DEFAULT_TIMEOUT`](mcp_test::cases::DEFAULT_TIMEOUT).
     pub fn new(source: ServerSource, label: impl Into<String>) -> Self {
         GenerateConfig {
-            file: GenerateOptions {
-                source,
-                label: label.into(),
-            },
-            cases: mcp_test::cases::CaseOptions {
-                edge_cases: false,
-                ..mcp_test::cases::CaseOptions::default()
-            },
+            file: GenerateOptions::new(source, label),
+            cases: mcp_test::cases::CaseOptions::default().edge_cases(false),
             verify: false,
             timeout: mcp_test::cases::DEFAULT_TIMEOUT,
             ai: None,
         }
+    }
+
+    /// Another server for the written tests, or label for the file's header.
+    #[must_use]
+    pub fn file(mut self, file: GenerateOptions) -> Self {
+        self.file = file;
+        self
+    }
+
+    /// Other cases: edge cases, values, which tools
+    /// ([`CaseOptions`](mcp_test::cases::CaseOptions)).
+    ///
+    /// ```
+    /// use mcp_test::cases::CaseOptions;
+    /// use mcp_test_check::generate::{GenerateConfig, ServerSource};
+    /// let config = GenerateConfig::new(ServerSource::Example, "example");
+    /// assert!(!config.cases.edge_cases);
+    /// let edges = config.cases(CaseOptions::default().only("notes"));
+    /// assert!(edges.cases.edge_cases);
+    /// ```
+    #[must_use]
+    pub fn cases(mut self, cases: mcp_test::cases::CaseOptions) -> Self {
+        self.cases = cases;
+        self
+    }
+
+    /// Whether to dry-run every case first.
+    #[must_use]
+    pub fn verify(mut self, verify: bool) -> Self {
+        self.verify = verify;
+        self
+    }
+
+    /// Another timeout for each request to the server.
+    #[must_use]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// AI-suggested cases on top of the rules engine's; `None`: none.
+    #[must_use]
+    pub fn ai(mut self, ai: Option<AiGenerate>) -> Self {
+        self.ai = ai;
+        self
     }
 }
 
@@ -327,8 +407,7 @@ pub enum GenerateError {
 /// use mcp_test_check::generate::{GenerateConfig, ServerSource, generate_tests};
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// let mut config = GenerateConfig::new(ServerSource::Example, "the example server");
-/// config.verify = true;
+/// let config = GenerateConfig::new(ServerSource::Example, "the example server").verify(true);
 /// let generated = generate_tests(&example_server(), &config, &mut |_| {}).await.unwrap();
 /// assert_eq!(generated.disagreements, Some(0));
 /// assert!(generated.text.contains("#[tokio::test]"));
@@ -342,10 +421,7 @@ pub async fn generate_tests(
     progress("listing the tools");
     let tools = mcp_test::cases::list_tools(target, config.timeout).await?;
     let edge_cases = config.cases.edge_cases || config.ai.is_some();
-    let options = mcp_test::cases::CaseOptions {
-        edge_cases,
-        ..config.cases.clone()
-    };
+    let options = config.cases.clone().edge_cases(edge_cases);
     let bad: Vec<String> = mcp_test::cases::check_values(&tools, &options)
         .iter()
         .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
@@ -418,10 +494,10 @@ mod tests {
 
     #[test]
     fn a_url_server_takes_headers_from_the_environment_and_https_needs_tls() {
-        let options = GenerateOptions {
-            source: ServerSource::Url("https://mcp.example.com/mcp".to_owned()),
-            label: "remote".to_owned(),
-        };
+        let options = GenerateOptions::new(
+            ServerSource::Url("https://mcp.example.com/mcp".to_owned()),
+            "remote",
+        );
         let text = render(&[], None, &options);
         assert!(
             text.contains(r#"features = ["cases", "http", "tls"]"#),
@@ -435,10 +511,10 @@ mod tests {
             text.contains(r#"Client::http_with("https://mcp.example.com/mcp", &options)"#),
             "{text}"
         );
-        let plain = GenerateOptions {
-            source: ServerSource::Url("http://127.0.0.1:8/mcp".to_owned()),
-            label: "local".to_owned(),
-        };
+        let plain = GenerateOptions::new(
+            ServerSource::Url("http://127.0.0.1:8/mcp".to_owned()),
+            "local",
+        );
         assert!(render(&[], None, &plain).contains(r#"features = ["cases", "http"]"#));
     }
 }

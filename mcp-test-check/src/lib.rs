@@ -48,6 +48,7 @@ mod checker;
 mod classify;
 mod deadline;
 mod expect;
+mod options;
 mod probes;
 mod report;
 mod shutdown;
@@ -59,88 +60,17 @@ pub mod generate;
 pub use deadline::DEFAULT_DEADLINE;
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
+pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_JOBS};
 pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
 use checker::Checker;
 pub(crate) use checker::{Note, Out, brief};
-use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT, Era};
+use mcp_test::cases::Era;
 use mcp_test::target::Target;
 use serde_json::Value;
 use std::time::Duration;
-
-/// How many schema cases `check` runs at once by default: enough that one slow tool does not
-/// hold up the run, few enough that a server handling one request at a time (many stdio
-/// servers) only queues them.
-pub const DEFAULT_JOBS: usize = 4;
-
-/// How long one schema case may run in `check` by default before it is cancelled: `check` is
-/// meant to finish in seconds, and a tool slower than this is doing real work (waiting, I/O)
-/// that each further case of it would repeat. [`CheckOptions::case_time`] changes it.
-pub const DEFAULT_CASE_TIME: Duration = Duration::from_secs(2);
-
-/// What `check` runs.
-#[derive(Clone, Debug)]
-pub struct CheckOptions {
-    /// Which cases to derive (edge cases are on by default), with the values to send
-    /// ([`CaseOptions::values`]; a tool whose given values do not fit its schema is not
-    /// called, and the report lists it with why; [`check_values`](mcp_test::cases::check_values) finds
-    /// every such value beforehand). The cases always run without
-    /// client capabilities, whatever [`CaseOptions::client_capabilities`](CaseOptions) says: a
-    /// tool that needs one must answer -32021, and the multi-round probe then drives it with
-    /// every capability declared.
-    pub cases: CaseOptions,
-    /// The per-call timeout (a server that hangs is reported, not waited on).
-    pub timeout: Duration,
-    /// Call every tool, even one the spec's defaults make potentially destructive (not
-    /// annotated `readOnlyHint: true` or `destructiveHint: false`). Off by default: such a
-    /// tool is not called and the report lists it as skipped.
-    pub allow_destructive: bool,
-    /// Tools to call even though they are potentially destructive (`--tool NAME`).
-    pub allow_tools: Vec<String>,
-    /// The overall deadline, from the start of the check (default [`DEFAULT_DEADLINE`];
-    /// `None`: none). When it passes nothing more is sent, a request in flight is no longer
-    /// waited for, and the report keeps what ran and says it was cut short
-    /// ([`CheckReport::incomplete`]).
-    pub deadline: Option<Duration>,
-    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
-    /// Requests are multiplexed by id on every transport, so a slow tool does not hold up
-    /// the other cases. After each case a liveness request tells whether the server still
-    /// answers; with several cases in flight, a case that kills the server is known only up
-    /// to the cases in flight with it, which `jobs = 1` removes.
-    pub jobs: usize,
-    /// How long one schema case may run (default [`DEFAULT_CASE_TIME`]; `None`: up to
-    /// [`timeout`](Self::timeout)). A case still running then is cancelled
-    /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
-    /// cancellation pattern says), the tool's later valid cases are not sent, and the report notes
-    /// it: its outcome is [`Happened::Slow`](mcp_test::cases::Happened::Slow), no verdict either way.
-    pub case_time: Option<Duration>,
-    /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
-    /// before it kills it (default 2 s, the client's `DEFAULT_CLOSE_GRACE`).
-    pub close_grace: Duration,
-    /// Property tests after the schema cases (`--properties N`): `N` cases per property for
-    /// each tool and action `check` may call, held to the invariants of
-    /// `cases::properties` (feature `properties`), as probe `tools/properties`.
-    /// `None` (the default): none.
-    pub properties: Option<u32>,
-}
-
-impl Default for CheckOptions {
-    fn default() -> Self {
-        CheckOptions {
-            cases: CaseOptions::default(),
-            timeout: DEFAULT_TIMEOUT,
-            allow_destructive: false,
-            allow_tools: Vec::new(),
-            deadline: Some(DEFAULT_DEADLINE),
-            jobs: DEFAULT_JOBS,
-            case_time: Some(DEFAULT_CASE_TIME),
-            close_grace: mcp_test::target::CLOSE_GRACE,
-            properties: None,
-        }
-    }
-}
 
 /// Checks a server: protocol probes (discovery, results, errors, methods, lists, tools,
 /// multi-round, resources and prompts, transport) and the schema-derived cases.

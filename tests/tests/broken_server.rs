@@ -36,15 +36,13 @@ fn switches() -> Vec<Switch> {
 }
 
 fn options() -> CheckOptions {
-    CheckOptions {
-        timeout: Duration::from_secs(10),
-        deadline: Some(Duration::from_secs(60)),
-        close_grace: Duration::from_secs(2),
+    CheckOptions::default()
+        .timeout(Duration::from_secs(10))
+        .deadline(Some(Duration::from_secs(60)))
+        .close_grace(Duration::from_secs(2))
         // The fixture's tools answer at once; under a loaded machine a case time could only
         // add notes the clean fixture must not have.
-        case_time: None,
-        ..CheckOptions::default()
-    }
+        .case_time(None)
 }
 
 fn command(breaks: &[&str]) -> Command {
@@ -232,10 +230,7 @@ async fn check_properties_find_the_breaks_and_nothing_on_the_clean_fixture() {
         let connected = Connected::probe(client, "broken_server")
             .await
             .expect("the fixture answers server/discover");
-        let options = CheckOptions {
-            properties: Some(16),
-            ..options()
-        };
+        let options = options().properties(Some(16));
         check_connected(&connected, &options).await
     }
     let clean = with_properties(&[]).await;

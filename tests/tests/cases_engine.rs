@@ -161,15 +161,7 @@ fn cases_are_unique_deterministic_and_plain_data() {
     let back: Case = serde_json::from_value(json).unwrap();
     assert_eq!(back, a[0]);
     // Without edge cases: the base case only.
-    let only_base = derive_cases(
-        "t",
-        &schema,
-        &CaseOptions {
-            edge_cases: false,
-            ..CaseOptions::default()
-        },
-    )
-    .unwrap();
+    let only_base = derive_cases("t", &schema, &CaseOptions::default().edge_cases(false)).unwrap();
     assert_eq!(only_base.len(), 1);
     assert_eq!(only_base[0].expectation, Expectation::Success);
 }
@@ -439,10 +431,7 @@ impl Target for Recorded {
 /// `book_table` has no annotations: potentially destructive by the spec's defaults, so it is
 /// called only when allowed.
 fn calling_every_tool() -> CheckOptions {
-    CheckOptions {
-        allow_destructive: true,
-        ..CheckOptions::default()
-    }
+    CheckOptions::default().allow_destructive(true)
 }
 
 fn probe<'a>(report: &'a CheckReport, name: &str) -> &'a mcp_test_check::Probe {
@@ -904,10 +893,7 @@ async fn a_potentially_destructive_tool_is_called_only_when_allowed() {
             .to_junit()
             .contains("<skipped message=\"potentially destructive")
     );
-    let allowed = CheckOptions {
-        allow_tools: vec!["book_table".into()],
-        ..CheckOptions::default()
-    };
+    let allowed = CheckOptions::default().allow_tools(["book_table"]);
     let target = Rewritten::new(booking_server(), no_rewrite);
     let report = check(&target, &allowed).await;
     assert!(report.skipped_tools.is_empty());
@@ -1070,20 +1056,19 @@ async fn check_sends_schema_values_finds_an_off_by_one_and_takes_given_values() 
     assert_eq!(report.count(Severity::Defect), 1, "{text}");
 
     // With the id given, read_note's valid cases all succeed: only the off-by-one is left.
-    let options = CheckOptions {
-        cases: CaseOptions::default().value("read_note", "/id", json!("n-1")),
-        ..CheckOptions::default()
-    };
+    let options = CheckOptions::default().cases(CaseOptions::default().value(
+        "read_note",
+        "/id",
+        json!("n-1"),
+    ));
     let report = check(&weather_server(), &options).await;
     let cases = probe(&report, "tools/schema-cases");
     assert_eq!(cases.findings.len(), 1, "{}", report.to_text());
     assert!(cases.findings[0].message.contains("off-by-one"));
 
     // A given value the schema rejects: the tool is not called, and the report says why.
-    let options = CheckOptions {
-        cases: CaseOptions::default().value("forecast", "/days", json!(8)),
-        ..CheckOptions::default()
-    };
+    let options =
+        CheckOptions::default().cases(CaseOptions::default().value("forecast", "/days", json!(8)));
     let report = check(&weather_server(), &options).await;
     assert!(
         report
@@ -1134,10 +1119,7 @@ async fn a_slow_tool_is_cancelled_at_the_case_time_and_noted_not_blamed() {
         .tool::<WeatherOn>()
         .build()
         .unwrap();
-    let options = CheckOptions {
-        case_time: Some(std::time::Duration::from_millis(300)),
-        ..CheckOptions::default()
-    };
+    let options = CheckOptions::default().case_time(Some(std::time::Duration::from_millis(300)));
     let started = std::time::Instant::now();
     let report = check(&server, &options).await;
     let text = report.to_text();

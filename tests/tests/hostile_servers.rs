@@ -419,12 +419,10 @@ async fn checker(args: &[String], mode: &str, timeout: Duration) -> (Value, u128
     let report = match client {
         Ok(client) => match Connected::probe(client, format!("hostile {mode}")).await {
             Ok(connected) => {
-                let options = CheckOptions {
-                    timeout,
-                    deadline: Some(CHECK_DEADLINE),
-                    close_grace: Duration::from_secs(1),
-                    ..CheckOptions::default()
-                };
+                let options = CheckOptions::default()
+                    .timeout(timeout)
+                    .deadline(Some(CHECK_DEADLINE))
+                    .close_grace(Duration::from_secs(1));
                 check_connected(&connected, &options).await.to_json()
             }
             // What `mcp-test check` reports when the handshake fails: why, as incomplete.

@@ -441,10 +441,7 @@ mod rmcp_target {
         use mcp_test::rmcp::RmcpServer;
         use mcp_test_check::{CheckOptions, Severity, check};
         let server = RmcpServer::serve(Notes::new());
-        let options = CheckOptions {
-            allow_destructive: true,
-            ..CheckOptions::default()
-        };
+        let options = CheckOptions::default().allow_destructive(true);
         let report = check(&server, &options).await;
         let text = report.to_text();
         assert_eq!(report.count(Severity::Defect), 0, "{text}");

@@ -1,9 +1,10 @@
 //! Every option of `assert_schema_cases!`, as a suite uses it: capabilities, identity, only
-//! and skip, values, a hook, expected failures, the seed, and one panic at the caller's line
-//! listing every disagreement.
+//! and skip, values, a hook, expected failures, the seed, the four of them as one selection,
+//! and one panic at the caller's line listing every disagreement.
 
 use futures_util::FutureExt;
-use mcp_test::cases::{Case, every_client_capability};
+use mcp_test::cases::properties::{PropertyOptions, check_properties};
+use mcp_test::cases::{Case, Selection, VerifyReport, every_client_capability};
 use mcp_test::{Context, Identity, Server, Tool, ToolError, assert_schema_cases};
 use serde_json::json;
 use std::panic::AssertUnwindSafe;
@@ -195,6 +196,48 @@ async fn skip_leaves_out_a_tool_and_an_action() {
             .any(|o| o.case.args["action"] == "no_such_action"),
         "{report}"
     );
+}
+
+/// The `only`, `skip`, `seed` and `identity` options are one [`Selection`]: given whole, it
+/// gives the cases the four give apart, and the property tests run what it selects.
+#[tokio::test]
+async fn one_selection_is_only_skip_seed_and_identity_for_cases_and_properties() {
+    let selection = Selection::default()
+        .skip("ask")
+        .skip("broken")
+        .skip("buy")
+        .skip(("order", "cancel"))
+        .seed(7)
+        .identity(Identity::principal("ada").with_tenant("acme"));
+    let apart = assert_schema_cases!(
+        shop(),
+        identity = Identity::principal("ada").with_tenant("acme"),
+        values = [("order", "/data/id", json!("o-1"))],
+        skip = "ask",
+        skip = "broken",
+        skip = "buy",
+        skip = ("order", "cancel"),
+        seed = 7,
+    );
+    let whole = assert_schema_cases!(
+        shop(),
+        selection = selection.clone(),
+        values = [("order", "/data/id", json!("o-1"))],
+    );
+    let cases = |report: &VerifyReport| -> Vec<Case> {
+        report.outcomes.iter().map(|o| o.case.clone()).collect()
+    };
+    assert!(!apart.outcomes.is_empty());
+    assert_eq!(cases(&apart), cases(&whole));
+
+    let options = PropertyOptions::default().cases(2).selection(selection);
+    let report = check_properties(&shop(), &options).await;
+    let ran: std::collections::BTreeSet<(&str, Option<&str>)> = report
+        .runs
+        .iter()
+        .map(|r| (r.tool.as_str(), r.action.as_deref()))
+        .collect();
+    assert_eq!(ran, [("order", Some("get"))].into(), "{report}");
 }
 
 #[tokio::test]

@@ -218,10 +218,8 @@ impl ValueArgs {
         let tools = list_tools(target, timeout)
             .await
             .map_err(|e| format!("cannot check the given values: {e}"))?;
-        let options = CaseOptions {
-            values: values.clone(),
-            ..CaseOptions::default()
-        };
+        let mut options = CaseOptions::default();
+        options.values = values.clone();
         let errors: Vec<String> = check_values(&tools, &options)
             .iter()
             .map(|e| format!("  {}", e.to_string().replace('\n', "\n  ")))
@@ -595,22 +593,19 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         opened.close().await;
         return ExitCode::from(2);
     }
-    let options = CheckOptions {
-        cases: CaseOptions {
-            edge_cases: !args.no_edge_cases,
-            values,
-            ..CaseOptions::default()
-        },
-        timeout,
-        allow_destructive: args.allow_destructive,
-        allow_tools: args.tools.clone(),
+    let mut cases = CaseOptions::default().edge_cases(!args.no_edge_cases);
+    cases.values = values;
+    let options = CheckOptions::default()
+        .cases(cases)
+        .timeout(timeout)
+        .allow_destructive(args.allow_destructive)
+        .allow_tools(args.tools.iter().cloned())
         // What connecting left of the deadline.
-        deadline: deadline.map(|d| d.saturating_sub(started.elapsed())),
-        close_grace: Duration::from_secs(args.close_grace),
-        jobs: usize::try_from(args.jobs).unwrap_or(1),
-        case_time: (args.case_time > 0).then(|| Duration::from_secs(args.case_time)),
-        properties: args.properties,
-    };
+        .deadline(deadline.map(|d| d.saturating_sub(started.elapsed())))
+        .close_grace(Duration::from_secs(args.close_grace))
+        .jobs(usize::try_from(args.jobs).unwrap_or(1))
+        .case_time((args.case_time > 0).then(|| Duration::from_secs(args.case_time)))
+        .properties(args.properties);
     let mut on_progress = |line: &str| {
         if progress {
             eprintln!("mcp-test: {line}");
@@ -698,9 +693,11 @@ async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
             options = options.cache_dir(Some(dir.clone()));
         }
         if let Some(path) = &args.ai.ai_ca_cert {
-            options.http = HttpOptions::new()
-                .ca_cert_file(path)
-                .map_err(GenerateError::AiCaCert)?;
+            options = options.http(
+                HttpOptions::new()
+                    .ca_cert_file(path)
+                    .map_err(GenerateError::AiCaCert)?,
+            );
         }
         Some(AiGenerate::new(options).required(args.ai.require_ai))
     } else {
@@ -708,12 +705,13 @@ async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
     };
     let opened = open(&args.target, true).await?;
     let target = opened.target();
-    let mut config = GenerateConfig::new(opened.source.clone(), target.label());
-    config.cases.edge_cases = args.edge_cases;
-    config.cases.values = values;
-    config.verify = args.verify;
-    config.timeout = Duration::from_secs(args.target.timeout.max(1));
-    config.ai = ai;
+    let mut cases = CaseOptions::default().edge_cases(args.edge_cases);
+    cases.values = values;
+    let config = GenerateConfig::new(opened.source.clone(), target.label())
+        .cases(cases)
+        .verify(args.verify)
+        .timeout(Duration::from_secs(args.target.timeout.max(1)))
+        .ai(ai);
     let generated =
         generate_tests(target, &config, &mut |line| eprintln!("mcp-test: {line}")).await;
     opened.close().await;

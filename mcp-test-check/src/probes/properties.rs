@@ -36,12 +36,10 @@ pub(crate) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, option
     }
     let mut property_options = PropertyOptions::default()
         .cases(cases)
-        .seed(options.cases.seed)
+        .selection(options.cases.selection.clone())
         .timeout(options.timeout)
         .max_shrink_calls(128);
     property_options.case_time = options.case_time;
-    property_options.only = options.cases.only.clone();
-    property_options.skip = options.cases.skip.clone();
     let report = run_tools(&c.session, tools, &property_options, c.jobs).await;
     let era = c.era;
     let mut out = Vec::new();

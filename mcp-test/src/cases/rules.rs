@@ -422,7 +422,7 @@ fn derive_tool<'s>(
     let compiled = engine
         .get(schema)
         .map_err(|e| problem(None, format!("the input schema does not compile: {e}")))?;
-    let mut sampler = Sampler::new(options.seed);
+    let mut sampler = Sampler::new(options.selection.seed);
     let Engine {
         index, mutations, ..
     } = engine;

@@ -128,7 +128,10 @@ pub async fn __assert_properties(
 /// - `regressions = "path/to/dir"`: where the minimal failing arguments are kept and replayed
 ///   from (default: `mcp-test-regressions/` in the crate of the test); `no_regressions = ()`
 ///   keeps none;
-/// - `identity = Identity::principal("ada")`: who each call runs as, in process.
+/// - `identity = Identity::principal("ada")`: who each call runs as, in process;
+/// - `selection = Selection::default().only(..).seed(N)`: `only`, `skip`, `seed` and
+///   `identity` at once, as one [`Selection`](crate::cases::Selection) (which
+///   `assert_schema_cases!` takes too).
 ///
 /// The server is anything that implements [`Target`](crate::target::Target): a
 /// [`Server`](crate::Server), a client connected to one, or, in a `#[mcp_test]` test, the

@@ -16,7 +16,9 @@ use super::regressions::{self, Stored};
 use super::strategy::{Broken, broken_for, units, valid_for};
 use super::trees::Trees;
 use crate::cases::target::Session;
-use crate::cases::{Case, DEFAULT_TIMEOUT, Expectation, Selector, list_tools, over_limit};
+use crate::cases::{
+    Case, DEFAULT_TIMEOUT, Expectation, Selection, Selector, list_tools, over_limit,
+};
 use crate::target::{Target, TargetError};
 use crate::validation::SchemaValidator;
 use crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
@@ -93,18 +95,27 @@ impl fmt::Debug for UserInvariant {
 }
 
 /// What [`check_properties`] runs, and how.
+///
+/// Build it from [`PropertyOptions::default`] with its methods (each named after the field it
+/// sets); the fields are public for reading.
+///
+/// ```
+/// use mcp_test::cases::properties::PropertyOptions;
+/// use mcp_test::cases::Selection;
+/// let options = PropertyOptions::default().cases(8).only("add").seed(7);
+/// assert_eq!(options.selection, Selection::default().only("add").seed(7));
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct PropertyOptions {
     /// Cases per property: for each tool (each action of an action tool), this many calls
     /// with valid arguments and this many with arguments broken in one place. Default
     /// [`default_cases`](super::default_cases): 64, or `MCP_TEST_PROPERTY_CASES`.
     pub cases: u32,
-    /// The seed every tool's, action's and property's own seed is derived from.
-    pub seed: u64,
-    /// When not empty, only these tools (and actions) run.
-    pub only: Vec<Selector>,
-    /// Tools (and actions) that do not run.
-    pub skip: Vec<Selector>,
+    /// Which tools and actions run ([`Selection::only`], [`Selection::skip`]), the seed every
+    /// tool's, action's and property's own seed is derived from, and who each call runs as,
+    /// for a server in this process ([`Selection::identity`]).
+    pub selection: Selection,
     /// The built-in invariants switched off.
     pub without: Vec<Invariant>,
     /// Your own invariants, checked after each call with valid arguments.
@@ -120,27 +131,23 @@ pub struct PropertyOptions {
     pub case_time: Option<Duration>,
     /// The most calls one failure's shrinking may make.
     pub max_shrink_calls: u32,
-    /// Who each call runs as, for a server in this process.
-    pub identity: Option<crate::Identity>,
 }
 
 impl Default for PropertyOptions {
-    /// [`default_cases`](super::default_cases) cases, seed `0x6d63_7074` ("mcpt"), every
-    /// tool, every built-in invariant, no regressions file, a 30-second timeout, at most 512
-    /// calls to shrink a failure, anonymous.
+    /// [`default_cases`](super::default_cases) cases, [`Selection::default`] (every tool,
+    /// seed [`Selection::DEFAULT_SEED`], anonymous), every built-in invariant, no regressions
+    /// file, a 30-second timeout, no time limit of its own per call, at most 512 calls to
+    /// shrink a failure.
     fn default() -> Self {
         PropertyOptions {
             cases: super::default_cases(),
-            seed: 0x6d63_7074,
-            only: Vec::new(),
-            skip: Vec::new(),
+            selection: Selection::default(),
             without: Vec::new(),
             invariants: Vec::new(),
             regressions: None,
             timeout: DEFAULT_TIMEOUT,
             case_time: None,
             max_shrink_calls: 512,
-            identity: None,
         }
     }
 }
@@ -158,40 +165,58 @@ impl PropertyOptions {
         self
     }
 
-    /// Another seed.
+    /// Which tools and actions run, the seed, and who runs them, all at once (`only`,
+    /// `skip`, `seed` and `identity` set one part each).
     ///
     /// ```
     /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().seed(7).seed, 7);
+    /// use mcp_test::cases::Selection;
+    /// let selection = Selection::default().skip("delete_all").seed(7);
+    /// let options = PropertyOptions::default().selection(selection.clone());
+    /// assert_eq!(options.selection, selection);
     /// ```
     #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
+    pub fn selection(mut self, selection: Selection) -> Self {
+        self.selection = selection;
         self
     }
 
-    /// Only this tool, or this action of a tool (with other `only`s: and those).
+    /// Another seed ([`Selection::seed`]).
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// assert_eq!(PropertyOptions::default().seed(7).selection.seed, 7);
+    /// ```
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.selection = self.selection.seed(seed);
+        self
+    }
+
+    /// Only this tool, or this action of a tool (with other `only`s: and those;
+    /// [`Selection::only`]).
     ///
     /// ```
     /// use mcp_test::cases::properties::PropertyOptions;
     /// let options = PropertyOptions::default().only("orders").only(("shop", "buy"));
-    /// assert_eq!(options.only.len(), 2);
+    /// assert_eq!(options.selection.only.len(), 2);
     /// ```
     #[must_use]
     pub fn only(mut self, selector: impl Into<Selector>) -> Self {
-        self.only.push(selector.into());
+        self.selection = self.selection.only(selector);
         self
     }
 
-    /// Not this tool, or this action of a tool.
+    /// Not this tool, or this action of a tool ([`Selection::skip`]).
     ///
     /// ```
     /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().skip("delete_all").skip[0].tool, "delete_all");
+    /// let options = PropertyOptions::default().skip("delete_all");
+    /// assert_eq!(options.selection.skip[0].tool, "delete_all");
     /// ```
     #[must_use]
     pub fn skip(mut self, selector: impl Into<Selector>) -> Self {
-        self.skip.push(selector.into());
+        self.selection = self.selection.skip(selector);
         self
     }
 
@@ -279,17 +304,32 @@ impl PropertyOptions {
         self
     }
 
-    /// Runs every call as `identity` (in process).
+    /// How long one call may run before it is cancelled and counts for nothing; `None` (the
+    /// default): up to the [`timeout`](Self::timeout).
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// use std::time::Duration;
+    /// let options = PropertyOptions::default().case_time(Some(Duration::from_secs(2)));
+    /// assert_eq!(options.case_time, Some(Duration::from_secs(2)));
+    /// ```
+    #[must_use]
+    pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
+        self.case_time = case_time;
+        self
+    }
+
+    /// Runs every call as `identity` (in process; [`Selection::identity`]).
     ///
     /// ```
     /// use mcp_test::cases::properties::PropertyOptions;
     /// use mcp_test::Identity;
     /// let options = PropertyOptions::default().identity(Identity::principal("ada"));
-    /// assert!(options.identity.is_some());
+    /// assert!(options.selection.identity.is_some());
     /// ```
     #[must_use]
     pub fn identity(mut self, identity: crate::Identity) -> Self {
-        self.identity = Some(identity);
+        self.selection = self.selection.identity(identity);
         self
     }
 
@@ -303,12 +343,6 @@ impl PropertyOptions {
     pub fn max_shrink_calls(mut self, calls: u32) -> Self {
         self.max_shrink_calls = calls;
         self
-    }
-
-    fn selects(&self, tool: &str, action: Option<&str>) -> bool {
-        let hit =
-            |s: &Selector| s.tool == tool && s.action.as_deref().is_none_or(|a| Some(a) == action);
-        (self.only.is_empty() || self.only.iter().any(hit)) && !self.skip.iter().any(hit)
     }
 }
 
@@ -501,7 +535,7 @@ pub async fn check_properties(target: &dyn Target, options: &PropertyOptions) ->
         }
     };
     let mut session = Session::new(target, options.timeout);
-    if let Some(identity) = &options.identity {
+    if let Some(identity) = &options.selection.identity {
         session = session.with_caller(crate::Caller::new(identity.clone()));
     }
     run_tools(&session, &tools, options, 1).await
@@ -526,7 +560,7 @@ pub async fn run_tools(
             .cloned()
             .unwrap_or(json!({"type": "object"}));
         if SchemaValidator::new(&schema).is_err() {
-            if options.selects(name, None) {
+            if options.selection.selects(name, None) {
                 report
                     .problems
                     .push(format!("tool {name:?}: the input schema does not compile"));
@@ -544,7 +578,7 @@ pub async fn run_tools(
             None => Vec::new(),
         };
         for (action, unit) in units(&schema) {
-            if options.selects(name, action.as_deref()) {
+            if options.selection.selects(name, action.as_deref()) {
                 units_of.push(Unit {
                     tool: tool.clone(),
                     name: name.to_owned(),
@@ -609,7 +643,7 @@ impl Unit {
 
     fn seed(&self, options: &PropertyOptions, property: &str) -> [u8; 32] {
         let mut hash = Sha256::new();
-        hash.update(options.seed.to_le_bytes());
+        hash.update(options.selection.seed.to_le_bytes());
         hash.update(self.name.as_bytes());
         hash.update([0]);
         hash.update(self.action.as_deref().unwrap_or("").as_bytes());

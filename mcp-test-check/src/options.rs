@@ -1,0 +1,190 @@
+//! What `check` runs: [`CheckOptions`], and the defaults it starts from.
+
+use crate::DEFAULT_DEADLINE;
+use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT};
+use std::time::Duration;
+
+/// How many schema cases `check` runs at once by default: enough that one slow tool does not
+/// hold up the run, few enough that a server handling one request at a time (many stdio
+/// servers) only queues them.
+pub const DEFAULT_JOBS: usize = 4;
+
+/// How long one schema case may run in `check` by default before it is cancelled: `check` is
+/// meant to finish in seconds, and a tool slower than this is doing real work (waiting, I/O)
+/// that each further case of it would repeat. [`CheckOptions::case_time`] changes it.
+pub const DEFAULT_CASE_TIME: Duration = Duration::from_secs(2);
+
+/// What `check` runs.
+///
+/// Build it from [`CheckOptions::default`] with its methods, each named after the field it
+/// sets; the fields are public for reading.
+///
+/// ```
+/// use mcp_test::cases::CaseOptions;
+/// use mcp_test_check::{CheckOptions, check, example_server};
+/// use std::time::Duration;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let options = CheckOptions::default()
+///     .cases(CaseOptions::default().edge_cases(false))
+///     .timeout(Duration::from_secs(5))
+///     .allow_tools(["notes"])
+///     .jobs(1)
+///     .case_time(None);
+/// assert_eq!((options.jobs, options.case_time), (1, None));
+/// let report = check(&example_server(), &options).await;
+/// report.assert_no_defects();
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct CheckOptions {
+    /// Which cases to derive (edge cases are on by default), with the values to send
+    /// ([`CaseOptions::values`]; a tool whose given values do not fit its schema is not
+    /// called, and the report lists it with why; [`check_values`](mcp_test::cases::check_values) finds
+    /// every such value beforehand). The cases always run without
+    /// client capabilities, whatever [`CaseOptions::client_capabilities`](CaseOptions) says: a
+    /// tool that needs one must answer -32021, and the multi-round probe then drives it with
+    /// every capability declared.
+    pub cases: CaseOptions,
+    /// The per-call timeout (a server that hangs is reported, not waited on).
+    pub timeout: Duration,
+    /// Call every tool, even one the spec's defaults make potentially destructive (not
+    /// annotated `readOnlyHint: true` or `destructiveHint: false`). Off by default: such a
+    /// tool is not called and the report lists it as skipped.
+    pub allow_destructive: bool,
+    /// Tools to call even though they are potentially destructive (`--tool NAME`).
+    pub allow_tools: Vec<String>,
+    /// The overall deadline, from the start of the check (default [`DEFAULT_DEADLINE`];
+    /// `None`: none). When it passes nothing more is sent, a request in flight is no longer
+    /// waited for, and the report keeps what ran and says it was cut short
+    /// ([`CheckReport::incomplete`](crate::CheckReport::incomplete)).
+    pub deadline: Option<Duration>,
+    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
+    /// Requests are multiplexed by id on every transport, so a slow tool does not hold up
+    /// the other cases. After each case a liveness request tells whether the server still
+    /// answers; with several cases in flight, a case that kills the server is known only up
+    /// to the cases in flight with it, which `jobs = 1` removes.
+    pub jobs: usize,
+    /// How long one schema case may run (default [`DEFAULT_CASE_TIME`]; `None`: up to
+    /// [`timeout`](Self::timeout)). A case still running then is cancelled
+    /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
+    /// cancellation pattern says), the tool's later valid cases are not sent, and the report notes
+    /// it: its outcome is [`Happened::Slow`](mcp_test::cases::Happened::Slow), no verdict either way.
+    pub case_time: Option<Duration>,
+    /// How long `check_connected` waits for a stdio server to exit after closing its stdin,
+    /// before it kills it (default 2 s, the client's `DEFAULT_CLOSE_GRACE`).
+    pub close_grace: Duration,
+    /// Property tests after the schema cases (`--properties N`): `N` cases per property for
+    /// each tool and action `check` may call, held to the invariants of
+    /// `cases::properties` (feature `properties`), as probe `tools/properties`.
+    /// `None` (the default): none.
+    pub properties: Option<u32>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            cases: CaseOptions::default(),
+            timeout: DEFAULT_TIMEOUT,
+            allow_destructive: false,
+            allow_tools: Vec::new(),
+            deadline: Some(DEFAULT_DEADLINE),
+            jobs: DEFAULT_JOBS,
+            case_time: Some(DEFAULT_CASE_TIME),
+            close_grace: mcp_test::target::CLOSE_GRACE,
+            properties: None,
+        }
+    }
+}
+
+impl CheckOptions {
+    /// Which cases to derive, with which values, for which tools ([`CaseOptions`]).
+    #[must_use]
+    pub fn cases(mut self, cases: CaseOptions) -> Self {
+        self.cases = cases;
+        self
+    }
+
+    /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]).
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Whether to call every tool, even one the spec's defaults make potentially destructive.
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// assert!(CheckOptions::default().allow_destructive(true).allow_destructive);
+    /// ```
+    #[must_use]
+    pub fn allow_destructive(mut self, allow: bool) -> Self {
+        self.allow_destructive = allow;
+        self
+    }
+
+    /// Adds tools to call even though they are potentially destructive (`--tool NAME`).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// let options = CheckOptions::default().allow_tools(["book_table"]).allow_tools(["cancel"]);
+    /// assert_eq!(options.allow_tools, ["book_table", "cancel"]);
+    /// ```
+    #[must_use]
+    pub fn allow_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
+        self.allow_tools.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// Another overall deadline; `None`: none (default [`DEFAULT_DEADLINE`]).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// use std::time::Duration;
+    /// let options = CheckOptions::default().deadline(Some(Duration::from_secs(60)));
+    /// assert_eq!(options.deadline, Some(Duration::from_secs(60)));
+    /// assert_eq!(options.deadline(None).deadline, None);
+    /// ```
+    #[must_use]
+    pub fn deadline(mut self, deadline: Option<Duration>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
+    #[must_use]
+    pub fn jobs(mut self, jobs: usize) -> Self {
+        self.jobs = jobs;
+        self
+    }
+
+    /// How long one schema case may run; `None`: up to the [`timeout`](Self::timeout)
+    /// (default [`DEFAULT_CASE_TIME`]).
+    #[must_use]
+    pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
+        self.case_time = case_time;
+        self
+    }
+
+    /// How long `check_connected` waits for a stdio server to exit after closing its stdin.
+    #[must_use]
+    pub fn close_grace(mut self, grace: Duration) -> Self {
+        self.close_grace = grace;
+        self
+    }
+
+    /// Property tests after the schema cases, this many cases per property; `None` (the
+    /// default): none.
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// assert_eq!(CheckOptions::default().properties(Some(16)).properties, Some(16));
+    /// ```
+    #[must_use]
+    pub fn properties(mut self, cases: Option<u32>) -> Self {
+        self.properties = cases;
+        self
+    }
+}
