@@ -18,9 +18,6 @@ use mcp_test::target::DEADLINE_PASSED;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The overall deadline of a check unless told otherwise: 10 minutes.
-pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);
-
 /// Starts the deadline of `options` (if any) on the checker's session.
 pub(super) fn start(c: &mut Checker<'_>, options: &CheckOptions) -> Option<Arc<Deadline>> {
     let deadline = Deadline::after(options.deadline?);

@@ -57,10 +57,9 @@ mod table;
 mod example_server;
 pub mod generate;
 
-pub use deadline::DEFAULT_DEADLINE;
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
-pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_JOBS};
+pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS};
 pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};

@@ -1,8 +1,10 @@
 //! What `check` runs: [`CheckOptions`], and the defaults it starts from.
 
-use crate::DEFAULT_DEADLINE;
 use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT};
 use std::time::Duration;
+
+/// The overall deadline of a check unless told otherwise: 10 minutes.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);
 
 /// How many schema cases `check` runs at once by default: enough that one slow tool does not
 /// hold up the run, few enough that a server handling one request at a time (many stdio
