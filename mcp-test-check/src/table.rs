@@ -14,7 +14,7 @@
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
 use crate::checker::{Checker, Note};
-use crate::probes::{authorization, http_probes, properties, tasks};
+use crate::probes::{authorization, header_case, http_probes, properties, tasks};
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
@@ -376,6 +376,17 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE",
         run: raw_http,
+    },
+    Row {
+        ids: &[header_case::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "HTTP: header names in another case",
+        run: header_case::run,
     },
     Row {
         ids: &[AUTHORIZATION_PROBE],

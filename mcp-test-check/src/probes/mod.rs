@@ -3,6 +3,8 @@
 
 pub(crate) mod authorization;
 pub(crate) mod catalog;
+pub(crate) mod header_case;
+pub(crate) mod http_exchange;
 pub(crate) mod http_probes;
 pub(crate) mod notifications;
 pub(crate) mod properties;

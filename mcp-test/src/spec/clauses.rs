@@ -1304,7 +1304,7 @@ clauses! {
         "**Constraints on `x-mcp-header` values**: - **MUST NOT** be empty - **MUST** match HTTP field-name token syntax (`1*tchar`, [RFC 9110 Section 5.1](https://datatracker.ietf.org/doc/html/rfc9110#section-5.1)) - **MUST NOT** contain control characters, including carriage return (CR, `\r`) or line feed (LF, `\n`) - **MUST** be case-insensitively unique among all `x-mcp-header` values in the `inputSchema` - **MUST** only be applied to parameters with primitive types (integer, string, boolean).";
     /// Header names compare case-insensitively.
     HTTP_HEADER_CASE = "http/header-name-case", "2026-07-28", "basic/transports/streamable-http.mdx", "Case Sensitivity", Must,
-        Http, Http, not_yet("this crate's HTTP client writes every header name in lowercase, so only that case is ever tried"),
+        Http, Http, probes(&["http/header-name-case"]),
         "Clients and servers **MUST** use case-insensitive comparisons for header names.";
     /// An unsupported version in the header is 400 with -32022.
     HTTP_UNSUPPORTED_VERSION = "http/unsupported-version", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
