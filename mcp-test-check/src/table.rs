@@ -14,7 +14,7 @@
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
 use crate::checker::{Checker, Note};
-use crate::probes::{authorization, header_case, http_probes, properties, tasks};
+use crate::probes::{authorization, header_case, http_probes, param_headers, properties, tasks};
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
@@ -46,6 +46,11 @@ pub(crate) struct Needs {
     pub time_left: bool,
     /// The property tests were asked for (`--properties N`).
     pub properties: bool,
+    /// A tool `check` calls with a base case (`rule:base`), for a probe that calls one again.
+    pub base_call: bool,
+    /// A tool `check` calls whose base case carries an argument its input schema marks with
+    /// `x-mcp-header`, for the probe of `Mcp-Param-*` headers.
+    pub header_param: bool,
 }
 
 /// A row's run function: it reads and fills the [`Run`] and records its probes on the checker.
@@ -195,6 +200,14 @@ impl<'a> Run<'a> {
         if needs.properties && self.options.properties.is_none() {
             return Some("property tests were not asked for (--properties N)".to_owned());
         }
+        if needs.base_call && crate::probes::http_exchange::base_calls(self).is_empty() {
+            return Some("no tool that check calls has a base case".to_owned());
+        }
+        if needs.header_param && param_headers::mirrored_call(self).is_none() {
+            return Some(
+                "no tool that check calls has an x-mcp-header argument in its base case".to_owned(),
+            );
+        }
         None
     }
 }
@@ -238,6 +251,8 @@ const NOTHING: Needs = Needs {
     transport: None,
     time_left: false,
     properties: false,
+    base_call: false,
+    header_param: false,
 };
 
 const TOOLS: Needs = Needs {
@@ -387,6 +402,18 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: header names in another case",
         run: header_case::run,
+    },
+    Row {
+        ids: &[param_headers::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            header_param: true,
+            ..TOOLS
+        },
+        progress: "HTTP: Mcp-Param headers that disagree with the arguments",
+        run: param_headers::run,
     },
     Row {
         ids: &[AUTHORIZATION_PROBE],

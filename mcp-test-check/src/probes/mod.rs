@@ -7,6 +7,7 @@ pub(crate) mod header_case;
 pub(crate) mod http_exchange;
 pub(crate) mod http_probes;
 pub(crate) mod notifications;
+pub(crate) mod param_headers;
 pub(crate) mod properties;
 pub(crate) mod protocol;
 pub(crate) mod raw_http;

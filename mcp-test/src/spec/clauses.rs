@@ -1292,11 +1292,11 @@ clauses! {
         "In particular, servers **MUST** decode an encoded `Mcp-Name` or `Mcp-Param-{Name}` value before comparing it to the corresponding request body value during [Server Validation](#server-validation).";
     /// `Mcp-Param-*` headers are validated against the arguments.
     HTTP_PARAM_HEADERS = "http/param-headers", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Behavior for Custom Headers", Must,
-        Http, Http, not_yet("call a tool that declares x-mcp-header with a mismatched, a missing and an ill-formed Mcp-Param header (it runs the tool when the server does not validate, so only for tools check may call)"),
+        Http, Http, probes(&["http/param-headers"]),
         "Servers **MUST** reject requests with a recognized `Mcp-Param-{Name}` header that contains invalid characters (see [Value Encoding](#value-encoding)). Any server that processes the message body **MUST** validate that encoded header values, after decoding if Base64-encoded, match the corresponding values in the request body. Servers **MUST** reject requests with a `400 Bad Request` HTTP status and JSON-RPC error code `-32020` (`HeaderMismatch`) if any validation fails.";
     /// Integer parameters compare numerically.
     HTTP_PARAM_NUMERIC = "http/param-numeric", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Should,
-        Http, Http, not_yet("call a tool with an integer x-mcp-header parameter whose header is written `42.0` for `42`"),
+        Http, Http, probes(&["http/param-headers"]),
         "When validating integer parameter values, servers **SHOULD** compare the header value and the body value numerically rather than as strings (e.g., `42.0` and `42` are considered equal).";
     /// `x-mcp-header` annotations follow their constraints.
     HTTP_X_MCP_HEADER = "http/x-mcp-header-valid", "2026-07-28", "basic/transports/streamable-http.mdx", "Schema Extension", Must,
