@@ -14,7 +14,9 @@
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
 use crate::checker::{Checker, Note};
-use crate::probes::{authorization, header_case, http_probes, param_headers, properties, tasks};
+use crate::probes::{
+    authorization, header_case, http_probes, param_headers, properties, stream_related, tasks,
+};
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
@@ -414,6 +416,18 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: Mcp-Param headers that disagree with the arguments",
         run: param_headers::run,
+    },
+    Row {
+        ids: &[stream_related::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "HTTP: the notifications on a tool call's SSE stream",
+        run: stream_related::run,
     },
     Row {
         ids: &[AUTHORIZATION_PROBE],

@@ -58,84 +58,86 @@ async fn probe(url: &str, options: &HttpOptions, timeout: Duration) -> Out {
         id: None,
     });
     let id = body["id"].clone();
-    let first = first.map(|w| (w.response(&id), w.brief()));
-    let second = second.map(|w| (w.status, w.response(&id), w.brief()));
+    let answer = |w: super::http_exchange::Watched| (w.status, w.response(&id), w.brief());
+    let (first, second) = (first.map(answer), second.map(answer));
     judge(first, second)
         .into_iter()
         .map(|n| n.on(on.clone()))
         .collect()
 }
 
-/// Judges the two replies: `lower` (the response, and the reply in brief) to the request with
-/// lowercase header names, `titled` (status, response, brief) to the one in Title-Case.
-fn judge(
-    lower: Result<(Option<Value>, String), String>,
-    titled: Result<(u16, Option<Value>, String), String>,
-) -> Option<Note> {
-    let served = |r: &Option<Value>| r.as_ref().is_some_and(|m| m.get("result").is_some());
-    match lower {
-        Ok((response, _)) if served(&response) => {}
-        Ok((_, brief)) => {
+/// Judges the two replies: `lower` (status, response, the reply in brief) to the request with
+/// lowercase header names, `titled` to the one in Title-Case.
+fn judge(lower: Result<Answer, String>, titled: Result<Answer, String>) -> Option<Note> {
+    let (lower, titled) = match (lower, titled) {
+        (Ok(lower), Ok(titled)) => (lower, titled),
+        (Err(e), _) | (_, Err(e)) => {
             return Some(Note::info(format!(
-                "server/discover with lowercase header names was not served ({brief}), so the case of header names was not compared"
+                "server/discover got no reply ({e}), so the case of header names was not compared"
             )));
         }
-        Err(e) => {
-            return Some(Note::info(format!(
-                "server/discover with lowercase header names got no reply ({e}), so the case of header names was not compared"
-            )));
-        }
+    };
+    let served = |a: &Answer| a.1.as_ref().is_some_and(|m| m.get("result").is_some());
+    let code = |a: &Answer| a.1.as_ref().and_then(|m| m.pointer("/error/code")).cloned();
+    if served(&titled) || (lower.0 == titled.0 && code(&lower) == code(&titled)) {
+        // Served both ways, or answered alike: the case made no difference.
+        return None;
     }
-    match titled {
-        Ok((_, response, _)) if served(&response) => None,
-        Ok((status, response, brief)) if (400..500).contains(&status) || response.is_some() => {
-            Some(Note::broke(
-                &clauses::HTTP_HEADER_CASE,
-                format!(
-                    "header names must be compared case-insensitively: server/discover with its headers named `Mcp-Method`, `Mcp-Protocol-Version`, `Content-Type` was refused ({brief}), while the same request with the names in lowercase was served"
-                ),
-            ))
-        }
-        Ok((_, _, brief)) => Some(Note::info(format!(
-            "server/discover with its header names in Title-Case got {brief}, and with them in lowercase a result"
-        ))),
-        Err(e) => Some(Note::info(format!(
-            "server/discover with its header names in Title-Case got no reply: {e}"
-        ))),
+    if !served(&lower) {
+        return Some(Note::info(format!(
+            "server/discover was not served with lowercase header names ({}) and was answered otherwise with them in Title-Case ({}), so the case of header names was not judged",
+            lower.2, titled.2
+        )));
     }
+    if (400..500).contains(&titled.0) || titled.1.is_some() {
+        return Some(Note::broke(
+            &clauses::HTTP_HEADER_CASE,
+            format!(
+                "header names must be compared case-insensitively: server/discover with its headers named `Mcp-Method`, `Mcp-Protocol-Version`, `Content-Type` was refused ({}), while the same request with the names in lowercase was served",
+                titled.2
+            ),
+        ));
+    }
+    Some(Note::info(format!(
+        "server/discover with its header names in Title-Case got {}, and with them in lowercase a result",
+        titled.2
+    )))
 }
+
+/// A reply: its status, the response to the request, and the reply in brief.
+type Answer = (u16, Option<Value>, String);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Severity;
 
-    fn served() -> Result<(Option<Value>, String), String> {
+    fn served() -> Result<Answer, String> {
         Ok((
+            200,
             Some(json!({"jsonrpc": "2.0", "id": "x", "result": {}})),
             "HTTP 200".into(),
         ))
     }
 
+    fn refused(status: u16, code: i64) -> Result<Answer, String> {
+        let error = json!({"jsonrpc": "2.0", "id": "x", "error": {"code": code, "message": "no"}});
+        Ok((
+            status,
+            Some(error),
+            format!("HTTP {status} (application/json): ..."),
+        ))
+    }
+
     #[test]
-    fn both_served_is_no_finding() {
-        let titled = Ok((
-            200,
-            Some(json!({"jsonrpc": "2.0", "id": "x", "result": {}})),
-            "HTTP 200".into(),
-        ));
-        assert_eq!(judge(served(), titled), None);
+    fn both_served_or_answered_alike_is_no_finding() {
+        assert_eq!(judge(served(), served()), None);
+        assert_eq!(judge(refused(200, -32603), refused(200, -32603)), None);
     }
 
     #[test]
     fn refused_only_in_title_case_breaks_the_rule() {
-        let refusal = json!({"jsonrpc": "2.0", "id": "x", "error": {"code": -32020, "message": "missing Mcp-Method"}});
-        let titled = Ok((
-            400,
-            Some(refusal),
-            "HTTP 400 (application/json): ...".into(),
-        ));
-        let note = judge(served(), titled).expect("a finding");
+        let note = judge(served(), refused(400, -32020)).expect("a finding");
         assert_eq!(note.clause, Some(clauses::HTTP_HEADER_CASE));
         assert_eq!(note.severity, Severity::Defect);
         assert!(note.message.contains("must"), "{}", note.message);
@@ -143,10 +145,8 @@ mod tests {
     }
 
     #[test]
-    fn nothing_is_judged_when_lowercase_is_not_served_or_no_reply_came() {
-        let refused = Ok((None, "HTTP 401".into()));
-        let titled = Ok((401, None, "HTTP 401".into()));
-        let note = judge(refused, titled.clone()).expect("a note");
+    fn what_cannot_be_compared_is_a_note() {
+        let note = judge(refused(401, -32001), refused(400, -32020)).expect("a note");
         assert_eq!(note.severity, Severity::Info);
         let note = judge(served(), Err("no reply within 1s".into())).expect("a note");
         assert_eq!(note.severity, Severity::Info);

@@ -60,6 +60,27 @@ pub(crate) fn put(headers: &mut HeaderMap, name: &str, value: &str) {
     }
 }
 
+/// The headers of a 2026-07-28 POST of `body` (a `tools/call` of `tool`, a definition as
+/// listed): [`json_headers`], every mirrored header, and an `Mcp-Param-{Name}` for every
+/// `x-mcp-header` argument the body carries.
+pub(crate) fn call_headers(tool: &Value, body: &Value) -> HeaderMap {
+    let mut headers = json_headers();
+    for (name, value) in mcp_test::wire::build::mirrored_headers(body) {
+        put(&mut headers, &name, &value);
+    }
+    let arguments = body.pointer("/params/arguments").unwrap_or(&Value::Null);
+    let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+    for param in mcp_test::headers::header_params(schema) {
+        if let Some(value) = param
+            .lookup(arguments)
+            .and_then(mcp_test::headers::param_value)
+        {
+            put(&mut headers, &param.header_name(), &value);
+        }
+    }
+    headers
+}
+
 /// JSON in, JSON or SSE out.
 pub(crate) fn json_headers() -> HeaderMap {
     let mut headers = HeaderMap::new();

@@ -13,4 +13,5 @@ pub(crate) mod protocol;
 pub(crate) mod raw_http;
 pub(crate) mod rounds;
 pub(crate) mod stdio_framing;
+pub(crate) mod stream_related;
 pub(crate) mod tasks;

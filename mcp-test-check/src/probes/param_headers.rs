@@ -74,25 +74,29 @@ enum Kind {
 
 async fn probe(wire: &Wire, tool: &str, arguments: &Value, params: &[HeaderParam]) -> Out {
     let mut out = Vec::new();
-    let param = &params[0];
-    let Some(value) = param.lookup(arguments).cloned() else {
-        return out;
-    };
-    let Some(right) = param_value(&value) else {
-        return out;
-    };
-    let header = format!("Mcp-Param-{}", param.name);
-    let mut kinds = vec![
-        (Kind::Control, right.clone()),
-        (Kind::Mismatch, other_value(&value)),
-    ];
-    if right != ILL_FORMED {
-        kinds.push((Kind::IllFormed, ILL_FORMED.to_owned()));
+    // (what is sent, the parameter, its value in the header, its argument's header form)
+    let mut requests: Vec<(Kind, &HeaderParam, String, String)> = Vec::new();
+    for (n, param) in params.iter().enumerate() {
+        let Some(value) = param.lookup(arguments) else {
+            continue;
+        };
+        let Some(right) = param_value(value) else {
+            continue;
+        };
+        if n == 0 {
+            requests.push((Kind::Control, param, right.clone(), right.clone()));
+            requests.push((Kind::Mismatch, param, other_value(value), right.clone()));
+            if right != ILL_FORMED {
+                requests.push((Kind::IllFormed, param, ILL_FORMED.to_owned(), right.clone()));
+            }
+        }
+        let integer = value.is_i64() || value.is_u64();
+        if integer && !requests.iter().any(|r| r.0 == Kind::Numeric) {
+            requests.push((Kind::Numeric, param, format!("{right}.0"), right));
+        }
     }
-    if value.is_i64() || value.is_u64() {
-        kinds.push((Kind::Numeric, format!("{right}.0")));
-    }
-    for (n, (kind, sent)) in kinds.into_iter().enumerate() {
+    for (n, (kind, param, sent, right)) in requests.into_iter().enumerate() {
+        let header = format!("Mcp-Param-{}", param.name);
         let mut body = mcp_test::wire::build::build_call_request(tool, arguments.clone());
         body["id"] = json!(format!("mcp-test-param-headers-{n}"));
         let mut headers = json_headers();

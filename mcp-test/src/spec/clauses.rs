@@ -1248,7 +1248,7 @@ clauses! {
         "If the input is a JSON-RPC _request_, the server **MUST** either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.";
     /// Notifications on a request's stream relate to it.
     HTTP_STREAM_RELATED = "http/stream-notifications-related", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Must,
-        Http, Http, not_yet("a progress notification on a request's SSE stream whose progressToken is not that request's"),
+        Http, Http, probes(&["http/stream-notifications"]),
         "The server **MAY** send JSON-RPC _notifications_ — for example, [`notifications/progress`][notifications-progress] or [`notifications/message`][notifications-message] — before the final response. These notifications **MUST** relate to the originating client request.";
     /// No server requests on a response stream.
     HTTP_NO_REQUESTS = "http/no-requests-on-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", MustNot,
