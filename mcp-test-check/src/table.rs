@@ -15,7 +15,8 @@
 
 use crate::checker::{Checker, Note};
 use crate::probes::{
-    authorization, header_case, http_probes, param_headers, properties, stream_related, tasks,
+    authorization, header_case, http_probes, legacy_streams, param_headers, properties,
+    stream_related, tasks,
 };
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
@@ -428,6 +429,17 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: the notifications on a tool call's SSE stream",
         run: stream_related::run,
+    },
+    Row {
+        ids: &[legacy_streams::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Legacy),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "HTTP: the SSE streams of a 2025-era session: GET, event IDs, resuming",
+        run: legacy_streams::run,
     },
     Row {
         ids: &[AUTHORIZATION_PROBE],

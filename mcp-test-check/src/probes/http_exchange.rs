@@ -242,6 +242,52 @@ impl Wire {
         Ok(watched)
     }
 
+    /// Sends one request and reads its reply into `sink` as it comes (head first, then each
+    /// piece of the body), until the body ends or the timeout: for a stream watched while
+    /// something else happens, and dropped when that is done. `Err`: no reply head.
+    pub(crate) async fn watch_into(
+        &self,
+        method: Method,
+        headers: HeaderMap,
+        sink: &std::cell::RefCell<Option<Watched>>,
+    ) -> Result<(), String> {
+        let mut request = http::Request::new(Full::new(Bytes::new()));
+        *request.method_mut() = method;
+        *request.uri_mut() = self.uri.clone();
+        *request.headers_mut() = headers;
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
+            .await
+            .map_err(|_| format!("no reply within {:?}", self.timeout))?
+            .map_err(|e| format!("sending the request failed: {e}"))?;
+        let (parts, mut incoming) = response.into_parts();
+        *sink.borrow_mut() = Some(Watched {
+            status: parts.status.as_u16(),
+            headers: parts.headers,
+            ..Watched::default()
+        });
+        let mut data = Vec::new();
+        loop {
+            match tokio::time::timeout_at(deadline, incoming.frame()).await {
+                Err(_) => return Ok(()),
+                Ok(None | Some(Err(_))) => {
+                    if let Some(w) = sink.borrow_mut().as_mut() {
+                        w.ended = true;
+                    }
+                    return Ok(());
+                }
+                Ok(Some(Ok(frame))) => {
+                    if let Ok(chunk) = frame.into_data() {
+                        data.extend_from_slice(&chunk);
+                        if let Some(w) = sink.borrow_mut().as_mut() {
+                            w.body = Bytes::from(data.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// POSTs `body` and reads the reply until the response to it (then `settle` longer).
     pub(crate) async fn post(
         &self,

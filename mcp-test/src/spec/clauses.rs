@@ -1340,31 +1340,31 @@ clauses! {
         "The server **MUST** either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint.";
     /// 2025-11-25: the GET stream carries no responses.
     LEGACY_HTTP_GET_NO_RESPONSES = "legacy/http/get-no-responses", "2025-11-25", "basic/transports.mdx", "Listening for Messages from the Server", MustNot,
-        Http, Http, not_yet("keep a GET stream open while requests run and see whether a response arrives on it"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **MUST NOT** send a JSON-RPC _response_ on the stream **unless** [resuming](#resumability-and-redelivery) a stream associated with a previous client request.";
     /// 2025-11-25: SSE priming event.
     LEGACY_HTTP_SSE_PRIMING = "legacy/http/sse-priming", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, not_yet("the first event of an SSE reply should carry an event ID and empty data"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **SHOULD** immediately send an SSE event consisting of an event ID and an empty `data` field in order to prime the client to reconnect (using that event ID as `Last-Event-ID`).";
     /// 2025-11-25: `retry` before closing a connection.
     LEGACY_HTTP_SSE_RETRY = "legacy/http/sse-retry", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, not_yet("an SSE connection closed before its response should have carried a `retry` field"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "If the server does close the _connection_ prior to terminating the _SSE stream_, it **SHOULD** send an SSE event with a standard [`retry`](https://html.spec.whatwg.org/multipage/server-sent-events.html#:~:text=field%20name%20is%20%22retry%22) field before closing the connection.";
     /// 2025-11-25: messages on a request's stream relate to it.
     LEGACY_HTTP_STREAM_RELATED = "legacy/http/stream-messages-related", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, not_yet("a notification on a request's SSE stream whose progressToken is not that request's"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The SSE stream **SHOULD** eventually include a JSON-RPC _response_ for the JSON-RPC _request_ sent in the POST body. - The server **MAY** send JSON-RPC _requests_ and _notifications_ before sending the JSON-RPC _response_. These messages **SHOULD** relate to the originating client _request_.";
     /// 2025-11-25: one stream per message.
     LEGACY_HTTP_NO_BROADCAST = "legacy/http/no-broadcast", "2025-11-25", "basic/transports.mdx", "Multiple Connections", MustNot,
-        Http, Http, not_yet("hold two streams open and provoke a server message; check provokes none"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **MUST** send each of its JSON-RPC messages on only one of the connected streams; that is, it **MUST NOT** broadcast the same message across multiple streams.";
     /// 2025-11-25: event IDs are unique.
     LEGACY_HTTP_EVENT_IDS = "legacy/http/event-ids", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", Must,
-        Http, Http, not_yet("collect the SSE event IDs of every stream of one session and look for a repeat"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "If present, the ID **MUST** be globally unique across all streams within that [session](#session-management)—or all streams with that specific client, if session management is not in use. - Event IDs **SHOULD** encode sufficient information to identify the originating stream, enabling the server to correlate a `Last-Event-ID` to the correct stream.";
     /// 2025-11-25: no replay across streams.
     LEGACY_HTTP_NO_CROSS_REPLAY = "legacy/http/no-cross-replay", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", MustNot,
-        Http, Http, not_yet("resume a broken stream with Last-Event-ID and compare what is replayed"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **MUST NOT** replay messages that would have been delivered on a different stream.";
     /// 2025-11-25: session IDs are visible ASCII.
     LEGACY_HTTP_SESSION_ID_ASCII = "legacy/http/session-id-ascii", "2025-11-25", "basic/transports.mdx", "Session Management", Must,
