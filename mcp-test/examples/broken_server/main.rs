@@ -21,6 +21,7 @@ mod base;
 mod http_area;
 mod logging;
 mod resources;
+mod sampling_area;
 mod server;
 mod stdio_area;
 mod tasks_area;
@@ -164,6 +165,7 @@ const AREAS: &[&dyn Hooks] = &[
     &stdio_area::Stdio,
     &http_area::Http,
     &tasks_area::Tasks,
+    &sampling_area::Sampling,
     &authorization::Authorization,
 ];
 

@@ -755,11 +755,11 @@ clauses! {
         "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error.";
     /// `includeContext` other than `none` needs `sampling.context`.
     SAMPLING_CONTEXT = "sampling/include-context", "2026-07-28", "client/sampling.mdx", "Capabilities", ShouldNot,
-        MultiRound, Any, not_yet("drive each asking tool declaring sampling without sampling.context; check drives with every capability declared, so the request is always allowed"),
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **SHOULD** avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and **SHOULD NOT** use them unless the client declares `sampling.context` capability.";
     /// Tool-enabled sampling needs `sampling.tools`.
     SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, not_yet("drive each asking tool declaring sampling without sampling.tools; check drives with every capability declared, so the request is always allowed"),
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     /// A notification gets no response.
