@@ -15,8 +15,8 @@
 
 use crate::checker::{Checker, Note};
 use crate::probes::{
-    authorization, header_case, http_probes, legacy_streams, param_headers, properties,
-    stream_related, tasks,
+    authorization, header_case, http_probes, input_responses, legacy_streams, param_headers,
+    properties, stream_related, tasks,
 };
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
@@ -54,6 +54,8 @@ pub(crate) struct Needs {
     /// A tool `check` calls whose base case carries an argument its input schema marks with
     /// `x-mcp-header`, for the probe of `Mcp-Param-*` headers.
     pub header_param: bool,
+    /// A tool whose base case asked for input or answered -32021.
+    pub asking_tool: bool,
 }
 
 /// A row's run function: it reads and fills the [`Run`] and records its probes on the checker.
@@ -206,6 +208,9 @@ impl<'a> Run<'a> {
         if needs.base_call && crate::probes::http_exchange::base_calls(self).is_empty() {
             return Some("no tool that check calls has a base case".to_owned());
         }
+        if needs.asking_tool && input_responses::asking_calls(self).is_empty() {
+            return Some("no tool asked for input or answered -32021".to_owned());
+        }
         if needs.header_param && param_headers::mirrored_call(self).is_none() {
             return Some(
                 "no tool that check calls has an x-mcp-header argument in its base case".to_owned(),
@@ -256,6 +261,7 @@ const NOTHING: Needs = Needs {
     properties: false,
     base_call: false,
     header_param: false,
+    asking_tool: false,
 };
 
 const TOOLS: Needs = Needs {
@@ -333,6 +339,16 @@ pub(crate) const PROBES: &[Row] = &[
         needs: TOOLS,
         progress: "multi-round: tools that ask, driven with every client capability",
         run: multi_round_driven,
+    },
+    Row {
+        ids: &[input_responses::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "multi-round: a retry whose inputResponses is not an object",
+        run: input_responses::run,
     },
     Row {
         ids: &[

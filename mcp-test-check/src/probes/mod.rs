@@ -6,6 +6,7 @@ pub(crate) mod catalog;
 pub(crate) mod header_case;
 pub(crate) mod http_exchange;
 pub(crate) mod http_probes;
+pub(crate) mod input_responses;
 pub(crate) mod legacy_streams;
 pub(crate) mod notifications;
 pub(crate) mod param_headers;

@@ -20,8 +20,8 @@ mod authorization;
 mod base;
 mod http_area;
 mod logging;
+mod multi_round_area;
 mod resources;
-mod sampling_area;
 mod server;
 mod stdio_area;
 mod tasks_area;
@@ -165,7 +165,7 @@ const AREAS: &[&dyn Hooks] = &[
     &stdio_area::Stdio,
     &http_area::Http,
     &tasks_area::Tasks,
-    &sampling_area::Sampling,
+    &multi_round_area::MultiRound,
     &authorization::Authorization,
 ];
 

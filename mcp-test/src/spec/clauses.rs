@@ -743,7 +743,7 @@ clauses! {
         "Servers **MUST NOT** assume that clients will fulfill the `inputRequests` or retry the original request.";
     /// Input responses are validated.
     MRTR_VALIDATE_RESPONSES = "mrtr/validate-input-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
-        MultiRound, Any, not_yet("retry with inputResponses that are not an InputResponses object and expect a JSON-RPC error"),
+        MultiRound, Any, probes(&["multi-round/input-responses"]),
         "Servers **SHOULD** validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed.";
     /// Unknown input responses are ignored.
     MRTR_IGNORE_EXTRA = "mrtr/ignore-extra-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,

@@ -1,12 +1,13 @@
-//! Sampling: what a server may ask of a client that declares `sampling` with neither
-//! `context` nor `tools`. Each switch makes `confirm` ask, beside its elicitation, for a
-//! sampling its client did not declare it can do (and name `sampling` in the -32021 it
-//! answers a client without capabilities).
+//! Multi-round requests beyond the base area's: what a server may ask of a client that
+//! declares `sampling` with neither `context` nor `tools` (each sampling switch makes
+//! `confirm` ask, beside its elicitation, for a sampling its client did not declare it can do,
+//! and name `sampling` in the -32021 it answers a client without capabilities), and what it
+//! takes as input responses.
 
 use super::{BOTH, Breaks, Hooks, Switch, method};
 use serde_json::{Value, json};
 
-pub struct Sampling;
+pub struct MultiRound;
 
 /// Whether a request declares client capabilities in its `_meta`.
 fn declares(request: Option<&Value>) -> bool {
@@ -16,7 +17,7 @@ fn declares(request: Option<&Value>) -> bool {
         .is_some_and(|c| !c.is_null())
 }
 
-impl Hooks for Sampling {
+impl Hooks for MultiRound {
     fn switches(&self) -> &'static [Switch] {
         &[
             Switch {
@@ -33,6 +34,13 @@ impl Hooks for Sampling {
                 probe: "multi-round/driven",
                 transports: BOTH,
             },
+            Switch {
+                name: "mrtr/input-responses-unchecked",
+                about: "takes inputResponses that are not an object as no answer, and completes confirm",
+                clause: "mrtr/validate-input-responses",
+                probe: "multi-round/input-responses",
+                transports: BOTH,
+            },
         ]
     }
 
@@ -43,6 +51,18 @@ impl Hooks for Sampling {
         message: &mut Value,
         _before: &mut Vec<Value>,
     ) {
+        if on.on("mrtr/input-responses-unchecked")
+            && method(request) == Some("tools/call")
+            && request
+                .and_then(|r| r.pointer("/params/inputResponses"))
+                .is_some_and(|r| !r.is_object())
+            && message.get("error").is_some()
+        {
+            let id = message["id"].clone();
+            *message = json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "not confirmed"}]}});
+            return;
+        }
         let context = on.on("sampling/context-undeclared");
         let tools = on.on("sampling/tools-undeclared");
         if !(context || tools)
