@@ -300,7 +300,8 @@ impl Hooks for Http {
         if zone_call
             && on.on("http/param-integer-as-text")
             && let Some(shelf) = arguments.as_ref().and_then(|a| a.get("shelf"))
-            && header(head, "mcp-param-shelf").is_some_and(|h| h != shelf.to_string())
+            && header(head, "mcp-param-shelf")
+                .is_some_and(|h| shelf.as_u64().map(|n| n.to_string()).as_deref() != Some(h))
         {
             // Different as text: made to differ in value too, so the server refuses it.
             set(head, "mcp-param-shelf", "broken-server-not-the-shelf");
