@@ -14,7 +14,10 @@
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
 use crate::checker::{Checker, Note};
-use crate::probes::{authorization, http_probes, properties, tasks};
+use crate::probes::{
+    authorization, header_case, http_probes, input_responses, legacy_streams, param_headers,
+    properties, stream_related, tasks,
+};
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
@@ -46,6 +49,13 @@ pub(crate) struct Needs {
     pub time_left: bool,
     /// The property tests were asked for (`--properties N`).
     pub properties: bool,
+    /// A tool `check` calls with a base case (`rule:base`), for a probe that calls one again.
+    pub base_call: bool,
+    /// A tool `check` calls whose base case carries an argument its input schema marks with
+    /// `x-mcp-header`, for the probe of `Mcp-Param-*` headers.
+    pub header_param: bool,
+    /// A tool whose base case asked for input or answered -32021.
+    pub asking_tool: bool,
 }
 
 /// A row's run function: it reads and fills the [`Run`] and records its probes on the checker.
@@ -196,6 +206,17 @@ impl<'a> Run<'a> {
         if needs.properties && self.options.properties.is_none() {
             return Some("property tests were not asked for (--properties N)".to_owned());
         }
+        if needs.base_call && crate::probes::http_exchange::base_calls(self).is_empty() {
+            return Some("no tool that check calls has a base case".to_owned());
+        }
+        if needs.asking_tool && input_responses::asking_calls(self).is_empty() {
+            return Some("no tool asked for input or answered -32021".to_owned());
+        }
+        if needs.header_param && param_headers::mirrored_call(self).is_none() {
+            return Some(
+                "no tool that check calls has an x-mcp-header argument in its base case".to_owned(),
+            );
+        }
         None
     }
 }
@@ -239,6 +260,9 @@ const NOTHING: Needs = Needs {
     transport: None,
     time_left: false,
     properties: false,
+    base_call: false,
+    header_param: false,
+    asking_tool: false,
 };
 
 const TOOLS: Needs = Needs {
@@ -318,6 +342,16 @@ pub(crate) const PROBES: &[Row] = &[
         run: multi_round_driven,
     },
     Row {
+        ids: &[input_responses::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "multi-round: a retry whose inputResponses is not an object",
+        run: input_responses::run,
+    },
+    Row {
         ids: &[
             "notifications/logging",
             "notifications/progress",
@@ -377,6 +411,52 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE",
         run: raw_http,
+    },
+    Row {
+        ids: &[header_case::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "HTTP: header names in another case",
+        run: header_case::run,
+    },
+    Row {
+        ids: &[param_headers::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            header_param: true,
+            ..TOOLS
+        },
+        progress: "HTTP: Mcp-Param headers that disagree with the arguments",
+        run: param_headers::run,
+    },
+    Row {
+        ids: &[stream_related::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "HTTP: the notifications on a tool call's SSE stream",
+        run: stream_related::run,
+    },
+    Row {
+        ids: &[legacy_streams::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Legacy),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "HTTP: the SSE streams of a 2025-era session: GET, event IDs, resuming",
+        run: legacy_streams::run,
     },
     Row {
         ids: &[AUTHORIZATION_PROBE],

@@ -244,13 +244,16 @@ async fn check_over_https_runs_every_probe_through_the_private_ca() {
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(report["summary"]["defect"], 0, "{}", run.stdout);
     assert_eq!(report["summary"]["warning"], 0, "{}", run.stdout);
-    // The raw HTTP probes went through TLS too: none was skipped or failed to connect.
+    // The raw HTTP probes went through TLS too: none was skipped or failed to connect. The
+    // Mcp-Param probe needs a tool with an `x-mcp-header` argument, which this server has not.
     let probes = report["probes"].as_array().unwrap();
     for probe in probes
         .iter()
         .filter(|p| p["name"].as_str().unwrap().starts_with("http/"))
     {
-        assert!(probe["skipped"].is_null(), "{probe}");
+        if probe["name"] != "http/param-headers" {
+            assert!(probe["skipped"].is_null(), "{probe}");
+        }
         assert!(!probe.to_string().contains("could not"), "{probe}");
     }
 

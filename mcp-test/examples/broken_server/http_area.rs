@@ -5,9 +5,33 @@
 use super::{Breaks, HTTP, Hooks, Switch, method};
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode};
+use mcp_test::{Context, ServerBuilder, Tool, ToolError};
 use serde_json::{Value, json};
 
 pub struct Http;
+
+/// Says in which zone an item is shelved: a tool whose arguments a client mirrors as
+/// `Mcp-Param-*` headers, which the server validates. Its name sorts after the other tools',
+/// so the probes that call only the first few call the same tools as without it.
+#[derive(Tool)]
+#[tool(name = "zone", annotations(read_only, idempotent))]
+struct Zone {
+    /// The region, at most 20 characters
+    #[tool(header = "Region", max_length = 20)]
+    region: String,
+    /// The shelf, 0 to 255
+    #[tool(header = "Shelf")]
+    shelf: u8,
+}
+
+impl Zone {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        Ok(format!("{} shelf {}", self.region, self.shelf))
+    }
+}
+
+/// The progress token of an unrelated request, which `http/progress-elsewhere` sends.
+const OTHER_TOKEN: &str = "broken-server-another-request";
 
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const METHOD: &str = "mcp-method";
@@ -138,7 +162,32 @@ impl Hooks for Http {
                 probe: "http/earlier-revisions",
                 transports: HTTP,
             },
+            Switch {
+                name: "http/param-header-unchecked",
+                about: "serves a tools/call of zone whose Mcp-Param headers disagree with its arguments",
+                clause: "http/param-headers",
+                probe: "http/param-headers",
+                transports: HTTP,
+            },
+            Switch {
+                name: "http/param-integer-as-text",
+                about: "compares an integer Mcp-Param header with its argument as text, so refuses Mcp-Param-Shelf: 7.0 for 7",
+                clause: "http/param-numeric",
+                probe: "http/param-headers",
+                transports: HTTP,
+            },
+            Switch {
+                name: "http/progress-elsewhere",
+                about: "sends, on the SSE reply to a tools/call with a string id (check's own client numbers its requests, so only the raw probe sees it), progress for another request's token",
+                clause: "http/stream-notifications-related",
+                probe: "http/stream-notifications",
+                transports: HTTP,
+            },
         ]
+    }
+
+    fn build(&self, builder: ServerBuilder) -> ServerBuilder {
+        builder.tool::<Zone>()
     }
 
     fn outgoing(
@@ -153,6 +202,15 @@ impl Hooks for Http {
             before.push(
                 json!({"jsonrpc": "2.0", "id": "broken-server-roots", "method": "roots/list"}),
             );
+        }
+        if on.on("http/progress-elsewhere")
+            && method == Some("tools/call")
+            && request
+                .and_then(|r| r.get("id"))
+                .is_some_and(Value::is_string)
+        {
+            before.push(json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": OTHER_TOKEN, "progress": 1}}));
         }
         if on.on("http/sse-buffered") && method == Some("server/discover") {
             before.push(json!({"jsonrpc": "2.0", "method": "notifications/message",
@@ -222,6 +280,31 @@ impl Hooks for Http {
             && let Some(meta) = message.pointer_mut("/params/_meta")
         {
             meta[VERSION_KEY] = json!(header);
+        }
+        let arguments = message.pointer("/params/arguments").cloned();
+        let zone_call =
+            method == "tools/call" && message.pointer("/params/name") == Some(&json!("zone"));
+        if zone_call
+            && on.on("http/param-header-unchecked")
+            && let Some(arguments) = &arguments
+        {
+            for (name, field) in [("mcp-param-region", "region"), ("mcp-param-shelf", "shelf")] {
+                if let Some(value) = arguments
+                    .get(field)
+                    .and_then(mcp_test::headers::param_value)
+                {
+                    set(head, name, &value);
+                }
+            }
+        }
+        if zone_call
+            && on.on("http/param-integer-as-text")
+            && let Some(shelf) = arguments.as_ref().and_then(|a| a.get("shelf"))
+            && header(head, "mcp-param-shelf")
+                .is_some_and(|h| shelf.as_u64().map(|n| n.to_string()).as_deref() != Some(h))
+        {
+            // Different as text: made to differ in value too, so the server refuses it.
+            set(head, "mcp-param-shelf", "broken-server-not-the-shelf");
         }
         if on.on("http/version-header-optional")
             && header(head, PROTOCOL_VERSION).is_none()

@@ -20,6 +20,7 @@ mod authorization;
 mod base;
 mod http_area;
 mod logging;
+mod multi_round_area;
 mod resources;
 mod server;
 mod stdio_area;
@@ -164,6 +165,7 @@ const AREAS: &[&dyn Hooks] = &[
     &stdio_area::Stdio,
     &http_area::Http,
     &tasks_area::Tasks,
+    &multi_round_area::MultiRound,
     &authorization::Authorization,
 ];
 

@@ -145,6 +145,19 @@ impl HttpClient {
         })
     }
 
+    /// [`HttpClient::with_options`], writing every header name in Title-Case
+    /// (`Mcp-Method`, `Mcp-Protocol-Version`) rather than lowercase: to see that a server
+    /// compares header names case-insensitively.
+    pub fn with_title_case_headers(options: &HttpOptions) -> Result<Self, ClientError> {
+        Ok(HttpClient {
+            hyper: HyperClient::builder(TokioExecutor::new())
+                .http1_title_case_headers(true)
+                .build(options.connector()?),
+            max_body: super::DEFAULT_MAX_MESSAGE_BYTES,
+            options: Arc::new(options.clone()),
+        })
+    }
+
     /// The options it was built from.
     pub fn options(&self) -> &HttpOptions {
         &self.options

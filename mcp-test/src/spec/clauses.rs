@@ -743,7 +743,7 @@ clauses! {
         "Servers **MUST NOT** assume that clients will fulfill the `inputRequests` or retry the original request.";
     /// Input responses are validated.
     MRTR_VALIDATE_RESPONSES = "mrtr/validate-input-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
-        MultiRound, Any, not_yet("retry with inputResponses that are not an InputResponses object and expect a JSON-RPC error"),
+        MultiRound, Any, probes(&["multi-round/input-responses"]),
         "Servers **SHOULD** validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed.";
     /// Unknown input responses are ignored.
     MRTR_IGNORE_EXTRA = "mrtr/ignore-extra-responses", "2026-07-28", "basic/patterns/mrtr.mdx", "Error Handling", Should,
@@ -755,11 +755,11 @@ clauses! {
         "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server **SHOULD** respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error.";
     /// `includeContext` other than `none` needs `sampling.context`.
     SAMPLING_CONTEXT = "sampling/include-context", "2026-07-28", "client/sampling.mdx", "Capabilities", ShouldNot,
-        MultiRound, Any, not_yet("drive each asking tool declaring sampling without sampling.context; check drives with every capability declared, so the request is always allowed"),
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **SHOULD** avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and **SHOULD NOT** use them unless the client declares `sampling.context` capability.";
     /// Tool-enabled sampling needs `sampling.tools`.
     SAMPLING_TOOLS = "sampling/tools", "2026-07-28", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, not_yet("drive each asking tool declaring sampling without sampling.tools; check drives with every capability declared, so the request is always allowed"),
+        MultiRound, Any, probes(&["multi-round/driven"]),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     /// A notification gets no response.
@@ -792,7 +792,7 @@ clauses! {
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// 2025-11-25: only elicitation modes the client supports.
     LEGACY_ELICITATION_SUPPORTED_MODES = "legacy/elicitation/supported-modes", "2025-11-25", "client/elicitation.mdx", "Capabilities", MustNot,
-        MultiRound, Any, not_yet("check declares no client capabilities to a 2025-era server, so it is never asked for elicitation"),
+        MultiRound, Any, not_yet("open a 2025-era session of its own declaring elicitation with form mode only, call the tools the schema cases call and answer their server requests; an elicitation/create in URL mode breaks it"),
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// Declines and cancellations are handled.
     ELICITATION_HANDLE_DECLINE = "elicitation/handle-decline", "2026-07-28", "client/elicitation.mdx", "Error Handling", Must,
@@ -808,7 +808,7 @@ clauses! {
         "Servers **MUST** ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types)";
     /// 2025-11-25: tool-enabled sampling needs `sampling.tools`.
     LEGACY_SAMPLING_TOOLS = "legacy/sampling/tools", "2025-11-25", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, not_yet("check declares no client capabilities to a 2025-era server, so it is never asked for sampling"),
+        MultiRound, Any, not_yet("open a 2025-era session of its own declaring sampling without tools, call the tools the schema cases call and answer their server requests; a sampling/createMessage with tools breaks it"),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     // ==== Tools, resources, prompts, completion, pagination ====
@@ -1248,7 +1248,7 @@ clauses! {
         "If the input is a JSON-RPC _request_, the server **MUST** either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.";
     /// Notifications on a request's stream relate to it.
     HTTP_STREAM_RELATED = "http/stream-notifications-related", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", Must,
-        Http, Http, not_yet("a progress notification on a request's SSE stream whose progressToken is not that request's"),
+        Http, Http, probes(&["http/stream-notifications"]),
         "The server **MAY** send JSON-RPC _notifications_ — for example, [`notifications/progress`][notifications-progress] or [`notifications/message`][notifications-message] — before the final response. These notifications **MUST** relate to the originating client request.";
     /// No server requests on a response stream.
     HTTP_NO_REQUESTS = "http/no-requests-on-stream", "2026-07-28", "basic/transports/streamable-http.mdx", "Receiving Messages", MustNot,
@@ -1292,11 +1292,11 @@ clauses! {
         "In particular, servers **MUST** decode an encoded `Mcp-Name` or `Mcp-Param-{Name}` value before comparing it to the corresponding request body value during [Server Validation](#server-validation).";
     /// `Mcp-Param-*` headers are validated against the arguments.
     HTTP_PARAM_HEADERS = "http/param-headers", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Behavior for Custom Headers", Must,
-        Http, Http, not_yet("call a tool that declares x-mcp-header with a mismatched, a missing and an ill-formed Mcp-Param header (it runs the tool when the server does not validate, so only for tools check may call)"),
+        Http, Http, probes(&["http/param-headers"]),
         "Servers **MUST** reject requests with a recognized `Mcp-Param-{Name}` header that contains invalid characters (see [Value Encoding](#value-encoding)). Any server that processes the message body **MUST** validate that encoded header values, after decoding if Base64-encoded, match the corresponding values in the request body. Servers **MUST** reject requests with a `400 Bad Request` HTTP status and JSON-RPC error code `-32020` (`HeaderMismatch`) if any validation fails.";
     /// Integer parameters compare numerically.
     HTTP_PARAM_NUMERIC = "http/param-numeric", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Should,
-        Http, Http, not_yet("call a tool with an integer x-mcp-header parameter whose header is written `42.0` for `42`"),
+        Http, Http, probes(&["http/param-headers"]),
         "When validating integer parameter values, servers **SHOULD** compare the header value and the body value numerically rather than as strings (e.g., `42.0` and `42` are considered equal).";
     /// `x-mcp-header` annotations follow their constraints.
     HTTP_X_MCP_HEADER = "http/x-mcp-header-valid", "2026-07-28", "basic/transports/streamable-http.mdx", "Schema Extension", Must,
@@ -1304,7 +1304,7 @@ clauses! {
         "**Constraints on `x-mcp-header` values**: - **MUST NOT** be empty - **MUST** match HTTP field-name token syntax (`1*tchar`, [RFC 9110 Section 5.1](https://datatracker.ietf.org/doc/html/rfc9110#section-5.1)) - **MUST NOT** contain control characters, including carriage return (CR, `\r`) or line feed (LF, `\n`) - **MUST** be case-insensitively unique among all `x-mcp-header` values in the `inputSchema` - **MUST** only be applied to parameters with primitive types (integer, string, boolean).";
     /// Header names compare case-insensitively.
     HTTP_HEADER_CASE = "http/header-name-case", "2026-07-28", "basic/transports/streamable-http.mdx", "Case Sensitivity", Must,
-        Http, Http, not_yet("this crate's HTTP client writes every header name in lowercase, so only that case is ever tried"),
+        Http, Http, probes(&["http/header-name-case"]),
         "Clients and servers **MUST** use case-insensitive comparisons for header names.";
     /// An unsupported version in the header is 400 with -32022.
     HTTP_UNSUPPORTED_VERSION = "http/unsupported-version", "2026-07-28", "basic/transports/streamable-http.mdx", "Protocol Version Header", Must,
@@ -1340,31 +1340,31 @@ clauses! {
         "The server **MUST** either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint.";
     /// 2025-11-25: the GET stream carries no responses.
     LEGACY_HTTP_GET_NO_RESPONSES = "legacy/http/get-no-responses", "2025-11-25", "basic/transports.mdx", "Listening for Messages from the Server", MustNot,
-        Http, Http, not_yet("keep a GET stream open while requests run and see whether a response arrives on it"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **MUST NOT** send a JSON-RPC _response_ on the stream **unless** [resuming](#resumability-and-redelivery) a stream associated with a previous client request.";
     /// 2025-11-25: SSE priming event.
     LEGACY_HTTP_SSE_PRIMING = "legacy/http/sse-priming", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, not_yet("the first event of an SSE reply should carry an event ID and empty data"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **SHOULD** immediately send an SSE event consisting of an event ID and an empty `data` field in order to prime the client to reconnect (using that event ID as `Last-Event-ID`).";
     /// 2025-11-25: `retry` before closing a connection.
     LEGACY_HTTP_SSE_RETRY = "legacy/http/sse-retry", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, not_yet("an SSE connection closed before its response should have carried a `retry` field"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "If the server does close the _connection_ prior to terminating the _SSE stream_, it **SHOULD** send an SSE event with a standard [`retry`](https://html.spec.whatwg.org/multipage/server-sent-events.html#:~:text=field%20name%20is%20%22retry%22) field before closing the connection.";
     /// 2025-11-25: messages on a request's stream relate to it.
     LEGACY_HTTP_STREAM_RELATED = "legacy/http/stream-messages-related", "2025-11-25", "basic/transports.mdx", "Sending Messages to the Server", Should,
-        Http, Http, not_yet("a notification on a request's SSE stream whose progressToken is not that request's"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The SSE stream **SHOULD** eventually include a JSON-RPC _response_ for the JSON-RPC _request_ sent in the POST body. - The server **MAY** send JSON-RPC _requests_ and _notifications_ before sending the JSON-RPC _response_. These messages **SHOULD** relate to the originating client _request_.";
     /// 2025-11-25: one stream per message.
     LEGACY_HTTP_NO_BROADCAST = "legacy/http/no-broadcast", "2025-11-25", "basic/transports.mdx", "Multiple Connections", MustNot,
-        Http, Http, not_yet("hold two streams open and provoke a server message; check provokes none"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **MUST** send each of its JSON-RPC messages on only one of the connected streams; that is, it **MUST NOT** broadcast the same message across multiple streams.";
     /// 2025-11-25: event IDs are unique.
     LEGACY_HTTP_EVENT_IDS = "legacy/http/event-ids", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", Must,
-        Http, Http, not_yet("collect the SSE event IDs of every stream of one session and look for a repeat"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "If present, the ID **MUST** be globally unique across all streams within that [session](#session-management)—or all streams with that specific client, if session management is not in use. - Event IDs **SHOULD** encode sufficient information to identify the originating stream, enabling the server to correlate a `Last-Event-ID` to the correct stream.";
     /// 2025-11-25: no replay across streams.
     LEGACY_HTTP_NO_CROSS_REPLAY = "legacy/http/no-cross-replay", "2025-11-25", "basic/transports.mdx", "Resumability and Redelivery", MustNot,
-        Http, Http, not_yet("resume a broken stream with Last-Event-ID and compare what is replayed"),
+        Http, Http, probes(&["legacy/http/streams"]),
         "The server **MUST NOT** replay messages that would have been delivered on a different stream.";
     /// 2025-11-25: session IDs are visible ASCII.
     LEGACY_HTTP_SESSION_ID_ASCII = "legacy/http/session-id-ascii", "2025-11-25", "basic/transports.mdx", "Session Management", Must,

@@ -1,0 +1,105 @@
+//! Multi-round requests beyond the base area's: what a server may ask of a client that
+//! declares `sampling` with neither `context` nor `tools` (each sampling switch makes
+//! `confirm` ask, beside its elicitation, for a sampling its client did not declare it can do,
+//! and name `sampling` in the -32021 it answers a client without capabilities), and what it
+//! takes as input responses.
+
+use super::{BOTH, Breaks, Hooks, Switch, method};
+use serde_json::{Value, json};
+
+pub struct MultiRound;
+
+/// Whether a request declares client capabilities in its `_meta`.
+fn declares(request: Option<&Value>) -> bool {
+    request
+        .and_then(|r| r.pointer("/params/_meta"))
+        .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
+        .is_some_and(|c| !c.is_null())
+}
+
+impl Hooks for MultiRound {
+    fn switches(&self) -> &'static [Switch] {
+        &[
+            Switch {
+                name: "sampling/context-undeclared",
+                about: "asks, in confirm's rounds, for sampling with includeContext thisServer from a client that did not declare sampling.context",
+                clause: "sampling/include-context",
+                probe: "multi-round/driven",
+                transports: BOTH,
+            },
+            Switch {
+                name: "sampling/tools-undeclared",
+                about: "asks, in confirm's rounds, for sampling with tools from a client that did not declare sampling.tools",
+                clause: "sampling/tools",
+                probe: "multi-round/driven",
+                transports: BOTH,
+            },
+            Switch {
+                name: "mrtr/input-responses-unchecked",
+                about: "takes inputResponses that are not an object as no answer, and completes confirm",
+                clause: "mrtr/validate-input-responses",
+                probe: "multi-round/input-responses",
+                transports: BOTH,
+            },
+        ]
+    }
+
+    fn outgoing(
+        &self,
+        on: &Breaks,
+        request: Option<&Value>,
+        message: &mut Value,
+        _before: &mut Vec<Value>,
+    ) {
+        if on.on("mrtr/input-responses-unchecked")
+            && method(request) == Some("tools/call")
+            && request
+                .and_then(|r| r.pointer("/params/inputResponses"))
+                .is_some_and(|r| !r.is_object())
+            && message.get("error").is_some()
+        {
+            let id = message["id"].clone();
+            *message = json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "not confirmed"}]}});
+            return;
+        }
+        let context = on.on("sampling/context-undeclared");
+        let tools = on.on("sampling/tools-undeclared");
+        if !(context || tools)
+            || method(request) != Some("tools/call")
+            || request.and_then(|r| r.pointer("/params/name")) != Some(&json!("confirm"))
+        {
+            return;
+        }
+        if message.pointer("/error/code") == Some(&json!(-32021))
+            && let Some(required) = message
+                .pointer_mut("/error/data/requiredCapabilities")
+                .and_then(Value::as_object_mut)
+        {
+            required.insert("sampling".into(), json!({}));
+            return;
+        }
+        if !declares(request) {
+            return;
+        }
+        let Some(asks) = message
+            .pointer_mut("/result/inputRequests")
+            .and_then(Value::as_object_mut)
+        else {
+            return;
+        };
+        let mut params = json!({"messages": [{"role": "user",
+            "content": {"type": "text", "text": "Summarize the request"}}], "maxTokens": 50});
+        if context {
+            params["includeContext"] = json!("thisServer");
+        }
+        if tools {
+            params["tools"] = json!([{"name": "lookup", "description": "Looks a word up",
+                "inputSchema": {"type": "object", "properties": {"word": {"type": "string"}}}}]);
+        }
+        asks.insert(
+            "summary".into(),
+            json!({"method": "sampling/createMessage", "params": params}),
+        );
+    }
+}
