@@ -14,7 +14,9 @@
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
 use crate::checker::{Checker, Note};
-use crate::probes::{authorization, http_probes, properties, tasks};
+use crate::probes::{
+    authorization, http_probes, no_response_to_notification, properties, result_server_info, tasks,
+};
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
@@ -260,6 +262,12 @@ pub(crate) const PROBES: &[Row] = &[
         run: methods,
     },
     Row {
+        ids: &[no_response_to_notification::ID],
+        needs: NOTHING,
+        progress: "base: a notification, and no response to it",
+        run: no_response_to_notification::run,
+    },
+    Row {
         ids: &["lists/tools/list"],
         needs: TOOLS,
         progress: "lists: tools/list pagination, order, bad cursor",
@@ -407,6 +415,15 @@ pub(crate) const PROBES: &[Row] = &[
         needs: NOTHING,
         progress: "methods: initialize, sent last, as a 2025-era client sends it",
         run: initialize_last,
+    },
+    Row {
+        ids: &[result_server_info::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            ..NOTHING
+        },
+        progress: "base: serverInfo in the _meta of every result",
+        run: result_server_info::run,
     },
     Row {
         ids: &["results/shape-and-cache-hints", "errors/codes-and-ids"],

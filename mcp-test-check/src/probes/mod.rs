@@ -4,10 +4,12 @@
 pub(crate) mod authorization;
 pub(crate) mod catalog;
 pub(crate) mod http_probes;
+pub(crate) mod no_response_to_notification;
 pub(crate) mod notifications;
 pub(crate) mod properties;
 pub(crate) mod protocol;
 pub(crate) mod raw_http;
+pub(crate) mod result_server_info;
 pub(crate) mod rounds;
 pub(crate) mod stdio_framing;
 pub(crate) mod tasks;

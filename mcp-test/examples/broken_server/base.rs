@@ -230,7 +230,57 @@ const SWITCHES: &[Switch] = &[
         "capabilities/completions",
         BOTH,
     ),
+    switch(
+        "base/notification-answered",
+        "answers a notification (check's notifications/cancelled for no request) with a result",
+        "base/no-response-to-notification",
+        "base/no-response-to-notification",
+        // Over stdio the stray reply is also a reply to no request in flight, which the
+        // transport probe reports.
+        HTTP,
+    ),
+    switch(
+        "base/result-no-server-info",
+        "leaves serverInfo out of the _meta of tools/list results, and only of those",
+        "base/result-server-info",
+        "base/result-server-info",
+        BOTH,
+    ),
 ];
+
+/// The `reason` of the notification only `check`'s `base/no-response-to-notification` probe
+/// sends (`notifications/cancelled` for no request in flight).
+const NOTIFICATION_REASON: &str =
+    "mcp-test check: cancels no request in flight, to see that a notification gets no response";
+
+/// Every result names the server in `_meta`, as the runtime's own results do: a result a break
+/// made up gets the name too (after every area's rewrites), so that only
+/// `base/result-no-server-info` leaves it out, of `tools/list` results. The discover result is
+/// left as it is (`base/discover-no-server-info` is its switch), and so is an `initialize`
+/// result, a 2025-era one.
+pub fn name_server(on: &Breaks, request: Option<&Value>, message: &mut Value) {
+    const KEY: &str = "io.modelcontextprotocol/serverInfo";
+    let asked = method(request).unwrap_or("");
+    if asked == "server/discover" || asked == "initialize" {
+        return;
+    }
+    let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let Some(meta) = result
+        .entry("_meta")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+    else {
+        return;
+    };
+    if asked == "tools/list" && on.on("base/result-no-server-info") {
+        meta.remove(KEY);
+    } else {
+        meta.entry(KEY)
+            .or_insert_with(|| json!({"name": "broken-server", "version": "1.0.0"}));
+    }
+}
 
 fn with_log_level(request: Option<&Value>) -> bool {
     meta(request, "io.modelcontextprotocol/logLevel").is_some()
@@ -269,6 +319,13 @@ impl Hooks for Base {
                     "result": {"protocolVersion": "2025-11-25", "capabilities": {},
                                "serverInfo": {"name": "broken-server", "version": "1.0.0"}}})]);
             }
+        }
+        if name == "notifications/cancelled"
+            && on.on("base/notification-answered")
+            && message.pointer("/params/reason") == Some(&json!(NOTIFICATION_REASON))
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": null,
+                "result": {"resultType": "complete"}})]);
         }
         if name == "tools/list"
             && on.on("base/meta-not-required")

@@ -185,7 +185,10 @@ struct Fixture {
 impl Fixture {
     fn incoming(&self, message: &mut Value) -> Incoming {
         for area in AREAS {
-            if let Incoming::Answer(messages) = area.incoming(&self.on, message) {
+            if let Incoming::Answer(mut messages) = area.incoming(&self.on, message) {
+                for answer in &mut messages {
+                    base::name_server(&self.on, Some(message), answer);
+                }
                 return Incoming::Answer(messages);
             }
         }
@@ -217,6 +220,7 @@ impl Fixture {
         for area in AREAS {
             area.outgoing(&self.on, request.as_ref(), &mut message, &mut before);
         }
+        base::name_server(&self.on, request.as_ref(), &mut message);
         before.push(message);
         (request, before)
     }

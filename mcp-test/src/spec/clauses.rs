@@ -479,7 +479,7 @@ clauses! {
         "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server **MUST** return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.";
     /// Every result names the server.
     RESULT_SERVER_INFO = "base/result-server-info", "2026-07-28", "basic/index.mdx", "`_meta`", Should,
-        Base, Any, not_yet("look for io.modelcontextprotocol/serverInfo in the `_meta` of every result (the clause allows a server configured not to send it, which a client cannot tell apart)"),
+        Base, Any, probes(&["base/result-server-info"]),
         "Servers **SHOULD** include the following `io.modelcontextprotocol/*` field in every result's `_meta`, unless specifically configured not to do so, to identify themselves without relying on any prior connection state:";
     /// Client info and capabilities do not steer the server.
     CLIENT_INFO_NO_BEHAVIOR = "base/client-info-no-behavior", "2026-07-28", "basic/index.mdx", "`_meta`", ShouldNot,
@@ -764,11 +764,11 @@ clauses! {
 
     /// A notification gets no response.
     NO_RESPONSE_TO_NOTIFICATION = "base/no-response-to-notification", "2026-07-28", "basic/index.mdx", "Notifications", MustNot,
-        Base, Any, not_yet("send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        Base, Any, probes(&["base/no-response-to-notification"]),
         "The receiver **MUST NOT** send a response.";
     /// 2025-11-25: a notification gets no response.
     LEGACY_NO_RESPONSE_TO_NOTIFICATION = "legacy/base/no-response-to-notification", "2025-11-25", "basic/index.mdx", "Notifications", MustNot,
-        Base, Any, not_yet("send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        Base, Any, probes(&["base/no-response-to-notification"]),
         "The receiver **MUST NOT** send a response.";
     /// A result response has `result`.
     RESULT_FIELD = "base/result-field", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
