@@ -15,7 +15,8 @@
 
 use crate::checker::{Checker, Note};
 use crate::probes::{
-    authorization, http_probes, no_response_to_notification, properties, result_server_info, tasks,
+    authorization, extension_fallback, http_probes, no_response_to_notification, properties,
+    result_server_info, tasks, tasks_listen_undeclared,
 };
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
@@ -342,6 +343,24 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "tasks: the io.modelcontextprotocol/tasks lifecycle",
         run: tasks_lifecycle,
+    },
+    Row {
+        ids: &[extension_fallback::ID],
+        needs: Needs {
+            extension: Some(mcp_test::tasks::EXTENSION),
+            ..NOTHING
+        },
+        progress: "versioning: an extension's method from a client without it",
+        run: extension_fallback::run,
+    },
+    Row {
+        ids: &[tasks_listen_undeclared::ID],
+        needs: Needs {
+            extension: Some(mcp_test::tasks::EXTENSION),
+            ..NOTHING
+        },
+        progress: "tasks: subscriptions/listen for task ids, without the extension",
+        run: tasks_listen_undeclared::run,
     },
     Row {
         ids: &[

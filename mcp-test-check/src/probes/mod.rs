@@ -3,6 +3,7 @@
 
 pub(crate) mod authorization;
 pub(crate) mod catalog;
+pub(crate) mod extension_fallback;
 pub(crate) mod http_probes;
 pub(crate) mod no_response_to_notification;
 pub(crate) mod notifications;
@@ -13,3 +14,4 @@ pub(crate) mod result_server_info;
 pub(crate) mod rounds;
 pub(crate) mod stdio_framing;
 pub(crate) mod tasks;
+pub(crate) mod tasks_listen_undeclared;

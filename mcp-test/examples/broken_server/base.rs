@@ -240,6 +240,13 @@ const SWITCHES: &[Switch] = &[
         HTTP,
     ),
     switch(
+        "base/extension-served-undeclared",
+        "answers tasks/get (check's, for a made-up task) from a client without the tasks extension with a result",
+        "versioning/extension-fallback",
+        "versioning/extension-fallback",
+        BOTH,
+    ),
+    switch(
         "base/result-no-server-info",
         "leaves serverInfo out of the _meta of tools/list results, and only of those",
         "base/result-server-info",
@@ -319,6 +326,14 @@ impl Hooks for Base {
                     "result": {"protocolVersion": "2025-11-25", "capabilities": {},
                                "serverInfo": {"name": "broken-server", "version": "1.0.0"}}})]);
             }
+        }
+        if name == "tasks/get"
+            && on.on("base/extension-served-undeclared")
+            && message.pointer("/params/taskId") == Some(&json!("mcp-test-check-fallback"))
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+                "resultType": "complete", "taskId": "mcp-test-check-fallback",
+                "status": "working"}})]);
         }
         if name == "notifications/cancelled"
             && on.on("base/notification-answered")

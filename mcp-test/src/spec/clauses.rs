@@ -527,7 +527,7 @@ clauses! {
         "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it **MUST** respond with an `UnsupportedProtocolVersionError`.";
     /// An extension one side lacks falls back or fails.
     EXTENSION_FALLBACK = "versioning/extension-fallback", "2026-07-28", "basic/versioning.mdx", "Extension Negotiation", Must,
-        Lifecycle, Any, not_yet("call a method of an extension the server declares without declaring it as the client, and expect core behavior or an error"),
+        Lifecycle, Any, probes(&["versioning/extension-fallback"]),
         "If one party supports an extension but the other does not, the supporting party **MUST** either revert to core protocol behavior or reject the request with an appropriate error.";
     /// A modern-only server names its versions when refusing `initialize`.
     INITIALIZE_NAMES_VERSIONS = "versioning/initialize-names-versions", "2026-07-28", "basic/versioning.mdx", "Backward Compatibility with Initialization-Based Versions", Should,
@@ -1443,7 +1443,7 @@ clauses! {
         "The `resultType` field **MUST** be set to `\"complete\"` on `CancelTaskResult` as it is the standard result shape for the `tasks/cancel` request.";
     /// Task notifications need the extension declared.
     TASKS_LISTEN_UNDECLARED = "tasks/listen-undeclared", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", Must,
-        Tasks, Any, not_yet("open subscriptions/listen with notifications.taskIds and no extension declared, and expect -32021"),
+        Tasks, Any, probes(&["tasks/listen-undeclared"]),
         "If a client requests task status notifications but does not declare the `io.modelcontextprotocol/tasks` extension capability, the server **MUST** return a JSON-RPC error specifying the missing capabilities";
     /// No progress or log messages on a task's listen stream.
     TASKS_LISTEN_NO_PROGRESS = "tasks/listen-no-progress", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", MustNot,
