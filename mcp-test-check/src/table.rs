@@ -15,8 +15,8 @@
 
 use crate::checker::{Checker, Note};
 use crate::probes::{
-    authorization, extension_fallback, http_probes, no_response_to_notification, properties,
-    result_server_info, tasks, tasks_listen_undeclared,
+    authorization, extension_fallback, http_probes, initialize_result, no_response_to_notification,
+    properties, result_server_info, tasks, tasks_listen_undeclared,
 };
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
@@ -255,6 +255,15 @@ pub(crate) const PROBES: &[Row] = &[
         needs: NOTHING,
         progress: "discovery: server/discover",
         run: discovery,
+    },
+    Row {
+        ids: &[initialize_result::ID],
+        needs: Needs {
+            era: Some(Era::Legacy),
+            ..NOTHING
+        },
+        progress: "lifecycle: the InitializeResult of the handshake",
+        run: initialize_result::run,
     },
     Row {
         ids: &["methods/removed-and-unknown", "methods/unsupported-version"],

@@ -5,6 +5,7 @@ pub(crate) mod authorization;
 pub(crate) mod catalog;
 pub(crate) mod extension_fallback;
 pub(crate) mod http_probes;
+pub(crate) mod initialize_result;
 pub(crate) mod no_response_to_notification;
 pub(crate) mod notifications;
 pub(crate) mod properties;

@@ -559,7 +559,7 @@ clauses! {
         "Both parties **SHOULD** respect capability negotiation";
     /// 2025-11-25: the `initialize` answer states the server's capabilities and information.
     LEGACY_INITIALIZE_RESULT = "legacy/lifecycle/initialize-result", "2025-11-25", "basic/lifecycle.mdx", "Initialization", Must,
-        Lifecycle, Any, not_yet("the handshake is made by the connection before check runs, and its InitializeResult is not handed to the probes to check against the schema"),
+        Lifecycle, Any, probes(&["lifecycle/initialize-result"]),
         "The server **MUST** respond with its own capabilities and information:";
     /// 2025-11-25: no requests before `initialized`.
     LEGACY_NO_REQUESTS_BEFORE_INITIALIZED = "legacy/lifecycle/no-requests-before-initialized", "2025-11-25", "basic/lifecycle.mdx", "Initialization", ShouldNot,
