@@ -16,7 +16,7 @@
 use crate::checker::{Checker, Note};
 use crate::probes::{
     authorization, extension_fallback, http_probes, initialize_result, no_response_to_notification,
-    properties, result_server_info, tasks, tasks_listen_undeclared,
+    properties, result_server_info, stateless, tasks, tasks_listen_undeclared,
 };
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
@@ -422,6 +422,17 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: protected-resource metadata",
         run: protected_resource,
+    },
+    Row {
+        ids: &[stateless::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            transport: Some(Transport::Http),
+            time_left: true,
+            ..TOOLS
+        },
+        progress: "base: tools/list first on a new connection, and in the session",
+        run: stateless::run,
     },
     Row {
         ids: &[properties::PROBE],

@@ -13,6 +13,7 @@ pub(crate) mod protocol;
 pub(crate) mod raw_http;
 pub(crate) mod result_server_info;
 pub(crate) mod rounds;
+pub(crate) mod stateless;
 pub(crate) mod stdio_framing;
 pub(crate) mod tasks;
 pub(crate) mod tasks_listen_undeclared;

@@ -7,12 +7,21 @@
 
 use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch, meta, method};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Base;
 
 /// The cursor of the second page `base/scope-differs-across-pages` makes up.
 const SECOND_PAGE: &str = "fixture-page-2";
+
+/// The TCP peers (HTTP) that sent a request, for `base/stateless-first-request-refused`.
+static PEERS: Mutex<BTreeSet<SocketAddr>> = Mutex::new(BTreeSet::new());
+
+/// The `_meta` key `http_message` marks a request sent first on its connection with.
+const FIRST_ON_CONNECTION: &str = "fixture/first-on-connection";
 
 /// How many `server/discover` requests came in.
 static DISCOVERS: AtomicUsize = AtomicUsize::new(0);
@@ -247,6 +256,13 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
     switch(
+        "base/stateless-first-request-refused",
+        "refuses tools/list sent first on a TCP connection, as if server/discover had to come first",
+        "base/stateless",
+        "base/stateless",
+        HTTP,
+    ),
+    switch(
         "base/result-no-server-info",
         "leaves serverInfo out of the _meta of tools/list results, and only of those",
         "base/result-server-info",
@@ -313,6 +329,39 @@ impl Hooks for Base {
         SWITCHES
     }
 
+    fn http_message(&self, on: &Breaks, head: &mut http::request::Parts, message: &mut Value) {
+        if !on.on("base/stateless-first-request-refused") {
+            return;
+        }
+        let Some(peer) = head
+            .extensions
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map(|c| c.0)
+        else {
+            return;
+        };
+        let first = PEERS.lock().expect("not poisoned").insert(peer);
+        // Only a request whose mirrored headers agree with its body: the header probes' own
+        // disagreeing requests are the runtime's to refuse.
+        let agree = mcp_test::wire::build::mirrored_headers(message)
+            .iter()
+            .all(|(name, value)| {
+                head.headers
+                    .get(name.as_str())
+                    .and_then(|v| v.to_str().ok())
+                    == Some(value)
+            });
+        if first
+            && agree
+            && method(Some(message)) == Some("tools/list")
+            && let Some(meta) = message
+                .pointer_mut("/params/_meta")
+                .and_then(Value::as_object_mut)
+        {
+            meta.insert(FIRST_ON_CONNECTION.to_owned(), json!(true));
+        }
+    }
+
     fn incoming(&self, on: &Breaks, message: &mut Value) -> Incoming {
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         let name = method(Some(message)).unwrap_or("").to_owned();
@@ -326,6 +375,14 @@ impl Hooks for Base {
                     "result": {"protocolVersion": "2025-11-25", "capabilities": {},
                                "serverInfo": {"name": "broken-server", "version": "1.0.0"}}})]);
             }
+        }
+        if let Some(meta) = message
+            .pointer_mut("/params/_meta")
+            .and_then(Value::as_object_mut)
+            && meta.remove(FIRST_ON_CONNECTION).is_some()
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": -32600, "message": "send server/discover on this connection first"}})]);
         }
         if name == "tasks/get"
             && on.on("base/extension-served-undeclared")

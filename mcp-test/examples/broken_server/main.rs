@@ -366,7 +366,12 @@ async fn serve_http(
         }));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("listening on {}", listener.local_addr()?);
-    axum::serve(listener, router).await
+    // With the peer's address in each request, for breaks that key on the TCP connection.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await
 }
 
 async fn rewrite_http(

@@ -491,7 +491,7 @@ clauses! {
         "On notifications delivered via a `subscriptions/listen` stream, the server **MUST** include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request.";
     /// No state carried over from earlier requests.
     STATELESS = "base/stateless", "2026-07-28", "basic/index.mdx", "Statelessness", MustNot,
-        Base, Any, not_yet("send a request on a fresh connection with no earlier request and compare it with the same request after others; check sends every request with its full `_meta`, so reliance on earlier requests is never provoked"),
+        Base, Any, probes(&["base/stateless"]),
         "Servers **MUST NOT** rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).";
     /// Many conversations at once.
     STATELESS_MANY_TASKS = "base/stateless-many-tasks", "2026-07-28", "basic/index.mdx", "Statelessness", Should,
