@@ -15,8 +15,9 @@
 
 use crate::checker::{Checker, Note};
 use crate::probes::{
-    authorization, header_case, http_probes, input_responses, legacy_streams, param_headers,
-    properties, stream_related, tasks,
+    authorization, extension_fallback, header_case, http_probes, initialize_result,
+    input_responses, legacy_streams, no_response_to_notification, param_headers, properties,
+    result_server_info, stateless, stream_related, tasks, tasks_listen_undeclared,
 };
 use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
@@ -279,10 +280,25 @@ pub(crate) const PROBES: &[Row] = &[
         run: discovery,
     },
     Row {
+        ids: &[initialize_result::ID],
+        needs: Needs {
+            era: Some(Era::Legacy),
+            ..NOTHING
+        },
+        progress: "lifecycle: the InitializeResult of the handshake",
+        run: initialize_result::run,
+    },
+    Row {
         ids: &["methods/removed-and-unknown", "methods/unsupported-version"],
         needs: NOTHING,
         progress: "methods: removed and unknown methods, unsupported versions",
         run: methods,
+    },
+    Row {
+        ids: &[no_response_to_notification::ID],
+        needs: NOTHING,
+        progress: "base: a notification, and no response to it",
+        run: no_response_to_notification::run,
     },
     Row {
         ids: &["lists/tools/list"],
@@ -369,6 +385,24 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "tasks: the io.modelcontextprotocol/tasks lifecycle",
         run: tasks_lifecycle,
+    },
+    Row {
+        ids: &[extension_fallback::ID],
+        needs: Needs {
+            extension: Some(mcp_test::tasks::EXTENSION),
+            ..NOTHING
+        },
+        progress: "versioning: an extension's method from a client without it",
+        run: extension_fallback::run,
+    },
+    Row {
+        ids: &[tasks_listen_undeclared::ID],
+        needs: Needs {
+            extension: Some(mcp_test::tasks::EXTENSION),
+            ..NOTHING
+        },
+        progress: "tasks: subscriptions/listen for task ids, without the extension",
+        run: tasks_listen_undeclared::run,
     },
     Row {
         ids: &[
@@ -469,6 +503,17 @@ pub(crate) const PROBES: &[Row] = &[
         run: protected_resource,
     },
     Row {
+        ids: &[stateless::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            transport: Some(Transport::Http),
+            time_left: true,
+            ..TOOLS
+        },
+        progress: "base: tools/list first on a new connection, and in the session",
+        run: stateless::run,
+    },
+    Row {
         ids: &[properties::PROBE],
         needs: Needs {
             properties: true,
@@ -488,6 +533,15 @@ pub(crate) const PROBES: &[Row] = &[
         needs: NOTHING,
         progress: "methods: initialize, sent last, as a 2025-era client sends it",
         run: initialize_last,
+    },
+    Row {
+        ids: &[result_server_info::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            ..NOTHING
+        },
+        progress: "base: serverInfo in the _meta of every result",
+        run: result_server_info::run,
     },
     Row {
         ids: &["results/shape-and-cache-hints", "errors/codes-and-ids"],

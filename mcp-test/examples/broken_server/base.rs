@@ -7,12 +7,21 @@
 
 use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch, meta, method};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Base;
 
 /// The cursor of the second page `base/scope-differs-across-pages` makes up.
 const SECOND_PAGE: &str = "fixture-page-2";
+
+/// The TCP peers (HTTP) that sent a request, for `base/stateless-first-request-refused`.
+static PEERS: Mutex<BTreeSet<SocketAddr>> = Mutex::new(BTreeSet::new());
+
+/// The `_meta` key `http_message` marks a request sent first on its connection with.
+const FIRST_ON_CONNECTION: &str = "fixture/first-on-connection";
 
 /// How many `server/discover` requests came in.
 static DISCOVERS: AtomicUsize = AtomicUsize::new(0);
@@ -230,7 +239,71 @@ const SWITCHES: &[Switch] = &[
         "capabilities/completions",
         BOTH,
     ),
+    switch(
+        "base/notification-answered",
+        "answers a notification (check's notifications/cancelled for no request) with a result",
+        "base/no-response-to-notification",
+        "base/no-response-to-notification",
+        // Over stdio the stray reply is also a reply to no request in flight, which the
+        // transport probe reports.
+        HTTP,
+    ),
+    switch(
+        "base/extension-served-undeclared",
+        "answers tasks/get (check's, for a made-up task) from a client without the tasks extension with a result",
+        "versioning/extension-fallback",
+        "versioning/extension-fallback",
+        BOTH,
+    ),
+    switch(
+        "base/stateless-first-request-refused",
+        "refuses tools/list sent first on a TCP connection, as if server/discover had to come first",
+        "base/stateless",
+        "base/stateless",
+        HTTP,
+    ),
+    switch(
+        "base/result-no-server-info",
+        "leaves serverInfo out of the _meta of tools/list results, and only of those",
+        "base/result-server-info",
+        "base/result-server-info",
+        BOTH,
+    ),
 ];
+
+/// The `reason` of the notification only `check`'s `base/no-response-to-notification` probe
+/// sends (`notifications/cancelled` for no request in flight).
+const NOTIFICATION_REASON: &str =
+    "mcp-test check: cancels no request in flight, to see that a notification gets no response";
+
+/// Every result names the server in `_meta`, as the runtime's own results do: a result a break
+/// made up gets the name too (after every area's rewrites), so that only
+/// `base/result-no-server-info` leaves it out, of `tools/list` results. The discover result is
+/// left as it is (`base/discover-no-server-info` is its switch), and so is an `initialize`
+/// result, a 2025-era one.
+pub fn name_server(on: &Breaks, request: Option<&Value>, message: &mut Value) {
+    const KEY: &str = "io.modelcontextprotocol/serverInfo";
+    let asked = method(request).unwrap_or("");
+    if asked == "server/discover" || asked == "initialize" {
+        return;
+    }
+    let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let Some(meta) = result
+        .entry("_meta")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+    else {
+        return;
+    };
+    if asked == "tools/list" && on.on("base/result-no-server-info") {
+        meta.remove(KEY);
+    } else {
+        meta.entry(KEY)
+            .or_insert_with(|| json!({"name": "broken-server", "version": "1.0.0"}));
+    }
+}
 
 fn with_log_level(request: Option<&Value>) -> bool {
     meta(request, "io.modelcontextprotocol/logLevel").is_some()
@@ -256,6 +329,39 @@ impl Hooks for Base {
         SWITCHES
     }
 
+    fn http_message(&self, on: &Breaks, head: &mut http::request::Parts, message: &mut Value) {
+        if !on.on("base/stateless-first-request-refused") {
+            return;
+        }
+        let Some(peer) = head
+            .extensions
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map(|c| c.0)
+        else {
+            return;
+        };
+        let first = PEERS.lock().expect("not poisoned").insert(peer);
+        // Only a request whose mirrored headers agree with its body: the header probes' own
+        // disagreeing requests are the runtime's to refuse.
+        let agree = mcp_test::wire::build::mirrored_headers(message)
+            .iter()
+            .all(|(name, value)| {
+                head.headers
+                    .get(name.as_str())
+                    .and_then(|v| v.to_str().ok())
+                    == Some(value)
+            });
+        if first
+            && agree
+            && method(Some(message)) == Some("tools/list")
+            && let Some(meta) = message
+                .pointer_mut("/params/_meta")
+                .and_then(Value::as_object_mut)
+        {
+            meta.insert(FIRST_ON_CONNECTION.to_owned(), json!(true));
+        }
+    }
+
     fn incoming(&self, on: &Breaks, message: &mut Value) -> Incoming {
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         let name = method(Some(message)).unwrap_or("").to_owned();
@@ -269,6 +375,29 @@ impl Hooks for Base {
                     "result": {"protocolVersion": "2025-11-25", "capabilities": {},
                                "serverInfo": {"name": "broken-server", "version": "1.0.0"}}})]);
             }
+        }
+        if let Some(meta) = message
+            .pointer_mut("/params/_meta")
+            .and_then(Value::as_object_mut)
+            && meta.remove(FIRST_ON_CONNECTION).is_some()
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": -32600, "message": "send server/discover on this connection first"}})]);
+        }
+        if name == "tasks/get"
+            && on.on("base/extension-served-undeclared")
+            && message.pointer("/params/taskId") == Some(&json!("mcp-test-check-fallback"))
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+                "resultType": "complete", "taskId": "mcp-test-check-fallback",
+                "status": "working"}})]);
+        }
+        if name == "notifications/cancelled"
+            && on.on("base/notification-answered")
+            && message.pointer("/params/reason") == Some(&json!(NOTIFICATION_REASON))
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": null,
+                "result": {"resultType": "complete"}})]);
         }
         if name == "tools/list"
             && on.on("base/meta-not-required")

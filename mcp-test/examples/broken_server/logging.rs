@@ -110,7 +110,10 @@ impl Hooks for Logging {
         {
             meta.remove("io.modelcontextprotocol/logLevel");
         }
-        if message.get("method") != Some(&json!("subscriptions/listen")) {
+        // A listen for task ids is the tasks area's (`tasks/listen-undeclared-accepted`).
+        if message.get("method") != Some(&json!("subscriptions/listen"))
+            || message.pointer("/params/notifications/taskIds").is_some()
+        {
             return Incoming::Pass;
         }
         let id = message.get("id").cloned().unwrap_or(Value::Null);

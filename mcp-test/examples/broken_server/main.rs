@@ -187,7 +187,10 @@ struct Fixture {
 impl Fixture {
     fn incoming(&self, message: &mut Value) -> Incoming {
         for area in AREAS {
-            if let Incoming::Answer(messages) = area.incoming(&self.on, message) {
+            if let Incoming::Answer(mut messages) = area.incoming(&self.on, message) {
+                for answer in &mut messages {
+                    base::name_server(&self.on, Some(message), answer);
+                }
                 return Incoming::Answer(messages);
             }
         }
@@ -219,6 +222,7 @@ impl Fixture {
         for area in AREAS {
             area.outgoing(&self.on, request.as_ref(), &mut message, &mut before);
         }
+        base::name_server(&self.on, request.as_ref(), &mut message);
         before.push(message);
         (request, before)
     }
@@ -364,7 +368,12 @@ async fn serve_http(
         }));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("listening on {}", listener.local_addr()?);
-    axum::serve(listener, router).await
+    // With the peer's address in each request, for breaks that key on the TCP connection.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await
 }
 
 async fn rewrite_http(

@@ -5,7 +5,7 @@
 //! (a tool that fails would be a finding of the schema cases on the correct server), each a
 //! rewrite of what the runtime answers.
 
-use super::{Breaks, Hooks, STDIO, Switch, method};
+use super::{Breaks, HTTP, Hooks, Incoming, STDIO, Switch, method};
 use mcp_test::{Context, ServerBuilder, Tool, ToolError};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -159,6 +159,14 @@ const SWITCHES: &[Switch] = &[
         probe: "tasks/unknown-id",
         transports: STDIO,
     },
+    Switch {
+        name: "tasks/listen-undeclared-accepted",
+        about: "opens a subscriptions/listen stream for task ids to a client without the extension",
+        clause: "tasks/listen-undeclared",
+        probe: "tasks/listen-undeclared",
+        // Over stdio the stream that opens shows nothing before the request is given up on.
+        transports: HTTP,
+    },
 ];
 
 impl Hooks for Tasks {
@@ -172,6 +180,27 @@ impl Hooks for Tasks {
             .tool::<TallyTask>()
             .tool::<TallyConfirmed>()
             .task_poll_interval(None)
+    }
+
+    fn incoming(&self, on: &Breaks, message: &mut Value) -> Incoming {
+        // The listen request only `tasks/listen-undeclared` sends (a made-up task id): served
+        // as if the client had declared the extension.
+        if on.on("tasks/listen-undeclared-accepted")
+            && method(Some(message)) == Some("subscriptions/listen")
+            && message
+                .pointer("/params/notifications/taskIds")
+                .and_then(Value::as_array)
+                .is_some_and(|ids| ids.iter().any(|id| id.as_str().is_some_and(made_up)))
+            && let Some(meta) = message
+                .pointer_mut("/params/_meta")
+                .and_then(Value::as_object_mut)
+        {
+            meta.insert(
+                "io.modelcontextprotocol/clientCapabilities".into(),
+                json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}),
+            );
+        }
+        Incoming::Pass
     }
 
     fn outgoing(

@@ -57,8 +57,8 @@ impl Target for Connected {
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Target::send(&self.client, message, caller)
     }
-    /// The client's (transport, HTTP endpoint, events), with the era found and the
-    /// handshake's `capabilities` and `protocolVersion`.
+    /// The client's (transport, HTTP endpoint, events), with the era found, the handshake's
+    /// `capabilities` and `protocolVersion`, and the handshake result itself.
     fn connection(&self) -> Connection {
         let mut connection = self.client.connection().with_era(self.era);
         connection.capabilities = self.handshake.get("capabilities").cloned();
@@ -67,6 +67,7 @@ impl Target for Connected {
             .get("protocolVersion")
             .and_then(Value::as_str)
             .map(str::to_owned);
+        connection.handshake = Some(self.handshake.clone());
         connection
     }
 }

@@ -479,7 +479,7 @@ clauses! {
         "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server **MUST** return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.";
     /// Every result names the server.
     RESULT_SERVER_INFO = "base/result-server-info", "2026-07-28", "basic/index.mdx", "`_meta`", Should,
-        Base, Any, not_yet("look for io.modelcontextprotocol/serverInfo in the `_meta` of every result (the clause allows a server configured not to send it, which a client cannot tell apart)"),
+        Base, Any, probes(&["base/result-server-info"]),
         "Servers **SHOULD** include the following `io.modelcontextprotocol/*` field in every result's `_meta`, unless specifically configured not to do so, to identify themselves without relying on any prior connection state:";
     /// Client info and capabilities do not steer the server.
     CLIENT_INFO_NO_BEHAVIOR = "base/client-info-no-behavior", "2026-07-28", "basic/index.mdx", "`_meta`", ShouldNot,
@@ -491,7 +491,7 @@ clauses! {
         "On notifications delivered via a `subscriptions/listen` stream, the server **MUST** include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request.";
     /// No state carried over from earlier requests.
     STATELESS = "base/stateless", "2026-07-28", "basic/index.mdx", "Statelessness", MustNot,
-        Base, Any, not_yet("send a request on a fresh connection with no earlier request and compare it with the same request after others; check sends every request with its full `_meta`, so reliance on earlier requests is never provoked"),
+        Base, Any, probes(&["base/stateless"]),
         "Servers **MUST NOT** rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).";
     /// Many conversations at once.
     STATELESS_MANY_TASKS = "base/stateless-many-tasks", "2026-07-28", "basic/index.mdx", "Statelessness", Should,
@@ -527,7 +527,7 @@ clauses! {
         "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it **MUST** respond with an `UnsupportedProtocolVersionError`.";
     /// An extension one side lacks falls back or fails.
     EXTENSION_FALLBACK = "versioning/extension-fallback", "2026-07-28", "basic/versioning.mdx", "Extension Negotiation", Must,
-        Lifecycle, Any, not_yet("call a method of an extension the server declares without declaring it as the client, and expect core behavior or an error"),
+        Lifecycle, Any, probes(&["versioning/extension-fallback"]),
         "If one party supports an extension but the other does not, the supporting party **MUST** either revert to core protocol behavior or reject the request with an appropriate error.";
     /// A modern-only server names its versions when refusing `initialize`.
     INITIALIZE_NAMES_VERSIONS = "versioning/initialize-names-versions", "2026-07-28", "basic/versioning.mdx", "Backward Compatibility with Initialization-Based Versions", Should,
@@ -559,7 +559,7 @@ clauses! {
         "Both parties **SHOULD** respect capability negotiation";
     /// 2025-11-25: the `initialize` answer states the server's capabilities and information.
     LEGACY_INITIALIZE_RESULT = "legacy/lifecycle/initialize-result", "2025-11-25", "basic/lifecycle.mdx", "Initialization", Must,
-        Lifecycle, Any, not_yet("the handshake is made by the connection before check runs, and its InitializeResult is not handed to the probes to check against the schema"),
+        Lifecycle, Any, probes(&["lifecycle/initialize-result"]),
         "The server **MUST** respond with its own capabilities and information:";
     /// 2025-11-25: no requests before `initialized`.
     LEGACY_NO_REQUESTS_BEFORE_INITIALIZED = "legacy/lifecycle/no-requests-before-initialized", "2025-11-25", "basic/lifecycle.mdx", "Initialization", ShouldNot,
@@ -764,11 +764,11 @@ clauses! {
 
     /// A notification gets no response.
     NO_RESPONSE_TO_NOTIFICATION = "base/no-response-to-notification", "2026-07-28", "basic/index.mdx", "Notifications", MustNot,
-        Base, Any, not_yet("send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        Base, Any, probes(&["base/no-response-to-notification"]),
         "The receiver **MUST NOT** send a response.";
     /// 2025-11-25: a notification gets no response.
     LEGACY_NO_RESPONSE_TO_NOTIFICATION = "legacy/base/no-response-to-notification", "2025-11-25", "basic/index.mdx", "Notifications", MustNot,
-        Base, Any, not_yet("send a notification the server knows (notifications/cancelled for no request) and see that no response follows"),
+        Base, Any, probes(&["base/no-response-to-notification"]),
         "The receiver **MUST NOT** send a response.";
     /// A result response has `result`.
     RESULT_FIELD = "base/result-field", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
@@ -1443,7 +1443,7 @@ clauses! {
         "The `resultType` field **MUST** be set to `\"complete\"` on `CancelTaskResult` as it is the standard result shape for the `tasks/cancel` request.";
     /// Task notifications need the extension declared.
     TASKS_LISTEN_UNDECLARED = "tasks/listen-undeclared", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", Must,
-        Tasks, Any, not_yet("open subscriptions/listen with notifications.taskIds and no extension declared, and expect -32021"),
+        Tasks, Any, probes(&["tasks/listen-undeclared"]),
         "If a client requests task status notifications but does not declare the `io.modelcontextprotocol/tasks` extension capability, the server **MUST** return a JSON-RPC error specifying the missing capabilities";
     /// No progress or log messages on a task's listen stream.
     TASKS_LISTEN_NO_PROGRESS = "tasks/listen-no-progress", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", MustNot,

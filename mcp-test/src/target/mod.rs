@@ -167,6 +167,11 @@ pub struct Connection {
     /// server. Facts, not verdicts: whether one breaks the spec depends on the era (a
     /// 2025-era server may send requests). Empty for a server in this process.
     pub events: Vec<TransportEvent>,
+    /// The handshake's result as the server sent it, when the target kept it: a 2025-era
+    /// server's `InitializeResult` (or a 2026-07-28 server's `DiscoverResult`). `None`: not
+    /// kept. The checker holds an `InitializeResult` to the rule that it states the server's
+    /// capabilities and information.
+    pub handshake: Option<Value>,
 }
 
 impl Connection {
@@ -214,6 +219,13 @@ impl Connection {
     #[must_use]
     pub fn with_events(mut self, events: Vec<TransportEvent>) -> Self {
         self.events = events;
+        self
+    }
+
+    /// With the [`handshake`](Connection::handshake) result kept.
+    #[must_use]
+    pub fn with_handshake(mut self, handshake: Value) -> Self {
+        self.handshake = Some(handshake);
         self
     }
 }
