@@ -37,6 +37,7 @@
 //! # }
 //! ```
 
+pub(crate) mod answered;
 mod drive;
 mod http_options;
 mod synthesize;
@@ -551,8 +552,8 @@ impl Target for Server {
 
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
-            // A coverage recording around this send reads this server's registry.
-            crate::testing::coverage::answering(self);
+            // A watch around this send (a coverage recording) learns which server answered.
+            answered::answering(self);
             let (sink, mut received) = tokio::sync::mpsc::unbounded_channel();
             let mut caller = caller.clone();
             caller.notifications = Some(sink);
