@@ -38,6 +38,8 @@
 //! ```
 
 pub(crate) mod answered;
+#[cfg(any(feature = "client", feature = "http"))]
+pub(crate) mod client_error;
 mod drive;
 mod http_options;
 mod synthesize;
@@ -472,7 +474,7 @@ pub enum TargetError {
     /// The client failed: the process, the pipe or the HTTP exchange (the source says which).
     #[cfg(any(feature = "client", feature = "http"))]
     #[error(transparent)]
-    Client(#[from] crate::client::ClientError),
+    Client(#[from] client_error::ClientError),
     /// The target answered with text that is not JSON.
     #[error("the server answered with text that is not JSON ({source}): {text}")]
     InvalidJson {
