@@ -79,8 +79,10 @@
 //! # }
 //! ```
 
+mod format;
 pub mod report;
 
+pub use format::{ENV, FORMAT_VERSION};
 pub use report::Outcome;
 
 use crate::server::{Caller, Server};
@@ -95,16 +97,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// The environment variable that turns recording on: the directory to write to.
-///
-/// ```
-/// assert_eq!(mcp_test::testing::coverage::ENV, "MCP_TEST_COVERAGE");
-/// ```
-pub const ENV: &str = "MCP_TEST_COVERAGE";
-
-/// The version of the event format, the `v` of every line.
-pub const FORMAT_VERSION: u64 = 1;
 
 /// Writes coverage events to a file of its own in a directory; cheap to clone (clones share
 /// the file). Created lazily: nothing is written until the first request is recorded.
