@@ -7,11 +7,11 @@
 //! request, and read SSE bodies with the one parser,
 //! [`transport::sse`](crate::transport::sse).
 
-use super::{
-    ClientError, DEFAULT_MAX_EVENT_BYTES, Exchange, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, describe,
-    is_too_deep, quoted,
+use super::ClientError;
+use super::limits::{
+    DEFAULT_MAX_EVENT_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, is_too_deep, quoted,
 };
-use crate::target::{HttpOptions, TransportEvent};
+use crate::target::{Exchange, HttpOptions, TransportEvent, describe};
 use crate::transport::sse::EventReader;
 use crate::wire::ToolDefinition;
 use crate::wire::build::mirrored_headers_for;
@@ -140,7 +140,7 @@ impl HttpClient {
     pub fn with_options(options: &HttpOptions) -> Result<Self, ClientError> {
         Ok(HttpClient {
             hyper: HyperClient::builder(TokioExecutor::new()).build(options.connector()?),
-            max_body: super::DEFAULT_MAX_MESSAGE_BYTES,
+            max_body: super::limits::DEFAULT_MAX_MESSAGE_BYTES,
             options: Arc::new(options.clone()),
         })
     }
@@ -153,7 +153,7 @@ impl HttpClient {
             hyper: HyperClient::builder(TokioExecutor::new())
                 .http1_title_case_headers(true)
                 .build(options.connector()?),
-            max_body: super::DEFAULT_MAX_MESSAGE_BYTES,
+            max_body: super::limits::DEFAULT_MAX_MESSAGE_BYTES,
             options: Arc::new(options.clone()),
         })
     }

@@ -55,6 +55,7 @@
 mod auth;
 #[cfg(feature = "http")]
 mod http;
+mod limits;
 #[cfg(feature = "client")]
 mod stdio;
 
@@ -67,6 +68,14 @@ pub use crate::target::HttpOptions;
 pub use http::{HttpClient, HttpReply, unauthorized};
 
 pub use crate::target::{Answers, Exchange, Rounds, TransportEvent};
+// The client's error, defined in `target` (whose `TargetError` and `HttpOptions` name it) so
+// that `target` imports nothing from here.
+pub use crate::target::client_error::{ClientError, MAX_JSON_DEPTH};
+pub use limits::{
+    DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MAX_RESPONSE_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, MAX_QUOTED_BYTES,
+    MAX_STDERR_BYTES,
+};
 
 use crate::server::Caller;
 use crate::target::{Connection, DriveError, Target, TargetError, TargetFuture, describe};
@@ -92,255 +101,9 @@ pub const DEFAULT_PROBE_WAIT: Duration = Duration::from_secs(5);
 /// "a reasonable time" and names none).
 pub const DEFAULT_CLOSE_GRACE: Duration = crate::target::CLOSE_GRACE;
 
-/// The longest message the client reads from a server unless told otherwise: 64 MiB, the
-/// default of each limit below ([`Client::with_max_message_bytes`] sets them all). The largest
-/// real MCP messages (base64 images, long resources) are a few MiB, so this is ten times
-/// that, and a message at the limit costs a few times its size while it is parsed (its bytes,
-/// its text, its JSON value): a test machine is not exhausted by it.
-pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 << 20;
-
-/// The longest line the client reads from a stdio server's stdout
-/// ([`Client::with_max_line_bytes`]): [`DEFAULT_MAX_MESSAGE_BYTES`], since each line is one
-/// message. A longer line is read to its end and never held (an endless line costs at most
-/// the limit), and the request waiting for it fails with [`ClientError::TooLarge`].
-pub const DEFAULT_MAX_LINE_BYTES: usize = DEFAULT_MAX_MESSAGE_BYTES;
-
-/// The longest SSE event the client reads from a Streamable HTTP reply
-/// ([`Client::with_max_event_bytes`]): [`DEFAULT_MAX_MESSAGE_BYTES`], since each event holds
-/// one message. Comments (keep-alives) do not count: they are skipped as they arrive.
-pub const DEFAULT_MAX_EVENT_BYTES: usize = DEFAULT_MAX_MESSAGE_BYTES;
-
-/// The most the client reads of one HTTP reply ([`Client::with_max_response_bytes`]): a JSON
-/// body whole, or an SSE stream up to the response to the request, comments included:
-/// [`DEFAULT_MAX_MESSAGE_BYTES`]. An SSE stream is read as it arrives and given up once the
-/// response is in, so a stream the server never closes, or one of keep-alives only, is never
-/// held whole: it ends at the response, this limit or the timeout, whichever comes first.
-pub const DEFAULT_MAX_RESPONSE_BYTES: usize = DEFAULT_MAX_MESSAGE_BYTES;
-
-/// How deep a message from a server may nest (arrays and objects): 128, serde_json's
-/// recursion limit, which every parse of the client goes through (the crate never turns it
-/// off), so a hostile `[[[[...` can neither overflow the stack nor take long to parse. A
-/// deeper message fails its request with [`ClientError::TooDeep`].
-pub const MAX_JSON_DEPTH: usize = 128;
-
-/// How much of a stdio server's stderr the client keeps: the last 256 KiB, the part an error
-/// report shows (a server that floods stderr is drained, never blocked, and never fills
-/// memory).
-pub const MAX_STDERR_BYTES: usize = 256 << 10;
-
-/// How many transport events ([`Client::transport_events`]) and how many notifications per
-/// request the client keeps: 10,000 each. A server flooding either is then reported by the
-/// ones kept; the rest are counted and dropped.
-pub const MAX_KEPT_MESSAGES: usize = 10_000;
-
-/// How many bytes of notifications the client keeps per request, and of the lines quoted by
-/// transport events in all: 16 MiB each, so that a flood of large notifications costs at
-/// most this much however many requests are in flight. A transport event quotes at most the
-/// first [`MAX_QUOTED_BYTES`] of its line.
-pub const MAX_KEPT_BYTES: usize = 16 << 20;
-
-/// How much of a line a transport event or an error quotes: its first 1 KiB, then its length.
-pub const MAX_QUOTED_BYTES: usize = 1024;
-
 /// The 2025-era revision [`Client::era`] offers in `initialize`: the legacy era's
 /// ([`Era::revision`](crate::wire::Era::revision)).
 pub const LEGACY_PROTOCOL_VERSION: &str = crate::wire::Era::Legacy.revision();
-
-/// Why a [`Client`] call failed. Each message names what happened and, for a child process,
-/// ends with the tail of its stderr.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ClientError {
-    /// The program could not be started.
-    #[error("could not start `{program}`: {source}")]
-    Spawn {
-        /// The program.
-        program: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// Reading from or writing to the transport failed; the `io::Error` is the source.
-    #[error("{what}: {source}{stderr}")]
-    Io {
-        /// What the client was doing.
-        what: String,
-        /// The I/O error.
-        source: std::io::Error,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// The client was closed ([`Client::close`]) before this message.
-    #[error("cannot send {request}: the client was closed")]
-    ClientClosed {
-        /// The message (method and id).
-        request: String,
-    },
-    /// No reply within the timeout.
-    #[error("no reply to {request} within {after:?}{stderr}")]
-    Timeout {
-        /// The request (method and id).
-        request: String,
-        /// The timeout.
-        after: Duration,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// The child closed its stdout (usually: it exited) before replying.
-    #[error("the server process closed its stdout before replying to {request}{stderr}")]
-    Closed {
-        /// The request (method and id).
-        request: String,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// The child wrote a line to stdout that is not a JSON-RPC message (stdio servers must
-    /// write only MCP messages there).
-    #[error(
-        "the server wrote a line to stdout that is not a JSON-RPC message: {line:?} ({reason}){stderr}"
-    )]
-    NotJson {
-        /// The line.
-        line: String,
-        /// Why it is not a message.
-        reason: String,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// A message from the server was longer than one of the client's limits; it was read
-    /// and thrown away.
-    #[error(
-        "{what} from the server is longer than the client's limit {limit_name} of {limit} bytes (it had at least {bytes} bytes); raise it with Client::with_{limit_name}{stderr}"
-    )]
-    TooLarge {
-        /// What was too long: "a line on stdout", "the reply body to tools/call (id 3)", "an
-        /// SSE event of the reply to ...".
-        what: String,
-        /// Which limit: `max_line_bytes`, `max_event_bytes` or `max_response_bytes` (each set
-        /// by the `Client::with_` method of that name).
-        limit_name: &'static str,
-        /// How many bytes were read of it before it was given up (at least).
-        bytes: usize,
-        /// The limit.
-        limit: usize,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// A message from the server nests deeper than [`MAX_JSON_DEPTH`]; it was not parsed.
-    #[error(
-        "{what} from the server nests deeper than the client's JSON depth limit of {MAX_JSON_DEPTH}: {line}{stderr}"
-    )]
-    TooDeep {
-        /// Where: "a line on stdout", "the reply body to ...".
-        what: String,
-        /// The start of the message.
-        line: String,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// A message from the server is not valid UTF-8 (JSON-RPC messages MUST be UTF-8).
-    #[error(
-        "{what} from the server is not valid UTF-8 (an invalid byte at offset {at}; JSON-RPC messages must be UTF-8): {line}{stderr}"
-    )]
-    NotUtf8 {
-        /// Where: "a line on stdout", "the reply body to ...".
-        what: String,
-        /// The offset of the first invalid byte.
-        at: usize,
-        /// The message, invalid bytes replaced, quoted up to [`MAX_QUOTED_BYTES`].
-        line: String,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// The URL is not an `http://` URL (or `https://`, with feature `tls`).
-    #[error("bad URL {url:?}: {reason}")]
-    BadUrl {
-        /// The URL.
-        url: String,
-        /// Why.
-        reason: String,
-    },
-    /// A header to send ([`HttpOptions::header`]) is not a valid HTTP header.
-    #[error("header {header:?}: {reason}")]
-    BadHeader {
-        /// The header name, or the line given.
-        header: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A certificate authority to trust (`HttpOptions::ca_cert_pem`, feature `tls`) is not usable, or the
-    /// TLS configuration could not be built.
-    #[error("TLS: {reason}")]
-    Tls {
-        /// Why.
-        reason: String,
-    },
-    /// The server answered HTTP 401: it needs authorization (2026-07-28
-    /// `basic/authorization`). Send credentials in a header ([`HttpOptions::header`], e.g.
-    /// `Authorization: Bearer TOKEN`); `resource_metadata` is where the server says how to
-    /// get them (its OAuth 2.0 protected-resource metadata, RFC 9728).
-    #[error("{}", unauthorized_message(.url, .www_authenticate.as_deref(), .resource_metadata.as_deref()))]
-    Unauthorized {
-        /// The URL.
-        url: String,
-        /// The `WWW-Authenticate` challenges, if any (joined with `, `).
-        www_authenticate: Option<String>,
-        /// The `resource_metadata` URL a challenge names (RFC 9728 §5.1), if any.
-        resource_metadata: Option<String>,
-    },
-    /// An HTTP request could not be sent, or its reply could not be read (nobody listening,
-    /// the connection dropped).
-    #[error("POST {url}: {what} failed: {}", chain(.source.as_ref()))]
-    Connection {
-        /// The URL.
-        url: String,
-        /// What failed: sending the request, or reading the reply.
-        what: String,
-        /// The underlying error.
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
-    /// The HTTP reply is not usable: an empty body, or a body that holds no JSON-RPC response.
-    #[error("HTTP {status}: {reason}; body: {body}")]
-    Http {
-        /// The status.
-        status: u16,
-        /// Why.
-        reason: String,
-        /// The body, as text.
-        body: String,
-    },
-    /// A protocol-level surprise: an error where a result was needed, a result of the wrong
-    /// shape, an input request no answer covers.
-    #[error("{0}")]
-    Protocol(String),
-    /// The server answered, but not with the request's id: over HTTP a reply whose
-    /// JSON-RPC response carries another id; on stdio no reply with the request's id came
-    /// within the timeout while replies with ids matching no request in flight did.
-    #[error("{}", wrong_id_message(.request, .expected, .got, .after.as_ref(), .stderr))]
-    WrongId {
-        /// The request (method and id).
-        request: String,
-        /// The request's id, as JSON text (`7`, `"a"`).
-        expected: String,
-        /// The ids the server answered with instead, as JSON text.
-        got: Vec<String>,
-        /// On stdio, how long the client waited for a reply with the right id; `None` over
-        /// HTTP, where the reply to a POST is the reply to its request.
-        after: Option<Duration>,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-    /// The child did not exit within the close grace after its stdin was closed, and was
-    /// killed (`SIGKILL` on Unix: there is no `SIGTERM` first).
-    #[error(
-        "the server process did not exit within {after:?} after its stdin was closed (killed){stderr}"
-    )]
-    NoExit {
-        /// How long the client waited.
-        after: Duration,
-        /// The tail of the child's stderr, if any.
-        stderr: String,
-    },
-}
 
 /// What [`Client::era`] found: the era, and the result that showed it.
 #[derive(Clone, Debug, PartialEq)]
@@ -1104,90 +867,6 @@ fn result_of(method: &str, response: Value) -> Result<Value, ClientError> {
             "{method}: expected a result, got {response}"
         ))),
     }
-}
-
-/// The message of [`ClientError::WrongId`].
-fn wrong_id_message(
-    request: &str,
-    expected: &str,
-    got: &[String],
-    after: Option<&Duration>,
-    stderr: &str,
-) -> String {
-    let ids = got.join(", ");
-    match after {
-        Some(after) => format!(
-            "no reply to {request} within {after:?}: the server answered with id {ids} instead of {expected} (a response must carry the id of its request){stderr}"
-        ),
-        None => format!(
-            "the reply to {request} carries id {ids} instead of {expected} (a response must carry the id of its request){stderr}"
-        ),
-    }
-}
-
-fn unauthorized_message(
-    url: &str,
-    www_authenticate: Option<&str>,
-    resource_metadata: Option<&str>,
-) -> String {
-    let mut out = format!("{url} needs authorization (HTTP 401");
-    if let Some(challenge) = www_authenticate {
-        out.push_str(&format!(", WWW-Authenticate: {challenge}"));
-    }
-    out.push(')');
-    match resource_metadata {
-        Some(metadata) => out.push_str(&format!(
-            "; its protected-resource metadata (how to get a token): {metadata}"
-        )),
-        None => out.push_str("; the challenge names no protected-resource metadata"),
-    }
-    out.push_str("; send credentials in a header, e.g. `Authorization: Bearer TOKEN`");
-    out
-}
-
-/// An error and its sources, `: `-separated: hyper's errors say little until their source
-/// ("client error (Connect): tcp connect error: Connection refused").
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        out.push_str(": ");
-        out.push_str(&e.to_string());
-        source = e.source();
-    }
-    out
-}
-
-/// The last 4 KiB of a child's stderr, as a suffix for error messages.
-#[cfg(feature = "client")]
-fn stderr_tail(stderr: &str) -> String {
-    let stderr = stderr.trim_end();
-    if stderr.is_empty() {
-        return String::new();
-    }
-    let mut start = stderr.len().saturating_sub(4096);
-    while !stderr.is_char_boundary(start) {
-        start += 1;
-    }
-    format!("\n--- server stderr ---\n{}", &stderr[start..])
-}
-
-/// `line` as a transport event or an error quotes it: up to [`MAX_QUOTED_BYTES`], then how
-/// long it was.
-pub(crate) fn quoted(line: &str) -> String {
-    if line.len() <= MAX_QUOTED_BYTES {
-        return line.to_owned();
-    }
-    let mut end = MAX_QUOTED_BYTES;
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes in all)", &line[..end], line.len())
-}
-
-/// Whether `e`, from parsing a message, is serde_json's recursion limit ([`MAX_JSON_DEPTH`]).
-pub(crate) fn is_too_deep(e: &serde_json::Error) -> bool {
-    e.to_string().starts_with("recursion limit exceeded")
 }
 
 impl Target for Client {

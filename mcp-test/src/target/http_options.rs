@@ -76,7 +76,7 @@ impl HttpOptions {
 }
 
 #[cfg(feature = "http")]
-use crate::client::ClientError;
+use super::client_error::ClientError;
 
 #[cfg(feature = "http")]
 impl HttpOptions {

@@ -37,6 +37,9 @@
 //! # }
 //! ```
 
+pub(crate) mod answered;
+#[cfg(any(feature = "client", feature = "http"))]
+pub(crate) mod client_error;
 mod drive;
 mod http_options;
 mod synthesize;
@@ -483,7 +486,7 @@ pub enum TargetError {
     /// The client failed: the process, the pipe or the HTTP exchange (the source says which).
     #[cfg(any(feature = "client", feature = "http"))]
     #[error(transparent)]
-    Client(#[from] crate::client::ClientError),
+    Client(#[from] client_error::ClientError),
     /// The target answered with text that is not JSON.
     #[error("the server answered with text that is not JSON ({source}): {text}")]
     InvalidJson {
@@ -563,8 +566,8 @@ impl Target for Server {
 
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
-            // A coverage recording around this send reads this server's registry.
-            crate::testing::coverage::answering(self);
+            // A watch around this send (a coverage recording) learns which server answered.
+            answered::answering(self);
             let (sink, mut received) = tokio::sync::mpsc::unbounded_channel();
             let mut caller = caller.clone();
             caller.notifications = Some(sink);

@@ -79,33 +79,24 @@
 //! # }
 //! ```
 
+mod format;
 pub mod report;
 
+pub use format::{ENV, FORMAT_VERSION};
 pub use report::Outcome;
 
 use crate::server::{Caller, Server};
+use crate::target::answered::watched;
 use crate::target::{Connection, Exchange, Target, TargetError, TargetFuture};
 use crate::wire::meta_keys;
 use serde_json::{Map, Value, json};
-use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::future::Future;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// The environment variable that turns recording on: the directory to write to.
-///
-/// ```
-/// assert_eq!(mcp_test::testing::coverage::ENV, "MCP_TEST_COVERAGE");
-/// ```
-pub const ENV: &str = "MCP_TEST_COVERAGE";
-
-/// The version of the event format, the `v` of every line.
-pub const FORMAT_VERSION: u64 = 1;
 
 /// Writes coverage events to a file of its own in a directory; cheap to clone (clones share
 /// the file). Created lazily: nothing is written until the first request is recorded.
@@ -311,42 +302,6 @@ pub(crate) async fn send_recorded(
         recorder.record(target, in_process.as_ref(), message, exchange);
     }
     sent
-}
-
-tokio::task_local! {
-    /// The in-process server that answered the send being watched ([`watched`]), once one
-    /// has.
-    static ANSWERED_BY: RefCell<Option<Server>>;
-}
-
-/// Runs `send` and returns its output with the in-process [`Server`] that answered, if one
-/// did: a `Server`'s [`Target::send`] says so ([`answering`]) as it starts. Whatever sends on
-/// the same task passes it through (a reference, a context, a recording, any wrapper); a
-/// client of a server in another process never says so. Nothing is downcast: the server
-/// that answered is the only one that knows it is one.
-pub(crate) async fn watched<F: Future>(send: F) -> (F::Output, Option<Server>) {
-    let (output, server) = ANSWERED_BY
-        .scope(RefCell::new(None), async {
-            let output = send.await;
-            (output, ANSWERED_BY.with(RefCell::take))
-        })
-        .await;
-    // A watch around this one (a helper that records globally, sending through a context
-    // that records to its own directory) hears it too.
-    if let Some(server) = &server {
-        answering(server);
-    }
-    (output, server)
-}
-
-/// Tells the innermost [`watched`] send in progress on this task, if any, that `server`
-/// answers it. The first server to say so is the one (a server whose tool sends to another
-/// in-process server answered the request it was sent). Costs a task-local look-up when
-/// nothing watches.
-pub(crate) fn answering(server: &Server) {
-    let _ = ANSWERED_BY.try_with(|slot| {
-        slot.borrow_mut().get_or_insert_with(|| server.clone());
-    });
 }
 
 /// A [`Target`] that records every request sent through it, then passes the reply on

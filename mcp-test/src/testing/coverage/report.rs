@@ -420,7 +420,7 @@ pub enum CoverageError {
     #[error(
         "cannot read the coverage directory {}: {source} (set {}=DIR, an absolute path, while the tests run)",
         dir.display(),
-        super::ENV
+        super::format::ENV
     )]
     Dir {
         /// The directory.
@@ -432,7 +432,7 @@ pub enum CoverageError {
     #[error(
         "the coverage directory {} holds no recording (*.jsonl): did the tests run with {}={}?",
         dir.display(),
-        super::ENV,
+        super::format::ENV,
         dir.display()
     )]
     Empty {
@@ -579,11 +579,11 @@ fn parse_line(line: &str) -> Result<Event, String> {
         return Err(format!("expected a JSON object, got {value}"));
     };
     match field(&event, "v")? {
-        Value::Number(n) if n.as_u64() == Some(super::FORMAT_VERSION) => {}
+        Value::Number(n) if n.as_u64() == Some(super::format::FORMAT_VERSION) => {}
         other => {
             return Err(format!(
                 "/v: this mcp-test reads coverage format {}, got {other}",
-                super::FORMAT_VERSION
+                super::format::FORMAT_VERSION
             ));
         }
     }
@@ -1139,7 +1139,7 @@ impl Coverage {
             })
             .collect();
         json!({
-            "version": super::FORMAT_VERSION,
+            "version": super::format::FORMAT_VERSION,
             "files": self.files,
             "requests": self.requests,
             "servers": servers,
