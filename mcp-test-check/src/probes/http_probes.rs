@@ -20,8 +20,10 @@
 //! answers `initialize`), which it ends by DELETE.
 
 use super::raw_http;
+use crate::table::Run;
 use crate::{Note, Out, Shown};
 use bytes::Bytes;
+use futures_util::future::LocalBoxFuture;
 use http::header::{ACCEPT, CONTENT_TYPE, ORIGIN};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use http_body_util::{BodyExt, Full};
@@ -252,8 +254,27 @@ fn shown(what: &str) -> Option<Shown> {
 /// What the raw probes found, by probe (in [`PROBES`] order); `Err` is a probe not run, and why.
 pub(crate) type Found = Vec<(&'static str, Result<Out, String>)>;
 
+/// The row: the raw HTTP probes against the connection's endpoint, each recorded (or skipped,
+/// with why).
+pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
+    Box::pin(async move {
+        let (url, http) = r.endpoint();
+        for (probe, found) in requests(&url, &http, r.era, r.options.timeout).await {
+            match found {
+                Ok(out) => r.c.push_probe(probe, out),
+                Err(why) => r.c.skip_probe(probe, why),
+            }
+        }
+    })
+}
+
 /// Runs the HTTP probes against `url`, for a server of `era`.
-pub(crate) async fn run(url: &str, options: &HttpOptions, era: Era, timeout: Duration) -> Found {
+pub(crate) async fn requests(
+    url: &str,
+    options: &HttpOptions,
+    era: Era,
+    timeout: Duration,
+) -> Found {
     let uri = match HttpClient::parse_url(url) {
         Ok(uri) => uri,
         Err(e) => {
