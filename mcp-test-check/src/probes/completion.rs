@@ -12,6 +12,7 @@ use crate::checker::{Checker, brief};
 use crate::table::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::INVALID_PARAMS;
 use serde_json::{Value, json};
 
 /// The probe's id.
@@ -33,12 +34,12 @@ pub(crate) async fn completion(c: &mut Checker<'_>, prompts: &[Value], templates
     let unknown = json!({"ref": {"type": "ref/prompt", "name": "mcp-test-no-such-prompt"},
                          "argument": {"name": "mcp-test", "value": ""}});
     if let Some(r) = c.req("completion/complete", unknown, &mut out).await
-        && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
+        && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
     {
         out.push(c.broke(
             &clauses::COMPLETION_ERRORS,
             format!(
-                "completing an argument of an unknown prompt: -32602 expected; got {}",
+                "completing an argument of an unknown prompt: {INVALID_PARAMS} expected; got {}",
                 brief(&r)
             ),
         ));

@@ -19,6 +19,7 @@ use crate::table::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Era;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::METHOD_NOT_FOUND;
 use serde_json::{Value, json};
 
 /// The probe's id.
@@ -104,7 +105,7 @@ pub(crate) async fn discovery(c: &mut Checker<'_>) -> Option<Value> {
     } else {
         // A 2025-era server is not wrong for being one: for the record.
         out.push(Note::info(
-            "the server does not speak 2026-07-28 (server/discover is -32601); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped",
+            format!("the server does not speak 2026-07-28 (server/discover is {METHOD_NOT_FOUND}); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped"),
         ));
     }
     c.push_probe(ID, out);
@@ -139,29 +140,31 @@ pub(crate) async fn offered(c: &mut Checker<'_>, capability: &str, declared: Opt
         .and_then(|r| r.pointer("/error/code"))
         .and_then(Value::as_i64);
     let name = format!("capabilities/{capability}");
+    let not_found = i64::from(METHOD_NOT_FOUND);
     if declared.is_none() {
-        if code == Some(-32601) {
+        if code == Some(not_found) {
             out.push(c.info(format!(
-                "{method} is -32601: the server does not offer {capability}; its probes were skipped"
+                "{method} is {METHOD_NOT_FOUND}: the server does not offer {capability}; its probes were skipped"
             )));
         }
-        let run = response.is_some() && code != Some(-32601);
+        let run = response.is_some() && code != Some(not_found);
         if !run {
             c.push_probe(&name, out);
         }
         return run;
     }
     match (&response, code) {
-        (None, _) | (Some(_), Some(-32601)) => {}
+        (None, _) => {}
+        (Some(_), Some(code)) if code == not_found => {}
         (Some(r), None) => out.push(c.broke(
             &clauses::CAPABILITY_NEGOTIATION,
             format!(
-                "the server did not declare the `{capability}` capability, yet {method} answered {}; a method of an undeclared capability is not available (-32601)",
+                "the server did not declare the `{capability}` capability, yet {method} answered {}; a method of an undeclared capability is not available ({METHOD_NOT_FOUND})",
                 brief(r)
             ),
         )),
         (Some(r), Some(_)) => out.push(c.info(format!(
-            "the server did not declare the `{capability}` capability; {method} answered {} rather than -32601 (Method not found)",
+            "the server did not declare the `{capability}` capability; {method} answered {} rather than {METHOD_NOT_FOUND} (Method not found)",
             brief(r)
         ))),
     }

@@ -32,6 +32,7 @@ use mcp_test::cases::shorten;
 use mcp_test::client::HttpOptions;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::wire::Era;
+use mcp_test::wire::error_codes::{METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -391,11 +392,11 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     match wire.post_modern(&unsupported, &[]).await {
         // Another answer than -32022 is the methods probe's to judge (the same request reaches
         // it through the client); only the status of -32022 is here.
-        Ok(reply) if reply.code() == Some(-32022) && reply.status != 400 => out.push(
+        Ok(reply) if reply.code() == Some(i64::from(UNSUPPORTED_PROTOCOL_VERSION)) && reply.status != 400 => out.push(
             Note::broke(
                 &clauses::HTTP_UNSUPPORTED_VERSION,
                 format!(
-                    "a request for protocol version {NO_SUCH_VERSION} (header and _meta) must be HTTP 400 with -32022 (UnsupportedProtocolVersionError); got {}",
+                    "a request for protocol version {NO_SUCH_VERSION} (header and _meta) must be HTTP 400 with {UNSUPPORTED_PROTOCOL_VERSION} (UnsupportedProtocolVersionError); got {}",
                     reply.brief()
                 ),
             )
@@ -408,16 +409,18 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     let on = shown("mcp-test/no-such-method");
     match wire.post_modern(&unknown, &[]).await {
         // Another code is the methods probe's to judge; only the status of -32601 is here.
-        Ok(reply) if reply.code() == Some(-32601) && reply.status != 404 => out.push(
-            Note::broke(
-                &clauses::HTTP_METHOD_NOT_FOUND,
-                format!(
-                    "an unknown method must be HTTP 404 with -32601; got {}",
-                    reply.brief()
-                ),
+        Ok(reply) if reply.code() == Some(i64::from(METHOD_NOT_FOUND)) && reply.status != 404 => {
+            out.push(
+                Note::broke(
+                    &clauses::HTTP_METHOD_NOT_FOUND,
+                    format!(
+                        "an unknown method must be HTTP 404 with {METHOD_NOT_FOUND}; got {}",
+                        reply.brief()
+                    ),
+                )
+                .on(on),
             )
-            .on(on),
-        ),
+        }
         Ok(_) => {}
         Err(e) => out.push(Note::info(e).on(on)),
     }

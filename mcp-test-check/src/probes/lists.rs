@@ -14,6 +14,7 @@ use crate::checker::{Checker, Out, brief};
 use crate::table::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::wire::error_codes::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -61,7 +62,8 @@ pub(crate) async fn pages(
             let message = format!("{method} answered an error: {}", brief(&r));
             match responds {
                 Some(clause) => out.push(c.broke(clause, message)),
-                None if r.pointer("/error/code").and_then(Value::as_i64) == Some(-32601) => {}
+                None if r.pointer("/error/code").and_then(Value::as_i64)
+                    == Some(i64::from(METHOD_NOT_FOUND)) => {}
                 None => out.push(c.info(message)),
             }
             return None;
@@ -189,7 +191,7 @@ pub(crate) async fn list_probe(
         {
             out.push(c.broke(
                 &clauses::INVALID_CURSOR,
-                format!("{method} with an invalid cursor answered a result, not -32602"),
+                format!("{method} with an invalid cursor answered a result, not {INVALID_PARAMS}"),
             ));
         }
     }

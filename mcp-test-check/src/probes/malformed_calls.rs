@@ -12,6 +12,7 @@ use crate::table::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Happened;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::{INTERNAL_ERROR, INVALID_PARAMS};
 use serde_json::{Value, json};
 
 /// The probe's id.
@@ -44,8 +45,8 @@ pub(crate) async fn malformed_calls(c: &mut Checker<'_>, tools: &[Value]) {
     };
     if let Some(r) = c.send("tools/call", body.0, body.1, &mut out).await {
         match Happened::from_response(&r) {
-            Happened::RpcError { code: -32603, .. } => out.push(c.info(format!(
-                "{what} answered -32603 (Internal error); server/tools.mdx §Error Handling counts a malformed request among the protocol errors, with -32602 (Invalid params) as its example"
+            Happened::RpcError { code, .. } if code == i64::from(INTERNAL_ERROR) => out.push(c.info(format!(
+                "{what} answered {INTERNAL_ERROR} (Internal error); server/tools.mdx §Error Handling counts a malformed request among the protocol errors, with {INVALID_PARAMS} (Invalid params) as its example"
             ))),
             Happened::RpcError { .. } | Happened::ToolError { .. } => {}
             other => out.push(c.info(format!(
@@ -70,8 +71,8 @@ pub(crate) async fn malformed_calls(c: &mut Checker<'_>, tools: &[Value]) {
             };
             let what = format!("tools/call of {name:?} with `arguments` {kind}");
             match Happened::from_response(&r) {
-                Happened::RpcError { code: -32603, .. } => out.push(c.info(format!(
-                    "{what} answered -32603 (Internal error); server/tools.mdx §Error Handling counts a malformed request (one that fails the CallToolRequest schema) among the protocol errors, with -32602 (Invalid params) as its example"
+                Happened::RpcError { code, .. } if code == i64::from(INTERNAL_ERROR) => out.push(c.info(format!(
+                    "{what} answered {INTERNAL_ERROR} (Internal error); server/tools.mdx §Error Handling counts a malformed request (one that fails the CallToolRequest schema) among the protocol errors, with {INVALID_PARAMS} (Invalid params) as its example"
                 ))),
                 Happened::Success { .. } | Happened::InputRequired if needs => {
                     out.push(c.broke(

@@ -19,6 +19,9 @@ use crate::checker::{Checker, Note, brief};
 use crate::table::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::{
+    HEADER_MISMATCH, INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION,
+};
 use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
 
@@ -46,7 +49,7 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
     }
     for method in expect_32601 {
         if let Some(r) = c.req(method, json!({}), &mut out).await
-            && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32601)
+            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(METHOD_NOT_FOUND))
         {
             let what = if method.starts_with("mcp-test/") {
                 "an unknown method"
@@ -55,7 +58,10 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
             };
             out.push(c.broke(
                 &clauses::JSONRPC_METHOD_NOT_FOUND,
-                format!("{method} ({what}) must be -32601; got {}", brief(&r)),
+                format!(
+                    "{method} ({what}) must be {METHOD_NOT_FOUND}; got {}",
+                    brief(&r)
+                ),
             ));
         }
     }
@@ -89,11 +95,13 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
         meta_keys::CLIENT_CAPABILITIES: {},
     }});
     if let Some(r) = c.req("tools/list", meta, &mut out).await {
-        if r.pointer("/error/code").and_then(Value::as_i64) != Some(-32022) {
+        if r.pointer("/error/code").and_then(Value::as_i64)
+            != Some(i64::from(UNSUPPORTED_PROTOCOL_VERSION))
+        {
             out.push(c.broke(
                 &clauses::UNSUPPORTED_VERSION,
                 format!(
-                    "a request for protocol version 1999-01-01 must be -32022 (UnsupportedProtocolVersion); got {}",
+                    "a request for protocol version 1999-01-01 must be {UNSUPPORTED_PROTOCOL_VERSION} (UnsupportedProtocolVersion); got {}",
                     brief(&r)
                 ),
             ));
@@ -107,13 +115,13 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
             if !supported.is_some_and(|s| s.contains(&json!("2026-07-28"))) {
                 out.push(c.broke(
                     &clauses::SCHEMA,
-                    format!("the -32022 error must list the supported versions, 2026-07-28 among them, in data.supported; data is {}", data.unwrap_or(&Value::Null)),
+                    format!("the {UNSUPPORTED_PROTOCOL_VERSION} error must list the supported versions, 2026-07-28 among them, in data.supported; data is {}", data.unwrap_or(&Value::Null)),
                 ));
             }
             if data.and_then(|d| d.get("requested")) != Some(&json!("1999-01-01")) {
                 out.push(c.broke(
                     &clauses::SCHEMA,
-                    "the -32022 error must echo the requested version in data.requested",
+                    format!("the {UNSUPPORTED_PROTOCOL_VERSION} error must echo the requested version in data.requested"),
                 ));
             }
         }
@@ -129,11 +137,12 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
             // The body has no version, the header says 2026-07-28: a server may call that
             // a header mismatch (-32020).
             let code = r.pointer("/error/code").and_then(Value::as_i64);
-            if !matches!(code, Some(-32602 | -32020)) {
+            if !matches!(code, Some(n) if n == i64::from(INVALID_PARAMS) || n == i64::from(HEADER_MISMATCH))
+            {
                 out.push(c.broke(
                     &clauses::META_REQUIRED,
                     format!(
-                        "a request without the `_meta` envelope must be -32602; got {}",
+                        "a request without the `_meta` envelope must be {INVALID_PARAMS}; got {}",
                         brief(&r)
                     ),
                 ));

@@ -18,6 +18,7 @@ use mcp_test::cases::VerifyReport;
 use mcp_test::spec;
 use mcp_test::spec::clauses;
 use mcp_test::wire::error_codes;
+use mcp_test::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -66,7 +67,7 @@ pub(crate) async fn multi_round_discipline(c: &mut Checker<'_>, report: &VerifyR
                 Note::broke(
                     &clauses::MISSING_CLIENT_CAPABILITY,
                     format!(
-                        "{} › {}: a -32021 error must name the capabilities it needs in data.requiredCapabilities: {e}",
+                        "{} › {}: a {MISSING_REQUIRED_CLIENT_CAPABILITY} error must name the capabilities it needs in data.requiredCapabilities: {e}",
                         o.case.tool, o.case.title
                     ),
                 )
@@ -87,7 +88,7 @@ pub(crate) async fn multi_round_discipline(c: &mut Checker<'_>, report: &VerifyR
             Note::broke(
                 &clauses::MRTR_DECLARED_ONLY,
                 format!(
-                    "{tool} › {title}{more}: input request {key:?} ({method}) asks for a capability the client did not declare; the server should answer -32021"
+                    "{tool} › {title}{more}: input request {key:?} ({method}) asks for a capability the client did not declare; the server should answer {MISSING_REQUIRED_CLIENT_CAPABILITY}"
                 ),
             )
             .on(on),

@@ -27,6 +27,7 @@ use mcp_test::spec;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::target::{Answers, DriveError, Rounds, synthesize_answer};
 use mcp_test::wire::error_codes;
+use mcp_test::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
 use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
 
@@ -54,7 +55,10 @@ pub(crate) async fn multi_round_driven(c: &mut Checker<'_>, report: &VerifyRepor
         })
         .collect();
     if asking.is_empty() {
-        return c.skip_probe(ID, "no tool asked for input or answered -32021");
+        return c.skip_probe(
+            ID,
+            format!("no tool asked for input or answered {MISSING_REQUIRED_CLIENT_CAPABILITY}"),
+        );
     }
     for o in asking {
         if c.dead.is_some() {

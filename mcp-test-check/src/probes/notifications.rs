@@ -34,6 +34,7 @@ use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Era, Happened, VerifyReport};
 use mcp_test::spec;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::INVALID_PARAMS;
 use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
 
@@ -336,12 +337,12 @@ pub(crate) async fn notifications(
         let params = json!({"_meta": {meta_keys::LOG_LEVEL: "mcp-test-no-such-level"}});
         if logging_declared == Some(true)
             && let Some(r) = c.req("tools/list", params, &mut logging).await
-            && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
+            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
         {
             logging.push(c.broke(
                 &clauses::LOGGING_INVALID_LEVEL,
                 format!(
-                    "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be -32602; got {}",
+                    "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {}",
                     crate::brief(&r)
                 ),
             ));
@@ -349,12 +350,12 @@ pub(crate) async fn notifications(
     } else if logging_declared == Some(true) {
         let params = json!({"level": "mcp-test-no-such-level"});
         if let Some(r) = c.req("logging/setLevel", params, &mut logging).await
-            && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
+            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
         {
             logging.push(c.broke(
                 &clauses::LOGGING_INVALID_LEVEL,
                 format!(
-                    "logging/setLevel with the level \"mcp-test-no-such-level\" should be -32602; got {}",
+                    "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {}",
                     crate::brief(&r)
                 ),
             ));

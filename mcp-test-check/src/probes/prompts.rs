@@ -15,6 +15,7 @@ use crate::checker::{Checker, brief};
 use crate::table::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::INVALID_PARAMS;
 use serde_json::{Value, json};
 
 /// The probes of the row, in the order they are recorded.
@@ -61,12 +62,12 @@ pub(crate) async fn prompts(c: &mut Checker<'_>, complete: bool) -> Vec<Value> {
                     &mut out,
                 )
                 .await
-            && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
+            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
         {
             out.push(c.broke(
                 &clauses::PROMPT_ERRORS,
                 format!(
-                    "prompt {name:?} without its required arguments: -32602 expected; got {}",
+                    "prompt {name:?} without its required arguments: {INVALID_PARAMS} expected; got {}",
                     brief(&r)
                 ),
             ));
@@ -74,11 +75,14 @@ pub(crate) async fn prompts(c: &mut Checker<'_>, complete: bool) -> Vec<Value> {
     }
     let unknown = json!({"name": "mcp-test-no-such-prompt"});
     if let Some(r) = c.req("prompts/get", unknown, &mut out).await
-        && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
+        && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
     {
         out.push(c.broke(
             &clauses::PROMPT_ERRORS,
-            format!("an unknown prompt: -32602 expected; got {}", brief(&r)),
+            format!(
+                "an unknown prompt: {INVALID_PARAMS} expected; got {}",
+                brief(&r)
+            ),
         ));
     }
     c.push_probe(ARGUMENTS, out);

@@ -8,6 +8,7 @@ use mcp_test::__check::HttpClient;
 use mcp_test::cases::shorten;
 use mcp_test::client::{ClientError, HttpOptions};
 use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::wire::error_codes::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -109,16 +110,18 @@ pub(crate) async fn header_mirroring(
         };
         let code = first_code(&reply);
         let status = reply.status.as_u16();
-        if status == 400 && code == Some(-32020) {
+        if status == 400 && code == Some(i64::from(HEADER_MISMATCH)) {
             continue;
         }
         // A version mismatch refused for the body's version rather than for the mismatch:
         // refused all the same, and which check comes first the spec does not say.
-        if clause == &clauses::HTTP_VERSION_HEADER_MISMATCH && status == 400 && code == Some(-32022)
+        if clause == &clauses::HTTP_VERSION_HEADER_MISMATCH
+            && status == 400
+            && code == Some(i64::from(UNSUPPORTED_PROTOCOL_VERSION))
         {
             out.push(
                 Note::info(format!(
-                    "{what}: refused as -32022 (UnsupportedProtocolVersion) rather than -32020 (HeaderMismatch)"
+                    "{what}: refused as {UNSUPPORTED_PROTOCOL_VERSION} (UnsupportedProtocolVersion) rather than {HEADER_MISMATCH} (HeaderMismatch)"
                 ))
                 .on(on),
             );
@@ -128,7 +131,7 @@ pub(crate) async fn header_mirroring(
             Note::broke(
                 clause,
                 format!(
-                    "{says} must be HTTP 400 with -32020; got HTTP {status}: {}",
+                    "{says} must be HTTP 400 with {HEADER_MISMATCH}; got HTTP {status}: {}",
                     shorten(&reply.text(), 200)
                 ),
             )
@@ -148,7 +151,7 @@ pub(crate) async fn header_mirroring(
         id: None,
     });
     match post(body, headers).await {
-        Ok(reply) if first_code(&reply) == Some(-32020) => out.push(
+        Ok(reply) if first_code(&reply) == Some(i64::from(HEADER_MISMATCH)) => out.push(
             Note::broke(
                 &clauses::HTTP_DECODE_BASE64,
                 format!(

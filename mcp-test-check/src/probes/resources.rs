@@ -16,6 +16,7 @@ use crate::checker::{Checker, brief};
 use crate::table::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::{INVALID_PARAMS, RESOURCE_NOT_FOUND};
 use serde_json::{Value, json};
 
 /// The probes of the row, in the order they are recorded.
@@ -98,10 +99,14 @@ pub(crate) async fn resources(c: &mut Checker<'_>) -> Vec<Value> {
     if let Some(r) = c.req("resources/read", missing, &mut out).await {
         // 2026-07-28: MUST -32602. 2025-11-25: SHOULD -32002, and -32602 is the code
         // a later revision settled on, so it is not held against a 2025-era server.
-        let expected = if c.modern() { "-32602" } else { "-32002" };
+        let expected = if c.modern() {
+            INVALID_PARAMS
+        } else {
+            RESOURCE_NOT_FOUND
+        };
         match r.pointer("/error/code").and_then(Value::as_i64) {
-            Some(-32602) => {}
-            Some(-32002) if !c.modern() => {}
+            Some(code) if code == i64::from(INVALID_PARAMS) => {}
+            Some(code) if code == i64::from(RESOURCE_NOT_FOUND) && !c.modern() => {}
             Some(code) => out.push(c.broke(
                 &clauses::RESOURCE_NOT_FOUND,
                 format!("a missing resource must be {expected}; got {code}"),

@@ -23,6 +23,10 @@ use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Era;
 use mcp_test::spec;
 use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::wire::error_codes::{
+    HEADER_MISMATCH, RESOURCE_NOT_FOUND, SERVER_ERROR_HIGHEST, SERVER_ERROR_LOWEST,
+    UNSUPPORTED_PROTOCOL_VERSION, URL_ELICITATION_REQUIRED,
+};
 use serde_json::{Value, json};
 
 /// The probe of results.
@@ -92,35 +96,49 @@ pub(crate) fn results_and_errors(c: &mut Checker<'_>, chosen: Option<String>) {
             }
             if let Some(code) = error.get("code") {
                 match code.as_i64() {
-                    Some(-32002 | -32042) if c.modern() => errors.push(note(
-                        &clauses::REMOVED_ERROR_CODES,
-                        format!(
-                            "{} answered {code}, a code 2026-07-28 servers must not emit",
-                            entry.method
-                        ),
-                    )),
                     Some(n)
                         if c.modern()
-                            && (-32099..=-32020).contains(&n)
-                            && !(-32022..=-32020).contains(&n) =>
+                            && (n == i64::from(RESOURCE_NOT_FOUND)
+                                || n == i64::from(URL_ELICITATION_REQUIRED)) =>
+                    {
+                        errors.push(note(
+                            &clauses::REMOVED_ERROR_CODES,
+                            format!(
+                                "{} answered {code}, a code 2026-07-28 servers must not emit",
+                                entry.method
+                            ),
+                        ))
+                    }
+                    Some(n)
+                        if c.modern()
+                            && (i64::from(SERVER_ERROR_LOWEST)..=i64::from(HEADER_MISMATCH))
+                                .contains(&n)
+                            && !(i64::from(UNSUPPORTED_PROTOCOL_VERSION)
+                                ..=i64::from(HEADER_MISMATCH))
+                                .contains(&n) =>
                     {
                         errors.push(note(
                             &clauses::RESERVED_ERROR_CODES,
                             format!(
-                                "{} answered {n}, a code of the range -32020..-32099 that the specification does not define",
+                                "{} answered {n}, a code of the range {HEADER_MISMATCH}..{SERVER_ERROR_LOWEST} that the specification does not define",
                                 entry.method
                             ),
                         ));
                     }
                     // The legacy sub-range: new implementations should avoid it, and
                     // whether one is new cannot be seen; for the record.
-                    Some(n) if (-32019..=-32000).contains(&n) => errors.push(
-                        Note::info(format!(
-                            "{} answered {n}, an implementation-defined server error code",
-                            entry.method
-                        ))
-                        .on(on.clone()),
-                    ),
+                    Some(n)
+                        if (i64::from(HEADER_MISMATCH) + 1..=i64::from(SERVER_ERROR_HIGHEST))
+                            .contains(&n) =>
+                    {
+                        errors.push(
+                            Note::info(format!(
+                                "{} answered {n}, an implementation-defined server error code",
+                                entry.method
+                            ))
+                            .on(on.clone()),
+                        )
+                    }
                     None => errors.push(note(
                         &clauses::ERROR_CODE_INTEGER,
                         format!(

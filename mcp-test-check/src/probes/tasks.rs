@@ -117,7 +117,8 @@ async fn tasks_undeclared(c: &mut Checker<'_>, mut out: Out) {
             out.push(c.broke(
                 &clauses::TASKS_UNDECLARED_METHODS,
                 format!(
-                    "{method} from a client that did not declare {EXTENSION} must be -32021; got {}",
+                    "{method} from a client that did not declare {EXTENSION} must be {}; got {}",
+                    error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
                     brief(&r)
                 ),
             ));
@@ -145,7 +146,8 @@ async fn tasks_unknown_id(c: &mut Checker<'_>) {
             out.push(c.broke(
                 clause,
                 format!(
-                    "{method} for a taskId the server never issued should be -32602; got {}",
+                    "{method} for a taskId the server never issued should be {}; got {}",
+                    error_codes::INVALID_PARAMS,
                     brief(&r)
                 ),
             ));
@@ -186,7 +188,8 @@ async fn tasks_required(c: &mut Checker<'_>, task_only: &[Value], base: &[Case])
             out.push(c.broke(
                 &clauses::TASKS_REQUIRED_CAPABILITY,
                 format!(
-                    "{name} lists execution.taskSupport \"required\"; called without {EXTENSION} declared it must answer -32021 with data.requiredCapabilities.extensions naming it; got {}",
+                    "{name} lists execution.taskSupport \"required\"; called without {EXTENSION} declared it must answer {} with data.requiredCapabilities.extensions naming it; got {}",
+                    error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
                     brief(&r)
                 ),
             ));

@@ -28,6 +28,7 @@ use mcp_test::cases::{Era, Happened};
 use mcp_test::spec;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::validation::SchemaValidator;
+use mcp_test::wire::error_codes::INVALID_PARAMS;
 use mcp_test::wire::tool_name;
 use serde_json::{Value, json};
 
@@ -73,12 +74,12 @@ pub(crate) async fn tool_definitions(c: &mut Checker<'_>, tools: &[Value]) {
         // server/tools.mdx §Error Handling lists an unknown tool among the protocol
         // errors, with -32602 as its example, and gives no level: a note.
         match Happened::from_response(&r) {
-            Happened::RpcError { code: -32602, .. } => {}
-            Happened::ToolError { .. } => out.push(c.info(
-                "an unknown tool answered isError: true; server/tools.mdx §Error Handling lists an unknown tool among the protocol errors (its example: -32602)",
-            )),
+            Happened::RpcError { code, .. } if code == i64::from(INVALID_PARAMS) => {}
+            Happened::ToolError { .. } => out.push(c.info(format!(
+                "an unknown tool answered isError: true; server/tools.mdx §Error Handling lists an unknown tool among the protocol errors (its example: {INVALID_PARAMS})"
+            ))),
             other => out.push(c.info(format!(
-                "calling an unknown tool answered {other}; server/tools.mdx §Error Handling lists it among the protocol errors (its example: -32602)"
+                "calling an unknown tool answered {other}; server/tools.mdx §Error Handling lists it among the protocol errors (its example: {INVALID_PARAMS})"
             ))),
         }
     }
