@@ -11,6 +11,11 @@
 //!   `authorization_servers` is not the metadata (many servers use no authorization, and some
 //!   answer any path with JSON of their own); a `resource_metadata` URL that serves none is a
 //!   broken promise.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`AUTH_CONFORM`](clauses::AUTH_CONFORM),
+//! [`AUTH_INVALID_TOKEN_401`](clauses::AUTH_INVALID_TOKEN_401), [`AUTH_PRM`](clauses::AUTH_PRM),
+//! [`AUTH_PRM_AUTHORIZATION_SERVERS`](clauses::AUTH_PRM_AUTHORIZATION_SERVERS),
+//! [`AUTH_PRM_RESOURCE`](clauses::AUTH_PRM_RESOURCE).
 
 use crate::table::Run;
 use crate::{CheckReport, Note, Out, Shown};

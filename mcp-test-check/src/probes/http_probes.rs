@@ -18,6 +18,26 @@
 //! Nothing here runs a tool (the one `tools/call` names a tool that does not exist) or changes
 //! the server's state beyond a session of its own (a 2025-era server, or a dual-era one that
 //! answers `initialize`), which it ends by DELETE.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`HTTP_CONTENT_TYPE`](clauses::HTTP_CONTENT_TYPE),
+//! [`HTTP_GET_DELETE_405`](clauses::HTTP_GET_DELETE_405),
+//! [`HTTP_LAST_EVENT_ID`](clauses::HTTP_LAST_EVENT_ID),
+//! [`HTTP_METHOD_NOT_FOUND`](clauses::HTTP_METHOD_NOT_FOUND),
+//! [`HTTP_NOTIFICATION_202`](clauses::HTTP_NOTIFICATION_202),
+//! [`HTTP_NO_REQUESTS`](clauses::HTTP_NO_REQUESTS),
+//! [`HTTP_NO_SESSIONS`](clauses::HTTP_NO_SESSIONS), [`HTTP_ORIGIN`](clauses::HTTP_ORIGIN),
+//! [`HTTP_RESPONSE_ENDS_STREAM`](clauses::HTTP_RESPONSE_ENDS_STREAM),
+//! [`HTTP_UNSUPPORTED_VERSION`](clauses::HTTP_UNSUPPORTED_VERSION),
+//! [`HTTP_X_ACCEL_BUFFERING`](clauses::HTTP_X_ACCEL_BUFFERING),
+//! [`LEGACY_HTTP_CONTENT_TYPE`](clauses::LEGACY_HTTP_CONTENT_TYPE),
+//! [`LEGACY_HTTP_GET_STREAM`](clauses::LEGACY_HTTP_GET_STREAM),
+//! [`LEGACY_HTTP_NOTIFICATION_202`](clauses::LEGACY_HTTP_NOTIFICATION_202),
+//! [`LEGACY_HTTP_ORIGIN`](clauses::LEGACY_HTTP_ORIGIN),
+//! [`LEGACY_HTTP_RESPONSE_ENDS_STREAM`](clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM),
+//! [`LEGACY_HTTP_SESSION_ID_ASCII`](clauses::LEGACY_HTTP_SESSION_ID_ASCII),
+//! [`LEGACY_HTTP_SESSION_REQUIRED`](clauses::LEGACY_HTTP_SESSION_REQUIRED),
+//! [`LEGACY_HTTP_SESSION_TERMINATED`](clauses::LEGACY_HTTP_SESSION_TERMINATED),
+//! [`LEGACY_HTTP_UNSUPPORTED_VERSION`](clauses::LEGACY_HTTP_UNSUPPORTED_VERSION).
 
 use super::raw_http;
 use crate::table::Run;

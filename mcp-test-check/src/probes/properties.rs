@@ -14,6 +14,10 @@
 //! The tools are those the schema cases call (never a potentially destructive tool unless
 //! allowed, never a tool that requires tasks), with the same `--jobs` and `--case-time`; a case
 //! cancelled for its time has no verdict.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE),
+//! [`OUTPUT_SCHEMA`](clauses::OUTPUT_SCHEMA),
+//! [`VALIDATE_TOOL_INPUTS`](clauses::VALIDATE_TOOL_INPUTS).
 
 use crate::CheckOptions;
 use crate::Note;

@@ -1,5 +1,12 @@
 //! The raw-HTTP probes: requests a correct client never sends, posted through the crate's one
 //! HTTP client ([`HttpClient`]) beside the MCP client, to see the server refuse them.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`HTTP_DECODE_BASE64`](clauses::HTTP_DECODE_BASE64),
+//! [`HTTP_HEADER_MISMATCH`](clauses::HTTP_HEADER_MISMATCH),
+//! [`HTTP_HEADER_MISSING`](clauses::HTTP_HEADER_MISSING),
+//! [`HTTP_VERSION_HEADER_MISMATCH`](clauses::HTTP_VERSION_HEADER_MISMATCH),
+//! [`HTTP_VERSION_HEADER_MISSING`](clauses::HTTP_VERSION_HEADER_MISSING),
+//! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE).
 
 use crate::{Note, Out, Shown};
 use http::header::{ACCEPT, CONTENT_TYPE};

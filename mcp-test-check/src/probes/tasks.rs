@@ -21,6 +21,22 @@
 //!
 //! Responses here are not kept for the generic results probe, whose core schema has no
 //! `resultType: "task"`: they are checked against the extension's own schema instead.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`TASKS_CANCEL_ACK`](clauses::TASKS_CANCEL_ACK),
+//! [`TASKS_CANCEL_RESULT_TYPE`](clauses::TASKS_CANCEL_RESULT_TYPE),
+//! [`TASKS_DURABLE`](clauses::TASKS_DURABLE),
+//! [`TASKS_GET_COMPLETED`](clauses::TASKS_GET_COMPLETED),
+//! [`TASKS_GET_FAILED`](clauses::TASKS_GET_FAILED),
+//! [`TASKS_GET_INPUT_REQUIRED`](clauses::TASKS_GET_INPUT_REQUIRED),
+//! [`TASKS_GET_RESULT_TYPE`](clauses::TASKS_GET_RESULT_TYPE),
+//! [`TASKS_GET_STATUS`](clauses::TASKS_GET_STATUS),
+//! [`TASKS_NOT_UNDECLARED`](clauses::TASKS_NOT_UNDECLARED),
+//! [`TASKS_REQUIRED_CAPABILITY`](clauses::TASKS_REQUIRED_CAPABILITY),
+//! [`TASKS_RESULT_TYPE`](clauses::TASKS_RESULT_TYPE),
+//! [`TASKS_UNDECLARED_METHODS`](clauses::TASKS_UNDECLARED_METHODS),
+//! [`TASKS_UNKNOWN_ID_GET`](clauses::TASKS_UNKNOWN_ID_GET),
+//! [`TASKS_UNKNOWN_ID_OTHERS`](clauses::TASKS_UNKNOWN_ID_OTHERS),
+//! [`TASKS_UPDATE_RESULT_TYPE`](clauses::TASKS_UPDATE_RESULT_TYPE).
 
 use crate::checker::Checker;
 use crate::table::Run;
