@@ -320,6 +320,18 @@ impl<'a> Checker<'a> {
         answer.is_ok()
     }
 
+    /// Keeps `response` (to `method`, with id `id`) for the results and errors probes.
+    pub(crate) fn log_response(&self, method: &str, id: i64, response: Value) {
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Logged {
+                method: method.to_owned(),
+                id,
+                response,
+            });
+    }
+
     pub(crate) fn modern(&self) -> bool {
         self.era == Era::Current
     }

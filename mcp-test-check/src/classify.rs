@@ -22,7 +22,7 @@
 use super::{Note, Shown};
 use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome};
 use mcp_test::spec::clauses;
-use mcp_test::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
+use mcp_test::wire::error_codes::{INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY};
 use serde_json::Value;
 
 /// What kind of finding an outcome makes, before grouping.
@@ -174,14 +174,11 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
                 ),
                 // server/tools.mdx §Error Handling lists "Server errors" among the protocol
                 // errors, and no clause makes a tool succeed: a note, however likely a bug.
-                Happened::RpcError {
-                    code: -32603,
-                    message,
-                } => make(
+                Happened::RpcError { code, message } if *code == i64::from(INTERNAL_ERROR) => make(
                     Kind::InternalErrorOnValid,
                     message.clone(),
                     Note::info(format!(
-                        "{label}: an internal error (-32603 {message:?}) on arguments its own inputSchema accepts; server/tools.mdx §Error Handling counts server errors among the protocol errors and no clause makes a tool succeed, so a note, though likely a bug; arguments {args}"
+                        "{label}: an internal error ({INTERNAL_ERROR} {message:?}) on arguments its own inputSchema accepts; server/tools.mdx §Error Handling counts server errors among the protocol errors and no clause makes a tool succeed, so a note, though likely a bug; arguments {args}"
                     )),
                 ),
                 // No clause makes a server accept every schema-valid call.
@@ -196,19 +193,17 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
         }
         // Invalid input is a tool execution error or a protocol error (server/tools.mdx
         // §Error Handling); an internal error still refuses it, but no clause says MUST.
-        (
-            Happened::RpcError {
-                code: -32603,
-                message,
-            },
-            Expectation::Error,
-        ) => make(
-            Kind::InternalErrorOnInvalid,
-            message.clone(),
-            Note::info(format!(
-                "{label}: invalid arguments gave an internal error (-32603 {message:?}) rather than a clear rejection"
-            )),
-        ),
+        (Happened::RpcError { code, message }, Expectation::Error)
+            if *code == i64::from(INTERNAL_ERROR) =>
+        {
+            make(
+                Kind::InternalErrorOnInvalid,
+                message.clone(),
+                Note::info(format!(
+                    "{label}: invalid arguments gave an internal error ({INTERNAL_ERROR} {message:?}) rather than a clear rejection"
+                )),
+            )
+        }
         _ => None,
     }
 }

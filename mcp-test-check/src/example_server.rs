@@ -274,7 +274,7 @@ pub fn example_server() -> Server {
                         match store.lock().get(&args.id) {
                             Some(n) => Ok(n.body.clone()),
                             None => Err(ToolError::from(mcp_test::ErrorObject::new(
-                                -32602,
+                                mcp_test::wire::error_codes::INVALID_PARAMS,
                                 format!("Resource not found: notes://notes/{}", args.id),
                             ))),
                         }
@@ -293,7 +293,7 @@ pub fn example_server() -> Server {
                                 "Summarize this note in one line:\n{body}"
                             ))]),
                             None => Err(ToolError::from(mcp_test::ErrorObject::new(
-                                -32602,
+                                mcp_test::wire::error_codes::INVALID_PARAMS,
                                 format!("no note with id {}", args.id),
                             ))),
                         }

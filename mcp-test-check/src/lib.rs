@@ -163,7 +163,7 @@ pub fn __fuzz_reply_to_findings(
         .collect();
     let mut c = Checker::new(target, era, Duration::from_secs(1));
     c.log_response(method, 1, reply.clone());
-    c.results_and_errors(None);
+    probes::results_and_errors::results_and_errors(&mut c, None);
     findings.extend(
         c.into_probes()
             .into_iter()

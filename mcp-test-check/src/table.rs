@@ -9,23 +9,24 @@
 //! requirements matrix a probe checks is the matrix's to say (its `probes(..)` column); a finding's
 //! severity is its clause's level ([`Note::broke`](crate::Note::broke)).
 //!
-//! Adding a probe: its run function in a file of its own (or beside the probes of its area),
-//! one row here, and its id in the `probes(..)` column of the clauses it checks
+//! Adding a probe: a file of its own under `probes/` with its id(s) and its run function, one
+//! row here naming them, and its id in the `probes(..)` column of the clauses it checks
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
-use crate::checker::{Checker, Note};
+use crate::checker::Checker;
 use crate::probes::{
-    authorization, extension_fallback, header_case, http_probes, initialize_result,
-    input_responses, legacy_streams, no_response_to_notification, param_headers, properties,
-    result_server_info, stateless, stream_related, tasks, tasks_listen_undeclared,
+    self, discovery, extension_fallback, header_case, initialize_result, input_responses,
+    legacy_streams, no_response_to_notification, param_headers, result_server_info, stateless,
+    stream_related, tasks_listen_undeclared,
 };
-use crate::{AUTHORIZATION_PROBE, CheckOptions, SkippedTool, deadline};
+use crate::{CheckOptions, SkippedTool, deadline};
 use futures_util::future::LocalBoxFuture as BoxFuture;
 use mcp_test::__check::Deadline;
-use mcp_test::cases::{Case, Era, VerifyReport, derive_split};
-use mcp_test::spec::clauses::{self, Transport};
+use mcp_test::cases::{Case, Era, VerifyReport};
+#[cfg(test)]
+use mcp_test::spec::clauses;
+use mcp_test::spec::clauses::Transport;
 use mcp_test::target::Connection;
-use mcp_test::validation::SchemaValidator;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -34,7 +35,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Needs {
     /// A server capability the server offers: declared, or (when its declaration is not known)
-    /// not answered -32601 (`Checker::offered`).
+    /// not answered -32601 (`probes::discovery::offered`).
     pub offered: Option<&'static str>,
     /// A server capability the server declared (not guessed from an answer).
     pub declared: Option<&'static str>,
@@ -80,7 +81,7 @@ pub(crate) struct Run<'a> {
     pub c: Checker<'a>,
     pub options: &'a CheckOptions,
     /// Told a line before each row that runs, and by the rows that take long.
-    progress: &'a mut (dyn FnMut(&str) + Send),
+    pub progress: &'a mut (dyn FnMut(&str) + Send),
     /// The connection as the target described it when the check began.
     pub connection: Connection,
     pub era: Era,
@@ -137,10 +138,19 @@ impl<'a> Run<'a> {
     }
 
     /// Whether the server declared `capability`: `None` when its capabilities are not known.
-    fn has(&self, capability: &str) -> Option<bool> {
+    pub(crate) fn has(&self, capability: &str) -> Option<bool> {
         self.declared
             .as_ref()
             .map(|d| d.get(capability).is_some_and(|v| !v.is_null()))
+    }
+
+    /// The HTTP endpoint of the connection; a row that needs `Transport::Http` has one.
+    pub(crate) fn endpoint(&self) -> (String, mcp_test::client::HttpOptions) {
+        let http = self.connection.http.as_ref();
+        (
+            http.map(|h| h.url.clone()).unwrap_or_default(),
+            http.map(|h| h.options.clone()).unwrap_or_default(),
+        )
     }
 
     /// Why `needs` is not met, or `None` when it is. The reasons are the report's skip
@@ -151,7 +161,7 @@ impl<'a> Run<'a> {
                 Some(&offered) => offered,
                 None => {
                     let declared = self.has(capability);
-                    let offered = self.c.offered(capability, declared).await;
+                    let offered = discovery::offered(&mut self.c, capability, declared).await;
                     self.offered.insert(capability, offered);
                     offered
                 }
@@ -167,7 +177,8 @@ impl<'a> Run<'a> {
                 Some(false) => {
                     // Undeclared, its method must be -32601 (`capabilities/{capability}`).
                     if !self.offered.contains_key(capability) {
-                        let offered = self.c.offered(capability, Some(false)).await;
+                        let offered =
+                            discovery::offered(&mut self.c, capability, Some(false)).await;
                         self.offered.insert(capability, offered);
                     }
                     return Some(format!(
@@ -207,7 +218,7 @@ impl<'a> Run<'a> {
         if needs.properties && self.options.properties.is_none() {
             return Some("property tests were not asked for (--properties N)".to_owned());
         }
-        if needs.base_call && crate::probes::http_exchange::base_calls(self).is_empty() {
+        if needs.base_call && probes::http_exchange::base_calls(self).is_empty() {
             return Some("no tool that check calls has a base case".to_owned());
         }
         if needs.asking_tool && input_responses::asking_calls(self).is_empty() {
@@ -223,7 +234,7 @@ impl<'a> Run<'a> {
 }
 
 /// Whether `declared` (a server's capabilities) declares `extension`.
-fn declares_extension(declared: Option<&Value>, extension: &str) -> bool {
+pub(crate) fn declares_extension(declared: Option<&Value>, extension: &str) -> bool {
     declared
         .and_then(|d| d.get("extensions"))
         .and_then(Value::as_object)
@@ -274,10 +285,10 @@ const TOOLS: Needs = Needs {
 /// The probes of `check`, in the order they run. See the [module docs](self).
 pub(crate) const PROBES: &[Row] = &[
     Row {
-        ids: &["discovery/fields"],
+        ids: &[probes::discovery::ID],
         needs: NOTHING,
         progress: "discovery: server/discover",
-        run: discovery,
+        run: probes::discovery::run,
     },
     Row {
         ids: &[initialize_result::ID],
@@ -289,10 +300,13 @@ pub(crate) const PROBES: &[Row] = &[
         run: initialize_result::run,
     },
     Row {
-        ids: &["methods/removed-and-unknown", "methods/unsupported-version"],
+        ids: &[
+            probes::methods::REMOVED_AND_UNKNOWN,
+            probes::methods::UNSUPPORTED_VERSION,
+        ],
         needs: NOTHING,
         progress: "methods: removed and unknown methods, unsupported versions",
-        run: methods,
+        run: probes::methods::run,
     },
     Row {
         ids: &[no_response_to_notification::ID],
@@ -301,61 +315,64 @@ pub(crate) const PROBES: &[Row] = &[
         run: no_response_to_notification::run,
     },
     Row {
-        ids: &["lists/tools/list"],
+        ids: &[probes::lists::ID],
         needs: TOOLS,
         progress: "lists: tools/list pagination, order, bad cursor",
-        run: tool_list,
+        run: probes::lists::run,
     },
     Row {
         ids: &[
-            "tools/definitions-and-unknown-tool",
-            "tools/names-and-headers",
+            probes::tool_definitions::DEFINITIONS,
+            probes::tool_definitions::NAMES_AND_HEADERS,
         ],
         needs: TOOLS,
         progress: "tools: definitions and unknown tools",
-        run: tool_definitions,
+        run: probes::tool_definitions::run,
     },
     Row {
-        ids: &["tools/input-schemas"],
+        ids: &[probes::input_schemas::ID],
         needs: TOOLS,
         progress: "tools: input schemas, and the cases they give",
-        run: input_schemas,
+        run: probes::input_schemas::run,
     },
     Row {
-        ids: &["tools/malformed-calls"],
+        ids: &[probes::malformed_calls::ID],
         needs: TOOLS,
         progress: "tools: malformed tools/call requests",
-        run: malformed_calls,
+        run: probes::malformed_calls::run,
     },
     Row {
-        ids: &["tools/name-case"],
+        ids: &[probes::name_case::ID],
         needs: TOOLS,
         progress: "tools: names in another case",
-        run: name_case,
+        run: probes::name_case::run,
     },
     Row {
-        ids: &["tools/schema-cases", "tools/output-schema"],
+        ids: &[
+            probes::schema_cases::SCHEMA_CASES,
+            probes::schema_cases::OUTPUT_SCHEMA,
+        ],
         needs: TOOLS,
         progress: "cases: the schema-derived cases",
-        run: schema_cases,
+        run: probes::schema_cases::run,
     },
     Row {
-        ids: &["tools/embedded-resources"],
+        ids: &[probes::embedded_resources::ID],
         needs: TOOLS,
         progress: "tools: embedded resources in results",
-        run: embedded_resources,
+        run: probes::embedded_resources::run,
     },
     Row {
-        ids: &["multi-round/discipline"],
+        ids: &[probes::multi_round_discipline::ID],
         needs: TOOLS,
         progress: "multi-round: input_required results, -32021 without capabilities",
-        run: multi_round_discipline,
+        run: probes::multi_round_discipline::run,
     },
     Row {
-        ids: &["multi-round/driven"],
+        ids: &[probes::multi_round_driven::ID],
         needs: TOOLS,
         progress: "multi-round: tools that ask, driven with every client capability",
-        run: multi_round_driven,
+        run: probes::multi_round_driven::run,
     },
     Row {
         ids: &[input_responses::ID],
@@ -368,23 +385,19 @@ pub(crate) const PROBES: &[Row] = &[
         run: input_responses::run,
     },
     Row {
-        ids: &[
-            "notifications/logging",
-            "notifications/progress",
-            "notifications/server-initiated",
-        ],
+        ids: &probes::notifications::IDS,
         needs: TOOLS,
         progress: "notifications: log messages, progress, server requests",
-        run: notifications,
+        run: probes::notifications::run,
     },
     Row {
-        ids: &tasks::PROBES,
+        ids: &probes::tasks::PROBES,
         needs: Needs {
             extension: Some(mcp_test::tasks::EXTENSION),
             ..TOOLS
         },
         progress: "tasks: the io.modelcontextprotocol/tasks lifecycle",
-        run: tasks_lifecycle,
+        run: probes::tasks::run,
     },
     Row {
         ids: &[extension_fallback::ID],
@@ -405,46 +418,41 @@ pub(crate) const PROBES: &[Row] = &[
         run: tasks_listen_undeclared::run,
     },
     Row {
-        ids: &[
-            "lists/resources/list",
-            "lists/resources/templates/list",
-            "resources/contents",
-            "resources/not-found",
-        ],
+        ids: &probes::resources::IDS,
         needs: Needs {
             offered: Some("resources"),
             ..NOTHING
         },
         progress: "resources: list, templates, read, resource-not-found",
-        run: resources,
+        run: probes::resources::run,
     },
     Row {
-        ids: &["lists/prompts/list", "prompts/arguments", "prompts/get"],
+        ids: &probes::prompts::IDS,
         needs: Needs {
             offered: Some("prompts"),
             ..NOTHING
         },
         progress: "prompts: list, unknown prompt, missing arguments, contents",
-        run: prompts,
+        run: probes::prompts::run,
     },
     Row {
-        ids: &["completion/complete"],
+        ids: &[probes::completion::ID],
         needs: Needs {
             declared: Some("completions"),
             ..NOTHING
         },
         progress: "completion: unknown prompt, listed arguments",
-        run: completion,
+        run: probes::completion::run,
     },
     Row {
-        ids: &http_probes::PROBES,
+        ids: &probes::http_probes::PROBES,
         needs: Needs {
             transport: Some(Transport::Http),
             time_left: true,
             ..NOTHING
         },
         progress: "HTTP: mirrored headers, Origin, content types, status codes, GET and DELETE",
-        run: raw_http,
+        run: probes::http_probes::run,
     },
     Row {
         ids: &[header_case::ID],
@@ -493,14 +501,14 @@ pub(crate) const PROBES: &[Row] = &[
         run: legacy_streams::run,
     },
     Row {
-        ids: &[AUTHORIZATION_PROBE],
+        ids: &[probes::authorization::ID],
         needs: Needs {
             transport: Some(Transport::Http),
             time_left: true,
             ..NOTHING
         },
         progress: "HTTP: protected-resource metadata",
-        run: protected_resource,
+        run: probes::authorization::run,
     },
     Row {
         ids: &[stateless::ID],
@@ -514,25 +522,25 @@ pub(crate) const PROBES: &[Row] = &[
         run: stateless::run,
     },
     Row {
-        ids: &[properties::PROBE],
+        ids: &[probes::properties::ID],
         needs: Needs {
             properties: true,
             ..NOTHING
         },
         progress: "properties: property tests of the tools the cases call",
-        run: property_tests,
+        run: probes::properties::run,
     },
     Row {
-        ids: &["subscriptions/listen", "cache-hints/pages"],
+        ids: &[probes::subscriptions::ID, probes::cache_hints::ID],
         needs: NOTHING,
         progress: "subscriptions and cache hints: subscriptions/listen, cacheScope of pages",
-        run: subscriptions,
+        run: probes::subscriptions::run,
     },
     Row {
-        ids: &["methods/initialize-on-a-modern-server"],
+        ids: &[probes::initialize_last::ID],
         needs: NOTHING,
         progress: "methods: initialize, sent last, as a 2025-era client sends it",
-        run: initialize_last,
+        run: probes::initialize_last::run,
     },
     Row {
         ids: &[result_server_info::ID],
@@ -544,240 +552,21 @@ pub(crate) const PROBES: &[Row] = &[
         run: result_server_info::run,
     },
     Row {
-        ids: &["results/shape-and-cache-hints", "errors/codes-and-ids"],
+        ids: &[
+            probes::results_and_errors::RESULTS,
+            probes::results_and_errors::ERRORS,
+        ],
         needs: NOTHING,
         progress: "results and errors: every response received",
-        run: results_and_errors,
+        run: probes::results_and_errors::run,
     },
     Row {
-        ids: &["transport/hygiene"],
+        ids: &[probes::transport::ID],
         needs: NOTHING,
         progress: "transport: what the server did on its transport",
-        run: transport,
+        run: probes::transport::run,
     },
 ];
-
-fn discovery<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let discover = r.c.discovery().await;
-        r.declared = match r.era {
-            Era::Current => discover
-                .as_ref()
-                .and_then(|d| d.get("capabilities"))
-                .cloned()
-                .or_else(|| r.connection.capabilities.clone()),
-            Era::Legacy => r.connection.capabilities.clone(),
-        };
-    })
-}
-
-fn methods<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.methods())
-}
-
-fn tool_list<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        r.tools = r.c.tool_lists().await;
-        r.listed = r
-            .tools
-            .iter()
-            .filter_map(|t| Some(t.get("name")?.as_str()?.to_owned()))
-            .collect();
-    })
-}
-
-fn tool_definitions<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        r.c.tool_definitions(&r.tools).await;
-        // From here on `tools` are the tools `check` may call.
-        let tasks_declared = r.era == Era::Current
-            && declares_extension(r.declared.as_ref(), mcp_test::tasks::EXTENSION);
-        let listed = std::mem::take(&mut r.tools);
-        let (tools, task_only, skipped) = crate::callable_tools(listed, r.options, tasks_declared);
-        r.tools = tools;
-        r.task_only = task_only;
-        r.skipped_tools = skipped;
-    })
-}
-
-fn input_schemas<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let (cases, problems, bad_values) = derive_split(&r.tools, &r.options.cases);
-        r.cases = cases;
-        // A value the user gave that does not fit is the user's mistake, not the server's:
-        // that tool is not called.
-        r.skipped_tools
-            .extend(bad_values.into_iter().map(|e| SkippedTool {
-                reason: match &e.action {
-                    Some(action) => format!(
-                        "action {action:?}: the value given for `{}` {}",
-                        e.pointer, e.message
-                    ),
-                    None => format!("the value given for `{}` {}", e.pointer, e.message),
-                },
-                name: e.tool,
-            }));
-        let skipped = &r.skipped_tools;
-        r.property_tools = r
-            .tools
-            .iter()
-            .filter(|t| {
-                let name = t.get("name").and_then(Value::as_str);
-                !skipped.iter().any(|s| Some(s.name.as_str()) == name)
-            })
-            .cloned()
-            .collect();
-        let era = r.era;
-        let tools = &r.tools;
-        r.c.probe("tools/input-schemas", |out| {
-            for p in problems {
-                // A schema that does not compile breaks the spec; one this crate found no
-                // valid arguments for may be fine: noted.
-                let schema = tools
-                    .iter()
-                    .find(|t| t.get("name").and_then(Value::as_str) == Some(p.tool.as_str()))
-                    .and_then(|t| t.get("inputSchema"));
-                let invalid = schema.is_some_and(|s| SchemaValidator::new(s).is_err());
-                out.push(if invalid {
-                    Note::broke_in(
-                        era,
-                        &clauses::TOOL_INPUT_SCHEMA,
-                        format!("the input schema is not a valid JSON Schema: {p}"),
-                    )
-                } else {
-                    Note::info(format!("no cases derived: {p}"))
-                });
-            }
-        });
-    })
-}
-
-fn malformed_calls<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.malformed_calls(&r.tools))
-}
-
-fn name_case<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.name_case(&r.listed, &r.cases))
-}
-
-fn schema_cases<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        (r.progress)(&format!("cases: {} schema-derived cases", r.cases.len()));
-        r.report = r.c.run_cases(&r.tools, &r.cases, &mut *r.progress).await;
-    })
-}
-
-fn embedded_resources<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let declared = r.has("resources");
-        r.c.embedded_resources(&r.report.outcomes, declared);
-    })
-}
-
-fn multi_round_discipline<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.multi_round_discipline(&r.report))
-}
-
-fn multi_round_driven<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.multi_round_driven(&r.report))
-}
-
-fn notifications<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.notifications(&r.report, r.declared.as_ref()))
-}
-
-fn tasks_lifecycle<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let (task_cases, _, _) = derive_split(&r.task_only, &r.options.cases);
-        let base: Vec<Case> = r
-            .cases
-            .iter()
-            .chain(&task_cases)
-            .filter(|c| c.source == "rule:base")
-            .cloned()
-            .collect();
-        r.c.tasks(&r.task_only, &base).await;
-    })
-}
-
-fn resources<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        r.templates = r.c.resources().await;
-    })
-}
-
-fn prompts<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let complete = r.has("completions") == Some(true);
-        r.prompts = r.c.prompts(complete).await;
-    })
-}
-
-fn completion<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.completion(&r.prompts, &r.templates))
-}
-
-/// The HTTP endpoint of the connection; a row that needs `Transport::Http` has one.
-fn endpoint(r: &Run<'_>) -> (String, mcp_test::client::HttpOptions) {
-    let http = r.connection.http.as_ref();
-    (
-        http.map(|h| h.url.clone()).unwrap_or_default(),
-        http.map(|h| h.options.clone()).unwrap_or_default(),
-    )
-}
-
-fn raw_http<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let (url, http) = endpoint(r);
-        for (probe, found) in http_probes::run(&url, &http, r.era, r.options.timeout).await {
-            match found {
-                Ok(out) => r.c.push_probe(probe, out),
-                Err(why) => r.c.skip_probe(probe, why),
-            }
-        }
-    })
-}
-
-fn protected_resource<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let (url, http) = endpoint(r);
-        let timeout = r.options.timeout;
-        let (found, mut out, _) =
-            authorization::protected_resource(&url, &http, None, timeout).await;
-        out.extend(authorization::invalid_token(&url, &http, found, timeout).await);
-        r.c.push_probe(AUTHORIZATION_PROBE, out);
-    })
-}
-
-fn property_tests<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        let cases = r.options.properties.unwrap_or_default();
-        properties::run(&mut r.c, &r.property_tools, cases, r.options).await;
-    })
-}
-
-fn subscriptions<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        r.c.subscriptions(r.declared.as_ref()).await;
-        r.c.cache_pages(r.declared.as_ref()).await;
-    })
-}
-
-fn initialize_last<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(r.c.initialize_last())
-}
-
-fn results_and_errors<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        r.c.results_and_errors(r.connection.protocol_version.clone());
-    })
-}
-
-fn transport<'r>(r: &'r mut Run<'_>) -> BoxFuture<'r, ()> {
-    Box::pin(async move {
-        r.c.transport().await;
-    })
-}
 
 #[cfg(test)]
 mod tests {

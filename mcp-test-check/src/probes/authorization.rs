@@ -11,9 +11,16 @@
 //!   `authorization_servers` is not the metadata (many servers use no authorization, and some
 //!   answer any path with JSON of their own); a `resource_metadata` URL that serves none is a
 //!   broken promise.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`AUTH_CONFORM`](clauses::AUTH_CONFORM),
+//! [`AUTH_INVALID_TOKEN_401`](clauses::AUTH_INVALID_TOKEN_401), [`AUTH_PRM`](clauses::AUTH_PRM),
+//! [`AUTH_PRM_AUTHORIZATION_SERVERS`](clauses::AUTH_PRM_AUTHORIZATION_SERVERS),
+//! [`AUTH_PRM_RESOURCE`](clauses::AUTH_PRM_RESOURCE).
 
+use crate::table::Run;
 use crate::{CheckReport, Note, Out, Shown};
 use bytes::Bytes;
+use futures_util::future::LocalBoxFuture;
 use http::header::ACCEPT;
 use http::{HeaderMap, HeaderValue, Method};
 use mcp_test::__check::HttpClient;
@@ -25,6 +32,21 @@ use std::time::Duration;
 
 /// The probe's name in reports.
 pub const AUTHORIZATION_PROBE: &str = "http/authorization";
+
+/// The probe's id, as the table names it.
+pub(crate) const ID: &str = AUTHORIZATION_PROBE;
+
+/// The row: the protected-resource metadata of the connection's endpoint, then a request
+/// with a token no server issued.
+pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
+    Box::pin(async move {
+        let (url, http) = r.endpoint();
+        let timeout = r.options.timeout;
+        let (found, mut out, _) = protected_resource(&url, &http, None, timeout).await;
+        out.extend(invalid_token(&url, &http, found, timeout).await);
+        r.c.push_probe(ID, out);
+    })
+}
 
 /// Where the metadata was looked for.
 #[derive(Clone, Copy, PartialEq, Eq)]

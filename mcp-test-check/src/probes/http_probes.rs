@@ -18,10 +18,32 @@
 //! Nothing here runs a tool (the one `tools/call` names a tool that does not exist) or changes
 //! the server's state beyond a session of its own (a 2025-era server, or a dual-era one that
 //! answers `initialize`), which it ends by DELETE.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`HTTP_CONTENT_TYPE`](clauses::HTTP_CONTENT_TYPE),
+//! [`HTTP_GET_DELETE_405`](clauses::HTTP_GET_DELETE_405),
+//! [`HTTP_LAST_EVENT_ID`](clauses::HTTP_LAST_EVENT_ID),
+//! [`HTTP_METHOD_NOT_FOUND`](clauses::HTTP_METHOD_NOT_FOUND),
+//! [`HTTP_NOTIFICATION_202`](clauses::HTTP_NOTIFICATION_202),
+//! [`HTTP_NO_REQUESTS`](clauses::HTTP_NO_REQUESTS),
+//! [`HTTP_NO_SESSIONS`](clauses::HTTP_NO_SESSIONS), [`HTTP_ORIGIN`](clauses::HTTP_ORIGIN),
+//! [`HTTP_RESPONSE_ENDS_STREAM`](clauses::HTTP_RESPONSE_ENDS_STREAM),
+//! [`HTTP_UNSUPPORTED_VERSION`](clauses::HTTP_UNSUPPORTED_VERSION),
+//! [`HTTP_X_ACCEL_BUFFERING`](clauses::HTTP_X_ACCEL_BUFFERING),
+//! [`LEGACY_HTTP_CONTENT_TYPE`](clauses::LEGACY_HTTP_CONTENT_TYPE),
+//! [`LEGACY_HTTP_GET_STREAM`](clauses::LEGACY_HTTP_GET_STREAM),
+//! [`LEGACY_HTTP_NOTIFICATION_202`](clauses::LEGACY_HTTP_NOTIFICATION_202),
+//! [`LEGACY_HTTP_ORIGIN`](clauses::LEGACY_HTTP_ORIGIN),
+//! [`LEGACY_HTTP_RESPONSE_ENDS_STREAM`](clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM),
+//! [`LEGACY_HTTP_SESSION_ID_ASCII`](clauses::LEGACY_HTTP_SESSION_ID_ASCII),
+//! [`LEGACY_HTTP_SESSION_REQUIRED`](clauses::LEGACY_HTTP_SESSION_REQUIRED),
+//! [`LEGACY_HTTP_SESSION_TERMINATED`](clauses::LEGACY_HTTP_SESSION_TERMINATED),
+//! [`LEGACY_HTTP_UNSUPPORTED_VERSION`](clauses::LEGACY_HTTP_UNSUPPORTED_VERSION).
 
 use super::raw_http;
+use crate::table::Run;
 use crate::{Note, Out, Shown};
 use bytes::Bytes;
+use futures_util::future::LocalBoxFuture;
 use http::header::{ACCEPT, CONTENT_TYPE, ORIGIN};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use http_body_util::{BodyExt, Full};
@@ -30,6 +52,7 @@ use mcp_test::cases::shorten;
 use mcp_test::client::HttpOptions;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::wire::Era;
+use mcp_test::wire::error_codes::{METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -252,8 +275,27 @@ fn shown(what: &str) -> Option<Shown> {
 /// What the raw probes found, by probe (in [`PROBES`] order); `Err` is a probe not run, and why.
 pub(crate) type Found = Vec<(&'static str, Result<Out, String>)>;
 
+/// The row: the raw HTTP probes against the connection's endpoint, each recorded (or skipped,
+/// with why).
+pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
+    Box::pin(async move {
+        let (url, http) = r.endpoint();
+        for (probe, found) in requests(&url, &http, r.era, r.options.timeout).await {
+            match found {
+                Ok(out) => r.c.push_probe(probe, out),
+                Err(why) => r.c.skip_probe(probe, why),
+            }
+        }
+    })
+}
+
 /// Runs the HTTP probes against `url`, for a server of `era`.
-pub(crate) async fn run(url: &str, options: &HttpOptions, era: Era, timeout: Duration) -> Found {
+pub(crate) async fn requests(
+    url: &str,
+    options: &HttpOptions,
+    era: Era,
+    timeout: Duration,
+) -> Found {
     let uri = match HttpClient::parse_url(url) {
         Ok(uri) => uri,
         Err(e) => {
@@ -370,11 +412,11 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     match wire.post_modern(&unsupported, &[]).await {
         // Another answer than -32022 is the methods probe's to judge (the same request reaches
         // it through the client); only the status of -32022 is here.
-        Ok(reply) if reply.code() == Some(-32022) && reply.status != 400 => out.push(
+        Ok(reply) if reply.code() == Some(i64::from(UNSUPPORTED_PROTOCOL_VERSION)) && reply.status != 400 => out.push(
             Note::broke(
                 &clauses::HTTP_UNSUPPORTED_VERSION,
                 format!(
-                    "a request for protocol version {NO_SUCH_VERSION} (header and _meta) must be HTTP 400 with -32022 (UnsupportedProtocolVersionError); got {}",
+                    "a request for protocol version {NO_SUCH_VERSION} (header and _meta) must be HTTP 400 with {UNSUPPORTED_PROTOCOL_VERSION} (UnsupportedProtocolVersionError); got {}",
                     reply.brief()
                 ),
             )
@@ -387,16 +429,18 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     let on = shown("mcp-test/no-such-method");
     match wire.post_modern(&unknown, &[]).await {
         // Another code is the methods probe's to judge; only the status of -32601 is here.
-        Ok(reply) if reply.code() == Some(-32601) && reply.status != 404 => out.push(
-            Note::broke(
-                &clauses::HTTP_METHOD_NOT_FOUND,
-                format!(
-                    "an unknown method must be HTTP 404 with -32601; got {}",
-                    reply.brief()
-                ),
+        Ok(reply) if reply.code() == Some(i64::from(METHOD_NOT_FOUND)) && reply.status != 404 => {
+            out.push(
+                Note::broke(
+                    &clauses::HTTP_METHOD_NOT_FOUND,
+                    format!(
+                        "an unknown method must be HTTP 404 with {METHOD_NOT_FOUND}; got {}",
+                        reply.brief()
+                    ),
+                )
+                .on(on),
             )
-            .on(on),
-        ),
+        }
         Ok(_) => {}
         Err(e) => out.push(Note::info(e).on(on)),
     }

@@ -1,4 +1,5 @@
-//! What a request causes besides its response, and subscriptions.
+//! What a request causes besides its response: `notifications/logging`,
+//! `notifications/progress` and `notifications/server-initiated`.
 //!
 //! - `notifications/logging`: each tool whose base case succeeded is called again, once
 //!   without `io.modelcontextprotocol/logLevel` (a 2026-07-28 server must then send no
@@ -13,21 +14,41 @@
 //!   through `input_required` results, never as JSON-RPC requests beside a response (on
 //!   stdio the transport sees those, and `transport/hygiene` reports them), and sends
 //!   `notifications/cancelled` only to end a subscription, never beside an ordinary response.
-//! - `subscriptions/listen` (2026-07-28, Streamable HTTP): a server that declares a
-//!   `listChanged` capability is asked for those notifications; the first message on the
-//!   stream must be the acknowledgment carrying the subscription id, and what follows within
-//!   a short window must be of a requested type and carry the id. The stream is read for a
-//!   bounded time, then closed (which cancels the subscription).
-//! - `cache-hints/pages` (2026-07-28): every page of each list the server offers must carry
-//!   the same `cacheScope`.
+//!
+//! What the notifications of one request break is [`judge`]'s, a pure function tested below.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`):
+//! [`CANCELLED_ONLY_SUBSCRIPTIONS`](clauses::CANCELLED_ONLY_SUBSCRIPTIONS),
+//! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE),
+//! [`LOGGING_CAPABILITY`](clauses::LOGGING_CAPABILITY),
+//! [`LOGGING_INVALID_LEVEL`](clauses::LOGGING_INVALID_LEVEL),
+//! [`LOGGING_NOT_REQUESTED`](clauses::LOGGING_NOT_REQUESTED), [`MRTR_ONLY`](clauses::MRTR_ONLY),
+//! [`PROGRESS_INCREASES`](clauses::PROGRESS_INCREASES),
+//! [`PROGRESS_STOPS`](clauses::PROGRESS_STOPS), [`PROGRESS_TOKENS`](clauses::PROGRESS_TOKENS),
+//! [`SCHEMA`](clauses::SCHEMA).
 
-use crate::checker::Checker;
-use crate::{Note, Out, Shown};
+use crate::Shown;
+use crate::checker::{Checker, Note, Out};
+use crate::table::Run;
+use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Era, Happened, VerifyReport};
 use mcp_test::spec;
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes::INVALID_PARAMS;
 use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
+
+/// The probes of the row, in the order they are recorded.
+pub(crate) const IDS: [&str; 3] = [
+    "notifications/logging",
+    "notifications/progress",
+    "notifications/server-initiated",
+];
+
+/// The row: [`notifications`] over the cases' outcomes.
+pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
+    Box::pin(notifications(&mut r.c, &r.report, r.declared.as_ref()))
+}
 
 /// At most this many tools are called again.
 const TOOLS: usize = 5;
@@ -184,455 +205,171 @@ pub(crate) fn judge(era: Era, sent: &Sent, notes: &[Value]) -> (Out, Out, Out) {
     (logging, progress, requests)
 }
 
-impl Checker<'_> {
-    /// [`Checker::req`], keeping the notifications the request caused.
-    async fn req_notes(
-        &mut self,
-        method: &str,
-        params: Value,
-        out: &mut Out,
-    ) -> Option<(i64, Value, Vec<Value>)> {
-        if self.dead.is_some() {
-            return None;
+/// [`Checker::req`], keeping the notifications the request caused.
+async fn req_notes(
+    c: &mut Checker<'_>,
+    method: &str,
+    params: Value,
+    out: &mut Out,
+) -> Option<(i64, Value, Vec<Value>)> {
+    if c.dead.is_some() {
+        return None;
+    }
+    let (id, body) = c.session.body(method, params);
+    c.last = Some(Shown {
+        method: method.to_owned(),
+        id: Some(id),
+    });
+    match c.session.exchange(body).await {
+        Ok((response, notes)) => {
+            c.log_response(method, id, response.clone());
+            Some((id, response, notes))
         }
-        let (id, body) = self.session.body(method, params);
-        self.last = Some(Shown {
-            method: method.to_owned(),
-            id: Some(id),
-        });
-        match self.session.exchange(body).await {
-            Ok((response, notes)) => {
-                self.log_response(method, id, response.clone());
-                Some((id, response, notes))
-            }
-            Err(e) => {
-                out.push(self.broke(
-                    &clauses::JSONRPC_RESPONSE,
-                    format!("no answer to {method} (id {id}): {e}"),
-                ));
-                self.after_failure(e.to_string()).await;
-                None
-            }
+        Err(e) => {
+            out.push(c.broke(
+                &clauses::JSONRPC_RESPONSE,
+                format!("no answer to {method} (id {id}): {e}"),
+            ));
+            c.after_failure(e.to_string()).await;
+            None
         }
     }
+}
 
-    /// The probes `notifications/logging`, `notifications/progress` and
-    /// `notifications/server-initiated`, over the tools whose base case succeeded.
-    pub(crate) async fn notifications(&mut self, report: &VerifyReport, declared: Option<&Value>) {
-        let names = [
-            "notifications/logging",
-            "notifications/progress",
-            "notifications/server-initiated",
-        ];
-        let mut tools: Vec<(&str, &Value)> = Vec::new();
-        for o in &report.outcomes {
-            if o.case.source == "rule:base"
-                && matches!(o.happened, Happened::Success { .. })
-                && !tools.iter().any(|(t, _)| *t == o.case.tool)
-                && tools.len() < TOOLS
-            {
-                tools.push((o.case.tool.as_str(), &o.case.args));
-            }
-        }
-        if tools.is_empty() {
-            for name in names {
-                self.skip_probe(name, "no tool call succeeded with its base case");
-            }
-            return;
-        }
-        let modern = self.modern();
-        let era = self.era;
-        let logging_declared = declared.map(|d| d.get("logging").is_some_and(|v| !v.is_null()));
-        let (mut logging, mut progress, mut requests) = (Vec::new(), Vec::new(), Vec::new());
-        let mut earlier: Vec<Value> = Vec::new();
-        for (i, (tool, args)) in tools.into_iter().enumerate() {
-            let mut levels: Vec<Option<&str>> = vec![None, Some("debug")];
-            if modern {
-                levels.push(Some("emergency"));
-            }
-            for level in levels {
-                let token = level.map(|l| json!(format!("mcp-test-progress-{i}-{l}")));
-                let mut meta = serde_json::Map::new();
-                if let Some(level) = level {
-                    meta.insert(meta_keys::LOG_LEVEL.to_owned(), json!(level));
-                }
-                if let Some(token) = &token {
-                    meta.insert(meta_keys::PROGRESS_TOKEN.to_owned(), token.clone());
-                }
-                let mut params = json!({"name": tool, "arguments": args});
-                if !meta.is_empty() {
-                    params["_meta"] = Value::Object(meta);
-                }
-                let Some((id, _, notes)) = self.req_notes("tools/call", params, &mut logging).await
-                else {
-                    break;
-                };
-                let sent = Sent {
-                    label: match level {
-                        Some(l) => format!("tool {tool:?} with logLevel {l} and a progressToken"),
-                        None => format!("tool {tool:?} without logLevel or progressToken"),
-                    },
-                    log_level: level.map(str::to_owned),
-                    token: token.clone(),
-                    earlier: earlier.clone(),
-                    logging_declared,
-                };
-                let on = Some(Shown {
-                    method: "tools/call".to_owned(),
-                    id: Some(id),
-                });
-                let (l, p, r) = judge(era, &sent, &notes);
-                logging.extend(l.into_iter().map(|n| n.on(on.clone())));
-                progress.extend(p.into_iter().map(|n| n.on(on.clone())));
-                requests.extend(r.into_iter().map(|n| n.on(on.clone())));
-                earlier.extend(token);
-            }
-        }
-        if modern {
-            // A list request at debug: a server may log on any request that asks.
-            let params = json!({"_meta": {meta_keys::LOG_LEVEL: "debug"}});
-            if let Some((id, _, notes)) = self.req_notes("tools/list", params, &mut logging).await {
-                let sent = Sent {
-                    label: "tools/list with logLevel debug".to_owned(),
-                    log_level: Some("debug".to_owned()),
-                    earlier: earlier.clone(),
-                    logging_declared,
-                    ..Sent::default()
-                };
-                let on = Some(Shown {
-                    method: "tools/list".to_owned(),
-                    id: Some(id),
-                });
-                let (l, p, r) = judge(era, &sent, &notes);
-                logging.extend(l.into_iter().map(|n| n.on(on.clone())));
-                progress.extend(p.into_iter().map(|n| n.on(on.clone())));
-                requests.extend(r.into_iter().map(|n| n.on(on.clone())));
-            }
-            // Only a server that declares `logging` is held to its error handling: one that
-            // logs nothing has no levels to recognise, and may ignore the field.
-            let params = json!({"_meta": {meta_keys::LOG_LEVEL: "mcp-test-no-such-level"}});
-            if logging_declared == Some(true)
-                && let Some(r) = self.req("tools/list", params, &mut logging).await
-                && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
-            {
-                logging.push(self.broke(
-                    &clauses::LOGGING_INVALID_LEVEL,
-                    format!(
-                        "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be -32602; got {}",
-                        crate::brief(&r)
-                    ),
-                ));
-            }
-        } else if logging_declared == Some(true) {
-            let params = json!({"level": "mcp-test-no-such-level"});
-            if let Some(r) = self.req("logging/setLevel", params, &mut logging).await
-                && r.pointer("/error/code").and_then(Value::as_i64) != Some(-32602)
-            {
-                logging.push(self.broke(
-                    &clauses::LOGGING_INVALID_LEVEL,
-                    format!(
-                        "logging/setLevel with the level \"mcp-test-no-such-level\" should be -32602; got {}",
-                        crate::brief(&r)
-                    ),
-                ));
-            }
-        }
-        self.push_probe("notifications/logging", logging);
-        self.push_probe("notifications/progress", progress);
-        if modern {
-            self.push_probe("notifications/server-initiated", requests);
-        } else {
-            self.skip_probe(
-                "notifications/server-initiated",
-                "a 2025-era server may send requests to the client, and cancel them",
-            );
-        }
-    }
-
-    /// The probe `subscriptions/listen`.
-    pub(crate) async fn subscriptions(&mut self, declared: Option<&Value>) {
-        const NAME: &str = "subscriptions/listen";
-        if !self.modern() {
-            return self.skip_probe(
-                NAME,
-                "a 2025-era server: subscriptions/listen is 2026-07-28's",
-            );
-        }
-        let listed = |capability: &str| {
-            declared
-                .and_then(|d| d.pointer(&format!("/{capability}/listChanged")))
-                .and_then(Value::as_bool)
-                == Some(true)
-        };
-        let mut filter = serde_json::Map::new();
-        for (capability, key) in [
-            ("tools", "toolsListChanged"),
-            ("prompts", "promptsListChanged"),
-            ("resources", "resourcesListChanged"),
-        ] {
-            if listed(capability) {
-                filter.insert(key.to_owned(), json!(true));
-            }
-        }
-        if filter.is_empty() {
-            return self.skip_probe(NAME, "the server declares no listChanged capability");
-        }
-        if let Some(mcp_test::target::HttpEndpoint { url, options, .. }) =
-            self.session.target.connection().http
+/// The probes `notifications/logging`, `notifications/progress` and
+/// `notifications/server-initiated`, over the tools whose base case succeeded.
+pub(crate) async fn notifications(
+    c: &mut Checker<'_>,
+    report: &VerifyReport,
+    declared: Option<&Value>,
+) {
+    let names = [
+        "notifications/logging",
+        "notifications/progress",
+        "notifications/server-initiated",
+    ];
+    let mut tools: Vec<(&str, &Value)> = Vec::new();
+    for o in &report.outcomes {
+        if o.case.source == "rule:base"
+            && matches!(o.happened, Happened::Success { .. })
+            && !tools.iter().any(|(t, _)| *t == o.case.tool)
+            && tools.len() < TOOLS
         {
-            let (id, body) = self
-                .session
-                .body("subscriptions/listen", json!({"notifications": filter}));
+            tools.push((o.case.tool.as_str(), &o.case.args));
+        }
+    }
+    if tools.is_empty() {
+        for name in names {
+            c.skip_probe(name, "no tool call succeeded with its base case");
+        }
+        return;
+    }
+    let modern = c.modern();
+    let era = c.era;
+    let logging_declared = declared.map(|d| d.get("logging").is_some_and(|v| !v.is_null()));
+    let (mut logging, mut progress, mut requests) = (Vec::new(), Vec::new(), Vec::new());
+    let mut earlier: Vec<Value> = Vec::new();
+    for (i, (tool, args)) in tools.into_iter().enumerate() {
+        let mut levels: Vec<Option<&str>> = vec![None, Some("debug")];
+        if modern {
+            levels.push(Some("emergency"));
+        }
+        for level in levels {
+            let token = level.map(|l| json!(format!("mcp-test-progress-{i}-{l}")));
+            let mut meta = serde_json::Map::new();
+            if let Some(level) = level {
+                meta.insert(meta_keys::LOG_LEVEL.to_owned(), json!(level));
+            }
+            if let Some(token) = &token {
+                meta.insert(meta_keys::PROGRESS_TOKEN.to_owned(), token.clone());
+            }
+            let mut params = json!({"name": tool, "arguments": args});
+            if !meta.is_empty() {
+                params["_meta"] = Value::Object(meta);
+            }
+            let Some((id, _, notes)) = req_notes(c, "tools/call", params, &mut logging).await
+            else {
+                break;
+            };
+            let sent = Sent {
+                label: match level {
+                    Some(l) => format!("tool {tool:?} with logLevel {l} and a progressToken"),
+                    None => format!("tool {tool:?} without logLevel or progressToken"),
+                },
+                log_level: level.map(str::to_owned),
+                token: token.clone(),
+                earlier: earlier.clone(),
+                logging_declared,
+            };
             let on = Some(Shown {
-                method: "subscriptions/listen".to_owned(),
+                method: "tools/call".to_owned(),
                 id: Some(id),
             });
-            let out = match listen::read(&url, &options, &body, self.session.timeout).await {
-                Ok(seen) => judge_listen(&seen, id, &Value::Object(filter)),
-                Err(e) => vec![Note::info(format!(
-                    "subscriptions/listen could not be read: {e}"
-                ))],
+            let (l, p, r) = judge(era, &sent, &notes);
+            logging.extend(l.into_iter().map(|n| n.on(on.clone())));
+            progress.extend(p.into_iter().map(|n| n.on(on.clone())));
+            requests.extend(r.into_iter().map(|n| n.on(on.clone())));
+            earlier.extend(token);
+        }
+    }
+    if modern {
+        // A list request at debug: a server may log on any request that asks.
+        let params = json!({"_meta": {meta_keys::LOG_LEVEL: "debug"}});
+        if let Some((id, _, notes)) = req_notes(c, "tools/list", params, &mut logging).await {
+            let sent = Sent {
+                label: "tools/list with logLevel debug".to_owned(),
+                log_level: Some("debug".to_owned()),
+                earlier: earlier.clone(),
+                logging_declared,
+                ..Sent::default()
             };
-            let out = out.into_iter().map(|n| n.on(on.clone())).collect();
-            return self.push_probe(NAME, out);
+            let on = Some(Shown {
+                method: "tools/list".to_owned(),
+                id: Some(id),
+            });
+            let (l, p, r) = judge(era, &sent, &notes);
+            logging.extend(l.into_iter().map(|n| n.on(on.clone())));
+            progress.extend(p.into_iter().map(|n| n.on(on.clone())));
+            requests.extend(r.into_iter().map(|n| n.on(on.clone())));
         }
-        self.skip_probe(
-            NAME,
-            "not reached over Streamable HTTP: over stdio check keeps no long-lived request open",
-        );
-    }
-}
-
-impl Checker<'_> {
-    /// The probe `cache-hints/pages`: the `cacheScope` of every page of each list offered.
-    pub(crate) async fn cache_pages(&mut self, declared: Option<&Value>) {
-        const NAME: &str = "cache-hints/pages";
-        if !self.modern() {
-            return self.skip_probe(NAME, "a 2025-era server: cache hints are 2026-07-28's");
-        }
-        let mut out = Vec::new();
-        let mut walked = false;
-        for (capability, method) in [
-            ("tools", "tools/list"),
-            ("resources", "resources/list"),
-            ("prompts", "prompts/list"),
-        ] {
-            let offered = declared
-                .and_then(|d| d.get(capability))
-                .is_some_and(|v| !v.is_null());
-            if !offered {
-                continue;
-            }
-            walked = true;
-            let mut scopes: Vec<(usize, Value)> = Vec::new();
-            let mut cursor: Option<Value> = None;
-            for page in 1..=50 {
-                let params = cursor.take().map_or(json!({}), |c| json!({"cursor": c}));
-                let Some(r) = self.req(method, params, &mut out).await else {
-                    break;
-                };
-                let Some(result) = r.get("result") else {
-                    break;
-                };
-                if let Some(scope) = result.get("cacheScope") {
-                    scopes.push((page, scope.clone()));
-                }
-                match result.get("nextCursor") {
-                    Some(next @ Value::String(_)) => cursor = Some(next.clone()),
-                    _ => break,
-                }
-            }
-            if let Some((_, first)) = scopes.first()
-                && let Some((page, other)) = scopes.iter().find(|(_, s)| s != first)
-            {
-                out.push(self.broke(
-                    &clauses::CACHE_SCOPE_PAGES,
-                    format!("{method}: page 1 has cacheScope {first}, page {page} has {other}"),
-                ));
-            }
-        }
-        if walked {
-            self.push_probe(NAME, out);
-        } else {
-            self.skip_probe(NAME, "the server declares no tools, resources or prompts");
-        }
-    }
-}
-
-/// What a `subscriptions/listen` stream showed in its window.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Listened {
-    /// The messages, in order.
-    pub(crate) messages: Vec<Value>,
-    /// Whether the window closed before any message came.
-    pub(crate) silent: bool,
-}
-
-/// The notification method each filter key asks for.
-fn filtered(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "toolsListChanged" => "notifications/tools/list_changed",
-        "promptsListChanged" => "notifications/prompts/list_changed",
-        "resourcesListChanged" => "notifications/resources/list_changed",
-        "resourceSubscriptions" => "notifications/resources/updated",
-        _ => return None,
-    })
-}
-
-/// Judges what a listen request with id `id` and filter `filter` showed.
-pub(crate) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
-    let mut out = Vec::new();
-    if seen.silent {
-        out.push(Note::broke(
-            &clauses::SUBSCRIPTION_ACK_FIRST,
-            "no notifications/subscriptions/acknowledged came on the subscriptions/listen stream within the timeout",
-        ));
-        return out;
-    }
-    let asked: Vec<&str> = filter
-        .as_object()
-        .map(|f| {
-            f.iter()
-                .filter(|(_, v)| !v.is_null() && *v != &json!(false))
-                .filter_map(|(k, _)| filtered(k))
-                .collect()
-        })
-        .unwrap_or_default();
-    let carries_id = |m: &Value| {
-        m.pointer("/params/_meta")
-            .and_then(|meta| meta.get(meta_keys::SUBSCRIPTION_ID))
-            == Some(&json!(id))
-    };
-    let mut acknowledged = false;
-    for m in &seen.messages {
-        let method = m.get("method").and_then(Value::as_str);
-        let Some(method) = method else {
-            // The response ends the subscription: an error (-32601 from a server that does
-            // not offer it is for the record), or a result, which must fit the schema.
-            if m.get("error").is_some() {
-                if !acknowledged {
-                    out.push(Note::info(format!(
-                        "the server declares listChanged, and subscriptions/listen answered an error: {}",
-                        crate::brief(m)
-                    )));
-                }
-            } else if let Err(e) = spec::check_response("subscriptions/listen", m) {
-                out.push(Note::broke(
-                    &clauses::SCHEMA,
-                    format!("subscriptions/listen: {e}"),
-                ));
-            }
-            break;
-        };
-        if !acknowledged {
-            if method == "notifications/subscriptions/acknowledged" && carries_id(m) {
-                acknowledged = true;
-                if let Err(e) = spec::check("SubscriptionsAcknowledgedNotification", m) {
-                    out.push(Note::broke(
-                        &clauses::SCHEMA,
-                        format!("the acknowledgment: {e}"),
-                    ));
-                }
-                continue;
-            }
-            out.push(Note::broke(
-                &clauses::SUBSCRIPTION_ACK_FIRST,
+        // Only a server that declares `logging` is held to its error handling: one that
+        // logs nothing has no levels to recognise, and may ignore the field.
+        let params = json!({"_meta": {meta_keys::LOG_LEVEL: "mcp-test-no-such-level"}});
+        if logging_declared == Some(true)
+            && let Some(r) = c.req("tools/list", params, &mut logging).await
+            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
+        {
+            logging.push(c.broke(
+                &clauses::LOGGING_INVALID_LEVEL,
                 format!(
-                    "the first message on the subscriptions/listen stream (id {id}) is not notifications/subscriptions/acknowledged carrying the subscription id: {m}"
+                    "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {}",
+                    crate::brief(&r)
                 ),
             ));
-            acknowledged = true;
-            continue;
         }
-        if !asked.contains(&method) {
-            out.push(Note::broke(
-                &clauses::SUBSCRIPTION_REQUESTED_ONLY,
-                format!("the subscription asked for {asked:?}, yet the stream carried {m}"),
-            ));
-        }
-        if !carries_id(m) {
-            out.push(Note::broke(
-                &clauses::SUBSCRIPTION_ID_META,
+    } else if logging_declared == Some(true) {
+        let params = json!({"level": "mcp-test-no-such-level"});
+        if let Some(r) = c.req("logging/setLevel", params, &mut logging).await
+            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
+        {
+            logging.push(c.broke(
+                &clauses::LOGGING_INVALID_LEVEL,
                 format!(
-                    "a notification on the subscriptions/listen stream (id {id}) does not carry the subscription id in _meta: {m}"
+                    "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {}",
+                    crate::brief(&r)
                 ),
             ));
         }
     }
-    out
-}
-
-/// Reading a `subscriptions/listen` stream for a bounded time.
-mod listen {
-    use super::Listened;
-    use bytes::Bytes;
-    use http::HeaderValue;
-    use http::header::{ACCEPT, CONTENT_TYPE};
-    use http_body_util::{BodyExt, Full};
-    use mcp_test::__check::HttpClient;
-    use mcp_test::client::HttpOptions;
-    use serde_json::Value;
-    use std::time::Duration;
-    use tokio::time::Instant;
-
-    /// How long the stream is read after the first message.
-    const AFTER_FIRST: Duration = Duration::from_millis(1500);
-
-    /// POSTs `body` and reads the reply until it ends, or `timeout` passes with no message,
-    /// or [`AFTER_FIRST`] after the first message; then drops the connection.
-    pub(crate) async fn read(
-        url: &str,
-        options: &HttpOptions,
-        body: &Value,
-        timeout: Duration,
-    ) -> Result<Listened, String> {
-        let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
-        let client = HttpClient::with_options(options).map_err(|e| e.to_string())?;
-        let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
-        *request.method_mut() = http::Method::POST;
-        *request.uri_mut() = uri;
-        let headers = request.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(
-            ACCEPT,
-            HeaderValue::from_static("application/json, text/event-stream"),
+    c.push_probe("notifications/logging", logging);
+    c.push_probe("notifications/progress", progress);
+    if modern {
+        c.push_probe("notifications/server-initiated", requests);
+    } else {
+        c.skip_probe(
+            "notifications/server-initiated",
+            "a 2025-era server may send requests to the client, and cancel them",
         );
-        for (name, value) in mcp_test::wire::build::mirrored_headers_for(body, &[]) {
-            if let (Ok(name), Ok(value)) = (
-                http::HeaderName::from_bytes(name.as_bytes()),
-                HeaderValue::from_str(&value),
-            ) {
-                headers.insert(name, value);
-            }
-        }
-        let start = Instant::now();
-        let response = tokio::time::timeout(timeout, client.send_raw(request))
-            .await
-            .map_err(|_| format!("no reply within {timeout:?}"))?
-            .map_err(|e| e.to_string())?;
-        let mut incoming = response.into_body();
-        let mut bytes = Vec::new();
-        let mut until = start + timeout;
-        let mut first = false;
-        loop {
-            let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
-                Err(_) | Ok(None) => break,
-                Ok(Some(Err(e))) => return Err(e.to_string()),
-                Ok(Some(Ok(frame))) => frame,
-            };
-            if let Ok(data) = frame.into_data() {
-                bytes.extend_from_slice(&data);
-            }
-            if !first && !mcp_test::transport::sse::messages(&bytes).is_empty() {
-                first = true;
-                until = until.min(Instant::now() + AFTER_FIRST);
-            }
-        }
-        let messages = mcp_test::transport::sse::messages(&bytes);
-        Ok(Listened {
-            silent: messages.is_empty(),
-            messages,
-        })
     }
 }
 
@@ -727,45 +464,5 @@ mod tests {
             [Some("cancellation/server-only-subscriptions")]
         );
         assert!(judge(Era::Legacy, &sent, &[cancelled]).2.is_empty());
-    }
-
-    #[test]
-    fn a_listen_stream_acknowledges_first_and_sends_only_what_was_asked() {
-        let filter = json!({"toolsListChanged": true});
-        let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-                         "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: 4}, "notifications": {"toolsListChanged": true}}});
-        let tools = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
-                           "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: 4}}});
-        let prompts = json!({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed",
-                             "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: 4}}});
-        let bare = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
-        let seen = |messages: Vec<Value>| Listened {
-            messages,
-            silent: false,
-        };
-        assert!(judge_listen(&seen(vec![ack.clone(), tools.clone()]), 4, &filter).is_empty());
-        assert_eq!(
-            ids(&judge_listen(&seen(vec![tools.clone()]), 4, &filter)),
-            [Some("subscriptions/acknowledged-first")]
-        );
-        assert_eq!(
-            ids(&judge_listen(
-                &seen(vec![ack.clone(), prompts, bare]),
-                4,
-                &filter
-            )),
-            [
-                Some("subscriptions/requested-only"),
-                Some("subscriptions/id-in-meta")
-            ]
-        );
-        let silent = Listened {
-            messages: vec![],
-            silent: true,
-        };
-        assert_eq!(
-            ids(&judge_listen(&silent, 4, &filter)),
-            [Some("subscriptions/acknowledged-first")]
-        );
     }
 }

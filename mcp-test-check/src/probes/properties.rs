@@ -14,18 +14,40 @@
 //! The tools are those the schema cases call (never a potentially destructive tool unless
 //! allowed, never a tool that requires tasks), with the same `--jobs` and `--case-time`; a case
 //! cancelled for its time has no verdict.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE),
+//! [`OUTPUT_SCHEMA`](clauses::OUTPUT_SCHEMA),
+//! [`VALIDATE_TOOL_INPUTS`](clauses::VALIDATE_TOOL_INPUTS).
 
 use crate::CheckOptions;
 use crate::Note;
 use crate::checker::Checker;
+use crate::table::Run;
+use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
 use serde_json::Value;
 
 /// The probe's name.
 pub(crate) const PROBE: &str = "tools/properties";
 
+/// The probe's id, as the table names it.
+pub(crate) const ID: &str = PROBE;
+
+/// The row: the property tests of the tools the schema cases call.
+pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
+    Box::pin(async move {
+        let cases = r.options.properties.unwrap_or_default();
+        property_tests(&mut r.c, &r.property_tools, cases, r.options).await;
+    })
+}
+
 /// Runs the property tests of `tools` and records probe [`PROBE`].
-pub(crate) async fn run(c: &mut Checker<'_>, tools: &[Value], cases: u32, options: &CheckOptions) {
+pub(crate) async fn property_tests(
+    c: &mut Checker<'_>,
+    tools: &[Value],
+    cases: u32,
+    options: &CheckOptions,
+) {
     use mcp_test::cases::properties::{FailureKind, PropertyOptions, run_tools};
     if c.dead.is_some() || c.session.past_deadline() {
         let why = c.dead.clone().map_or_else(

@@ -1,5 +1,12 @@
 //! The raw-HTTP probes: requests a correct client never sends, posted through the crate's one
 //! HTTP client ([`HttpClient`]) beside the MCP client, to see the server refuse them.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`HTTP_DECODE_BASE64`](clauses::HTTP_DECODE_BASE64),
+//! [`HTTP_HEADER_MISMATCH`](clauses::HTTP_HEADER_MISMATCH),
+//! [`HTTP_HEADER_MISSING`](clauses::HTTP_HEADER_MISSING),
+//! [`HTTP_VERSION_HEADER_MISMATCH`](clauses::HTTP_VERSION_HEADER_MISMATCH),
+//! [`HTTP_VERSION_HEADER_MISSING`](clauses::HTTP_VERSION_HEADER_MISSING),
+//! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE).
 
 use crate::{Note, Out, Shown};
 use http::header::{ACCEPT, CONTENT_TYPE};
@@ -8,6 +15,7 @@ use mcp_test::__check::HttpClient;
 use mcp_test::cases::shorten;
 use mcp_test::client::{ClientError, HttpOptions};
 use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::wire::error_codes::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -109,16 +117,18 @@ pub(crate) async fn header_mirroring(
         };
         let code = first_code(&reply);
         let status = reply.status.as_u16();
-        if status == 400 && code == Some(-32020) {
+        if status == 400 && code == Some(i64::from(HEADER_MISMATCH)) {
             continue;
         }
         // A version mismatch refused for the body's version rather than for the mismatch:
         // refused all the same, and which check comes first the spec does not say.
-        if clause == &clauses::HTTP_VERSION_HEADER_MISMATCH && status == 400 && code == Some(-32022)
+        if clause == &clauses::HTTP_VERSION_HEADER_MISMATCH
+            && status == 400
+            && code == Some(i64::from(UNSUPPORTED_PROTOCOL_VERSION))
         {
             out.push(
                 Note::info(format!(
-                    "{what}: refused as -32022 (UnsupportedProtocolVersion) rather than -32020 (HeaderMismatch)"
+                    "{what}: refused as {UNSUPPORTED_PROTOCOL_VERSION} (UnsupportedProtocolVersion) rather than {HEADER_MISMATCH} (HeaderMismatch)"
                 ))
                 .on(on),
             );
@@ -128,7 +138,7 @@ pub(crate) async fn header_mirroring(
             Note::broke(
                 clause,
                 format!(
-                    "{says} must be HTTP 400 with -32020; got HTTP {status}: {}",
+                    "{says} must be HTTP 400 with {HEADER_MISMATCH}; got HTTP {status}: {}",
                     shorten(&reply.text(), 200)
                 ),
             )
@@ -148,7 +158,7 @@ pub(crate) async fn header_mirroring(
         id: None,
     });
     match post(body, headers).await {
-        Ok(reply) if first_code(&reply) == Some(-32020) => out.push(
+        Ok(reply) if first_code(&reply) == Some(i64::from(HEADER_MISMATCH)) => out.push(
             Note::broke(
                 &clauses::HTTP_DECODE_BASE64,
                 format!(

@@ -22,6 +22,18 @@ pub mod error_codes {
     pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
     /// The request's protocol version is not served.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+    /// 2025-11-25: a resource was not found (resources/read, a SHOULD). 2026-07-28 answers
+    /// [`INVALID_PARAMS`] instead, and its servers must not emit this code.
+    pub const RESOURCE_NOT_FOUND: i32 = -32002;
+    /// 2025-11-25: the request needs a URL-mode elicitation first. 2026-07-28 removed it, and
+    /// its servers must not emit this code.
+    pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+    /// The lowest code of JSON-RPC 2.0's implementation-defined server-error range.
+    pub const SERVER_ERROR_LOWEST: i32 = -32099;
+    /// The highest code of JSON-RPC 2.0's implementation-defined server-error range. MCP
+    /// 2026-07-28 defines codes from [`HEADER_MISMATCH`] down, and new implementations should
+    /// avoid the codes above them (the legacy sub-range).
+    pub const SERVER_ERROR_HIGHEST: i32 = -32000;
 }
 
 /// A JSON-RPC error object: `{code, message, data?}`.

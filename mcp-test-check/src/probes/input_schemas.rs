@@ -1,0 +1,73 @@
+//! `tools/input-schemas`: the schema cases derived from each callable tool's `inputSchema`
+//! (`mcp_test::cases::derive_split`).
+//!
+//! An input schema that is not a valid JSON Schema breaks the spec; one this crate found no
+//! valid arguments for may be fine, and is noted. A value the user gave (`--cases`) that does
+//! not fit its schema is the user's mistake: that tool is not called, and is listed as skipped.
+//!
+//! Clauses quoted (`mcp_test::spec::clauses`): [`TOOL_INPUT_SCHEMA`](clauses::TOOL_INPUT_SCHEMA).
+
+use crate::SkippedTool;
+use crate::checker::Note;
+use crate::table::Run;
+use futures_util::future::LocalBoxFuture;
+use mcp_test::cases::derive_split;
+use mcp_test::spec::clauses;
+use mcp_test::validation::SchemaValidator;
+use serde_json::Value;
+
+/// The probe's id.
+pub(crate) const ID: &str = "tools/input-schemas";
+
+/// The row: derives the cases, which later rows run, and the tools the property tests call.
+pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
+    Box::pin(async move {
+        let (cases, problems, bad_values) = derive_split(&r.tools, &r.options.cases);
+        r.cases = cases;
+        // A value the user gave that does not fit is the user's mistake, not the server's:
+        // that tool is not called.
+        r.skipped_tools
+            .extend(bad_values.into_iter().map(|e| SkippedTool {
+                reason: match &e.action {
+                    Some(action) => format!(
+                        "action {action:?}: the value given for `{}` {}",
+                        e.pointer, e.message
+                    ),
+                    None => format!("the value given for `{}` {}", e.pointer, e.message),
+                },
+                name: e.tool,
+            }));
+        let skipped = &r.skipped_tools;
+        r.property_tools = r
+            .tools
+            .iter()
+            .filter(|t| {
+                let name = t.get("name").and_then(Value::as_str);
+                !skipped.iter().any(|s| Some(s.name.as_str()) == name)
+            })
+            .cloned()
+            .collect();
+        let era = r.era;
+        let tools = &r.tools;
+        r.c.probe(ID, |out| {
+            for p in problems {
+                // A schema that does not compile breaks the spec; one this crate found no
+                // valid arguments for may be fine: noted.
+                let schema = tools
+                    .iter()
+                    .find(|t| t.get("name").and_then(Value::as_str) == Some(p.tool.as_str()))
+                    .and_then(|t| t.get("inputSchema"));
+                let invalid = schema.is_some_and(|s| SchemaValidator::new(s).is_err());
+                out.push(if invalid {
+                    Note::broke_in(
+                        era,
+                        &clauses::TOOL_INPUT_SCHEMA,
+                        format!("the input schema is not a valid JSON Schema: {p}"),
+                    )
+                } else {
+                    Note::info(format!("no cases derived: {p}"))
+                });
+            }
+        });
+    })
+}
