@@ -57,7 +57,7 @@ pub use extension::{EXTENSION, declared_in};
 use crate::context::Context;
 use crate::rounds::{Bounded, RoundHandle, TaskPhase, run_bounded};
 use crate::subscriptions::{Change, Hub};
-use crate::wire::{ErrorObject, InputRequests, json_type};
+use crate::wire::{ErrorObject, InputRequests, params};
 use futures_util::future::{AbortHandle, Abortable, BoxFuture};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -696,20 +696,13 @@ impl Tasks {
         if !declared_in(ctx.client_capabilities()) {
             return Err(missing_extension(ctx.method()));
         }
-        let task_id = match params.get("taskId") {
-            Some(Value::String(id)) => id.as_str(),
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: taskId must be a string, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing taskId (the id a CreateTaskResult returned)",
-                ));
-            }
-        };
+        let task_id = params::required(
+            params,
+            "taskId",
+            Value::as_str,
+            "a string",
+            "the id a CreateTaskResult returned",
+        )?;
         let task = self
             .config
             .store
@@ -756,20 +749,13 @@ impl Tasks {
     ) -> Result<Value, ErrorObject> {
         let _writing = self.writing.lock().await;
         let mut task = self.load(ctx, params).await?;
-        let responses = match params.get("inputResponses") {
-            Some(Value::Object(responses)) => responses,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: inputResponses must be an object keyed like the task's inputRequests, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing inputResponses (answers keyed like the task's inputRequests)",
-                ));
-            }
-        };
+        let responses = params::required(
+            params,
+            "inputResponses",
+            Value::as_object,
+            "an object keyed like the task's inputRequests",
+            "answers keyed like the task's inputRequests",
+        )?;
         if task.status != TaskStatus::InputRequired {
             // Nothing is outstanding: every key is unknown or already answered, and ignored.
             return Ok(json!({}));
