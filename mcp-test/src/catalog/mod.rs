@@ -16,6 +16,7 @@ mod tools;
 pub use build::BuildError;
 pub(crate) use tools::{ToolRegistration, Tools};
 
+use crate::authorization::Access;
 use crate::completion::{Completer, Completion, CompletionRequest};
 use crate::context::Context;
 use crate::prompts::{GetFn, Prompt, PromptDefinition};
@@ -122,6 +123,31 @@ enum UriError {
     BadChar(char),
 }
 
+/// Checks what a resource and a resource template must both be: a URI with a scheme, named,
+/// the only one of its `kind` with its `key` (`seen` holds the keys so far), and cached by
+/// `cache` (its reads) and by its `list` method as its access allows.
+fn check_readable(
+    (kind, key): (&'static str, &str),
+    name: &str,
+    access: &Access,
+    cache: CacheHint,
+    (list, list_cache): (&str, CacheHint),
+    seen: &mut HashSet<String>,
+) -> Result<(), BuildError> {
+    check_uri(key).map_err(|e| invalid(kind, key, e.to_string()))?;
+    if name.is_empty() {
+        return Err(invalid(kind, key, "its name is empty"));
+    }
+    if !seen.insert(key.to_owned()) {
+        return Err(BuildError::DuplicateDefinition {
+            kind,
+            key: key.to_owned(),
+        });
+    }
+    check_cache_scope(kind, key, "its contents", cache, access)?;
+    check_cache_scope(kind, key, list, list_cache, access)
+}
+
 fn check_uri(uri: &str) -> Result<(), UriError> {
     let scheme_end = uri.find(':').ok_or(UriError::NoScheme)?;
     let scheme = &uri[..scheme_end];
@@ -178,24 +204,14 @@ impl CatalogBuilder {
         let mut statics = Vec::with_capacity(resources.len());
         for r in resources {
             let uri = r.definition.uri.clone();
-            check_uri(&uri).map_err(|e| invalid("resource", &uri, e.to_string()))?;
-            if r.definition.name.is_empty() {
-                return Err(invalid("resource", &uri, "its name is empty"));
-            }
-            if !seen.insert(uri.clone()) {
-                return Err(BuildError::DuplicateDefinition {
-                    kind: "resource",
-                    key: uri,
-                });
-            }
             let cache = r.cache.unwrap_or(self.read_cache);
-            check_cache_scope("resource", &uri, "its contents", cache, &r.access)?;
-            check_cache_scope(
-                "resource",
-                &uri,
-                "resources/list",
-                self.resources_cache,
+            check_readable(
+                ("resource", &uri),
+                &r.definition.name,
                 &r.access,
+                cache,
+                ("resources/list", self.resources_cache),
+                &mut seen,
             )?;
             let handler = r.handler.ok_or_else(|| {
                 invalid(
@@ -229,24 +245,14 @@ impl CatalogBuilder {
             let template = t
                 .template
                 .map_err(|e| invalid("resource template", &key, e.to_string()))?;
-            check_uri(&key).map_err(|e| invalid("resource template", &key, e.to_string()))?;
-            if t.definition.name.is_empty() {
-                return Err(invalid("resource template", &key, "its name is empty"));
-            }
-            if !seen.insert(key.clone()) {
-                return Err(BuildError::DuplicateDefinition {
-                    kind: "resource template",
-                    key,
-                });
-            }
             let cache = t.cache.unwrap_or(self.read_cache);
-            check_cache_scope("resource template", &key, "its contents", cache, &t.access)?;
-            check_cache_scope(
-                "resource template",
-                &key,
-                "resources/templates/list",
-                self.templates_cache,
+            check_readable(
+                ("resource template", &key),
+                &t.definition.name,
                 &t.access,
+                cache,
+                ("resources/templates/list", self.templates_cache),
+                &mut seen,
             )?;
             let handler = t.handler.ok_or_else(|| {
                 invalid(

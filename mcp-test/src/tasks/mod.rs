@@ -673,9 +673,19 @@ impl Tasks {
         if task.status.is_terminal() {
             self.live().remove(task_id);
         }
-        if self.config.store.put(task.clone()).await.is_ok() {
-            self.announce(&task);
-        }
+        // A write that fails leaves the task as it was last stored.
+        let _ = self.save(&task).await;
+    }
+
+    /// Stores `task` and tells the subscribers to it how it stands now.
+    async fn save(&self, task: &TaskRecord) -> Result<(), ErrorObject> {
+        self.config
+            .store
+            .put(task.clone())
+            .await
+            .map_err(|e| store_failed(&e))?;
+        self.announce(task);
+        Ok(())
     }
 
     fn announce(&self, task: &TaskRecord) {
@@ -781,12 +791,7 @@ impl Tasks {
             task.status = TaskStatus::Working;
             task.status_message = None;
         }
-        self.config
-            .store
-            .put(task.clone())
-            .await
-            .map_err(|e| store_failed(&e))?;
-        self.announce(&task);
+        self.save(&task).await?;
         if resume {
             self.start_run(&task);
         }
@@ -813,12 +818,7 @@ impl Tasks {
         task.status_message = Some("Cancelled by the client (tasks/cancel)".to_owned());
         task.input_requests = InputRequests::default();
         task.last_updated_at = self.now();
-        self.config
-            .store
-            .put(task.clone())
-            .await
-            .map_err(|e| store_failed(&e))?;
-        self.announce(&task);
+        self.save(&task).await?;
         Ok(json!({}))
     }
 }
