@@ -206,45 +206,6 @@ where
     })
 }
 
-/// The `complete` and `complete_from` builder methods of a definition with a `completers`
-/// list: `$name` names what they complete (`argument`, `variable`), `$doc` documents
-/// `complete`.
-macro_rules! completion_setters {
-    ($name:ident, $doc:literal) => {
-        #[doc = $doc]
-        pub fn complete<F, Fut, R>(mut self, $name: impl Into<String>, handler: F) -> Self
-        where
-            F: Fn($crate::context::Context, $crate::completion::CompletionRequest) -> Fut
-                + Send
-                + Sync
-                + 'static,
-            Fut: ::std::future::Future<Output = Result<R, $crate::tool::ToolError>>
-                + Send
-                + 'static,
-            R: $crate::completion::IntoCompletion,
-        {
-            self.completers
-                .push(($name.into(), $crate::completion::completer(handler)));
-            self
-        }
-
-        #[doc = concat!(
-            "Completes `", stringify!($name), "` from a fixed list: the values starting with ",
-            "what the client typed (ignoring case), in the given order."
-        )]
-        pub fn complete_from<I, S>(mut self, $name: impl Into<String>, values: I) -> Self
-        where
-            I: IntoIterator<Item = S>,
-            S: Into<String>,
-        {
-            self.completers
-                .push(($name.into(), $crate::completion::static_completer(values)));
-            self
-        }
-    };
-}
-pub(crate) use completion_setters;
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -49,7 +49,9 @@
 //! ```
 
 use crate::authorization::Access;
-use crate::completion::Completer;
+use crate::completion::{
+    Completer, CompletionRequest, IntoCompletion, completer, static_completer,
+};
 use crate::context::Context;
 use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
@@ -471,10 +473,29 @@ impl Prompt {
         })
     }
 
-    crate::completion::completion_setters!(
-        argument,
-        "Completes the argument `argument` with `handler`. See [`completion`](crate::completion)."
-    );
+    /// Completes the argument `argument` with `handler`. See
+    /// [`completion`](crate::completion).
+    pub fn complete<F, Fut, R>(mut self, argument: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(Context, CompletionRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: IntoCompletion,
+    {
+        self.completers.push((argument.into(), completer(handler)));
+        self
+    }
+
+    /// Completes `argument` from a fixed list: the values starting with what the client typed
+    /// (ignoring case), in the given order.
+    pub fn complete_from<I, S>(mut self, argument: impl Into<String>, values: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.completers
+            .push((argument.into(), static_completer(values)));
+        self
+    }
 
     /// The definition `prompts/list` publishes.
     pub fn definition(&self) -> &PromptDefinition {

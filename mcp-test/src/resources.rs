@@ -54,7 +54,7 @@
 //! ```
 
 use crate::authorization::Access;
-use crate::completion::Completer;
+use crate::completion::{Completer, IntoCompletion, completer, static_completer};
 use crate::context::Context;
 use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
@@ -462,11 +462,29 @@ impl ResourceTemplate {
         self
     }
 
-    crate::completion::completion_setters!(
-        variable,
-        "Completes the template variable `variable` with `handler` (`completion/complete` with \
-         `ref/resource`). See [`completion`](crate::completion)."
-    );
+    /// Completes the template variable `variable` with `handler` (`completion/complete` with
+    /// `ref/resource`). See [`completion`](crate::completion).
+    pub fn complete<F, Fut, R>(mut self, variable: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(Context, crate::completion::CompletionRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: IntoCompletion,
+    {
+        self.completers.push((variable.into(), completer(handler)));
+        self
+    }
+
+    /// Completes `variable` from a fixed list: the values starting with what the client typed
+    /// (ignoring case), in the given order.
+    pub fn complete_from<I, S>(mut self, variable: impl Into<String>, values: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.completers
+            .push((variable.into(), static_completer(values)));
+        self
+    }
 
     /// The definition `resources/templates/list` publishes.
     pub fn definition(&self) -> &ResourceTemplateDefinition {
