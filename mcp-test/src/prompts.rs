@@ -517,14 +517,13 @@ impl Prompt {
 /// The prompt arguments a JSON Schema describes: each property of an object schema, required
 /// when the schema says so.
 fn arguments_of(schema: &Value) -> Vec<PromptArgument> {
+    let Some(schema) = schema.as_object() else {
+        return Vec::new();
+    };
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required: Vec<&str> = crate::schema::required_names(schema).collect();
     properties
         .iter()
         .map(|(name, prop)| PromptArgument {

@@ -10,6 +10,16 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
+/// The names an object schema's `required` lists, in order (none when it has no such array).
+pub(crate) fn required_names(schema: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
 /// The published JSON Schema of `T`: 2020-12, subschemas inlined, no `$schema`.
 ///
 /// The schema describes what `T`'s `Deserialize` accepts (schemars reads the serde attributes):

@@ -17,7 +17,7 @@
 
 use crate::authorization::Access;
 pub use crate::catalog::BuildError;
-use crate::catalog::{Catalog, CatalogBuilder, ToolRegistration};
+use crate::catalog::{Catalog, CatalogBuilder, List, ToolRegistration};
 use crate::context::{Context, ContextBuilder, Extensions, Identity};
 use crate::request_state::{self, StateConfig};
 use crate::subscriptions::{self, Change, Hub, ListenRequest};
@@ -854,16 +854,18 @@ impl Server {
         let state = &self.inner.request_state;
         match method {
             Served::Discover => Ok(self.discover()),
-            Served::ToolsList => catalog.list_tools(&ctx, &params, page_size),
+            Served::ToolsList => catalog.list(List::Tools, &ctx, &params, page_size),
             Served::ToolsCall => {
                 catalog
                     .call_tool(state, self.inner.tasks.as_ref(), &ctx, params)
                     .await
             }
-            Served::ResourcesList => catalog.list_resources(&ctx, &params, page_size),
-            Served::ResourceTemplatesList => catalog.list_templates(&ctx, &params, page_size),
+            Served::ResourcesList => catalog.list(List::Resources, &ctx, &params, page_size),
+            Served::ResourceTemplatesList => {
+                catalog.list(List::Templates, &ctx, &params, page_size)
+            }
             Served::ResourcesRead => catalog.read_resource(state, &ctx, &params).await,
-            Served::PromptsList => catalog.list_prompts(&ctx, &params, page_size),
+            Served::PromptsList => catalog.list(List::Prompts, &ctx, &params, page_size),
             Served::PromptsGet => catalog.get_prompt(state, &ctx, &params).await,
             Served::Complete => catalog.complete(&ctx, &params).await,
             Served::TasksGet | Served::TasksUpdate | Served::TasksCancel => {

@@ -11,6 +11,7 @@ use super::sample::{
     Sampler, declared_types, fitting_examples, format_violation, is_null_schema, primary_type,
 };
 use super::{Boundary, Case, CaseOptions, DeriveError, Expectation};
+use crate::schema::required_names;
 use crate::validation::{SchemaError, SchemaValidator, describe, join_pointer, unescape_token};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -508,12 +509,16 @@ pub(super) fn declares(root: &Value, schema: &Value, pointer: &str) -> bool {
     if pointer.is_empty() {
         return true;
     }
-    let tokens: Vec<String> = pointer
+    declares_tokens(root, schema, &tokens(pointer), 0)
+}
+
+/// The unescaped reference tokens of a non-empty JSON pointer.
+fn tokens(pointer: &str) -> Vec<String> {
+    pointer
         .split('/')
         .skip(1)
         .map(|t| unescape_token(t).into_owned())
-        .collect();
-    declares_tokens(root, schema, &tokens, 0)
+        .collect()
 }
 
 fn declares_tokens(root: &Value, schema: &Value, tokens: &[String], depth: usize) -> bool {
@@ -944,13 +949,7 @@ fn minimal(schema: &Value, value: &Value) -> Value {
     let (Some(obj), Value::Object(map)) = (schema.as_object(), value) else {
         return value.clone();
     };
-    let required: HashSet<&str> = obj
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required: HashSet<&str> = required_names(obj).collect();
     let props = obj.get("properties").and_then(Value::as_object);
     let anything = json!({});
     let mut out = Map::new();
@@ -1095,6 +1094,62 @@ fn walk(
     let is_action = ptr == "/action";
     // The pointer every edit of this value shares.
     let node: Arc<str> = Arc::from(ptr);
+    // rule:min-length, rule:max-length, rule:min-items, rule:max-items: one past each bound
+    // (rejected where the value really got past it) and exactly on it; `sized(n)` is the
+    // value at size n.
+    let size_bounds =
+        |out: &mut Vec<Mutation>, bounds: &SizeBounds, sized: &mut dyn FnMut(usize) -> Value| {
+            let [min, max] = bounds
+                .keywords
+                .map(|key| obj.get(key).and_then(Value::as_u64).map(|m| m as usize));
+            let [min_key, max_key] = bounds.keywords;
+            let [min_rule, max_rule] = bounds.rules;
+            for (lower, bound, keyword, rule) in [
+                (true, min.filter(|&min| min > 0), min_key, min_rule),
+                (
+                    false,
+                    max.filter(|&max| max < bounds.cap),
+                    max_key,
+                    max_rule,
+                ),
+            ] {
+                let Some(bound) = bound else { continue };
+                let (past, side, limit, extreme) = if lower {
+                    (bound - 1, "under", "needs at least", bounds.fewest)
+                } else {
+                    (bound + 1, "over", "allows at most", bounds.most)
+                };
+                let rejected = sized(past);
+                let got_past = (bounds.size)(&rejected)
+                    .is_some_and(|size| if lower { size < bound } else { size > bound });
+                let unit = bounds.unit;
+                out.push(err(
+                    here && got_past,
+                    Edit::Set(Arc::clone(&node), rejected),
+                    rule,
+                    text!(
+                        "rejects ", at, " one ", unit, " ", side, " ", keyword, " ", bound
+                    ),
+                    text!(at, " ", limit, " ", bound, " ", unit, "s"),
+                ));
+                out.push(edge(
+                    Edit::Set(Arc::clone(&node), sized(bound)),
+                    rule,
+                    Some(keyword),
+                    text!(
+                        "accepts ",
+                        at,
+                        " ",
+                        bounds.exactly,
+                        " ",
+                        keyword,
+                        " ",
+                        bound
+                    ),
+                    text!(bound, " ", unit, "s is the ", extreme, " ", at),
+                ));
+            }
+        };
 
     // rule:type (not on the arguments object itself: that is a protocol matter).
     if !ptr.is_empty() && !is_action {
@@ -1201,50 +1256,7 @@ fn walk(
 
     match value {
         Value::String(current) => {
-            let min = obj
-                .get("minLength")
-                .and_then(Value::as_u64)
-                .map(|m| m as usize);
-            let max = obj
-                .get("maxLength")
-                .and_then(Value::as_u64)
-                .map(|m| m as usize);
-            if let Some(min) = min
-                && min > 0
-            {
-                out.push(err(
-                    here,
-                    Edit::Set(Arc::clone(&node), Value::String(resize(current, min - 1))),
-                    "rule:min-length",
-                    text!("rejects ", at, " one character under minLength ", min),
-                    text!(at, " needs at least ", min, " characters"),
-                ));
-                out.push(edge(
-                    Edit::Set(Arc::clone(&node), Value::String(resize(current, min))),
-                    "rule:min-length",
-                    Some("minLength"),
-                    text!("accepts ", at, " of exactly minLength ", min),
-                    text!(min, " characters is the shortest allowed ", at),
-                ));
-            }
-            if let Some(max) = max
-                && max < 10_000
-            {
-                out.push(err(
-                    here,
-                    Edit::Set(Arc::clone(&node), Value::String(resize(current, max + 1))),
-                    "rule:max-length",
-                    text!("rejects ", at, " one character over maxLength ", max),
-                    text!(at, " allows at most ", max, " characters"),
-                ));
-                out.push(edge(
-                    Edit::Set(Arc::clone(&node), Value::String(resize(current, max))),
-                    "rule:max-length",
-                    Some("maxLength"),
-                    text!("accepts ", at, " of exactly maxLength ", max),
-                    text!(max, " characters is the longest allowed ", at),
-                ));
-            }
+            size_bounds(out, &LENGTH, &mut |n| Value::String(resize(current, n)));
             if let Some(pattern) = obj.get("pattern").and_then(Value::as_str)
                 && let Some(bad) = pattern_violation(&schema, current)
             {
@@ -1289,117 +1301,55 @@ fn walk(
             let mk = |x: f64| {
                 if is_int { json!(x as i64) } else { json!(x) }
             };
-            if let Some(m) = num("minimum") {
+            // rule:bounds: past each bound (rejected) and the nearest value it allows.
+            for (keyword, lower, exclusive, relation) in [
+                ("minimum", true, false, ">="),
+                ("maximum", false, false, "<="),
+                ("exclusiveMinimum", true, true, ">"),
+                ("exclusiveMaximum", false, true, "<"),
+            ] {
+                let Some(m) = num(keyword) else { continue };
+                // `outward` steps away from the values the bound allows.
+                let (outward, past, inside, extreme) = if lower {
+                    (-step, "under", "over", "smallest")
+                } else {
+                    (step, "over", "under", "largest")
+                };
+                let (rejected, accepted) = if exclusive {
+                    (m, m - outward)
+                } else {
+                    (m + outward, m)
+                };
                 out.push(err(
-                    here && exact(m),
-                    Edit::Set(Arc::clone(&node), mk(m - step)),
+                    here && exact(m) && (!exclusive || m.fract() == 0.0),
+                    Edit::Set(Arc::clone(&node), mk(rejected)),
                     "rule:bounds",
-                    text!("rejects ", at, " just under minimum ", m),
-                    text!(at, " must be >= ", m),
+                    if exclusive {
+                        text!("rejects ", at, " equal to ", keyword, " ", m)
+                    } else {
+                        text!("rejects ", at, " just ", past, " ", keyword, " ", m)
+                    },
+                    text!(at, " must be ", relation, " ", m),
                 ));
                 out.push(edge(
-                    Edit::Set(Arc::clone(&node), mk(m)),
+                    Edit::Set(Arc::clone(&node), mk(accepted)),
                     "rule:bounds",
-                    Some("minimum"),
-                    text!("accepts ", at, " at exactly minimum ", m),
-                    text!(m, " is the smallest allowed ", at),
-                ));
-            }
-            if let Some(m) = num("maximum") {
-                out.push(err(
-                    here && exact(m),
-                    Edit::Set(Arc::clone(&node), mk(m + step)),
-                    "rule:bounds",
-                    text!("rejects ", at, " just over maximum ", m),
-                    text!(at, " must be <= ", m),
-                ));
-                out.push(edge(
-                    Edit::Set(Arc::clone(&node), mk(m)),
-                    "rule:bounds",
-                    Some("maximum"),
-                    text!("accepts ", at, " at exactly maximum ", m),
-                    text!(m, " is the largest allowed ", at),
-                ));
-            }
-            if let Some(m) = num("exclusiveMinimum") {
-                out.push(err(
-                    here && exact(m) && m.fract() == 0.0,
-                    Edit::Set(Arc::clone(&node), mk(m)),
-                    "rule:bounds",
-                    text!("rejects ", at, " equal to exclusiveMinimum ", m),
-                    text!(at, " must be > ", m),
-                ));
-                out.push(edge(
-                    Edit::Set(Arc::clone(&node), mk(m + step)),
-                    "rule:bounds",
-                    is_int.then_some("exclusiveMinimum"),
-                    text!("accepts ", at, " just over exclusiveMinimum ", m),
-                    text!((m + step), " is the smallest allowed ", at),
-                ));
-            }
-            if let Some(m) = num("exclusiveMaximum") {
-                out.push(err(
-                    here && exact(m) && m.fract() == 0.0,
-                    Edit::Set(Arc::clone(&node), mk(m)),
-                    "rule:bounds",
-                    text!("rejects ", at, " equal to exclusiveMaximum ", m),
-                    text!(at, " must be < ", m),
-                ));
-                out.push(edge(
-                    Edit::Set(Arc::clone(&node), mk(m - step)),
-                    "rule:bounds",
-                    is_int.then_some("exclusiveMaximum"),
-                    text!("accepts ", at, " just under exclusiveMaximum ", m),
-                    text!((m - step), " is the largest allowed ", at),
+                    if exclusive {
+                        is_int.then_some(keyword)
+                    } else {
+                        Some(keyword)
+                    },
+                    if exclusive {
+                        text!("accepts ", at, " just ", inside, " ", keyword, " ", m)
+                    } else {
+                        text!("accepts ", at, " at exactly ", keyword, " ", m)
+                    },
+                    text!(accepted, " is the ", extreme, " allowed ", at),
                 ));
             }
         }
         Value::Array(items) => {
-            let min = obj
-                .get("minItems")
-                .and_then(Value::as_u64)
-                .map(|m| m as usize);
-            let max = obj
-                .get("maxItems")
-                .and_then(Value::as_u64)
-                .map(|m| m as usize);
-            if let Some(min) = min
-                && min > 0
-            {
-                out.push(err(
-                    here,
-                    Edit::Set(Arc::clone(&node), sampler.items_of(&schema, min - 1)),
-                    "rule:min-items",
-                    text!("rejects ", at, " one item under minItems ", min),
-                    text!(at, " needs at least ", min, " items"),
-                ));
-                out.push(edge(
-                    Edit::Set(Arc::clone(&node), sampler.items_of(&schema, min)),
-                    "rule:min-items",
-                    Some("minItems"),
-                    text!("accepts ", at, " with exactly minItems ", min),
-                    text!(min, " items is the fewest allowed in ", at),
-                ));
-            }
-            if let Some(max) = max
-                && max < 1000
-            {
-                let over = sampler.items_of(&schema, max + 1);
-                out.push(err(
-                    here && over.as_array().is_some_and(|o| o.len() > max),
-                    Edit::Set(Arc::clone(&node), over),
-                    "rule:max-items",
-                    text!("rejects ", at, " one item over maxItems ", max),
-                    text!(at, " allows at most ", max, " items"),
-                ));
-                out.push(edge(
-                    Edit::Set(Arc::clone(&node), sampler.items_of(&schema, max)),
-                    "rule:max-items",
-                    Some("maxItems"),
-                    text!("accepts ", at, " with exactly maxItems ", max),
-                    text!(max, " items is the most allowed in ", at),
-                ));
-            }
+            size_bounds(out, &ITEMS, &mut |n| sampler.items_of(&schema, n));
             if obj.get("uniqueItems") == Some(&Value::Bool(true))
                 && let Some(first) = items.first()
             {
@@ -1439,13 +1389,7 @@ fn walk(
             }
         }
         Value::Object(map) => {
-            let required: Vec<&str> = obj
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+            let required: Vec<&str> = required_names(obj).collect();
             for name in &required {
                 let p = join_pointer(ptr, name);
                 out.push(err(
@@ -1649,6 +1593,49 @@ fn outside_enum(members: &[Value]) -> Value {
     json!(candidate)
 }
 
+/// A pair of size keywords (`minLength`/`maxLength` on the characters of a string,
+/// `minItems`/`maxItems` on the items of an array) and how their cases read.
+struct SizeBounds {
+    /// The minimum's keyword, then the maximum's.
+    keywords: [&'static str; 2],
+    /// The rules of the minimum's cases, then of the maximum's.
+    rules: [&'static str; 2],
+    /// What is counted, singular.
+    unit: &'static str,
+    /// How a value exactly on a bound is said: "accepts `at` {exactly} minLength 3".
+    exactly: &'static str,
+    /// "3 characters is the {fewest} `at`".
+    fewest: &'static str,
+    /// "8 characters is the {most} `at`".
+    most: &'static str,
+    /// Maximums from this one up are not tried: the value over them is too large to send.
+    cap: usize,
+    /// The size of a value, if it is of the kind counted.
+    size: fn(&Value) -> Option<usize>,
+}
+
+const LENGTH: SizeBounds = SizeBounds {
+    keywords: ["minLength", "maxLength"],
+    rules: ["rule:min-length", "rule:max-length"],
+    unit: "character",
+    exactly: "of exactly",
+    fewest: "shortest allowed",
+    most: "longest allowed",
+    cap: 10_000,
+    size: |v| v.as_str().map(|s| s.chars().count()),
+};
+
+const ITEMS: SizeBounds = SizeBounds {
+    keywords: ["minItems", "maxItems"],
+    rules: ["rule:min-items", "rule:max-items"],
+    unit: "item",
+    exactly: "with exactly",
+    fewest: "fewest allowed in",
+    most: "most allowed in",
+    cap: 1000,
+    size: |v| v.as_array().map(Vec::len),
+};
+
 /// `s` cut or padded (with its last character, or `x`) to exactly `n` characters.
 fn resize(s: &str, n: usize) -> String {
     let mut out: String = s.chars().take(n).collect();
@@ -1694,11 +1681,7 @@ fn set_creating(root: &mut Value, ptr: &str, value: Value) -> bool {
         *root = value;
         return true;
     }
-    let tokens: Vec<String> = ptr
-        .split('/')
-        .skip(1)
-        .map(|t| unescape_token(t).into_owned())
-        .collect();
+    let tokens = tokens(ptr);
     let mut current = root;
     for (i, token) in tokens.iter().enumerate() {
         let last = i + 1 == tokens.len();

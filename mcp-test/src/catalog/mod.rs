@@ -16,6 +16,7 @@ mod tools;
 pub use build::BuildError;
 pub(crate) use tools::{ToolRegistration, Tools};
 
+use crate::authorization::Access;
 use crate::completion::{Completer, Completion, CompletionRequest};
 use crate::context::Context;
 use crate::prompts::{GetFn, Prompt, PromptDefinition};
@@ -91,6 +92,16 @@ struct RegisteredPrompt {
     completers: HashMap<String, Completer>,
 }
 
+/// The lists of the catalog a client pages through (`tools/list`, `resources/list`,
+/// `resources/templates/list`, `prompts/list`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum List {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
 /// The built, immutable catalog.
 pub(crate) struct Catalog {
     tools: Tools,
@@ -110,6 +121,31 @@ enum UriError {
     BadScheme(String),
     #[error("{0:?} cannot appear in a URI")]
     BadChar(char),
+}
+
+/// Checks what a resource and a resource template must both be: a URI with a scheme, named,
+/// the only one of its `kind` with its `key` (`seen` holds the keys so far), and cached by
+/// `cache` (its reads) and by its `list` method as its access allows.
+fn check_readable(
+    (kind, key): (&'static str, &str),
+    name: &str,
+    access: &Access,
+    cache: CacheHint,
+    (list, list_cache): (&str, CacheHint),
+    seen: &mut HashSet<String>,
+) -> Result<(), BuildError> {
+    check_uri(key).map_err(|e| invalid(kind, key, e.to_string()))?;
+    if name.is_empty() {
+        return Err(invalid(kind, key, "its name is empty"));
+    }
+    if !seen.insert(key.to_owned()) {
+        return Err(BuildError::DuplicateDefinition {
+            kind,
+            key: key.to_owned(),
+        });
+    }
+    check_cache_scope(kind, key, "its contents", cache, access)?;
+    check_cache_scope(kind, key, list, list_cache, access)
 }
 
 fn check_uri(uri: &str) -> Result<(), UriError> {
@@ -168,24 +204,14 @@ impl CatalogBuilder {
         let mut statics = Vec::with_capacity(resources.len());
         for r in resources {
             let uri = r.definition.uri.clone();
-            check_uri(&uri).map_err(|e| invalid("resource", &uri, e.to_string()))?;
-            if r.definition.name.is_empty() {
-                return Err(invalid("resource", &uri, "its name is empty"));
-            }
-            if !seen.insert(uri.clone()) {
-                return Err(BuildError::DuplicateDefinition {
-                    kind: "resource",
-                    key: uri,
-                });
-            }
             let cache = r.cache.unwrap_or(self.read_cache);
-            check_cache_scope("resource", &uri, "its contents", cache, &r.access)?;
-            check_cache_scope(
-                "resource",
-                &uri,
-                "resources/list",
-                self.resources_cache,
+            check_readable(
+                ("resource", &uri),
+                &r.definition.name,
                 &r.access,
+                cache,
+                ("resources/list", self.resources_cache),
+                &mut seen,
             )?;
             let handler = r.handler.ok_or_else(|| {
                 invalid(
@@ -219,24 +245,14 @@ impl CatalogBuilder {
             let template = t
                 .template
                 .map_err(|e| invalid("resource template", &key, e.to_string()))?;
-            check_uri(&key).map_err(|e| invalid("resource template", &key, e.to_string()))?;
-            if t.definition.name.is_empty() {
-                return Err(invalid("resource template", &key, "its name is empty"));
-            }
-            if !seen.insert(key.clone()) {
-                return Err(BuildError::DuplicateDefinition {
-                    kind: "resource template",
-                    key,
-                });
-            }
             let cache = t.cache.unwrap_or(self.read_cache);
-            check_cache_scope("resource template", &key, "its contents", cache, &t.access)?;
-            check_cache_scope(
-                "resource template",
-                &key,
-                "resources/templates/list",
-                self.templates_cache,
+            check_readable(
+                ("resource template", &key),
+                &t.definition.name,
                 &t.access,
+                cache,
+                ("resources/templates/list", self.templates_cache),
+                &mut seen,
             )?;
             let handler = t.handler.ok_or_else(|| {
                 invalid(
@@ -459,13 +475,21 @@ impl Catalog {
                 .any(|p| !p.served.completers.is_empty())
     }
 
-    pub(crate) fn list_tools(
+    /// One page of `list` as the caller may see it, as the list method's result.
+    pub(crate) fn list(
         &self,
+        list: List,
         ctx: &Context,
         params: &Map<String, Value>,
         page_size: usize,
     ) -> Result<Value, ErrorObject> {
-        self.tools.list(ctx.identity(), params, page_size)
+        let identity = ctx.identity();
+        match list {
+            List::Tools => self.tools.list(identity, params, page_size),
+            List::Resources => self.resources.list(identity, params, page_size),
+            List::Templates => self.templates.list(identity, params, page_size),
+            List::Prompts => self.prompts.list(identity, params, page_size),
+        }
     }
 
     pub(crate) async fn call_tool(
@@ -483,33 +507,6 @@ impl Catalog {
         self.tools
             .entries()
             .any(|t| t.served.task_support != crate::tasks::TaskSupport::Forbidden)
-    }
-
-    pub(crate) fn list_resources(
-        &self,
-        ctx: &Context,
-        params: &Map<String, Value>,
-        page_size: usize,
-    ) -> Result<Value, ErrorObject> {
-        self.resources.list(ctx.identity(), params, page_size)
-    }
-
-    pub(crate) fn list_templates(
-        &self,
-        ctx: &Context,
-        params: &Map<String, Value>,
-        page_size: usize,
-    ) -> Result<Value, ErrorObject> {
-        self.templates.list(ctx.identity(), params, page_size)
-    }
-
-    pub(crate) fn list_prompts(
-        &self,
-        ctx: &Context,
-        params: &Map<String, Value>,
-        page_size: usize,
-    ) -> Result<Value, ErrorObject> {
-        self.prompts.list(ctx.identity(), params, page_size)
     }
 
     /// Starts reading `uri` as `identity` may: the resource with that exact URI, else the first
@@ -550,7 +547,7 @@ impl Catalog {
         ctx: &Context,
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
-        let uri = required_string(params, "uri", "", "the URI of the resource to read")?;
+        let uri = required_string(params, "uri", "the URI of the resource to read")?;
         let outcome =
             rounds::serve_round(state, ctx, uri, &Value::Null, params, |ctx| async move {
                 let (fut, cache) = self.start_read(ctx, uri)?;
@@ -585,7 +582,7 @@ impl Catalog {
         ctx: &Context,
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
-        let name = required_string(params, "name", "", "the prompt to get")?;
+        let name = required_string(params, "name", "the prompt to get")?;
         let (definition, registered) = self
             .prompts
             .visible(name, ctx.identity())
@@ -627,17 +624,17 @@ impl Catalog {
             "a {\"type\": \"ref/prompt\", \"name\"} or {\"type\": \"ref/resource\", \"uri\"}",
         )?;
         let argument = required_object(params, "argument", "the {name, value} to complete")?;
-        let arg_name = required_string(argument, "name", "argument.", "the argument to complete")?;
-        let value = required_string(argument, "value", "argument.", "what the user typed so far")?;
+        let arg_name = required_string(argument, "argument.name", "the argument to complete")?;
+        let value = required_string(argument, "argument.value", "what the user typed so far")?;
         let context = match optional_object(params, "context")? {
             None => Vec::new(),
             Some(c) => string_map(c.get("arguments"), "context.arguments")?,
         };
-        let kind = required_string(reference, "type", "ref.", "ref/prompt or ref/resource")?;
+        let kind = required_string(reference, "ref.type", "ref/prompt or ref/resource")?;
         let identity = ctx.identity();
         let (completer, what): (Option<&Completer>, String) = match kind {
             "ref/prompt" => {
-                let name = required_string(reference, "name", "ref.", "the prompt")?;
+                let name = required_string(reference, "ref.name", "the prompt")?;
                 let (definition, p) = self
                     .prompts
                     .visible(name, identity)
@@ -653,7 +650,7 @@ impl Catalog {
                 )
             }
             "ref/resource" => {
-                let uri = required_string(reference, "uri", "ref.", "the resource template")?;
+                let uri = required_string(reference, "ref.uri", "the resource template")?;
                 let template = self.templates.visible(uri, identity).map(|(_, t)| t);
                 match template {
                     Some(t) if t.template.has_variable(arg_name) => {

@@ -1,7 +1,7 @@
 //! What serving any kind of the catalog shares: reading a request's params, the cache hint of
 //! a result, and the message of a handler's panic.
 
-use crate::wire::{CacheHint, ErrorObject, json_type};
+use crate::wire::{CacheHint, ErrorObject, json_type, params};
 use serde_json::{Map, Value};
 use std::any::Any;
 
@@ -15,46 +15,22 @@ pub(super) fn optional_string<'a>(
     params: &'a Map<String, Value>,
     key: &str,
 ) -> Result<Option<&'a str>, ErrorObject> {
-    match params.get(key) {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: {key} must be a string, got {}",
-            json_type(other)
-        ))),
-    }
+    params::optional(params, key, Value::as_str, "a string")
 }
 
 pub(super) fn required_string<'a>(
     params: &'a Map<String, Value>,
-    key: &str,
-    at: &str,
+    path: &str,
     what: &str,
 ) -> Result<&'a str, ErrorObject> {
-    match params.get(key) {
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: {at}{key} must be a string, got {}",
-            json_type(other)
-        ))),
-        None => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: missing {at}{key} ({what})"
-        ))),
-    }
+    params::required(params, path, Value::as_str, "a string", what)
 }
 
 pub(super) fn optional_object<'a>(
     params: &'a Map<String, Value>,
     key: &str,
 ) -> Result<Option<&'a Map<String, Value>>, ErrorObject> {
-    match params.get(key) {
-        None => Ok(None),
-        Some(Value::Object(o)) => Ok(Some(o)),
-        Some(other) => Err(ErrorObject::invalid_params(format!(
-            "Invalid params: {key} must be an object, got {}",
-            json_type(other)
-        ))),
-    }
+    params::optional(params, key, Value::as_object, "an object")
 }
 
 pub(super) fn required_object<'a>(
@@ -62,9 +38,7 @@ pub(super) fn required_object<'a>(
     key: &str,
     what: &str,
 ) -> Result<&'a Map<String, Value>, ErrorObject> {
-    optional_object(params, key)?.ok_or_else(|| {
-        ErrorObject::invalid_params(format!("Invalid params: missing {key} ({what})"))
-    })
+    params::required(params, key, Value::as_object, "an object", what)
 }
 
 /// An object of strings (`prompts/get` arguments, completion context), as pairs.

@@ -145,7 +145,7 @@ pub(crate) async fn call(
     // Taken out, not cloned: the runner owns the arguments (a task may run it later), and
     // the handler parses from a borrow of them.
     let arguments = params.remove("arguments");
-    let name = required_string(&params, "name", "", "the tool to call")?;
+    let name = required_string(&params, "name", "the tool to call")?;
     let Some((_, tool)) = tools.visible(name, ctx.identity()) else {
         return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
     };

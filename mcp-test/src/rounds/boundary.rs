@@ -6,7 +6,7 @@ use super::ask::{RoundHandle, TaskPhase};
 use crate::context::Context;
 use crate::request_state::{self, Binding, StateConfig};
 use crate::wire::InputRequests;
-use crate::wire::{ErrorObject, json_type};
+use crate::wire::{ErrorObject, params};
 use serde_json::{Map, Value, json};
 use std::future::{Future, poll_fn};
 use std::pin::pin;
@@ -76,26 +76,18 @@ type RetryParams<'a> = (Option<&'a Map<String, Value>>, Option<&'a str>);
 
 /// The request's `inputResponses` and `requestState`, checked for shape.
 fn retry_params(params: &Map<String, Value>) -> Result<RetryParams<'_>, ErrorObject> {
-    let responses = match params.get("inputResponses") {
-        None => None,
-        Some(Value::Object(map)) => Some(map),
-        Some(other) => {
-            return Err(ErrorObject::invalid_params(format!(
-                "Invalid params: inputResponses must be an object keyed like the inputRequests it answers, got {}",
-                json_type(other)
-            )));
-        }
-    };
-    let state = match params.get("requestState") {
-        None => None,
-        Some(Value::String(s)) => Some(s.as_str()),
-        Some(other) => {
-            return Err(ErrorObject::invalid_params(format!(
-                "Invalid params: requestState must be the string the server sent, got {}",
-                json_type(other)
-            )));
-        }
-    };
+    let responses = params::optional(
+        params,
+        "inputResponses",
+        Value::as_object,
+        "an object keyed like the inputRequests it answers",
+    )?;
+    let state = params::optional(
+        params,
+        "requestState",
+        Value::as_str,
+        "the string the server sent",
+    )?;
     Ok((responses, state))
 }
 
@@ -218,6 +210,7 @@ mod tests {
     use crate::request_state::StateConfig;
     use crate::rounds::AskError;
     use crate::testing::{RunOutcome, run_in_round};
+    use crate::wire::Elicitation;
     use std::time::Duration;
 
     fn schema() -> Value {
@@ -307,25 +300,32 @@ mod tests {
         );
     }
 
+    /// Serves a round of `method` whose handler asks one question.
+    async fn elicit_in(
+        config: &StateConfig,
+        method: &str,
+    ) -> Result<RoundResult<Elicitation<Map<String, Value>>>, ErrorObject> {
+        let ctx = Context::builder().method(method).elicitation().build();
+        serve_round(
+            config,
+            &ctx,
+            "x",
+            &json!({}),
+            &Map::new(),
+            |ctx| async move {
+                ctx.elicit("?", schema())
+                    .await
+                    .map_err(|e| e.to_error_object())
+            },
+        )
+        .await
+    }
+
     #[tokio::test]
     async fn only_three_methods_may_answer_input_required() {
         let config = StateConfig::random(Duration::from_secs(60));
         for method in ["tools/list", "server/discover", "completion/complete"] {
-            let ctx = Context::builder().method(method).elicitation().build();
-            let err = serve_round(
-                &config,
-                &ctx,
-                "x",
-                &json!({}),
-                &Map::new(),
-                |ctx| async move {
-                    ctx.elicit("?", schema())
-                        .await
-                        .map_err(|e| e.to_error_object())
-                },
-            )
-            .await
-            .unwrap_err();
+            let err = elicit_in(&config, method).await.unwrap_err();
             assert!(
                 err.message.contains("cannot answer input_required"),
                 "{}",
@@ -333,21 +333,7 @@ mod tests {
             );
         }
         for method in INPUT_REQUIRED_METHODS {
-            let ctx = Context::builder().method(*method).elicitation().build();
-            let out = serve_round(
-                &config,
-                &ctx,
-                "x",
-                &json!({}),
-                &Map::new(),
-                |ctx| async move {
-                    ctx.elicit("?", schema())
-                        .await
-                        .map_err(|e| e.to_error_object())
-                },
-            )
-            .await
-            .unwrap();
+            let out = elicit_in(&config, method).await.unwrap();
             let RoundResult::InputRequired(result) = out else {
                 panic!("{method}: expected input_required")
             };

@@ -57,7 +57,7 @@ pub use extension::{EXTENSION, declared_in};
 use crate::context::Context;
 use crate::rounds::{Bounded, RoundHandle, TaskPhase, run_bounded};
 use crate::subscriptions::{Change, Hub};
-use crate::wire::{ErrorObject, InputRequests, json_type};
+use crate::wire::{ErrorObject, InputRequests, params};
 use futures_util::future::{AbortHandle, Abortable, BoxFuture};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -673,9 +673,19 @@ impl Tasks {
         if task.status.is_terminal() {
             self.live().remove(task_id);
         }
-        if self.config.store.put(task.clone()).await.is_ok() {
-            self.announce(&task);
-        }
+        // A write that fails leaves the task as it was last stored.
+        let _ = self.save(&task).await;
+    }
+
+    /// Stores `task` and tells the subscribers to it how it stands now.
+    async fn save(&self, task: &TaskRecord) -> Result<(), ErrorObject> {
+        self.config
+            .store
+            .put(task.clone())
+            .await
+            .map_err(|e| store_failed(&e))?;
+        self.announce(task);
+        Ok(())
     }
 
     fn announce(&self, task: &TaskRecord) {
@@ -696,20 +706,13 @@ impl Tasks {
         if !declared_in(ctx.client_capabilities()) {
             return Err(missing_extension(ctx.method()));
         }
-        let task_id = match params.get("taskId") {
-            Some(Value::String(id)) => id.as_str(),
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: taskId must be a string, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing taskId (the id a CreateTaskResult returned)",
-                ));
-            }
-        };
+        let task_id = params::required(
+            params,
+            "taskId",
+            Value::as_str,
+            "a string",
+            "the id a CreateTaskResult returned",
+        )?;
         let task = self
             .config
             .store
@@ -756,20 +759,13 @@ impl Tasks {
     ) -> Result<Value, ErrorObject> {
         let _writing = self.writing.lock().await;
         let mut task = self.load(ctx, params).await?;
-        let responses = match params.get("inputResponses") {
-            Some(Value::Object(responses)) => responses,
-            Some(other) => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "Invalid params: inputResponses must be an object keyed like the task's inputRequests, got {}",
-                    json_type(other)
-                )));
-            }
-            None => {
-                return Err(ErrorObject::invalid_params(
-                    "Invalid params: missing inputResponses (answers keyed like the task's inputRequests)",
-                ));
-            }
-        };
+        let responses = params::required(
+            params,
+            "inputResponses",
+            Value::as_object,
+            "an object keyed like the task's inputRequests",
+            "answers keyed like the task's inputRequests",
+        )?;
         if task.status != TaskStatus::InputRequired {
             // Nothing is outstanding: every key is unknown or already answered, and ignored.
             return Ok(json!({}));
@@ -795,12 +791,7 @@ impl Tasks {
             task.status = TaskStatus::Working;
             task.status_message = None;
         }
-        self.config
-            .store
-            .put(task.clone())
-            .await
-            .map_err(|e| store_failed(&e))?;
-        self.announce(&task);
+        self.save(&task).await?;
         if resume {
             self.start_run(&task);
         }
@@ -827,12 +818,7 @@ impl Tasks {
         task.status_message = Some("Cancelled by the client (tasks/cancel)".to_owned());
         task.input_requests = InputRequests::default();
         task.last_updated_at = self.now();
-        self.config
-            .store
-            .put(task.clone())
-            .await
-            .map_err(|e| store_failed(&e))?;
-        self.announce(&task);
+        self.save(&task).await?;
         Ok(json!({}))
     }
 }

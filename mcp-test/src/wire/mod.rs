@@ -21,6 +21,7 @@ mod envelope;
 mod errors;
 pub(crate) mod input;
 mod meta;
+pub(crate) mod params;
 mod results;
 pub mod tool_name;
 
