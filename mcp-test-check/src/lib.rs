@@ -51,6 +51,7 @@ mod expect;
 mod options;
 mod probes;
 mod report;
+mod run;
 mod shutdown;
 mod table;
 
@@ -99,7 +100,7 @@ pub async fn check_with_progress(
     c.jobs = options.jobs;
     c.case_time = options.case_time;
     let deadline = deadline::start(&mut c, options);
-    let mut run = table::Run::new(c, options, connection, progress);
+    let mut run = run::Run::new(c, options, connection, progress);
     run.deadline = deadline.clone();
     table::run(&mut run).await;
     let mut checked = CheckReport {

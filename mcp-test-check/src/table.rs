@@ -13,23 +13,18 @@
 //! row here naming them, and its id in the `probes(..)` column of the clauses it checks
 //! (`mcp_test::spec::clauses`). The tests below hold the table and the matrix to each other.
 
-use crate::checker::Checker;
+use crate::deadline;
 use crate::probes::{
     self, discovery, extension_fallback, header_case, initialize_result, input_responses,
     legacy_streams, no_response_to_notification, param_headers, result_server_info, stateless,
     stream_related, tasks_listen_undeclared,
 };
-use crate::{CheckOptions, SkippedTool, deadline};
+use crate::run::{Run, declares_extension};
 use futures_util::future::LocalBoxFuture as BoxFuture;
-use mcp_test::__check::Deadline;
-use mcp_test::cases::{Case, Era, VerifyReport};
+use mcp_test::cases::Era;
 #[cfg(test)]
 use mcp_test::spec::clauses;
 use mcp_test::spec::clauses::Transport;
-use mcp_test::target::Connection;
-use serde_json::Value;
-use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// What a row needs before it may run. Every field left at its default needs nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -75,176 +70,88 @@ pub(crate) struct Row {
     pub run: Runner,
 }
 
-/// What the rows share: the checker (session, responses so far, probes recorded) and what
-/// earlier rows learnt.
-pub(crate) struct Run<'a> {
-    pub c: Checker<'a>,
-    pub options: &'a CheckOptions,
-    /// Told a line before each row that runs, and by the rows that take long.
-    pub progress: &'a mut (dyn FnMut(&str) + Send),
-    /// The connection as the target described it when the check began.
-    pub connection: Connection,
-    pub era: Era,
-    pub deadline: Option<Arc<Deadline>>,
-    /// The capabilities the server declared: a 2026-07-28 server's from `server/discover`, a
-    /// 2025-era server's from its `InitializeResult` (kept by the target). `None`: not known.
-    pub declared: Option<Value>,
-    /// Whether each capability is offered, once asked (`Needs::offered`).
-    offered: BTreeMap<&'static str, bool>,
-    /// The tools listed, by name.
-    pub listed: Vec<String>,
-    /// The tools `check` may call, and those it calls only as tasks.
-    pub tools: Vec<Value>,
-    pub task_only: Vec<Value>,
-    /// The schema cases of `tools`, and what happened to each.
-    pub cases: Vec<Case>,
-    pub report: VerifyReport,
-    /// The tools not called, and why.
-    pub skipped_tools: Vec<SkippedTool>,
-    /// The tools the property tests may call: those the schema cases call.
-    pub property_tools: Vec<Value>,
-    /// The resource templates and prompts listed.
-    pub templates: Vec<Value>,
-    pub prompts: Vec<Value>,
-}
-
-impl<'a> Run<'a> {
-    pub(crate) fn new(
-        c: Checker<'a>,
-        options: &'a CheckOptions,
-        connection: Connection,
-        progress: &'a mut (dyn FnMut(&str) + Send),
-    ) -> Self {
-        let era = c.era;
-        Run {
-            c,
-            options,
-            progress,
-            connection,
-            era,
-            deadline: None,
-            declared: None,
-            offered: BTreeMap::new(),
-            listed: Vec::new(),
-            tools: Vec::new(),
-            task_only: Vec::new(),
-            cases: Vec::new(),
-            report: VerifyReport::default(),
-            skipped_tools: Vec::new(),
-            property_tools: Vec::new(),
-            templates: Vec::new(),
-            prompts: Vec::new(),
+/// Why `needs` is not met, or `None` when it is. The reasons are the report's skip
+/// reasons; asking whether an undeclared capability is offered sends one request, once.
+async fn unmet(run: &mut Run<'_>, needs: &Needs) -> Option<String> {
+    if let Some(capability) = needs.offered {
+        let offered = match run.offered.get(capability) {
+            Some(&offered) => offered,
+            None => {
+                let declared = run.has(capability);
+                let offered = discovery::offered(&mut run.c, capability, declared).await;
+                run.offered.insert(capability, offered);
+                offered
+            }
+        };
+        if !offered {
+            return Some(format!("the server offers no {capability}"));
         }
     }
-
-    /// Whether the server declared `capability`: `None` when its capabilities are not known.
-    pub(crate) fn has(&self, capability: &str) -> Option<bool> {
-        self.declared
-            .as_ref()
-            .map(|d| d.get(capability).is_some_and(|v| !v.is_null()))
-    }
-
-    /// The HTTP endpoint of the connection; a row that needs `Transport::Http` has one.
-    pub(crate) fn endpoint(&self) -> (String, mcp_test::client::HttpOptions) {
-        let http = self.connection.http.as_ref();
-        (
-            http.map(|h| h.url.clone()).unwrap_or_default(),
-            http.map(|h| h.options.clone()).unwrap_or_default(),
-        )
-    }
-
-    /// Why `needs` is not met, or `None` when it is. The reasons are the report's skip
-    /// reasons; asking whether an undeclared capability is offered sends one request, once.
-    async fn unmet(&mut self, needs: &Needs) -> Option<String> {
-        if let Some(capability) = needs.offered {
-            let offered = match self.offered.get(capability) {
-                Some(&offered) => offered,
-                None => {
-                    let declared = self.has(capability);
-                    let offered = discovery::offered(&mut self.c, capability, declared).await;
-                    self.offered.insert(capability, offered);
-                    offered
+    if let Some(capability) = needs.declared {
+        match run.has(capability) {
+            Some(true) => {}
+            None => return Some("the server's capabilities are not known".to_owned()),
+            Some(false) => {
+                // Undeclared, its method must be -32601 (`capabilities/{capability}`).
+                if !run.offered.contains_key(capability) {
+                    let offered = discovery::offered(&mut run.c, capability, Some(false)).await;
+                    run.offered.insert(capability, offered);
                 }
-            };
-            if !offered {
-                return Some(format!("the server offers no {capability}"));
+                return Some(format!(
+                    "the server did not declare the `{capability}` capability"
+                ));
             }
         }
-        if let Some(capability) = needs.declared {
-            match self.has(capability) {
-                Some(true) => {}
-                None => return Some("the server's capabilities are not known".to_owned()),
-                Some(false) => {
-                    // Undeclared, its method must be -32601 (`capabilities/{capability}`).
-                    if !self.offered.contains_key(capability) {
-                        let offered =
-                            discovery::offered(&mut self.c, capability, Some(false)).await;
-                        self.offered.insert(capability, offered);
-                    }
-                    return Some(format!(
-                        "the server did not declare the `{capability}` capability"
-                    ));
-                }
-            }
-        }
-        if let Some(extension) = needs.extension
-            && !(self.era == Era::Current && declares_extension(self.declared.as_ref(), extension))
-        {
-            return Some(format!(
-                "the server does not declare the {extension} extension"
-            ));
-        }
-        if let Some(era) = needs.era
-            && era != self.era
-        {
-            return Some(format!(
-                "the server speaks {}, and this probe is about {era}",
-                self.era
-            ));
-        }
-        // Over HTTP a probe sends beside the session, so it needs the endpoint itself.
-        match needs.transport {
-            Some(Transport::Http) if self.connection.http.is_none() => {
-                return Some("not reached over Streamable HTTP".to_owned());
-            }
-            Some(Transport::Stdio) if self.connection.transport != Some(Transport::Stdio) => {
-                return Some("not reached over stdio".to_owned());
-            }
-            _ => {}
-        }
-        if needs.time_left && !deadline::allows(self.deadline.as_deref(), "the raw HTTP probes") {
-            return Some(mcp_test::target::DEADLINE_PASSED.to_owned());
-        }
-        if needs.properties && self.options.properties.is_none() {
-            return Some("property tests were not asked for (--properties N)".to_owned());
-        }
-        if needs.base_call && probes::http_exchange::base_calls(self).is_empty() {
-            return Some("no tool that check calls has a base case".to_owned());
-        }
-        if needs.asking_tool && input_responses::asking_calls(self).is_empty() {
-            return Some("no tool asked for input or answered -32021".to_owned());
-        }
-        if needs.header_param && param_headers::mirrored_call(self).is_none() {
-            return Some(
-                "no tool that check calls has an x-mcp-header argument in its base case".to_owned(),
-            );
-        }
-        None
     }
-}
-
-/// Whether `declared` (a server's capabilities) declares `extension`.
-pub(crate) fn declares_extension(declared: Option<&Value>, extension: &str) -> bool {
-    declared
-        .and_then(|d| d.get("extensions"))
-        .and_then(Value::as_object)
-        .is_some_and(|e| e.contains_key(extension))
+    if let Some(extension) = needs.extension
+        && !(run.era == Era::Current && declares_extension(run.declared.as_ref(), extension))
+    {
+        return Some(format!(
+            "the server does not declare the {extension} extension"
+        ));
+    }
+    if let Some(era) = needs.era
+        && era != run.era
+    {
+        return Some(format!(
+            "the server speaks {}, and this probe is about {era}",
+            run.era
+        ));
+    }
+    // Over HTTP a probe sends beside the session, so it needs the endpoint itself.
+    match needs.transport {
+        Some(Transport::Http) if run.connection.http.is_none() => {
+            return Some("not reached over Streamable HTTP".to_owned());
+        }
+        Some(Transport::Stdio) if run.connection.transport != Some(Transport::Stdio) => {
+            return Some("not reached over stdio".to_owned());
+        }
+        _ => {}
+    }
+    if needs.time_left && !deadline::allows(run.deadline.as_deref(), "the raw HTTP probes") {
+        return Some(mcp_test::target::DEADLINE_PASSED.to_owned());
+    }
+    if needs.properties && run.options.properties.is_none() {
+        return Some("property tests were not asked for (--properties N)".to_owned());
+    }
+    if needs.base_call && probes::http_exchange::base_calls(run).is_empty() {
+        return Some("no tool that check calls has a base case".to_owned());
+    }
+    if needs.asking_tool && input_responses::asking_calls(run).is_empty() {
+        return Some("no tool asked for input or answered -32021".to_owned());
+    }
+    if needs.header_param && param_headers::mirrored_call(run).is_none() {
+        return Some(
+            "no tool that check calls has an x-mcp-header argument in its base case".to_owned(),
+        );
+    }
+    None
 }
 
 /// Runs every row of [`PROBES`] in order, telling the run's progress before each that runs.
 pub(crate) async fn run(run: &mut Run<'_>) {
     for row in PROBES {
-        if let Some(why) = run.unmet(&row.needs).await {
+        if let Some(why) = unmet(run, &row.needs).await {
             for id in row.ids {
                 run.c.skip_probe(id, why.clone());
             }

@@ -17,7 +17,7 @@
 //! [`AUTH_PRM_AUTHORIZATION_SERVERS`](clauses::AUTH_PRM_AUTHORIZATION_SERVERS),
 //! [`AUTH_PRM_RESOURCE`](clauses::AUTH_PRM_RESOURCE).
 
-use crate::table::Run;
+use crate::run::Run;
 use crate::{CheckReport, Note, Out, Shown};
 use bytes::Bytes;
 use futures_util::future::LocalBoxFuture;

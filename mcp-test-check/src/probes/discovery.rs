@@ -15,7 +15,7 @@
 //! [`EXTENSION_IDENTIFIERS`](clauses::EXTENSION_IDENTIFIERS), [`SCHEMA`](clauses::SCHEMA).
 
 use crate::checker::{Checker, Note, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Era;
 use mcp_test::spec::clauses;

@@ -8,7 +8,7 @@
 //! [`EMBEDDED_RESOURCES_CAPABILITY`](clauses::EMBEDDED_RESOURCES_CAPABILITY).
 
 use crate::checker::{Checker, Note};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Outcome;
 use mcp_test::spec::clauses;

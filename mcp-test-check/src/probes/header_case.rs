@@ -10,7 +10,7 @@
 //! lowercase request is not served, or a request gets no reply, nothing is judged (a note).
 
 use super::http_exchange::{Wire, endpoint, json_headers, put};
-use crate::table::Run;
+use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::__check::HttpClient;

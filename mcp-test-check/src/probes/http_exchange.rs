@@ -2,7 +2,7 @@
 //! run, a raw POST or GET whose SSE reply is read event by event within a bound, and the base
 //! cases those probes may call again.
 
-use crate::table::Run;
+use crate::run::Run;
 use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};

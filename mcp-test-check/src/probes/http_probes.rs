@@ -40,7 +40,7 @@
 //! [`LEGACY_HTTP_UNSUPPORTED_VERSION`](clauses::LEGACY_HTTP_UNSUPPORTED_VERSION).
 
 use super::raw_http;
-use crate::table::Run;
+use crate::run::Run;
 use crate::{Note, Out, Shown};
 use bytes::Bytes;
 use futures_util::future::LocalBoxFuture;

@@ -10,7 +10,7 @@
 //! ([`clauses::MRTR_VALIDATE_RESPONSES`]). Only a tool the schema cases call is called, with
 //! its base case.
 
-use crate::table::Run;
+use crate::run::Run;
 use crate::{Note, brief};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Happened, every_client_capability};

@@ -9,7 +9,7 @@
 
 use crate::SkippedTool;
 use crate::checker::Note;
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::derive_split;
 use mcp_test::spec::clauses;

@@ -29,7 +29,7 @@
 
 use super::http_exchange::{Watched, Wire, base_calls, endpoint, is_response, json_headers, put};
 use super::stream_related;
-use crate::table::Run;
+use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
 use http::{HeaderMap, HeaderValue, Method};

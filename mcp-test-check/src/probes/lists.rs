@@ -11,7 +11,7 @@
 //! [`TOOLS_LIST`](clauses::TOOLS_LIST), [`TOOL_NAMES_UNIQUE`](clauses::TOOL_NAMES_UNIQUE).
 
 use crate::checker::{Checker, Out, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::wire::error_codes::{INVALID_PARAMS, METHOD_NOT_FOUND};

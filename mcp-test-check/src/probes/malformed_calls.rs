@@ -8,7 +8,7 @@
 //! [`VALIDATE_TOOL_INPUTS`](clauses::VALIDATE_TOOL_INPUTS).
 
 use crate::checker::{Checker, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Happened;
 use mcp_test::spec::clauses;

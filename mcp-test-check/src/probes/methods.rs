@@ -16,7 +16,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
 use mcp_test::wire::error_codes::{

@@ -12,7 +12,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::VerifyReport;
 use mcp_test::spec;

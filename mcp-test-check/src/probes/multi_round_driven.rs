@@ -20,7 +20,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note, Out, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Happened, Outcome, VerifyReport, every_client_capability};
 use mcp_test::spec;

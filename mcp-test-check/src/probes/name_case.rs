@@ -7,7 +7,7 @@
 //! Clauses quoted (`mcp_test::spec::clauses`): [`TOOL_NAME_CASE`](clauses::TOOL_NAME_CASE).
 
 use crate::checker::{Checker, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Case, Expectation, Happened};
 use mcp_test::spec::clauses;

@@ -21,7 +21,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note, Out, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::Caller;
 use mcp_test::cases::Era;

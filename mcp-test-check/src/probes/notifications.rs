@@ -29,7 +29,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note, Out};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Era, Happened, VerifyReport};
 use mcp_test::spec;

@@ -18,7 +18,7 @@
 //! `check` calls anyway: only tools the schema cases call are used.
 
 use super::http_exchange::{Watched, Wire, base_calls, endpoint, json_headers, put};
-use crate::table::Run;
+use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::headers::{HeaderParam, header_params, param_value};

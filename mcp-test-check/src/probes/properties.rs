@@ -22,7 +22,7 @@
 use crate::CheckOptions;
 use crate::Note;
 use crate::checker::Checker;
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
 use serde_json::Value;

@@ -13,7 +13,7 @@
 
 use super::lists::list_probe;
 use crate::checker::{Checker, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
 use mcp_test::wire::error_codes::{INVALID_PARAMS, RESOURCE_NOT_FOUND};

@@ -18,7 +18,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Era;
 use mcp_test::spec;

@@ -11,7 +11,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note, Out};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::StreamExt;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, run_in};

@@ -13,7 +13,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note, Out, brief};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
 use serde_json::{Value, json};

@@ -9,7 +9,7 @@
 //! nothing that ties them to a request, so they are not judged.
 
 use super::http_exchange::{Watched, Wire, base_calls, call_headers, endpoint};
-use crate::table::Run;
+use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses::{self, Clause};

@@ -14,7 +14,7 @@
 
 use crate::Shown;
 use crate::checker::{Checker, Note, Out};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec;
 use mcp_test::spec::clauses;

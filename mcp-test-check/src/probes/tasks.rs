@@ -39,7 +39,7 @@
 //! [`TASKS_UPDATE_RESULT_TYPE`](clauses::TASKS_UPDATE_RESULT_TYPE).
 
 use crate::checker::Checker;
-use crate::table::Run;
+use crate::run::Run;
 use crate::{Note, Out, Shown, brief};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Case;

@@ -22,7 +22,7 @@
 //! [`X_MCP_HEADER_UNIQUE`](clauses::X_MCP_HEADER_UNIQUE).
 
 use crate::checker::{Checker, Note, Out};
-use crate::table::{Run, declares_extension};
+use crate::run::{Run, declares_extension};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Era, Happened};
 use mcp_test::spec;

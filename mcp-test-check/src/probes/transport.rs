@@ -19,7 +19,7 @@
 //! [`UTF8`](clauses::UTF8).
 
 use crate::checker::{Checker, Note, Out};
-use crate::table::Run;
+use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::target::TransportEvent;

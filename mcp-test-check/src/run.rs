@@ -1,0 +1,98 @@
+//! What the rows of the probe table share ([`Run`]): the checker, and what earlier rows learnt.
+//! Below the probes, which read and fill it; the table (`crate::table`) runs them over it.
+
+use crate::checker::Checker;
+use crate::{CheckOptions, SkippedTool};
+use mcp_test::__check::Deadline;
+use mcp_test::cases::{Case, Era, VerifyReport};
+use mcp_test::target::Connection;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What the rows share: the checker (session, responses so far, probes recorded) and what
+/// earlier rows learnt.
+pub(crate) struct Run<'a> {
+    pub c: Checker<'a>,
+    pub options: &'a CheckOptions,
+    /// Told a line before each row that runs, and by the rows that take long.
+    pub progress: &'a mut (dyn FnMut(&str) + Send),
+    /// The connection as the target described it when the check began.
+    pub connection: Connection,
+    pub era: Era,
+    pub deadline: Option<Arc<Deadline>>,
+    /// The capabilities the server declared: a 2026-07-28 server's from `server/discover`, a
+    /// 2025-era server's from its `InitializeResult` (kept by the target). `None`: not known.
+    pub declared: Option<Value>,
+    /// Whether each capability is offered, once asked (`Needs::offered`).
+    pub(crate) offered: BTreeMap<&'static str, bool>,
+    /// The tools listed, by name.
+    pub listed: Vec<String>,
+    /// The tools `check` may call, and those it calls only as tasks.
+    pub tools: Vec<Value>,
+    pub task_only: Vec<Value>,
+    /// The schema cases of `tools`, and what happened to each.
+    pub cases: Vec<Case>,
+    pub report: VerifyReport,
+    /// The tools not called, and why.
+    pub skipped_tools: Vec<SkippedTool>,
+    /// The tools the property tests may call: those the schema cases call.
+    pub property_tools: Vec<Value>,
+    /// The resource templates and prompts listed.
+    pub templates: Vec<Value>,
+    pub prompts: Vec<Value>,
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(
+        c: Checker<'a>,
+        options: &'a CheckOptions,
+        connection: Connection,
+        progress: &'a mut (dyn FnMut(&str) + Send),
+    ) -> Self {
+        let era = c.era;
+        Run {
+            c,
+            options,
+            progress,
+            connection,
+            era,
+            deadline: None,
+            declared: None,
+            offered: BTreeMap::new(),
+            listed: Vec::new(),
+            tools: Vec::new(),
+            task_only: Vec::new(),
+            cases: Vec::new(),
+            report: VerifyReport::default(),
+            skipped_tools: Vec::new(),
+            property_tools: Vec::new(),
+            templates: Vec::new(),
+            prompts: Vec::new(),
+        }
+    }
+
+    /// Whether the server declared `capability`: `None` when its capabilities are not known.
+    pub(crate) fn has(&self, capability: &str) -> Option<bool> {
+        self.declared
+            .as_ref()
+            .map(|d| d.get(capability).is_some_and(|v| !v.is_null()))
+    }
+
+    /// The HTTP endpoint of the connection; a row that needs `Transport::Http` has one.
+    pub(crate) fn endpoint(&self) -> (String, mcp_test::client::HttpOptions) {
+        let http = self.connection.http.as_ref();
+        (
+            http.map(|h| h.url.clone()).unwrap_or_default(),
+            http.map(|h| h.options.clone()).unwrap_or_default(),
+        )
+    }
+}
+
+/// Whether `declared` (a server's capabilities) declares `extension`.
+pub(crate) fn declares_extension(declared: Option<&Value>, extension: &str) -> bool {
+    declared
+        .and_then(|d| d.get("extensions"))
+        .and_then(Value::as_object)
+        .is_some_and(|e| e.contains_key(extension))
+}
