@@ -17,6 +17,7 @@ use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
 use mcp_test::tasks::EXTENSION;
+use mcp_test::wire::error_codes;
 use serde_json::{Value, json};
 
 pub(crate) const ID: &str = "versioning/extension-fallback";
@@ -59,8 +60,9 @@ pub(crate) fn judge(response: &Value) -> Option<Note> {
     Some(Note::broke(
         &clauses::EXTENSION_FALLBACK,
         format!(
-            "{METHOD} from a client that does not declare {EXTENSION}, which the server declares, answered {}: a server must either revert to core behavior (no {METHOD}: -32601) or reject the request with an error",
-            brief(response)
+            "{METHOD} from a client that does not declare {EXTENSION}, which the server declares, answered {}: a server must either revert to core behavior (no {METHOD}: {}) or reject the request with an error",
+            brief(response),
+            error_codes::METHOD_NOT_FOUND
         ),
     ))
 }

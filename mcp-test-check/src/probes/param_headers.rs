@@ -23,6 +23,7 @@ use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::headers::{HeaderParam, header_params, param_value};
 use mcp_test::spec::clauses;
+use mcp_test::wire::error_codes;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -158,7 +159,8 @@ fn judge(
     };
     let response = reply.response(id);
     let served = response.as_ref().is_some_and(|r| r.get("result").is_some());
-    let refused = reply.status == 400 && reply.code() == Some(-32020);
+    let refused =
+        reply.status == 400 && reply.code() == Some(i64::from(error_codes::HEADER_MISMATCH));
     match kind {
         Kind::Control if served => None,
         Kind::Control => Some(Note::info(format!(
@@ -175,14 +177,16 @@ fn judge(
         Kind::Mismatch => Some(Note::broke(
             &clauses::HTTP_PARAM_HEADERS,
             format!(
-                "a tools/call whose {header} header ({sent}) does not match its argument ({right}) must be refused with HTTP 400 and -32020 (HeaderMismatch); got {}",
+                "a tools/call whose {header} header ({sent}) does not match its argument ({right}) must be refused with HTTP 400 and {} (HeaderMismatch); got {}",
+                error_codes::HEADER_MISMATCH,
                 reply.brief()
             ),
         )),
         Kind::IllFormed => Some(Note::broke(
             &clauses::HTTP_PARAM_HEADERS,
             format!(
-                "a tools/call whose {header} header is a Base64 sentinel that is not Base64 ({sent}) must be refused with HTTP 400 and -32020 (HeaderMismatch); got {}",
+                "a tools/call whose {header} header is a Base64 sentinel that is not Base64 ({sent}) must be refused with HTTP 400 and {} (HeaderMismatch); got {}",
+                error_codes::HEADER_MISMATCH,
                 reply.brief()
             ),
         )),

@@ -104,8 +104,9 @@ pub(crate) fn judge(heard: &Heard) -> Option<Note> {
             return None;
         }
         return Some(Note::info(format!(
-            "{METHOD} with notifications.taskIds, from a client without {EXTENSION}, was refused with {}, not -32021 naming the missing capability; the task id is made up, and a server may refuse it for that first",
-            brief(first)
+            "{METHOD} with notifications.taskIds, from a client without {EXTENSION}, was refused with {}, not {} naming the missing capability; the task id is made up, and a server may refuse it for that first",
+            brief(first),
+            error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY
         )));
     }
     let what = match first.get("method").and_then(Value::as_str) {

@@ -469,7 +469,11 @@ impl fmt::Display for Happened {
             Happened::Success { text } => write!(f, "success ({text:?})"),
             Happened::InputRequired => f.write_str("input_required"),
             Happened::NeedsCapabilities { required } => {
-                write!(f, "needs client capabilities {required} (-32021)")
+                write!(
+                    f,
+                    "needs client capabilities {required} ({})",
+                    crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY
+                )
             }
             Happened::ToolError { text } => write!(f, "tool error ({text:?})"),
             Happened::RpcError { code, message } => {

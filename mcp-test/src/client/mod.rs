@@ -660,10 +660,10 @@ impl Client {
                 })?;
                 self.finish_legacy(result).await
             }
-            Discovered::RetryVersion => Err(ClientError::Protocol(
-                "server/discover: -32022 twice, though the server lists 2026-07-28 as supported"
-                    .to_owned(),
-            )),
+            Discovered::RetryVersion => Err(ClientError::Protocol(format!(
+                "server/discover: {} twice, though the server lists 2026-07-28 as supported",
+                crate::wire::error_codes::UNSUPPORTED_PROTOCOL_VERSION
+            ))),
             Discovered::Fatal(e) => Err(e),
         }
     }
