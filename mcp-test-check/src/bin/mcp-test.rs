@@ -23,18 +23,21 @@
 mod adhoc;
 #[path = "mcp-test/coverage.rs"]
 mod coverage;
+#[path = "mcp-test/open.rs"]
+mod open;
+
+use open::{OpenError, Served, TargetArgs, http_options, open, target_label};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mcp_test::Server;
 use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
-use mcp_test::cases::{CaseOptions, Connected, check_values, list_tools};
-use mcp_test::client::{Client, ClientError, HttpOptions};
+use mcp_test::cases::{CaseOptions, check_values, list_tools};
+use mcp_test::client::{ClientError, HttpOptions};
 use mcp_test::target::{Target, TargetError};
 use mcp_test_check::ai::AiOptions;
-use mcp_test_check::generate::{self, AiGenerate, GenerateConfig, ServerSource, generate_tests};
+use mcp_test_check::generate::{self, AiGenerate, GenerateConfig, generate_tests};
 use mcp_test_check::{
     CheckOptions, CheckReport, Expectations, check_connected_with_progress, check_unauthorized,
-    check_with_progress, example_server,
+    check_with_progress,
 };
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -70,41 +73,6 @@ enum Command {
     /// tests exercised, with the outcomes they got, uncovered rows marked. Exits 2 when the
     /// recordings cannot be read, 1 under --fail-under, else 0.
     Coverage(coverage::CoverageArgs),
-}
-
-#[derive(Args)]
-struct TargetArgs {
-    /// A Streamable HTTP server, e.g. http://127.0.0.1:8080/mcp or https://mcp.example.com/mcp.
-    #[arg(long, conflicts_with = "command")]
-    url: Option<String>,
-    /// An HTTP header sent with every request to --url, as 'Name: value' (repeatable), e.g.
-    /// 'Authorization: Bearer TOKEN'. The lines of $MCP_TEST_HEADERS (one 'Name: value' per
-    /// line) are sent too, which keeps secrets out of shell history.
-    #[arg(
-        long = "header",
-        short = 'H',
-        value_name = "NAME: VALUE",
-        requires = "url"
-    )]
-    headers: Vec<String>,
-    /// A CA certificate (PEM) to trust for an https:// --url, beside the webpki roots: for a
-    /// server whose certificate a private CA signed.
-    #[arg(long, value_name = "FILE", requires = "url")]
-    ca_cert: Option<PathBuf>,
-    /// Per-call timeout in seconds: a call that takes longer is reported, not waited on.
-    #[arg(long, default_value_t = 30)]
-    timeout: u64,
-    /// Seconds to wait for the first answer (a `npx -y ...` server installs itself first).
-    #[arg(long, default_value_t = 300)]
-    connect_timeout: u64,
-    /// The longest message read from the server, in bytes: a line on stdio, an SSE event, an
-    /// HTTP reply. A longer one is thrown away and reported as this limit hit.
-    #[arg(long, value_name = "BYTES", default_value_t = mcp_test::client::DEFAULT_MAX_MESSAGE_BYTES,
-          value_parser = clap::value_parser!(usize))]
-    max_message_bytes: usize,
-    /// A stdio server: the program and its arguments, after `--`.
-    #[arg(last = true, value_name = "CMD ARGS")]
-    command: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -337,30 +305,6 @@ fn main() -> ExitCode {
     code
 }
 
-/// Why the server could not be reached.
-#[derive(Debug, thiserror::Error)]
-enum OpenError {
-    /// The client could not be made: a bad URL, a program that does not start.
-    #[error(transparent)]
-    Client(#[from] ClientError),
-    /// The server did not answer the handshake.
-    #[error("{target}: {source}")]
-    Handshake {
-        /// The URL, or the command line in backquotes.
-        target: String,
-        /// What the client said.
-        source: TargetError,
-    },
-    /// The handshake did not end within the overall deadline.
-    #[error("{target}: no answer to the handshake within the overall deadline ({after:?})")]
-    Deadline {
-        /// The URL, or the command line.
-        target: String,
-        /// The deadline.
-        after: Duration,
-    },
-}
-
 /// Why `mcp-test generate` wrote nothing.
 #[derive(Debug, thiserror::Error)]
 enum GenerateError {
@@ -377,139 +321,6 @@ enum GenerateError {
         path: PathBuf,
         source: std::io::Error,
     },
-}
-
-/// The server to talk to.
-enum Served {
-    /// Over stdio or HTTP, connected: closed at the end.
-    Remote(Connected),
-    /// The bundled example server, in process.
-    InProcess(Server),
-}
-
-/// The server to talk to, and how it was given.
-struct Opened {
-    served: Served,
-    source: ServerSource,
-}
-
-impl Opened {
-    fn target(&self) -> &dyn Target {
-        match &self.served {
-            Served::Remote(connected) => connected,
-            Served::InProcess(server) => server,
-        }
-    }
-
-    /// Ends the session with a remote server (the client's close grace).
-    async fn close(&self) {
-        if let Served::Remote(connected) = &self.served {
-            let _ = connected.client.close().await;
-        }
-    }
-}
-
-/// The target as reports name it: the URL, the command line, or the example server.
-fn target_label(args: &TargetArgs) -> String {
-    match &args.url {
-        Some(url) => url.clone(),
-        None if !args.command.is_empty() => args.command.join(" "),
-        None => example_server().label(),
-    }
-}
-
-/// The environment variable of extra headers: one `Name: value` per line.
-const HEADERS_ENV: &str = "MCP_TEST_HEADERS";
-
-/// The headers ($MCP_TEST_HEADERS, then each --header) and the CA of the HTTP target; an
-/// error names the flag, the variable's line or the file.
-fn http_options(args: &TargetArgs) -> Result<HttpOptions, ClientError> {
-    let mut options = HttpOptions::new();
-    if let Ok(lines) = std::env::var(HEADERS_ENV) {
-        for (n, line) in lines.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            options = options
-                .header_line(line)
-                .map_err(|e| ClientError::BadHeader {
-                    header: format!("${HEADERS_ENV} line {}", n + 1),
-                    reason: e.to_string(),
-                })?;
-        }
-    }
-    for line in &args.headers {
-        options = options
-            .header_line(line)
-            .map_err(|e| ClientError::BadHeader {
-                header: "--header".to_owned(),
-                reason: e.to_string(),
-            })?;
-    }
-    if let Some(path) = &args.ca_cert {
-        options = options.ca_cert_file(path).map_err(|e| ClientError::Tls {
-            reason: format!("--ca-cert: {e}"),
-        })?;
-    }
-    Ok(options)
-}
-
-async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
-    // The client waits up to the connect timeout; each call of the check is bounded by
-    // `--timeout` on top of that.
-    let timeout = Duration::from_secs(args.connect_timeout.max(args.timeout).max(1));
-    let note = |s: &str| {
-        if progress {
-            eprintln!("mcp-test: {s}");
-        }
-    };
-    if let Some(url) = &args.url {
-        note(&format!("connecting to {url}"));
-        let client = Client::http_with(url, &http_options(args)?)?
-            .with_timeout(timeout)
-            .with_max_message_bytes(args.max_message_bytes)
-            .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client, url.clone())
-            .await
-            .map_err(|source| OpenError::Handshake {
-                target: url.clone(),
-                source,
-            })?;
-        note(&format!("protocol era: {}", connected.era));
-        return Ok(Opened {
-            served: Served::Remote(connected),
-            source: ServerSource::Url(url.clone()),
-        });
-    }
-    if let Some((program, rest)) = args.command.split_first() {
-        let label = args.command.join(" ");
-        note(&format!("starting `{label}`"));
-        let mut command = tokio::process::Command::new(program);
-        command.args(rest);
-        // The handshake declares no client capabilities, and the checker's requests declare
-        // their own: none for the schema cases, every one when it drives a tool that asks.
-        let client = Client::spawn(command)
-            .await?
-            .with_timeout(timeout)
-            .with_max_message_bytes(args.max_message_bytes)
-            .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client, label.clone())
-            .await
-            .map_err(|source| OpenError::Handshake {
-                target: format!("`{label}`"),
-                source,
-            })?;
-        note(&format!("protocol era: {}", connected.era));
-        return Ok(Opened {
-            served: Served::Remote(connected),
-            source: ServerSource::Command(args.command.clone()),
-        });
-    }
-    note("no target given: checking the bundled example server in process");
-    Ok(Opened {
-        served: Served::InProcess(example_server()),
-        source: ServerSource::Example,
-    })
 }
 
 async fn run_check(args: CheckArgs) -> ExitCode {

@@ -1,7 +1,7 @@
 //! The one round driver: a multi-round (`input_required`, spec §8) request driven to its final
 //! response against any [`Target`], with one [`Answers`] script.
 
-use super::{Exchange, Target, TargetError};
+use super::base::{Exchange, Target, TargetError};
 use crate::server::Caller;
 use serde_json::{Map, Value, json};
 use std::collections::VecDeque;

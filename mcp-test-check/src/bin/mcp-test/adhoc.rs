@@ -6,7 +6,7 @@
 //! error (or a tool result with `isError: true`), 2 when the request could not be made (bad
 //! arguments, no connection).
 
-use super::{OpenError, Opened, TargetArgs, open};
+use super::open::{OpenError, Opened, TargetArgs, open};
 use clap::{Args, Subcommand, ValueEnum};
 use mcp_test::target::{Answers, DriveError, Target, drive, send_within};
 use mcp_test::testing::{RequestOptions, answer};

@@ -74,24 +74,9 @@ pub use run::{
 };
 pub use strategy::{Broken, StrategyError, broken_arguments, valid_arguments};
 
+pub use run::default_cases;
 #[doc(hidden)]
 pub use run::{FailureKind, run_tools};
-
-/// The default number of cases per property: 64, or `MCP_TEST_PROPERTY_CASES` when it is set
-/// to a number.
-///
-/// ```
-/// // With MCP_TEST_PROPERTY_CASES unset:
-/// # if std::env::var_os("MCP_TEST_PROPERTY_CASES").is_none() {
-/// assert_eq!(mcp_test::cases::properties::default_cases(), 64);
-/// # }
-/// ```
-pub fn default_cases() -> u32 {
-    std::env::var("MCP_TEST_PROPERTY_CASES")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(64)
-}
 
 /// What [`assert_properties!`](crate::assert_properties) runs: the report, or the text of its
 /// one panic, which the macro raises at the caller's line. Not public API.

@@ -94,6 +94,22 @@ impl fmt::Debug for UserInvariant {
     }
 }
 
+/// The default number of cases per property: 64, or `MCP_TEST_PROPERTY_CASES` when it is set
+/// to a number.
+///
+/// ```
+/// // With MCP_TEST_PROPERTY_CASES unset:
+/// # if std::env::var_os("MCP_TEST_PROPERTY_CASES").is_none() {
+/// assert_eq!(mcp_test::cases::properties::default_cases(), 64);
+/// # }
+/// ```
+pub fn default_cases() -> u32 {
+    std::env::var("MCP_TEST_PROPERTY_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(64)
+}
+
 /// What [`check_properties`] runs, and how.
 ///
 /// Build it from [`PropertyOptions::default`] with its methods (each named after the field it
@@ -110,7 +126,7 @@ impl fmt::Debug for UserInvariant {
 pub struct PropertyOptions {
     /// Cases per property: for each tool (each action of an action tool), this many calls
     /// with valid arguments and this many with arguments broken in one place. Default
-    /// [`default_cases`](super::default_cases): 64, or `MCP_TEST_PROPERTY_CASES`.
+    /// [`default_cases`](default_cases): 64, or `MCP_TEST_PROPERTY_CASES`.
     pub cases: u32,
     /// Which tools and actions run ([`Selection::only`], [`Selection::skip`]), the seed every
     /// tool's, action's and property's own seed is derived from, and who each call runs as,
@@ -134,13 +150,13 @@ pub struct PropertyOptions {
 }
 
 impl Default for PropertyOptions {
-    /// [`default_cases`](super::default_cases) cases, [`Selection::default`] (every tool,
+    /// [`default_cases`](default_cases) cases, [`Selection::default`] (every tool,
     /// seed [`Selection::DEFAULT_SEED`], anonymous), every built-in invariant, no regressions
     /// file, a 30-second timeout, no time limit of its own per call, at most 512 calls to
     /// shrink a failure.
     fn default() -> Self {
         PropertyOptions {
-            cases: super::default_cases(),
+            cases: default_cases(),
             selection: Selection::default(),
             without: Vec::new(),
             invariants: Vec::new(),
