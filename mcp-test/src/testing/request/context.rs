@@ -1,0 +1,621 @@
+//! [`TestContext`]: a target bundled with request options, its construction (in process,
+//! stdio, HTTP, rmcp) and its request methods; and what `#[mcp_test]` accepts as a server
+//! ([`IntoTestServer`]) or a command to start.
+
+use super::helpers::{
+    call_tool, complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
+    list_resources, list_tools, read_resource, request, send,
+};
+use super::options::RequestOptions;
+use crate::server::{BuildError, Caller, Server, ServerBuilder};
+use crate::target::{Connection, Exchange, Target, TargetFuture};
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+/// What `#[mcp_test(server = ..)]` accepts: a [`Server`], a [`ServerBuilder`] (built here), or
+/// a `Result<Server, E>` (unwrapped here). A build failure panics with the reason.
+///
+/// ```
+/// use mcp_test::testing::IntoTestServer;
+/// use mcp_test::Server;
+/// let server = Server::builder("demo", "1.0.0").into_test_server();
+/// assert_eq!(server.info().name, "demo");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a server to test",
+    label = "expected a `Server`, a `ServerBuilder` or a `Result<Server, _>`",
+    note = "`#[mcp_test(server = f)]` calls `f()`, and `server = expr` takes the expression as it is",
+    note = "if it is a future (an `async fn` that builds the server), `.await` it: `server = f().await`; or make `f` a plain `fn`, since building a `Server` needs no `.await`"
+)]
+pub trait IntoTestServer {
+    /// The server.
+    fn into_test_server(self) -> Server;
+}
+
+impl IntoTestServer for Server {
+    fn into_test_server(self) -> Server {
+        self
+    }
+}
+
+impl IntoTestServer for ServerBuilder {
+    #[track_caller]
+    fn into_test_server(self) -> Server {
+        self.build()
+            .unwrap_or_else(|e: BuildError| panic!("the test server could not be built: {e}"))
+    }
+}
+
+impl<E: fmt::Display> IntoTestServer for Result<Server, E> {
+    #[track_caller]
+    fn into_test_server(self) -> Server {
+        self.unwrap_or_else(|e| panic!("the test server could not be built: {e}"))
+    }
+}
+
+tokio::task_local! {
+    static CURRENT: TestContext;
+}
+
+/// A context is the target it wraps, so whatever takes a target takes the context too:
+/// `assert_schema_cases!(mcp)`, `mcp_test_check::check`, the round driver. The
+/// caller of each message is the one passed to [`Target::send`], not the context's options
+/// (the helpers of the context are what apply those).
+impl Target for TestContext {
+    fn label(&self) -> String {
+        self.target.label()
+    }
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        self.target.send(message, caller)
+    }
+    fn connection(&self) -> Connection {
+        self.target.connection()
+    }
+}
+
+/// A target plus the request options every call through it uses: what `#[mcp_test]` gives a
+/// test. Each method is the request helper of the same name with this target and these
+/// options.
+///
+/// The target is an in-process [`Server`] ([`TestContext::new`]), a child process over stdio
+/// ([`TestContext::stdio`], feature `client`) or a URL over Streamable HTTP
+/// ([`TestContext::http`], feature `http`): every helper and assertion works the same on all
+/// three. Identity options (principal, tenant, scopes, assigns) reach an in-process server
+/// only; a remote server authenticates its callers itself.
+///
+/// ```
+/// use mcp_test::testing::{TestContext, RequestOptions};
+/// use mcp_test::{assert_tool_text, assert_rpc_error, CallToolResult, Context, Server, Tool, ToolError};
+/// use serde_json::{json, Value};
+///
+/// struct Tenant;
+/// impl Tool for Tenant {
+///     const NAME: &'static str = "tenant";
+///     fn input_schema() -> Value { json!({"type": "object"}) }
+///     fn parse(_: Value) -> Result<Self, ToolError> { Ok(Tenant) }
+///     async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+///         Ok(CallToolResult::text(ctx.tenant().unwrap_or("none")))
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").tool::<Tenant>().build().unwrap();
+/// let mcp = TestContext::new(server);
+/// assert_tool_text!(mcp.call_tool("tenant", json!({})).await, "none");
+/// let acme = mcp.with(|o| o.tenant("acme"));
+/// assert_tool_text!(acme.call_tool("tenant", json!({})).await, "acme");
+/// assert_rpc_error!(mcp.call_tool("nope", json!({})).await, -32602, "Unknown tool");
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct TestContext {
+    target: Arc<dyn Target>,
+    server: Option<Server>,
+    options: RequestOptions,
+}
+
+impl fmt::Debug for TestContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TestContext")
+            .field("target", &self.target.label())
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl TestContext {
+    /// A context with the default options.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// assert_eq!(mcp.server().info().name, "demo");
+    /// ```
+    pub fn new(server: Server) -> Self {
+        Self::with_options(server, RequestOptions::new())
+    }
+
+    /// A context with these options.
+    ///
+    /// ```
+    /// # use mcp_test::testing::{RequestOptions, TestContext};
+    /// let server = mcp_test::Server::builder("demo", "1.0.0").build().unwrap();
+    /// let mcp = TestContext::with_options(server, RequestOptions::new().tenant("acme"));
+    /// assert_eq!(mcp.options().identity().tenant.as_deref(), Some("acme"));
+    /// ```
+    pub fn with_options(server: Server, options: RequestOptions) -> Self {
+        TestContext {
+            target: Arc::new(server.clone()),
+            server: Some(server),
+            options,
+        }
+    }
+
+    /// A context over any [`Target`], with the default options.
+    ///
+    /// ```
+    /// use mcp_test::testing::TestContext;
+    /// let server = mcp_test::Server::builder("demo", "1.0.0").build().unwrap();
+    /// let mcp = TestContext::for_target(server);
+    /// assert!(mcp.label().contains("demo"));
+    /// ```
+    pub fn for_target(target: impl Target + 'static) -> Self {
+        TestContext {
+            target: Arc::new(target),
+            server: None,
+            options: RequestOptions::new(),
+        }
+    }
+
+    /// A context over a server in a child process, spoken to over stdio: `command` is what
+    /// [`IntoCommand`] accepts (a program path, a `[program, args..]` array, or a built
+    /// `Command`). The child is killed when the last clone of the context is dropped.
+    ///
+    /// Panics, naming the program and the error, when it cannot be started.
+    ///
+    /// ```no_run
+    /// use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::stdio(["python3", "server.py"]);
+    /// let tools = mcp.list_tools().await;
+    /// # }
+    /// ```
+    #[cfg(feature = "client")]
+    #[track_caller]
+    pub fn stdio(command: impl IntoCommand) -> Self {
+        let command = command.into_command();
+        let program = format!("{:?}", command.as_std().get_program());
+        match crate::client::Client::spawn_now(command) {
+            Ok(client) => TestContext::for_target(client),
+            Err(e) => panic!("TestContext::stdio: could not start {program}: {e}"),
+        }
+    }
+
+    /// A context over a server at `url` (`http://HOST:PORT/PATH`), spoken to over Streamable
+    /// HTTP. Nothing is sent until the first call.
+    ///
+    /// Panics, naming the URL and what is wrong with it.
+    ///
+    /// ```
+    /// use mcp_test::testing::TestContext;
+    /// let mcp = TestContext::http("http://127.0.0.1:9/mcp");
+    /// assert_eq!(mcp.label(), "http://127.0.0.1:9/mcp");
+    /// ```
+    #[cfg(feature = "http")]
+    #[track_caller]
+    pub fn http(url: impl AsRef<str>) -> Self {
+        match crate::client::Client::http(url.as_ref()) {
+            Ok(client) => TestContext::for_target(client),
+            Err(e) => panic!("TestContext::http: {e}"),
+        }
+    }
+
+    /// A context over a server built with [rmcp](https://docs.rs/rmcp) (any `ServerHandler`,
+    /// such as a `#[tool_router]` type), served in this process and spoken to over an
+    /// in-memory pipe: see [`crate::rmcp`]. The server stops when the last clone of the
+    /// context is dropped.
+    ///
+    /// Must be called inside a tokio runtime (an `#[mcp_test]` or `#[tokio::test]` body).
+    #[cfg(feature = "rmcp")]
+    pub fn rmcp<S: ::rmcp::ServerHandler>(handler: S) -> Self {
+        TestContext::for_target(crate::rmcp::RmcpServer::serve(handler))
+    }
+
+    /// A copy that also records the coverage of every request it sends with `recorder`
+    /// (see [`coverage`](crate::testing::coverage)), whether or not `MCP_TEST_COVERAGE` is set: how a
+    /// test records to a directory of its own without touching the process environment.
+    ///
+    /// ```
+    /// use mcp_test::testing::coverage::Recorder;
+    /// use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let dir = std::env::temp_dir().join(format!("mcp-record-doc-{}", std::process::id()));
+    /// let recorder = Recorder::new(&dir);
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap())
+    ///     .record_coverage(&recorder);
+    /// mcp.discover().await;
+    /// assert!(recorder.file().is_some());
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # }
+    /// ```
+    pub fn record_coverage(&self, recorder: &crate::testing::coverage::Recorder) -> TestContext {
+        TestContext {
+            target: Arc::new(crate::testing::coverage::Recording::new(
+                self.target.clone(),
+                recorder.clone(),
+            )),
+            server: self.server.clone(),
+            options: self.options.clone(),
+        }
+    }
+
+    /// The target every call goes to.
+    pub fn target(&self) -> &dyn Target {
+        &*self.target
+    }
+
+    /// The target's label: the server's name in process, the program, or the URL.
+    pub fn label(&self) -> String {
+        self.target.label()
+    }
+
+    /// The in-process server, when the context has one ([`TestContext::new`]).
+    pub fn try_server(&self) -> Option<&Server> {
+        self.server.as_ref()
+    }
+
+    /// The server.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// assert!(mcp.server().tool_definitions().is_empty());
+    /// ```
+    #[track_caller]
+    pub fn server(&self) -> &Server {
+        self.server.as_ref().unwrap_or_else(|| {
+            panic!(
+                "TestContext::server: this context talks to {} in another process; only an in-process context (TestContext::new) has a Server",
+                self.target.label()
+            )
+        })
+    }
+
+    /// The options every call uses.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// assert_eq!(mcp.options().identity().principal.as_deref(), Some("test-principal"));
+    /// ```
+    pub fn options(&self) -> &RequestOptions {
+        &self.options
+    }
+
+    /// A copy whose options are changed by `f`, for one call or a group of calls.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// let reader = mcp.with(|o| o.scopes(["items.read"]));
+    /// assert!(reader.options().identity().has_scope("items.read"));
+    /// assert!(!mcp.options().identity().has_scope("items.read"));
+    /// ```
+    pub fn with(&self, f: impl FnOnce(RequestOptions) -> RequestOptions) -> TestContext {
+        TestContext {
+            target: self.target.clone(),
+            server: self.server.clone(),
+            options: f(self.options.clone()),
+        }
+    }
+
+    /// The context of the `#[mcp_test]` test running on this task. This is how a function the
+    /// test calls reaches it, and how a test composed with `test-case` or `rstest` gets it
+    /// (those call an inner function whose parameters are the cases). Panics outside an
+    /// `#[mcp_test]` test or [`TestContext::scope`], and in tasks spawned from it.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// mcp.scope(async {
+    ///     assert_eq!(TestContext::current().server().info().name, "demo");
+    /// }).await;
+    /// # }
+    /// ```
+    #[track_caller]
+    pub fn current() -> TestContext {
+        CURRENT.try_with(TestContext::clone).unwrap_or_else(|_| {
+            panic!(
+                "TestContext::current() is only available inside an #[mcp_test] test (or TestContext::scope), on the test's own task"
+            )
+        })
+    }
+
+    /// Runs `future` with this context as [`TestContext::current`]; `#[mcp_test]` runs the
+    /// test body this way. See [`TestContext::current`] for an example.
+    pub async fn scope<F: Future>(self, future: F) -> F::Output {
+        CURRENT.scope(self, future).await
+    }
+
+    /// [`call_tool`] with this context; see the example on [`TestContext`].
+    pub async fn call_tool(&self, name: &str, arguments: impl Serialize) -> Value {
+        call_tool(&*self.target, name, arguments, &self.options).await
+    }
+
+    /// [`list_tools`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_tools().await, -32601);
+    /// # }
+    /// ```
+    pub async fn list_tools(&self) -> Value {
+        list_tools(&*self.target, &self.options).await
+    }
+
+    /// [`list_resources`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_resources().await, -32601);
+    /// # }
+    /// ```
+    pub async fn list_resources(&self) -> Value {
+        list_resources(&*self.target, &self.options).await
+    }
+
+    /// [`list_resource_templates`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_resource_templates().await, -32601);
+    /// # }
+    /// ```
+    pub async fn list_resource_templates(&self) -> Value {
+        list_resource_templates(&*self.target, &self.options).await
+    }
+
+    /// [`read_resource`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.read_resource("file:///a").await, -32601);
+    /// # }
+    /// ```
+    pub async fn read_resource(&self, uri: &str) -> Value {
+        read_resource(&*self.target, uri, &self.options).await
+    }
+
+    /// [`list_prompts`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.list_prompts().await, -32601);
+    /// # }
+    /// ```
+    pub async fn list_prompts(&self) -> Value {
+        list_prompts(&*self.target, &self.options).await
+    }
+
+    /// [`get_prompt`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.get_prompt("p", serde_json::json!({})).await, -32601);
+    /// # }
+    /// ```
+    pub async fn get_prompt(&self, name: &str, arguments: impl Serialize) -> Value {
+        get_prompt(&*self.target, name, arguments, &self.options).await
+    }
+
+    /// [`complete`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.complete(serde_json::json!({"type": "ref/prompt", "name": "p"}), serde_json::json!({"name": "a", "value": ""})).await, -32601);
+    /// # }
+    /// ```
+    pub async fn complete(&self, reference: impl Serialize, argument: impl Serialize) -> Value {
+        complete(&*self.target, reference, argument, &self.options).await
+    }
+
+    /// [`discover`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::{result, TestContext};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// assert_eq!(result(mcp.discover().await)["supportedVersions"][0], "2026-07-28");
+    /// # }
+    /// ```
+    pub async fn discover(&self) -> Value {
+        discover(&*self.target, &self.options).await
+    }
+
+    /// [`request`] with this context.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// // This server serves nothing, so every method but server/discover is -32601.
+    /// mcp_test::assert_rpc_error!(mcp.request("ping", serde_json::Value::Null).await, -32601);
+    /// # }
+    /// ```
+    pub async fn request(&self, method: &str, params: impl Serialize) -> Value {
+        request(&*self.target, method, params, &self.options).await
+    }
+
+    /// [`send`] with this context: a prebuilt body, as this context's caller.
+    ///
+    /// ```
+    /// # use mcp_test::testing::TestContext;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mcp = TestContext::new(mcp_test::Server::builder("demo", "1.0.0").build().unwrap());
+    /// let reply = mcp.send(&mcp_test::mcp_request!("server/discover"; id = "d-1")).await;
+    /// assert_eq!(reply["id"], "d-1");
+    /// # }
+    /// ```
+    pub async fn send(&self, body: &Value) -> Value {
+        send(&*self.target, body, &self.options).await
+    }
+
+    /// [`exchange`]: the response and the notifications `body` caused.
+    pub async fn exchange(&self, body: &Value) -> Exchange {
+        exchange(&*self.target, body, &self.options).await
+    }
+
+    /// Calls tool `name` and returns the whole [`Exchange`]: the response and the progress and
+    /// log notifications the call caused, in process as over the wire.
+    ///
+    /// ```
+    /// use mcp_test::testing::{RequestOptions, TestContext};
+    /// use mcp_test::{Context, Server, Tool, ToolError};
+    ///
+    /// /// Reports progress.
+    /// #[derive(Tool)]
+    /// #[tool(name = "work")]
+    /// struct Work {}
+    ///
+    /// impl Work {
+    ///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+    ///         ctx.progress(1.0, Some(2.0), Some("half"));
+    ///         ctx.progress(2.0, Some(2.0), None);
+    ///         Ok("done".to_owned())
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = Server::builder("demo", "1.0.0").tool::<Work>().build().unwrap();
+    /// let mcp = TestContext::with_options(server, RequestOptions::new().meta(serde_json::json!({"progressToken": "p1"})));
+    /// let exchange = mcp.call_tool_exchange("work", serde_json::json!({})).await;
+    /// let progress: Vec<_> = exchange.notifications_of("notifications/progress").collect();
+    /// assert_eq!(progress.len(), 2);
+    /// assert_eq!(progress[0]["params"]["message"], "half");
+    /// # }
+    /// ```
+    pub async fn call_tool_exchange(&self, name: &str, arguments: impl Serialize) -> Exchange {
+        let body = self
+            .options
+            .tool_call_body("call_tool_exchange", name, arguments);
+        exchange(&*self.target, &body, &self.options).await
+    }
+}
+
+/// What [`TestContext::stdio`] and `#[mcp_test(stdio = ..)]` accept as the server to start: a
+/// program path (`&str`, `String`, `&Path`, `PathBuf`), a `[program, args..]` array or
+/// `Vec`, or a built `tokio::process::Command` or `std::process::Command`.
+///
+/// ```
+/// use mcp_test::testing::IntoCommand;
+/// let command = ["python3", "-m", "my_server"].into_command();
+/// assert_eq!(command.as_std().get_program(), "python3");
+/// assert_eq!(command.as_std().get_args().count(), 2);
+/// ```
+#[cfg(feature = "client")]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a command to start a server with",
+    label = "expected a program path, a [program, args..] array, or a Command",
+    note = "`#[mcp_test(stdio = ..)]` and `TestContext::stdio` take a path, an array such as `[\"python3\", \"server.py\"]`, or a `tokio::process::Command`"
+)]
+pub trait IntoCommand {
+    /// The command.
+    fn into_command(self) -> tokio::process::Command;
+}
+
+#[cfg(feature = "client")]
+mod into_command {
+    use super::IntoCommand;
+    use std::ffi::OsStr;
+    use std::path::{Path, PathBuf};
+
+    fn from_parts<S: AsRef<OsStr>>(parts: &[S]) -> tokio::process::Command {
+        let (program, args) = parts.split_first().unwrap_or_else(|| {
+            panic!("IntoCommand: the command array is empty; give at least the program")
+        });
+        let mut command = tokio::process::Command::new(program);
+        command.args(args);
+        command
+    }
+
+    impl IntoCommand for tokio::process::Command {
+        fn into_command(self) -> tokio::process::Command {
+            self
+        }
+    }
+    impl IntoCommand for std::process::Command {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::from(self)
+        }
+    }
+    impl IntoCommand for &str {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl IntoCommand for String {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl IntoCommand for &Path {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl IntoCommand for PathBuf {
+        fn into_command(self) -> tokio::process::Command {
+            tokio::process::Command::new(self)
+        }
+    }
+    impl<S: AsRef<OsStr>, const N: usize> IntoCommand for [S; N] {
+        fn into_command(self) -> tokio::process::Command {
+            from_parts(&self)
+        }
+    }
+    impl<S: AsRef<OsStr>> IntoCommand for Vec<S> {
+        fn into_command(self) -> tokio::process::Command {
+            from_parts(&self)
+        }
+    }
+}

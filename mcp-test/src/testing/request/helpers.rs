@@ -1,0 +1,337 @@
+//! The free request helpers, one per MCP method, each taking a target and [`RequestOptions`].
+
+use super::options::{RequestOptions, Takes, object};
+use crate::target::{Exchange, Target, describe};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Sends `body` to the target: for a [`Server`], encodes it, dispatches it through
+/// [`Server::handle_json_with`] as `options`' caller, and decodes the reply; for a
+/// [`Client`](crate::client::Client), sends it over the client's transport.
+async fn dispatch(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+) -> Value {
+    exchange(server, body, options)
+        .await
+        .response
+        .unwrap_or(Value::Null)
+}
+
+/// Sends `body` and returns the whole [`Exchange`]: the response and the notifications the
+/// request caused (progress, log messages), in process as over the wire. Panics, naming the
+/// target and the transport error, when no reply can be had.
+///
+/// ```
+/// use mcp_test::testing::{exchange, build_request, RequestOptions};
+/// use mcp_test::Server;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").build().unwrap();
+/// let exchange = exchange(&server, &build_request("server/discover", serde_json::json!({})), &RequestOptions::new()).await;
+/// assert!(exchange.notifications.is_empty());
+/// assert_eq!(exchange.response.unwrap()["result"]["supportedVersions"][0], "2026-07-28");
+/// # }
+/// ```
+pub async fn exchange(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+) -> Exchange {
+    match crate::testing::coverage::send_recorded(server, body, &options.caller()).await {
+        Ok(exchange) => exchange,
+        Err(e) => panic!(
+            "{} gave no reply to {}: {e}",
+            server.label(),
+            describe(body)
+        ),
+    }
+}
+
+/// Sends an already built request body (from [`build_request`](crate::testing::build_request) or
+/// [`mcp_request!`](crate::mcp_request)) through the server's full path, as `options`' caller.
+/// Only the identity, assigns and timeout of `options` apply: the body is sent as written.
+/// Returns the decoded response, or `null` for a notification (which gets none).
+///
+/// ```
+/// use mcp_test::testing::{send, RequestOptions};
+/// use mcp_test::{assert_rpc_error, mcp_request, Server};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").build().unwrap();
+/// let response = send(&server, &mcp_request!("ping"), &RequestOptions::new()).await;
+/// assert_rpc_error!(response, -32601);
+/// # }
+/// ```
+pub async fn send(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+) -> Value {
+    dispatch(server, body, options).await
+}
+
+/// Calls tool `name` with `arguments` and returns the complete JSON-RPC response. Takes the
+/// retry options (`request_state`, `input_responses`).
+///
+/// ```
+/// use mcp_test::testing::{call_tool, RequestOptions};
+/// use mcp_test::{assert_tool_text, CallToolResult, Context, Server, Tool, ToolError};
+/// use serde_json::{json, Value};
+///
+/// struct Whoami;
+/// impl Tool for Whoami {
+///     const NAME: &'static str = "whoami";
+///     fn input_schema() -> Value { json!({"type": "object"}) }
+///     fn parse(_: Value) -> Result<Self, ToolError> { Ok(Whoami) }
+///     async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+///         Ok(CallToolResult::text(ctx.principal().unwrap_or("nobody")))
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").tool::<Whoami>().build().unwrap();
+/// let response = call_tool(&server, "whoami", json!({}), &RequestOptions::new()).await;
+/// assert_tool_text!(response, "test-principal");
+/// let response = call_tool(&server, "whoami", json!({}), &RequestOptions::new().principal("alice")).await;
+/// assert_eq!(response["result"]["content"][0]["text"], "alice");
+/// # }
+/// ```
+pub async fn call_tool(
+    server: &(impl Target + ?Sized),
+    name: &str,
+    arguments: impl Serialize,
+    options: &RequestOptions,
+) -> Value {
+    let body = options.tool_call_body("call_tool", name, arguments);
+    dispatch(server, &body, options).await
+}
+
+/// Lists one page of tools; pass the `cursor` option for a continuation.
+///
+/// ```
+/// use mcp_test::testing::{list_tools, result, RequestOptions};
+/// use mcp_test::Server;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("empty", "1.0.0").build().unwrap();
+/// // A server without tools does not advertise them, so tools/list is -32601.
+/// let response = list_tools(&server, &RequestOptions::new()).await;
+/// assert_eq!(response["error"]["code"], -32601);
+/// # }
+/// ```
+pub async fn list_tools(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+    let body = options.body("list_tools", Takes::Cursor, "tools/list", Map::new());
+    dispatch(server, &body, options).await
+}
+
+/// Lists one page of resources; pass the `cursor` option for a continuation.
+///
+/// ```
+/// use mcp_test::testing::{list_resources, RequestOptions};
+/// use mcp_test::{assert_rpc_error, Server};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("tools-only", "1.0.0").build().unwrap();
+/// // A server that does not advertise resources answers -32601.
+/// assert_rpc_error!(list_resources(&server, &RequestOptions::new()).await, -32601);
+/// # }
+/// ```
+pub async fn list_resources(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+    let body = options.body(
+        "list_resources",
+        Takes::Cursor,
+        "resources/list",
+        Map::new(),
+    );
+    dispatch(server, &body, options).await
+}
+
+/// Lists one page of resource templates; pass the `cursor` option for a continuation.
+///
+/// ```
+/// use mcp_test::testing::{list_resource_templates, RequestOptions};
+/// use mcp_test::{assert_rpc_error, Server};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("tools-only", "1.0.0").build().unwrap();
+/// assert_rpc_error!(list_resource_templates(&server, &RequestOptions::new()).await, -32601);
+/// # }
+/// ```
+pub async fn list_resource_templates(
+    server: &(impl Target + ?Sized),
+    options: &RequestOptions,
+) -> Value {
+    let body = options.body(
+        "list_resource_templates",
+        Takes::Cursor,
+        "resources/templates/list",
+        Map::new(),
+    );
+    dispatch(server, &body, options).await
+}
+
+/// Reads the resource at `uri`. Takes the retry options.
+///
+/// ```
+/// use mcp_test::testing::{read_resource, RequestOptions};
+/// use mcp_test::{assert_rpc_error, Server};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("tools-only", "1.0.0").build().unwrap();
+/// let response = read_resource(&server, "file:///docs/item-7", &RequestOptions::new()).await;
+/// assert_rpc_error!(response, -32601, "resources/read");
+/// # }
+/// ```
+pub async fn read_resource(
+    server: &(impl Target + ?Sized),
+    uri: &str,
+    options: &RequestOptions,
+) -> Value {
+    let mut params = Map::new();
+    params.insert("uri".to_owned(), Value::from(uri));
+    let body = options.body("read_resource", Takes::Retry, "resources/read", params);
+    dispatch(server, &body, options).await
+}
+
+/// Lists one page of prompts; pass the `cursor` option for a continuation.
+///
+/// ```
+/// use mcp_test::testing::{list_prompts, RequestOptions};
+/// use mcp_test::{assert_rpc_error, Server};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("tools-only", "1.0.0").build().unwrap();
+/// assert_rpc_error!(list_prompts(&server, &RequestOptions::new()).await, -32601);
+/// # }
+/// ```
+pub async fn list_prompts(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+    let body = options.body("list_prompts", Takes::Cursor, "prompts/list", Map::new());
+    dispatch(server, &body, options).await
+}
+
+/// Gets prompt `name` with string `arguments`. Takes the retry options.
+///
+/// ```
+/// use mcp_test::testing::{get_prompt, RequestOptions};
+/// use mcp_test::{assert_rpc_error, Server};
+/// use serde_json::json;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("tools-only", "1.0.0").build().unwrap();
+/// let response = get_prompt(&server, "summarize", json!({"topic": "release"}), &RequestOptions::new()).await;
+/// assert_rpc_error!(response, -32601);
+/// # }
+/// ```
+pub async fn get_prompt(
+    server: &(impl Target + ?Sized),
+    name: &str,
+    arguments: impl Serialize,
+    options: &RequestOptions,
+) -> Value {
+    let arguments = object("get_prompt", "arguments", arguments);
+    let mut params = Map::new();
+    params.insert("name".to_owned(), Value::from(name));
+    params.insert("arguments".to_owned(), arguments);
+    let body = options.body("get_prompt", Takes::Retry, "prompts/get", params);
+    dispatch(server, &body, options).await
+}
+
+/// Requests completions for a prompt or resource-template reference: `reference` is the wire
+/// `ref` (`{"type": "ref/prompt", "name": ..}`), `argument` is `{"name": .., "value": ..}`.
+/// Pass the `completion_context` option for the request's `context`.
+///
+/// ```
+/// use mcp_test::testing::{complete, RequestOptions};
+/// use mcp_test::{assert_rpc_error, Server};
+/// use serde_json::json;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("tools-only", "1.0.0").build().unwrap();
+/// let response = complete(
+///     &server,
+///     json!({"type": "ref/prompt", "name": "summarize"}),
+///     json!({"name": "topic", "value": "rel"}),
+///     &RequestOptions::new(),
+/// ).await;
+/// assert_rpc_error!(response, -32601);
+/// # }
+/// ```
+pub async fn complete(
+    server: &(impl Target + ?Sized),
+    reference: impl Serialize,
+    argument: impl Serialize,
+    options: &RequestOptions,
+) -> Value {
+    let mut params = Map::new();
+    params.insert("ref".to_owned(), object("complete", "reference", reference));
+    params.insert(
+        "argument".to_owned(),
+        object("complete", "argument", argument),
+    );
+    let body = options.body("complete", Takes::Completion, "completion/complete", params);
+    dispatch(server, &body, options).await
+}
+
+/// Sends `server/discover`.
+///
+/// ```
+/// use mcp_test::testing::{discover, result, RequestOptions};
+/// use mcp_test::Server;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").build().unwrap();
+/// let discovered = result(discover(&server, &RequestOptions::new()).await);
+/// assert_eq!(discovered["supportedVersions"][0], "2026-07-28");
+/// # }
+/// ```
+pub async fn discover(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+    let body = options.body("discover", Takes::Nothing, "server/discover", Map::new());
+    dispatch(server, &body, options).await
+}
+
+/// Sends any request method through the same builder. `params` is an object (or `null` for
+/// none) that must not hold `_meta`, `requestState` or `inputResponses`: those are the `meta`,
+/// `request_state` and `input_responses` options, so protocol fields stay apart from
+/// application metadata. Takes the retry options.
+///
+/// ```
+/// use mcp_test::testing::{request, RequestOptions};
+/// use mcp_test::{assert_rpc_error, Server};
+/// use serde_json::Value;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").build().unwrap();
+/// let response = request(&server, "ping", Value::Null, &RequestOptions::new()).await;
+/// assert_rpc_error!(response, -32601, "removed");
+/// # }
+/// ```
+pub async fn request(
+    server: &(impl Target + ?Sized),
+    method: &str,
+    params: impl Serialize,
+    options: &RequestOptions,
+) -> Value {
+    let params = match object("request", "params", params) {
+        Value::Null => Map::new(),
+        Value::Object(params) => params,
+        other => panic!(
+            "request: params must be a JSON object (or null for none), got {}: {other}",
+            crate::wire::json_type(&other)
+        ),
+    };
+    for (key, option) in [
+        ("_meta", "meta"),
+        ("requestState", "request_state"),
+        ("inputResponses", "input_responses"),
+    ] {
+        if params.contains_key(key) {
+            panic!("request: params must not hold {key:?}; set it with RequestOptions::{option}");
+        }
+    }
+    let body = options.body("request", Takes::Retry, method, params);
+    dispatch(server, &body, options).await
+}
