@@ -54,18 +54,7 @@ impl Piece for usize {
         4
     }
     fn put(&self, out: &mut String) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut n = *self;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend(digits[at..].iter().map(|&d| char::from(d)));
+        out.push_str(itoa::Buffer::new().format(*self));
     }
 }
 
