@@ -12,11 +12,11 @@ use crate::cases::{Boundary, Case, CaseOptions, Expectation};
 use crate::schema::required_names;
 use crate::validation::{SchemaValidator, describe};
 
-use super::ValueError;
 use super::collected::Collected;
 use super::declares::tokens;
 use super::sure::Reach;
 use super::text::Piece;
+use super::value_error::ValueError;
 use super::walk::{Mutation, walk};
 
 /// No arguments the generator tried satisfy the schema (e.g. a `pattern` it cannot meet
