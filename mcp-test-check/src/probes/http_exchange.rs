@@ -135,6 +135,18 @@ impl Watched {
             .find(|m| is_response(m) && m.get("id") == Some(id))
     }
 
+    /// The first message with a result.
+    pub(crate) fn result(&self) -> Option<Value> {
+        self.messages()
+            .into_iter()
+            .find_map(|m| m.get("result").cloned())
+    }
+
+    /// The `Mcp-Session-Id` the reply carries (a 2025-era session).
+    pub(crate) fn session(&self) -> Option<&HeaderValue> {
+        self.headers.get("mcp-session-id")
+    }
+
     /// The JSON-RPC error code of the first message that has one.
     pub(crate) fn code(&self) -> Option<i64> {
         self.messages()
