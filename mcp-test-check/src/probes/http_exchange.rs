@@ -92,6 +92,68 @@ pub(crate) fn json_headers() -> HeaderMap {
     headers
 }
 
+/// [`json_headers`] and the headers mirroring `body` (those that cannot be sent left out): the
+/// headers of a POST on a connection of its own.
+pub(crate) fn mirrored_json_headers(body: &Value) -> HeaderMap {
+    let mut headers = json_headers();
+    for (name, value) in mcp_test::wire::build::mirrored_headers_for(body, &[]) {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value),
+        ) {
+            headers.insert(name, value);
+        }
+    }
+    headers
+}
+
+/// POSTs `body` with its [`mirrored_json_headers`] on a connection of its own and reads the
+/// reply until it ends, `timeout` passes, or `after_first` after its first JSON-RPC message (at
+/// once for [`Duration::ZERO`]); then drops the connection, which ends a stream the server
+/// opened. The messages read, in order.
+pub(crate) async fn read_messages(
+    url: &str,
+    options: &HttpOptions,
+    body: &Value,
+    timeout: Duration,
+    after_first: Duration,
+) -> Result<Vec<Value>, String> {
+    use tokio::time::Instant;
+
+    let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
+    let client = HttpClient::with_options(options).map_err(|e| e.to_string())?;
+    let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
+    *request.method_mut() = Method::POST;
+    *request.uri_mut() = uri;
+    *request.headers_mut() = mirrored_json_headers(body);
+    let mut until = Instant::now() + timeout;
+    let response = tokio::time::timeout_at(until, client.send_raw(request))
+        .await
+        .map_err(|_| format!("no reply within {timeout:?}"))?
+        .map_err(|e| e.to_string())?;
+    let mut incoming = response.into_body();
+    let mut bytes = Vec::new();
+    let mut first = false;
+    loop {
+        let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
+            Err(_) | Ok(None) => break,
+            Ok(Some(Err(e))) => return Err(e.to_string()),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            bytes.extend_from_slice(&data);
+        }
+        if !first && !mcp_test::transport::sse::messages(&bytes).is_empty() {
+            if after_first.is_zero() {
+                break;
+            }
+            first = true;
+            until = until.min(Instant::now() + after_first);
+        }
+    }
+    Ok(mcp_test::transport::sse::messages(&bytes))
+}
+
 /// One reply read as it came: status, headers, the raw body so far, and how it ended.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Watched {
