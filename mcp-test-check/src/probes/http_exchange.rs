@@ -260,6 +260,33 @@ impl Wire {
         })
     }
 
+    /// Sends one request and waits until `deadline` for the head of its reply: the status and
+    /// headers (with no body yet), and the body still to read. `Err`: no head in time, or a
+    /// failure to send.
+    async fn head(
+        &self,
+        method: Method,
+        headers: HeaderMap,
+        bytes: Bytes,
+        deadline: tokio::time::Instant,
+    ) -> Result<(Watched, impl BodyExt<Data = Bytes> + Unpin), String> {
+        let mut request = http::Request::new(Full::new(bytes));
+        *request.method_mut() = method;
+        *request.uri_mut() = self.uri.clone();
+        *request.headers_mut() = headers;
+        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
+            .await
+            .map_err(|_| format!("no reply within {:?}", self.timeout))?
+            .map_err(|e| format!("sending the request failed: {e}"))?;
+        let (parts, incoming) = response.into_parts();
+        let head = Watched {
+            status: parts.status.as_u16(),
+            headers: parts.headers,
+            ..Watched::default()
+        };
+        Ok((head, incoming))
+    }
+
     /// Sends one request and reads its reply until the body ends, until `done` says the body
     /// so far is enough (then `settle` longer, for the server to end it), or until the
     /// timeout, whichever comes first. `Err`: no reply head within the timeout, or a failure
@@ -273,21 +300,8 @@ impl Wire {
         done: impl Fn(&[u8]) -> bool,
     ) -> Result<Watched, String> {
         let bytes = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
-        let mut request = http::Request::new(Full::new(bytes));
-        *request.method_mut() = method;
-        *request.uri_mut() = self.uri.clone();
-        *request.headers_mut() = headers;
         let deadline = tokio::time::Instant::now() + self.timeout;
-        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
-            .await
-            .map_err(|_| format!("no reply within {:?}", self.timeout))?
-            .map_err(|e| format!("sending the request failed: {e}"))?;
-        let (parts, mut incoming) = response.into_parts();
-        let mut watched = Watched {
-            status: parts.status.as_u16(),
-            headers: parts.headers,
-            ..Watched::default()
-        };
+        let (mut watched, mut incoming) = self.head(method, headers, bytes, deadline).await?;
         let mut data = Vec::new();
         let mut until = deadline;
         loop {
@@ -325,21 +339,9 @@ impl Wire {
         headers: HeaderMap,
         sink: &std::cell::RefCell<Option<Watched>>,
     ) -> Result<(), String> {
-        let mut request = http::Request::new(Full::new(Bytes::new()));
-        *request.method_mut() = method;
-        *request.uri_mut() = self.uri.clone();
-        *request.headers_mut() = headers;
         let deadline = tokio::time::Instant::now() + self.timeout;
-        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
-            .await
-            .map_err(|_| format!("no reply within {:?}", self.timeout))?
-            .map_err(|e| format!("sending the request failed: {e}"))?;
-        let (parts, mut incoming) = response.into_parts();
-        *sink.borrow_mut() = Some(Watched {
-            status: parts.status.as_u16(),
-            headers: parts.headers,
-            ..Watched::default()
-        });
+        let (head, mut incoming) = self.head(method, headers, Bytes::new(), deadline).await?;
+        *sink.borrow_mut() = Some(head);
         let mut data = Vec::new();
         loop {
             match tokio::time::timeout_at(deadline, incoming.frame()).await {
