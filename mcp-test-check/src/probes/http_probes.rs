@@ -297,15 +297,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
         .await
     {
         Ok((reply, ended)) => {
-            let mut found = request_findings(Era::Current, &reply);
-            if !ended {
-                found.push(Note::broke(
-                    &clauses::HTTP_RESPONSE_ENDS_STREAM,
-                    format!(
-                        "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
-                    ),
-                ));
-            }
+            let found = watched_findings(Era::Current, &reply, ended);
             out.extend(found.into_iter().map(|n| n.on(shown("server/discover"))));
         }
         Err(e) => out.push(Note::info(format!(
@@ -449,6 +441,25 @@ async fn host_note(wire: &Wire, body: &Value) -> Option<Note> {
         ))
         .on(shown("server/discover (Host: mcp-test.invalid)"))
     })
+}
+
+/// [`request_findings`] on a reply read by [`Wire::post_watching_end`], and a finding when
+/// it did not `end` within [`STREAM_SETTLE`] of carrying the response.
+fn watched_findings(era: Era, reply: &Watched, ended: bool) -> Out {
+    let mut found = request_findings(era, reply);
+    if !ended {
+        let clause = match era {
+            Era::Current => &clauses::HTTP_RESPONSE_ENDS_STREAM,
+            Era::Legacy => &clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM,
+        };
+        found.push(Note::broke(
+            clause,
+            format!(
+                "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
+            ),
+        ));
+    }
+    found
 }
 
 /// A served reply to a request: JSON or SSE, with no server request in it.
@@ -716,15 +727,7 @@ async fn legacy(wire: &Wire) -> Found {
         .await
     {
         Ok((reply, ended)) => {
-            let mut found = request_findings(Era::Legacy, &reply);
-            if !ended {
-                found.push(Note::broke(
-                    &clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM,
-                    format!(
-                        "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
-                    ),
-                ));
-            }
+            let found = watched_findings(Era::Legacy, &reply, ended);
             out.extend(found.into_iter().map(|n| n.on(shown("ping"))));
         }
         Err(e) => out.push(Note::info(format!("ping got no reply: {e}"))),
