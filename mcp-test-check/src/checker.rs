@@ -210,6 +210,20 @@ impl<'a> Checker<'a> {
         self.send(method, id, body, out).await
     }
 
+    /// Sends a request the server must refuse with -32602 (Invalid params): the reply, in
+    /// [`brief`], when it answered anything else; `None` when it refused it so, or when the
+    /// request failed (recorded as by [`Checker::req`]).
+    pub(crate) async fn req_not_invalid_params(
+        &mut self,
+        method: &str,
+        params: Value,
+        out: &mut Out,
+    ) -> Option<String> {
+        let invalid = Some(i64::from(mcp_test::wire::error_codes::INVALID_PARAMS));
+        let r = self.req(method, params, out).await?;
+        (r.pointer("/error/code").and_then(Value::as_i64) != invalid).then(|| brief(&r))
+    }
+
     /// Sends `body` (a request for `method` with id `id`) as built; the response is kept for
     /// the results/errors probes, a transport failure is recorded (and later probes skip).
     pub(crate) async fn send(

@@ -248,7 +248,7 @@ pub(crate) async fn invalid_token(
         mcp_test::wire::build::build_request("server/discover", serde_json::json!({})).to_string(),
     );
     let headers = || {
-        let mut headers = super::raw_http::json_headers();
+        let mut headers = super::http_exchange::json_headers();
         headers.insert(
             mcp_test::headers::PROTOCOL_VERSION,
             HeaderValue::from_static(mcp_test::wire::PROTOCOL_VERSION),

@@ -8,7 +8,7 @@
 //! Clauses quoted (`mcp_test::spec::clauses`): [`COMPLETION_ERRORS`](clauses::COMPLETION_ERRORS).
 
 use super::content::SAMPLE;
-use crate::checker::{Checker, brief};
+use crate::checker::Checker;
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
@@ -33,14 +33,14 @@ pub(crate) async fn completion(c: &mut Checker<'_>, prompts: &[Value], templates
     let mut out = Vec::new();
     let unknown = json!({"ref": {"type": "ref/prompt", "name": "mcp-test-no-such-prompt"},
                          "argument": {"name": "mcp-test", "value": ""}});
-    if let Some(r) = c.req("completion/complete", unknown, &mut out).await
-        && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
+    if let Some(got) = c
+        .req_not_invalid_params("completion/complete", unknown, &mut out)
+        .await
     {
         out.push(c.broke(
             &clauses::COMPLETION_ERRORS,
             format!(
-                "completing an argument of an unknown prompt: {INVALID_PARAMS} expected; got {}",
-                brief(&r)
+                "completing an argument of an unknown prompt: {INVALID_PARAMS} expected; got {got}"
             ),
         ));
     }

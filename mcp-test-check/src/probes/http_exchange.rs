@@ -92,6 +92,68 @@ pub(crate) fn json_headers() -> HeaderMap {
     headers
 }
 
+/// [`json_headers`] and the headers mirroring `body` (those that cannot be sent left out): the
+/// headers of a POST on a connection of its own.
+pub(crate) fn mirrored_json_headers(body: &Value) -> HeaderMap {
+    let mut headers = json_headers();
+    for (name, value) in mcp_test::wire::build::mirrored_headers_for(body, &[]) {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value),
+        ) {
+            headers.insert(name, value);
+        }
+    }
+    headers
+}
+
+/// POSTs `body` with its [`mirrored_json_headers`] on a connection of its own and reads the
+/// reply until it ends, `timeout` passes, or `after_first` after its first JSON-RPC message (at
+/// once for [`Duration::ZERO`]); then drops the connection, which ends a stream the server
+/// opened. The messages read, in order.
+pub(crate) async fn read_messages(
+    url: &str,
+    options: &HttpOptions,
+    body: &Value,
+    timeout: Duration,
+    after_first: Duration,
+) -> Result<Vec<Value>, String> {
+    use tokio::time::Instant;
+
+    let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
+    let client = HttpClient::with_options(options).map_err(|e| e.to_string())?;
+    let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
+    *request.method_mut() = Method::POST;
+    *request.uri_mut() = uri;
+    *request.headers_mut() = mirrored_json_headers(body);
+    let mut until = Instant::now() + timeout;
+    let response = tokio::time::timeout_at(until, client.send_raw(request))
+        .await
+        .map_err(|_| format!("no reply within {timeout:?}"))?
+        .map_err(|e| e.to_string())?;
+    let mut incoming = response.into_body();
+    let mut bytes = Vec::new();
+    let mut first = false;
+    loop {
+        let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
+            Err(_) | Ok(None) => break,
+            Ok(Some(Err(e))) => return Err(e.to_string()),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            bytes.extend_from_slice(&data);
+        }
+        if !first && !mcp_test::transport::sse::messages(&bytes).is_empty() {
+            if after_first.is_zero() {
+                break;
+            }
+            first = true;
+            until = until.min(Instant::now() + after_first);
+        }
+    }
+    Ok(mcp_test::transport::sse::messages(&bytes))
+}
+
 /// One reply read as it came: status, headers, the raw body so far, and how it ended.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Watched {
@@ -133,6 +195,18 @@ impl Watched {
         self.messages()
             .into_iter()
             .find(|m| is_response(m) && m.get("id") == Some(id))
+    }
+
+    /// The first message with a result.
+    pub(crate) fn result(&self) -> Option<Value> {
+        self.messages()
+            .into_iter()
+            .find_map(|m| m.get("result").cloned())
+    }
+
+    /// The `Mcp-Session-Id` the reply carries (a 2025-era session).
+    pub(crate) fn session(&self) -> Option<&HeaderValue> {
+        self.headers.get("mcp-session-id")
     }
 
     /// The JSON-RPC error code of the first message that has one.
@@ -186,6 +260,33 @@ impl Wire {
         })
     }
 
+    /// Sends one request and waits until `deadline` for the head of its reply: the status and
+    /// headers (with no body yet), and the body still to read. `Err`: no head in time, or a
+    /// failure to send.
+    async fn head(
+        &self,
+        method: Method,
+        headers: HeaderMap,
+        bytes: Bytes,
+        deadline: tokio::time::Instant,
+    ) -> Result<(Watched, impl BodyExt<Data = Bytes> + Unpin), String> {
+        let mut request = http::Request::new(Full::new(bytes));
+        *request.method_mut() = method;
+        *request.uri_mut() = self.uri.clone();
+        *request.headers_mut() = headers;
+        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
+            .await
+            .map_err(|_| format!("no reply within {:?}", self.timeout))?
+            .map_err(|e| format!("sending the request failed: {e}"))?;
+        let (parts, incoming) = response.into_parts();
+        let head = Watched {
+            status: parts.status.as_u16(),
+            headers: parts.headers,
+            ..Watched::default()
+        };
+        Ok((head, incoming))
+    }
+
     /// Sends one request and reads its reply until the body ends, until `done` says the body
     /// so far is enough (then `settle` longer, for the server to end it), or until the
     /// timeout, whichever comes first. `Err`: no reply head within the timeout, or a failure
@@ -199,21 +300,8 @@ impl Wire {
         done: impl Fn(&[u8]) -> bool,
     ) -> Result<Watched, String> {
         let bytes = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
-        let mut request = http::Request::new(Full::new(bytes));
-        *request.method_mut() = method;
-        *request.uri_mut() = self.uri.clone();
-        *request.headers_mut() = headers;
         let deadline = tokio::time::Instant::now() + self.timeout;
-        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
-            .await
-            .map_err(|_| format!("no reply within {:?}", self.timeout))?
-            .map_err(|e| format!("sending the request failed: {e}"))?;
-        let (parts, mut incoming) = response.into_parts();
-        let mut watched = Watched {
-            status: parts.status.as_u16(),
-            headers: parts.headers,
-            ..Watched::default()
-        };
+        let (mut watched, mut incoming) = self.head(method, headers, bytes, deadline).await?;
         let mut data = Vec::new();
         let mut until = deadline;
         loop {
@@ -251,21 +339,9 @@ impl Wire {
         headers: HeaderMap,
         sink: &std::cell::RefCell<Option<Watched>>,
     ) -> Result<(), String> {
-        let mut request = http::Request::new(Full::new(Bytes::new()));
-        *request.method_mut() = method;
-        *request.uri_mut() = self.uri.clone();
-        *request.headers_mut() = headers;
         let deadline = tokio::time::Instant::now() + self.timeout;
-        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
-            .await
-            .map_err(|_| format!("no reply within {:?}", self.timeout))?
-            .map_err(|e| format!("sending the request failed: {e}"))?;
-        let (parts, mut incoming) = response.into_parts();
-        *sink.borrow_mut() = Some(Watched {
-            status: parts.status.as_u16(),
-            headers: parts.headers,
-            ..Watched::default()
-        });
+        let (head, mut incoming) = self.head(method, headers, Bytes::new(), deadline).await?;
+        *sink.borrow_mut() = Some(head);
         let mut data = Vec::new();
         loop {
             match tokio::time::timeout_at(deadline, incoming.frame()).await {

@@ -39,13 +39,14 @@
 //! [`LEGACY_HTTP_SESSION_TERMINATED`](clauses::LEGACY_HTTP_SESSION_TERMINATED),
 //! [`LEGACY_HTTP_UNSUPPORTED_VERSION`](clauses::LEGACY_HTTP_UNSUPPORTED_VERSION).
 
+use super::http_exchange::{Watched, json_headers, put};
 use super::raw_http;
 use crate::run::Run;
 use crate::{Note, Out, Shown};
 use bytes::Bytes;
 use futures_util::future::LocalBoxFuture;
 use http::header::{ACCEPT, CONTENT_TYPE, ORIGIN};
-use http::{HeaderMap, HeaderName, HeaderValue, Method};
+use http::{HeaderMap, HeaderValue, Method};
 use http_body_util::{BodyExt, Full};
 use mcp_test::__check::HttpClient;
 use mcp_test::cases::shorten;
@@ -74,62 +75,6 @@ const STREAM_SETTLE: Duration = Duration::from_secs(2);
 /// A protocol version no server implements.
 const NO_SUCH_VERSION: &str = "1999-01-01";
 
-/// One raw reply: the status, the headers and (unless it was a stream left open) the body.
-#[derive(Clone, Debug, Default)]
-struct Raw {
-    status: u16,
-    headers: HeaderMap,
-    body: Bytes,
-}
-
-impl Raw {
-    fn content_type(&self) -> String {
-        self.headers
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_ascii_lowercase()
-    }
-
-    fn messages(&self) -> Vec<Value> {
-        mcp_test::transport::sse::messages(&self.body)
-    }
-
-    /// The JSON-RPC error code of the first message that has one.
-    fn code(&self) -> Option<i64> {
-        self.messages()
-            .iter()
-            .find_map(|m| m.pointer("/error/code").and_then(Value::as_i64))
-    }
-
-    /// The first message with a result.
-    fn result(&self) -> Option<Value> {
-        self.messages()
-            .into_iter()
-            .find_map(|m| m.get("result").cloned())
-    }
-
-    fn session(&self) -> Option<&HeaderValue> {
-        self.headers.get(SESSION_ID)
-    }
-
-    /// `HTTP 200 (application/json): {...}`, shortened.
-    fn brief(&self) -> String {
-        let text = String::from_utf8_lossy(&self.body);
-        let ct = self.content_type();
-        let ct = if ct.is_empty() {
-            "no Content-Type"
-        } else {
-            &ct
-        };
-        if text.trim().is_empty() {
-            format!("HTTP {} ({ct}) with an empty body", self.status)
-        } else {
-            format!("HTTP {} ({ct}): {}", self.status, shorten(&text, 200))
-        }
-    }
-}
-
 /// Whether a `Content-Type` is one of the two a reply to a request may have.
 fn json_or_sse(content_type: &str) -> bool {
     let media = content_type.split(';').next().unwrap_or("").trim();
@@ -153,7 +98,7 @@ impl Wire {
         method: Method,
         headers: HeaderMap,
         body: Option<&Value>,
-    ) -> Result<Raw, String> {
+    ) -> Result<Watched, String> {
         let bytes = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
         let mut request = http::Request::new(Full::new(bytes));
         let streams_allowed = method != Method::POST;
@@ -167,10 +112,10 @@ impl Wire {
                 .await
                 .map_err(|e| format!("sending the request failed: {e}"))?;
             let (parts, incoming) = response.into_parts();
-            let mut raw = Raw {
+            let mut raw = Watched {
                 status: parts.status.as_u16(),
                 headers: parts.headers,
-                body: Bytes::new(),
+                ..Watched::default()
             };
             if streams_allowed && raw.content_type().starts_with("text/event-stream") {
                 return Ok(raw);
@@ -180,6 +125,7 @@ impl Wire {
                 .await
                 .map_err(|e| format!("reading the reply failed: {e}"))?
                 .to_bytes();
+            raw.ended = true;
             Ok(raw)
         };
         tokio::time::timeout(self.timeout, round_trip)
@@ -195,7 +141,7 @@ impl Wire {
         headers: HeaderMap,
         body: &Value,
         settle: Duration,
-    ) -> Result<(Raw, bool), String> {
+    ) -> Result<(Watched, bool), String> {
         let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
         *request.method_mut() = Method::POST;
         *request.uri_mut() = self.uri.clone();
@@ -206,10 +152,10 @@ impl Wire {
             .map_err(|_| format!("no reply within {:?}", self.timeout))?
             .map_err(|e| format!("sending the request failed: {e}"))?;
         let (parts, mut incoming) = response.into_parts();
-        let mut raw = Raw {
+        let mut raw = Watched {
             status: parts.status.as_u16(),
             headers: parts.headers,
-            body: Bytes::new(),
+            ..Watched::default()
         };
         let sse = raw.content_type().starts_with("text/event-stream");
         let mut data = Vec::new();
@@ -235,13 +181,14 @@ impl Wire {
             }
         }
         raw.body = Bytes::from(data);
+        raw.ended = true;
         Ok((raw, true))
     }
 
     /// POSTs `body` with the headers of a 2026-07-28 client (every mirrored header), then
     /// `extra` on top (an empty value removes the header).
-    async fn post_modern(&self, body: &Value, extra: &[(&str, &str)]) -> Result<Raw, String> {
-        let mut headers = raw_http::json_headers();
+    async fn post_modern(&self, body: &Value, extra: &[(&str, &str)]) -> Result<Watched, String> {
+        let mut headers = json_headers();
         for (name, value) in mcp_test::wire::build::mirrored_headers(body) {
             put(&mut headers, &name, &value);
         }
@@ -249,19 +196,6 @@ impl Wire {
             put(&mut headers, name, value);
         }
         self.send(Method::POST, headers, Some(body)).await
-    }
-}
-
-/// Sets (or, for an empty value, removes) a header; a name or value that cannot be sent is
-/// left out.
-fn put(headers: &mut HeaderMap, name: &str, value: &str) {
-    let Ok(name) = HeaderName::from_bytes(name.as_bytes()) else {
-        return;
-    };
-    if value.is_empty() {
-        headers.remove(&name);
-    } else if let Ok(value) = HeaderValue::from_str(value) {
-        headers.insert(name, value);
     }
 }
 
@@ -354,7 +288,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     let mut out = Vec::new();
     let mut watched = discover.clone();
     watched["id"] = json!("mcp-test-responses");
-    let mut headers = raw_http::json_headers();
+    let mut headers = json_headers();
     for (name, value) in mcp_test::wire::build::mirrored_headers(&watched) {
         put(&mut headers, &name, &value);
     }
@@ -363,15 +297,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
         .await
     {
         Ok((reply, ended)) => {
-            let mut found = request_findings(Era::Current, &reply);
-            if !ended {
-                found.push(Note::broke(
-                    &clauses::HTTP_RESPONSE_ENDS_STREAM,
-                    format!(
-                        "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
-                    ),
-                ));
-            }
+            let found = watched_findings(Era::Current, &reply, ended);
             out.extend(found.into_iter().map(|n| n.on(shown("server/discover"))));
         }
         Err(e) => out.push(Note::info(format!(
@@ -380,7 +306,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     }
     let notification = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": "mcp-test-no-such-request", "reason": "mcp-test"}});
-    let mut headers = raw_http::json_headers();
+    let mut headers = json_headers();
     put(
         &mut headers,
         mcp_test::headers::PROTOCOL_VERSION,
@@ -481,7 +407,7 @@ impl Wire {
 /// local, where DNS rebinding is the attack the clause names and no origin can be valid
 /// but its own; which origins a server on the network counts as valid is its own policy (a
 /// public server may allow every origin), so there it is a note.
-fn origin_finding(clause: &Clause, reply: &Raw, local: bool) -> Option<Note> {
+fn origin_finding(clause: &Clause, reply: &Watched, local: bool) -> Option<Note> {
     match reply.status {
         403 => None,
         200..=299 if !local => Some(Note::info(format!(
@@ -517,8 +443,27 @@ async fn host_note(wire: &Wire, body: &Value) -> Option<Note> {
     })
 }
 
+/// [`request_findings`] on a reply read by [`Wire::post_watching_end`], and a finding when
+/// it did not `end` within [`STREAM_SETTLE`] of carrying the response.
+fn watched_findings(era: Era, reply: &Watched, ended: bool) -> Out {
+    let mut found = request_findings(era, reply);
+    if !ended {
+        let clause = match era {
+            Era::Current => &clauses::HTTP_RESPONSE_ENDS_STREAM,
+            Era::Legacy => &clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM,
+        };
+        found.push(Note::broke(
+            clause,
+            format!(
+                "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
+            ),
+        ));
+    }
+    found
+}
+
 /// A served reply to a request: JSON or SSE, with no server request in it.
-fn request_findings(era: Era, reply: &Raw) -> Out {
+fn request_findings(era: Era, reply: &Watched) -> Out {
     let mut out = Vec::new();
     if !(200..300).contains(&reply.status) {
         return out;
@@ -570,7 +515,7 @@ fn request_findings(era: Era, reply: &Raw) -> Out {
 }
 
 /// A reply to a notification: 202 with no body, or an HTTP error status.
-fn notification_finding(clause: &Clause, reply: &Raw) -> Option<Note> {
+fn notification_finding(clause: &Clause, reply: &Watched) -> Option<Note> {
     let empty = reply.body.iter().all(u8::is_ascii_whitespace);
     match reply.status {
         202 if empty => None,
@@ -590,11 +535,7 @@ fn notification_finding(clause: &Clause, reply: &Raw) -> Option<Note> {
 /// session it mints for it is ended at once.
 async fn serves_initialize(wire: &Wire) -> bool {
     let Ok(reply) = wire
-        .send(
-            Method::POST,
-            raw_http::json_headers(),
-            Some(&initialize_body()),
-        )
+        .send(Method::POST, json_headers(), Some(&initialize_body()))
         .await
     else {
         return false;
@@ -707,7 +648,7 @@ async fn legacy(wire: &Wire) -> Found {
 
     // http/origin: initialize with a foreign Origin.
     let on = shown(&format!("initialize (Origin: {FOREIGN_ORIGIN})"));
-    let mut headers = raw_http::json_headers();
+    let mut headers = json_headers();
     headers.insert(ORIGIN, HeaderValue::from_static(FOREIGN_ORIGIN));
     let out: Out = match wire.send(Method::POST, headers, Some(&init)).await {
         Ok(reply) => {
@@ -727,10 +668,7 @@ async fn legacy(wire: &Wire) -> Found {
     found.push(("http/origin", Ok(out)));
 
     // A session of the probes' own.
-    let reply = match wire
-        .send(Method::POST, raw_http::json_headers(), Some(&init))
-        .await
-    {
+    let reply = match wire.send(Method::POST, json_headers(), Some(&init)).await {
         Ok(reply) if reply.result().is_some() => reply,
         Ok(reply) => {
             let why = format!("initialize, posted raw, was not served: {}", reply.brief());
@@ -757,7 +695,7 @@ async fn legacy(wire: &Wire) -> Found {
         .unwrap_or_else(|| Era::Legacy.revision().to_owned());
     let session = reply.session().cloned();
     let headers = |with_session: bool, version: &str| {
-        let mut h = raw_http::json_headers();
+        let mut h = json_headers();
         put(&mut h, mcp_test::headers::PROTOCOL_VERSION, version);
         if with_session && let Some(s) = &session {
             h.insert(SESSION_ID, s.clone());
@@ -789,15 +727,7 @@ async fn legacy(wire: &Wire) -> Found {
         .await
     {
         Ok((reply, ended)) => {
-            let mut found = request_findings(Era::Legacy, &reply);
-            if !ended {
-                found.push(Note::broke(
-                    &clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM,
-                    format!(
-                        "the SSE reply was still open {STREAM_SETTLE:?} after it had carried the response"
-                    ),
-                ));
-            }
+            let found = watched_findings(Era::Legacy, &reply, ended);
             out.extend(found.into_iter().map(|n| n.on(shown("ping"))));
         }
         Err(e) => out.push(Note::info(format!("ping got no reply: {e}"))),
@@ -860,7 +790,7 @@ async fn legacy(wire: &Wire) -> Found {
 
 /// 2025-11-25: GET opens an SSE stream or is 405; a success of another type breaks it, other
 /// refusals (a session rule, authentication) are not judged.
-fn get_finding(reply: &Raw) -> Option<Note> {
+fn get_finding(reply: &Watched) -> Option<Note> {
     let sse = reply.content_type().starts_with("text/event-stream");
     match reply.status {
         200..=299 if !sse => Some(Note::broke(
@@ -875,7 +805,7 @@ fn get_finding(reply: &Raw) -> Option<Note> {
 }
 
 /// 2025-11-25: a request without the session of a server that requires one should be 400.
-fn no_session_finding(reply: &Raw) -> Option<Note> {
+fn no_session_finding(reply: &Watched) -> Option<Note> {
     match reply.status {
         200..=299 | 400 => None,
         401 | 403 => None,
@@ -892,7 +822,7 @@ fn no_session_finding(reply: &Raw) -> Option<Note> {
 /// Ends the session `reply` minted, if any, with DELETE. With `then` (the version and a
 /// request), when the DELETE was accepted, sends the request on the ended session: it must be
 /// 404.
-async fn end_session(wire: &Wire, reply: &Raw, then: Option<(&str, &Value)>) -> Option<Note> {
+async fn end_session(wire: &Wire, reply: &Watched, then: Option<(&str, &Value)>) -> Option<Note> {
     let session = reply.session()?.clone();
     let mut headers = HeaderMap::new();
     headers.insert(SESSION_ID, session.clone());
@@ -904,7 +834,7 @@ async fn end_session(wire: &Wire, reply: &Raw, then: Option<(&str, &Value)>) -> 
     if !(200..300).contains(&deleted.status) {
         return None;
     }
-    let mut headers = raw_http::json_headers();
+    let mut headers = json_headers();
     put(&mut headers, mcp_test::headers::PROTOCOL_VERSION, version);
     headers.insert(SESSION_ID, session);
     let after = wire.send(Method::POST, headers, Some(request)).await.ok()?;
@@ -925,15 +855,16 @@ async fn end_session(wire: &Wire, reply: &Raw, then: Option<(&str, &Value)>) -> 
 mod tests {
     use super::*;
 
-    fn raw(status: u16, content_type: &str, body: &str) -> Raw {
+    fn raw(status: u16, content_type: &str, body: &str) -> Watched {
         let mut headers = HeaderMap::new();
         if !content_type.is_empty() {
             headers.insert(CONTENT_TYPE, HeaderValue::from_str(content_type).unwrap());
         }
-        Raw {
+        Watched {
             status,
             headers,
             body: Bytes::from(body.to_owned()),
+            ended: true,
         }
     }
 

@@ -336,27 +336,27 @@ pub(crate) async fn notifications(
         // logs nothing has no levels to recognise, and may ignore the field.
         let params = json!({"_meta": {meta_keys::LOG_LEVEL: "mcp-test-no-such-level"}});
         if logging_declared == Some(true)
-            && let Some(r) = c.req("tools/list", params, &mut logging).await
-            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
+            && let Some(got) = c
+                .req_not_invalid_params("tools/list", params, &mut logging)
+                .await
         {
             logging.push(c.broke(
                 &clauses::LOGGING_INVALID_LEVEL,
                 format!(
-                    "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {}",
-                    crate::brief(&r)
+                    "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
                 ),
             ));
         }
     } else if logging_declared == Some(true) {
         let params = json!({"level": "mcp-test-no-such-level"});
-        if let Some(r) = c.req("logging/setLevel", params, &mut logging).await
-            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
+        if let Some(got) = c
+            .req_not_invalid_params("logging/setLevel", params, &mut logging)
+            .await
         {
             logging.push(c.broke(
                 &clauses::LOGGING_INVALID_LEVEL,
                 format!(
-                    "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {}",
-                    crate::brief(&r)
+                    "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
                 ),
             ));
         }

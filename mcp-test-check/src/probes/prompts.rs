@@ -11,7 +11,7 @@
 
 use super::content::{SAMPLE, content_notes};
 use super::lists::list_probe;
-use crate::checker::{Checker, brief};
+use crate::checker::Checker;
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
@@ -55,34 +55,30 @@ pub(crate) async fn prompts(c: &mut Checker<'_>, complete: bool) -> Vec<Value> {
             .and_then(Value::as_array)
             .is_some_and(|a| a.iter().any(|x| x["required"] == json!(true)));
         if required
-            && let Some(r) = c
-                .req(
+            && let Some(got) = c
+                .req_not_invalid_params(
                     "prompts/get",
                     json!({"name": name, "arguments": {}}),
                     &mut out,
                 )
                 .await
-            && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
         {
             out.push(c.broke(
                 &clauses::PROMPT_ERRORS,
                 format!(
-                    "prompt {name:?} without its required arguments: {INVALID_PARAMS} expected; got {}",
-                    brief(&r)
+                    "prompt {name:?} without its required arguments: {INVALID_PARAMS} expected; got {got}"
                 ),
             ));
         }
     }
     let unknown = json!({"name": "mcp-test-no-such-prompt"});
-    if let Some(r) = c.req("prompts/get", unknown, &mut out).await
-        && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(INVALID_PARAMS))
+    if let Some(got) = c
+        .req_not_invalid_params("prompts/get", unknown, &mut out)
+        .await
     {
         out.push(c.broke(
             &clauses::PROMPT_ERRORS,
-            format!(
-                "an unknown prompt: {INVALID_PARAMS} expected; got {}",
-                brief(&r)
-            ),
+            format!("an unknown prompt: {INVALID_PARAMS} expected; got {got}"),
         ));
     }
     c.push_probe(ARGUMENTS, out);

@@ -8,8 +8,8 @@
 //! [`HTTP_VERSION_HEADER_MISSING`](clauses::HTTP_VERSION_HEADER_MISSING),
 //! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE).
 
+use super::http_exchange::json_headers;
 use crate::{Note, Out, Shown};
-use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
 use mcp_test::__check::HttpClient;
 use mcp_test::cases::shorten;
@@ -239,17 +239,6 @@ async fn post_first_message(
             shorten(&reply.text(), 200)
         )
     })
-}
-
-/// JSON in, JSON or SSE out.
-pub(crate) fn json_headers() -> HeaderMap {
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert(
-        ACCEPT,
-        HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    headers
 }
 
 /// The headers of a 2026-07-28 POST: [`json_headers`], `MCP-Protocol-Version`, and

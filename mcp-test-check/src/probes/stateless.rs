@@ -60,25 +60,10 @@ async fn first_on_a_connection(
     body: &Value,
     timeout: Duration,
 ) -> Result<Value, String> {
-    use http::header::{ACCEPT, CONTENT_TYPE};
-    use http::{HeaderMap, HeaderName, HeaderValue};
     use mcp_test::__check::HttpClient;
 
     let uri = HttpClient::parse_url(url).map_err(|e| format!("{url} is not a usable URL: {e}"))?;
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert(
-        ACCEPT,
-        HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    for (name, value) in mcp_test::wire::build::mirrored_headers_for(body, &[]) {
-        if let (Ok(name), Ok(value)) = (
-            HeaderName::from_bytes(name.as_bytes()),
-            HeaderValue::from_str(&value),
-        ) {
-            headers.insert(name, value);
-        }
-    }
+    let headers = super::http_exchange::mirrored_json_headers(body);
     let reply = HttpClient::with_options(options)
         .map_err(|e| e.to_string())?
         .post(&uri, headers, body.to_string().into(), timeout)

@@ -12,6 +12,7 @@
 //! [`SUBSCRIPTION_ID_META`](clauses::SUBSCRIPTION_ID_META),
 //! [`SUBSCRIPTION_REQUESTED_ONLY`](clauses::SUBSCRIPTION_REQUESTED_ONLY).
 
+use super::http_exchange::read_messages;
 use crate::Shown;
 use crate::checker::{Checker, Note, Out};
 use crate::run::Run;
@@ -20,9 +21,13 @@ use mcp_test::spec;
 use mcp_test::spec::clauses;
 use mcp_test::wire::meta_keys;
 use serde_json::{Value, json};
+use std::time::Duration;
 
 /// The probe's id.
 pub(crate) const ID: &str = "subscriptions/listen";
+
+/// How long a `subscriptions/listen` stream is read after its first message.
+const AFTER_FIRST: Duration = Duration::from_millis(1500);
 
 /// The row: [`subscriptions`], then the cache hints of pages.
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
@@ -69,8 +74,15 @@ pub(crate) async fn subscriptions(c: &mut Checker<'_>, declared: Option<&Value>)
             method: "subscriptions/listen".to_owned(),
             id: Some(id),
         });
-        let out = match listen::read(&url, &options, &body, c.session.timeout).await {
-            Ok(seen) => judge_listen(&seen, id, &Value::Object(filter)),
+        let read = read_messages(&url, &options, &body, c.session.timeout, AFTER_FIRST).await;
+        let out = match read {
+            Ok(messages) => {
+                let seen = Listened {
+                    silent: messages.is_empty(),
+                    messages,
+                };
+                judge_listen(&seen, id, &Value::Object(filter))
+            }
             Err(e) => vec![Note::info(format!(
                 "subscriptions/listen could not be read: {e}"
             ))],
@@ -185,80 +197,6 @@ pub(crate) fn judge_listen(seen: &Listened, id: i64, filter: &Value) -> Out {
         }
     }
     out
-}
-
-/// Reading a `subscriptions/listen` stream for a bounded time.
-mod listen {
-    use super::Listened;
-    use bytes::Bytes;
-    use http::HeaderValue;
-    use http::header::{ACCEPT, CONTENT_TYPE};
-    use http_body_util::{BodyExt, Full};
-    use mcp_test::__check::HttpClient;
-    use mcp_test::client::HttpOptions;
-    use serde_json::Value;
-    use std::time::Duration;
-    use tokio::time::Instant;
-
-    /// How long the stream is read after the first message.
-    const AFTER_FIRST: Duration = Duration::from_millis(1500);
-
-    /// POSTs `body` and reads the reply until it ends, or `timeout` passes with no message,
-    /// or [`AFTER_FIRST`] after the first message; then drops the connection.
-    pub(crate) async fn read(
-        url: &str,
-        options: &HttpOptions,
-        body: &Value,
-        timeout: Duration,
-    ) -> Result<Listened, String> {
-        let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
-        let client = HttpClient::with_options(options).map_err(|e| e.to_string())?;
-        let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
-        *request.method_mut() = http::Method::POST;
-        *request.uri_mut() = uri;
-        let headers = request.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(
-            ACCEPT,
-            HeaderValue::from_static("application/json, text/event-stream"),
-        );
-        for (name, value) in mcp_test::wire::build::mirrored_headers_for(body, &[]) {
-            if let (Ok(name), Ok(value)) = (
-                http::HeaderName::from_bytes(name.as_bytes()),
-                HeaderValue::from_str(&value),
-            ) {
-                headers.insert(name, value);
-            }
-        }
-        let start = Instant::now();
-        let response = tokio::time::timeout(timeout, client.send_raw(request))
-            .await
-            .map_err(|_| format!("no reply within {timeout:?}"))?
-            .map_err(|e| e.to_string())?;
-        let mut incoming = response.into_body();
-        let mut bytes = Vec::new();
-        let mut until = start + timeout;
-        let mut first = false;
-        loop {
-            let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
-                Err(_) | Ok(None) => break,
-                Ok(Some(Err(e))) => return Err(e.to_string()),
-                Ok(Some(Ok(frame))) => frame,
-            };
-            if let Ok(data) = frame.into_data() {
-                bytes.extend_from_slice(&data);
-            }
-            if !first && !mcp_test::transport::sse::messages(&bytes).is_empty() {
-                first = true;
-                until = until.min(Instant::now() + AFTER_FIRST);
-            }
-        }
-        let messages = mcp_test::transport::sse::messages(&bytes);
-        Ok(Listened {
-            silent: messages.is_empty(),
-            messages,
-        })
-    }
 }
 
 #[cfg(test)]

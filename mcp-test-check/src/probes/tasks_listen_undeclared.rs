@@ -18,6 +18,7 @@
 //!
 //! Clause quoted: `tasks/listen-undeclared` (ext-tasks, MUST).
 
+use super::http_exchange::read_messages;
 use crate::Shown;
 use crate::checker::{Checker, Note, Out, brief};
 use crate::run::Run;
@@ -26,6 +27,7 @@ use mcp_test::spec::clauses;
 use mcp_test::tasks::EXTENSION;
 use mcp_test::wire::error_codes;
 use serde_json::{Value, json};
+use std::time::Duration;
 
 pub(crate) const ID: &str = "tasks/listen-undeclared";
 
@@ -64,7 +66,15 @@ async fn probe(c: &mut Checker<'_>) -> Out {
     });
     c.last = shown.clone();
     let heard = match c.session.target.connection().http {
-        Some(http) => match http_read(&http.url, &http.options, &body, c.session.timeout).await {
+        Some(http) => match read_messages(
+            &http.url,
+            &http.options,
+            &body,
+            c.session.timeout,
+            Duration::ZERO,
+        )
+        .await
+        {
             Ok(messages) if messages.is_empty() => {
                 Heard::Silent(format!("no message within {:?}", c.session.timeout))
             }
@@ -119,62 +129,6 @@ pub(crate) fn judge(heard: &Heard) -> Option<Note> {
             "{METHOD} with notifications.taskIds, from a client that does not declare {EXTENSION}, was not refused: {what}; the server must return a JSON-RPC error specifying the missing capabilities"
         ),
     ))
-}
-
-/// POSTs `body` and reads the reply until its first JSON-RPC message, its end, or `timeout`;
-/// then drops the connection, which ends a stream the server opened.
-async fn http_read(
-    url: &str,
-    options: &mcp_test::client::HttpOptions,
-    body: &Value,
-    timeout: std::time::Duration,
-) -> Result<Vec<Value>, String> {
-    use bytes::Bytes;
-    use http::HeaderValue;
-    use http::header::{ACCEPT, CONTENT_TYPE};
-    use http_body_util::{BodyExt, Full};
-    use tokio::time::Instant;
-
-    let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
-    let client = mcp_test::__check::HttpClient::with_options(options).map_err(|e| e.to_string())?;
-    let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
-    *request.method_mut() = http::Method::POST;
-    *request.uri_mut() = uri;
-    let headers = request.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert(
-        ACCEPT,
-        HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    for (name, value) in mcp_test::wire::build::mirrored_headers_for(body, &[]) {
-        if let (Ok(name), Ok(value)) = (
-            http::HeaderName::from_bytes(name.as_bytes()),
-            HeaderValue::from_str(&value),
-        ) {
-            headers.insert(name, value);
-        }
-    }
-    let until = Instant::now() + timeout;
-    let response = tokio::time::timeout_at(until, client.send_raw(request))
-        .await
-        .map_err(|_| format!("no reply within {timeout:?}"))?
-        .map_err(|e| e.to_string())?;
-    let mut incoming = response.into_body();
-    let mut bytes = Vec::new();
-    loop {
-        let frame = match tokio::time::timeout_at(until, incoming.frame()).await {
-            Err(_) | Ok(None) => break,
-            Ok(Some(Err(e))) => return Err(e.to_string()),
-            Ok(Some(Ok(frame))) => frame,
-        };
-        if let Ok(data) = frame.into_data() {
-            bytes.extend_from_slice(&data);
-        }
-        if !mcp_test::transport::sse::messages(&bytes).is_empty() {
-            break;
-        }
-    }
-    Ok(mcp_test::transport::sse::messages(&bytes))
 }
 
 #[cfg(test)]
