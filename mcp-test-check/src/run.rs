@@ -4,7 +4,7 @@
 use crate::checker::Checker;
 use crate::{CheckOptions, SkippedTool};
 use mcp_test::__check::Deadline;
-use mcp_test::cases::{Case, Era, VerifyReport};
+use mcp_test::cases::{Case, VerifyReport};
 use mcp_test::target::Connection;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -19,7 +19,6 @@ pub(crate) struct Run<'a> {
     pub progress: &'a mut (dyn FnMut(&str) + Send),
     /// The connection as the target described it when the check began.
     pub connection: Connection,
-    pub era: Era,
     pub deadline: Option<Arc<Deadline>>,
     /// The capabilities the server declared: a 2026-07-28 server's from `server/discover`, a
     /// 2025-era server's from its `InitializeResult` (kept by the target). `None`: not known.
@@ -50,13 +49,11 @@ impl<'a> Run<'a> {
         connection: Connection,
         progress: &'a mut (dyn FnMut(&str) + Send),
     ) -> Self {
-        let era = c.era;
         Run {
             c,
             options,
             progress,
             connection,
-            era,
             deadline: None,
             declared: None,
             offered: BTreeMap::new(),

@@ -70,20 +70,23 @@ pub(crate) struct Row {
     pub run: Runner,
 }
 
+/// Whether the server offers `capability` ([`discovery::offered`]), asked at most once a
+/// check: the answer is kept in [`Run::offered`] for every later row that needs it.
+async fn offered(run: &mut Run<'_>, capability: &'static str, declared: Option<bool>) -> bool {
+    if let Some(&offered) = run.offered.get(capability) {
+        return offered;
+    }
+    let offered = discovery::offered(&mut run.c, capability, declared).await;
+    run.offered.insert(capability, offered);
+    offered
+}
+
 /// Why `needs` is not met, or `None` when it is. The reasons are the report's skip
 /// reasons; asking whether an undeclared capability is offered sends one request, once.
 async fn unmet(run: &mut Run<'_>, needs: &Needs) -> Option<String> {
     if let Some(capability) = needs.offered {
-        let offered = match run.offered.get(capability) {
-            Some(&offered) => offered,
-            None => {
-                let declared = run.has(capability);
-                let offered = discovery::offered(&mut run.c, capability, declared).await;
-                run.offered.insert(capability, offered);
-                offered
-            }
-        };
-        if !offered {
+        let declared = run.has(capability);
+        if !offered(run, capability, declared).await {
             return Some(format!("the server offers no {capability}"));
         }
     }
@@ -93,10 +96,7 @@ async fn unmet(run: &mut Run<'_>, needs: &Needs) -> Option<String> {
             None => return Some("the server's capabilities are not known".to_owned()),
             Some(false) => {
                 // Undeclared, its method must be -32601 (`capabilities/{capability}`).
-                if !run.offered.contains_key(capability) {
-                    let offered = discovery::offered(&mut run.c, capability, Some(false)).await;
-                    run.offered.insert(capability, offered);
-                }
+                offered(run, capability, Some(false)).await;
                 return Some(format!(
                     "the server did not declare the `{capability}` capability"
                 ));
@@ -104,18 +104,18 @@ async fn unmet(run: &mut Run<'_>, needs: &Needs) -> Option<String> {
         }
     }
     if let Some(extension) = needs.extension
-        && !(run.era == Era::Current && declares_extension(run.declared.as_ref(), extension))
+        && !(run.c.era == Era::Current && declares_extension(run.declared.as_ref(), extension))
     {
         return Some(format!(
             "the server does not declare the {extension} extension"
         ));
     }
     if let Some(era) = needs.era
-        && era != run.era
+        && era != run.c.era
     {
         return Some(format!(
             "the server speaks {}, and this probe is about {era}",
-            run.era
+            run.c.era
         ));
     }
     // Over HTTP a probe sends beside the session, so it needs the endpoint itself.

@@ -29,7 +29,7 @@ pub(crate) const ID: &str = "discovery/fields";
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
         let discover = discovery(&mut r.c).await;
-        r.declared = match r.era {
+        r.declared = match r.c.era {
             Era::Current => discover
                 .as_ref()
                 .and_then(|d| d.get("capabilities"))

@@ -214,7 +214,7 @@ pub(crate) type Found = Vec<(&'static str, Result<Out, String>)>;
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
         let (url, http) = r.endpoint();
-        for (probe, found) in requests(&url, &http, r.era, r.options.timeout).await {
+        for (probe, found) in requests(&url, &http, r.c.era, r.options.timeout).await {
             match found {
                 Ok(out) => r.c.push_probe(probe, out),
                 Err(why) => r.c.skip_probe(probe, why),

@@ -47,7 +47,7 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
             })
             .cloned()
             .collect();
-        let era = r.era;
+        let era = r.c.era;
         let tools = &r.tools;
         r.c.probe(ID, |out| {
             for p in problems {

@@ -42,7 +42,7 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
         tool_definitions(&mut r.c, &r.tools).await;
         // From here on `tools` are the tools `check` may call.
-        let tasks_declared = r.era == Era::Current
+        let tasks_declared = r.c.era == Era::Current
             && declares_extension(r.declared.as_ref(), mcp_test::tasks::EXTENSION);
         let listed = std::mem::take(&mut r.tools);
         let (tools, task_only, skipped) = crate::callable_tools(listed, r.options, tasks_declared);
