@@ -230,10 +230,12 @@ fn derive_tool<'s>(
                     validator: &compiled.validator,
                     values: &[],
                 };
+                // The arguments of a valid case, when they are an object to put the action in
+                // (a schema may declare actions and still type its root otherwise).
                 let mut args = cases
                     .kept()
                     .iter()
-                    .find(|c: &&Case| c.expectation == Expectation::Success)
+                    .find(|c: &&Case| c.expectation == Expectation::Success && c.args.is_object())
                     .map_or_else(|| json!({}), |c| Value::clone(&c.args));
                 args["action"] = json!("no_such_action");
                 ctx.push(

@@ -376,3 +376,36 @@ fn set_creating_makes_the_objects_on_the_way() {
     assert!(declares(&file_schema(), &file_schema(), "/tz"));
     assert!(!declares(&file_schema(), &file_schema(), "/tz/x"));
 }
+
+/// A schema that declares actions (an `action` enum and `if`/`then` branches) on a root typed
+/// `number`: its valid arguments are numbers, with nowhere to put an action, so the unknown
+/// action goes into an object of its own. Found by the fuzz target `case_generator`.
+#[test]
+fn an_action_enum_on_a_root_that_is_no_object_derives_without_panicking() {
+    let schema = json!({"type": "number",
+        "properties": {"action": {"enum": ["get", "list"]}, "data": {"type": "object"}},
+        "allOf": [{"if": {"properties": {"action": {"const": "get"}}},
+                   "then": {"properties": {"data": {"type": "object"}}, "required": ["data"]}}]});
+    let validator = SchemaValidator::new(&schema).unwrap();
+    let cases = derive_with(&schema, &CaseOptions::default()).unwrap();
+    let unknown = cases
+        .iter()
+        .find(|c| c.title == "rejects an unknown action")
+        .expect("an unknown-action case");
+    assert_eq!(
+        unknown.args.clone().into_value(),
+        json!({"action": "no_such_action"})
+    );
+    assert!(!validator.is_valid(&unknown.args), "{}", unknown.args);
+    for case in cases
+        .iter()
+        .filter(|c| c.expectation == Expectation::Success)
+    {
+        assert!(
+            validator.is_valid(&case.args),
+            "{}: {}",
+            case.title,
+            case.args
+        );
+    }
+}
