@@ -112,7 +112,10 @@ struct NewNote {
 
 /// Searches notes by text.
 #[derive(Tool)]
-#[tool(name = "search_notes", annotations(read_only, idempotent))]
+#[tool(
+    name = "search_notes",
+    annotations(read_only, idempotent, open_world = false)
+)]
 struct SearchNotes {
     /// Text to look for in titles and bodies.
     #[tool(min_length = 1, max_length = 100)]
@@ -166,7 +169,7 @@ impl SearchNotes {
 
 /// Reads, creates and deletes notes.
 #[derive(Tool)]
-#[tool(name = "notes", annotations(destructive = false))]
+#[tool(name = "notes", annotations(destructive = false, open_world = false))]
 enum Notes {
     /// Gets one note by id.
     Get {
@@ -221,9 +224,12 @@ struct SummarizeArgs {
 /// arguments and a realistic fixture for [`assert_schema_cases!`](mcp_test::assert_schema_cases).
 ///
 /// - `search_notes`: a plain tool with length, bound, enum, array, pattern and format
-///   constraints, answering with structured content (an `outputSchema`);
+///   constraints, answering with structured content (an `outputSchema`); read-only and closed
+///   world, so `check` calls it by default;
 /// - `notes`: an action tool (`get`, `create` with a nested object and an array of objects,
-///   `count`);
+///   `count`); `create` writes, so it is annotated `destructiveHint: false` (an additive
+///   write), which `check` calls only under `--allow-writes`
+///   ([`CheckOptions::allow_writes`](crate::CheckOptions::allow_writes));
 /// - the resource `notes://index`, the template `notes://notes/{id}` and the prompt
 ///   `summarize` with a required argument.
 ///

@@ -9,6 +9,12 @@
 //! - [`check`] runs the protocol probes and the schema-derived cases against any
 //!   [`Target`] and returns a [`CheckReport`]: what was found, and its text, JSON and JUnit
 //!   forms. [`CheckReport::assert_no_defects`] fails a Rust test with the whole report.
+//! - Tools are called only with consent ([`ToolClass`], from each tool's annotations by the
+//!   defaults of server/tools.mdx): by default read-only and open-world ones;
+//!   [`CheckOptions::open_world`], [`CheckOptions::allow_writes`],
+//!   [`CheckOptions::allow_destructive`] and [`CheckOptions::allow_tools`] move the line, and
+//!   [`CheckReport::tools`] lists every tool, whether a `tools/call` of it was sent, and what
+//!   would call one that was not.
 //! - The protocol probes: discovery, methods, lists, tool definitions, the schema cases,
 //!   resources and prompts, result shapes and error codes, transport hygiene;
 //! - the multi-round probes: without client capabilities a tool that asks the user must answer
@@ -46,6 +52,7 @@
 pub mod ai;
 mod checker;
 mod classify;
+mod consent;
 mod deadline;
 mod expect;
 mod options;
@@ -58,11 +65,12 @@ mod table;
 mod example_server;
 pub mod generate;
 
+pub use consent::ToolClass;
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS};
 pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
-pub use report::{CheckReport, Finding, Probe, Severity, Shown, SkippedTool};
+pub use report::{CheckReport, Finding, ListedTool, Probe, Severity, Shown};
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
 use checker::Checker;
@@ -74,6 +82,9 @@ use std::time::Duration;
 
 /// Checks a server: protocol probes (discovery, results, errors, methods, lists, tools,
 /// multi-round, resources and prompts, transport) and the schema-derived cases.
+///
+/// Only the tools `options` consent to are called: by default read-only and open-world ones
+/// ([`ToolClass`]); the report's [`tools`](CheckReport::tools) says which were called.
 ///
 /// ```
 /// use mcp_test_check::{check, example_server, CheckOptions};
@@ -96,20 +107,29 @@ pub async fn check_with_progress(
 ) -> CheckReport {
     let connection = target.connection();
     let era = connection.era.unwrap_or(Era::Current);
-    let mut c = Checker::new(target, era, options.timeout);
+    // Every request of the session goes through `recording`, which keeps the tool names sent
+    // in `tools/call`, so the report says which tools were called from what was sent.
+    let called = consent::Called::default();
+    let recording = consent::Recording {
+        inner: target,
+        called: called.clone(),
+    };
+    let mut c = Checker::new(&recording, era, options.timeout);
     c.jobs = options.jobs;
     c.case_time = options.case_time;
     let deadline = deadline::start(&mut c, options);
     let mut run = run::Run::new(c, options, connection, progress);
     run.deadline = deadline.clone();
+    run.called = called;
     table::run(&mut run).await;
+    let tools = called_tools(&run);
     let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),
         transport: run.connection.transport,
         probes: run.c.into_probes(),
         cases: run.report,
-        skipped_tools: run.skipped_tools,
+        tools,
         incomplete: None,
     };
     deadline::finish(deadline.as_deref(), &mut checked);
@@ -173,49 +193,71 @@ pub fn __fuzz_reply_to_findings(
     findings
 }
 
-/// The tools `check` may call, the tools it calls only as tasks, and the others with why
-/// not: a tool whose `execution.taskSupport` is `"required"` (a client MUST NOT call it
-/// without task augmentation, server/tools.mdx) is exercised by the tasks probes when the
-/// server declares the tasks extension, and skipped otherwise; unless allowed, a potentially
-/// destructive tool (by the defaults of server/tools.mdx, `readOnlyHint: false` and
-/// `destructiveHint: true`) is skipped.
+/// The tools `check` may call, the tools it calls only as tasks, and every listed tool with
+/// its class ([`ToolClass`]), those it may not call with why and which flags would.
+///
+/// Consent first ([`consent::consent`]): by default read-only and open-world tools are called,
+/// `--no-open-world`, `--allow-writes`, `--allow-destructive` and `--tool NAME` move the line.
+/// Then a tool whose `execution.taskSupport` is `"required"` (a client MUST NOT call it without
+/// task augmentation, server/tools.mdx) is called only by the tasks probes, when the server
+/// declares the tasks extension, and not at all otherwise.
 fn callable_tools(
     tools: Vec<Value>,
     options: &CheckOptions,
     tasks_declared: bool,
-) -> (Vec<Value>, Vec<Value>, Vec<SkippedTool>) {
+) -> (Vec<Value>, Vec<Value>, Vec<ListedTool>) {
     let mut callable = Vec::new();
     let mut task_only = Vec::new();
-    let mut skipped = Vec::new();
+    let mut listed = Vec::new();
     for tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
-        let hint = |key: &str| {
-            tool.pointer(&format!("/annotations/{key}"))
-                .and_then(Value::as_bool)
-        };
+        let mut entry = ListedTool::new(name, &tool);
         let required = tool
             .pointer("/execution/taskSupport")
             .and_then(Value::as_str)
             == Some("required");
-        let reason = if hint("readOnlyHint") != Some(true)
-            && hint("destructiveHint") != Some(false)
-            && !options.allow_destructive
-            && !options.allow_tools.iter().any(|t| t == name)
-        {
-            Some("potentially destructive: not annotated readOnlyHint: true or destructiveHint: false, and by the defaults of server/tools.mdx a tool is not read-only and is destructive; allow it with --allow-destructive or --tool NAME".to_owned())
-        } else if required && !tasks_declared {
-            Some("execution.taskSupport is \"required\": a client MUST NOT call it without task augmentation (server/tools.mdx), and the server does not declare the io.modelcontextprotocol/tasks extension".to_owned())
-        } else {
-            None
-        };
-        match reason {
-            Some(reason) => skipped.push(SkippedTool {
-                name: name.to_owned(),
-                reason,
-            }),
-            None if required => task_only.push(tool),
-            None => callable.push(tool),
+        match consent::consent(name, entry.class, entry.open_world, options) {
+            Err(held) => {
+                entry.not_called = Some(held.why);
+                entry.allow_with = Some(held.allow_with);
+            }
+            Ok(()) if required && !tasks_declared => {
+                entry.not_called = Some("execution.taskSupport is \"required\": a client MUST NOT call it without task augmentation (server/tools.mdx), and the server does not declare the io.modelcontextprotocol/tasks extension".to_owned());
+            }
+            Ok(()) if required => task_only.push(tool),
+            Ok(()) => callable.push(tool),
+        }
+        listed.push(entry);
+    }
+    (callable, task_only, listed)
+}
+
+/// Completes the listed tools of a run that ended: whether each was called, from the
+/// `tools/call` requests actually sent, and why one that was allowed was not.
+fn called_tools(run: &run::Run<'_>) -> Vec<ListedTool> {
+    let mut tools = run.listed_tools.clone();
+    for t in &mut tools {
+        t.called = run.called.contains(&t.name);
+        if t.called {
+            // Called, whatever held it back on paper: the report says what was sent.
+            t.not_called = None;
+            t.allow_with = None;
+        } else if t.not_called.is_none() {
+            let derived = run.cases.iter().any(|c| c.tool == t.name);
+            t.not_called = Some(if run.c.dead.is_some() || run.c.session.past_deadline() {
+                "the check ended before calling it (the server stopped answering, or the deadline passed)".to_owned()
+            } else if !derived
+                && !run
+                    .task_only
+                    .iter()
+                    .any(|v| v.get("name").and_then(Value::as_str) == Some(t.name.as_str()))
+            {
+                "no case could be derived from its input schema (tools/input-schemas says why)"
+                    .to_owned()
+            } else {
+                "no call of it was sent".to_owned()
+            });
         }
     }
-    (callable, task_only, skipped)
+    tools
 }

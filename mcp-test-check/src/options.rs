@@ -51,11 +51,21 @@ pub struct CheckOptions {
     pub cases: CaseOptions,
     /// The per-call timeout (a server that hangs is reported, not waited on).
     pub timeout: Duration,
-    /// Call every tool, even one the spec's defaults make potentially destructive (not
-    /// annotated `readOnlyHint: true` or `destructiveHint: false`). Off by default: such a
-    /// tool is not called and the report lists it as skipped.
+    /// Call open-world tools: read-only ones whose `openWorldHint` is true or absent, which
+    /// may reach outside the machine (the web, a paid or rate-limited API). On by default, and
+    /// the report marks them; off (`--no-open-world`), no tool that may reach outside is
+    /// called, whatever its class, unless named in [`allow_tools`](Self::allow_tools).
+    /// See [`ToolClass`](crate::ToolClass).
+    pub open_world: bool,
+    /// Also call additive writes (`--allow-writes`): tools not read-only whose
+    /// `destructiveHint` is false, which server/tools.mdx says perform "only additive
+    /// updates", still writes (a commit, a new branch). Off by default.
+    pub allow_writes: bool,
+    /// Call every tool (`--allow-destructive`), even one the spec's defaults make potentially
+    /// destructive (neither `readOnlyHint: true` nor `destructiveHint: false`). Off by
+    /// default: such a tool is not called and the report says which flag would call it.
     pub allow_destructive: bool,
-    /// Tools to call even though they are potentially destructive (`--tool NAME`).
+    /// Tools to call whatever their class (`--tool NAME`).
     pub allow_tools: Vec<String>,
     /// The overall deadline, from the start of the check (default [`DEFAULT_DEADLINE`];
     /// `None`: none). When it passes nothing more is sent, a request in flight is no longer
@@ -89,6 +99,8 @@ impl Default for CheckOptions {
         CheckOptions {
             cases: CaseOptions::default(),
             timeout: DEFAULT_TIMEOUT,
+            open_world: true,
+            allow_writes: false,
             allow_destructive: false,
             allow_tools: Vec::new(),
             deadline: Some(DEFAULT_DEADLINE),
@@ -115,6 +127,31 @@ impl CheckOptions {
         self
     }
 
+    /// Whether to call open-world tools (default true; `--no-open-world` is `false`).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// assert!(CheckOptions::default().open_world);
+    /// assert!(!CheckOptions::default().open_world(false).open_world);
+    /// ```
+    #[must_use]
+    pub fn open_world(mut self, call: bool) -> Self {
+        self.open_world = call;
+        self
+    }
+
+    /// Whether to call additive writes too (`--allow-writes`; default false).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// assert!(CheckOptions::default().allow_writes(true).allow_writes);
+    /// ```
+    #[must_use]
+    pub fn allow_writes(mut self, allow: bool) -> Self {
+        self.allow_writes = allow;
+        self
+    }
+
     /// Whether to call every tool, even one the spec's defaults make potentially destructive.
     ///
     /// ```
@@ -127,7 +164,7 @@ impl CheckOptions {
         self
     }
 
-    /// Adds tools to call even though they are potentially destructive (`--tool NAME`).
+    /// Adds tools to call whatever their class (`--tool NAME`).
     ///
     /// ```
     /// use mcp_test_check::CheckOptions;

@@ -1,6 +1,7 @@
 //! What `check` found: [`Finding`]s by [`Severity`], grouped by [`Probe`], in a
 //! [`CheckReport`] that renders as text, JSON or JUnit XML.
 
+use crate::ToolClass;
 use mcp_test::cases::{Era, VerifyReport, shorten};
 use mcp_test::spec::clauses::{self, Area, Check, Clause, Level, Transport};
 use serde::Serialize;
@@ -125,13 +126,42 @@ pub struct Coverage {
     pub outside: usize,
 }
 
-/// A tool `check` did not call, and why.
+/// One tool the server listed, its [`ToolClass`], and whether `check` called it.
+///
+/// `called` is read from the requests `check` sent (a `tools/call` naming the tool, with valid
+/// arguments or broken on purpose), not from what it meant to send, so the report cannot claim
+/// a call that did not happen or miss one that did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SkippedTool {
+#[non_exhaustive]
+pub struct ListedTool {
     /// The tool's name.
     pub name: String,
-    /// Why it was not called.
-    pub reason: String,
+    /// What its annotations say calling it may do.
+    pub class: ToolClass,
+    /// Whether it may reach outside the machine (`openWorldHint` true or absent), whatever its
+    /// class: the report marks such a tool when it was called.
+    pub open_world: bool,
+    /// Whether `check` sent a `tools/call` of it.
+    pub called: bool,
+    /// Why it was not called, when it was not.
+    pub not_called: Option<String>,
+    /// When only consent held it back: the flags that would call it, e.g. `--allow-writes or
+    /// --tool commit`.
+    pub allow_with: Option<String>,
+}
+
+impl ListedTool {
+    /// A tool and its class, not called, with no reason yet.
+    pub(crate) fn new(name: &str, tool: &Value) -> Self {
+        ListedTool {
+            name: name.to_owned(),
+            class: ToolClass::of(tool),
+            open_world: crate::consent::open_world(tool),
+            called: false,
+            not_called: None,
+            allow_with: None,
+        }
+    }
 }
 
 /// What `check` found.
@@ -147,8 +177,9 @@ pub struct CheckReport {
     pub probes: Vec<Probe>,
     /// The schema-derived cases and their outcomes.
     pub cases: VerifyReport,
-    /// The tools not called (no schema cases, no multi-round drive), and why.
-    pub skipped_tools: Vec<SkippedTool>,
+    /// Every tool the server listed, in the order listed: its class, whether `check` called
+    /// it, and when not, why and which flags would.
+    pub tools: Vec<ListedTool>,
     /// Why the check did not run to its end, when it did not: the server could not be
     /// reached ([`CheckReport::not_checked`]), or the overall deadline passed
     /// ([`CheckOptions::deadline`](super::CheckOptions::deadline)). What ran is still
@@ -297,10 +328,26 @@ impl CheckReport {
                 let _ = writeln!(out, "  {}: {}", p.name, indent(why));
             }
         }
-        if !self.skipped_tools.is_empty() {
-            let _ = writeln!(out, "\nTools not called:");
-            for t in &self.skipped_tools {
-                let _ = writeln!(out, "  {}: {}", t.name, indent(&t.reason));
+        if !self.tools.is_empty() {
+            let called = self.tools.iter().filter(|t| t.called).count();
+            let _ = writeln!(
+                out,
+                "\nTools ({called} of {} called; classes from their annotations, server/tools.mdx)",
+                self.tools.len()
+            );
+            for t in &self.tools {
+                let what = if t.called && t.open_world {
+                    "called [open world: may reach outside this machine]".to_owned()
+                } else if t.called {
+                    "called".to_owned()
+                } else {
+                    let why = t.not_called.as_deref().unwrap_or("not called");
+                    match &t.allow_with {
+                        Some(flags) => format!("not called: {why}; call it with {flags}"),
+                        None => format!("not called: {why}"),
+                    }
+                };
+                let _ = writeln!(out, "  {} ({}): {}", t.name, t.class, indent(&what));
             }
         }
         let coverage = self.coverage();
@@ -356,8 +403,9 @@ impl CheckReport {
     }
 
     /// The machine report: `{target, era, transport, incomplete, summary: {defect, warning,
-    /// info}, findings, probes, cases, skipped_tools: [{name, reason}], coverage: [{area,
-    /// checked, skipped, not_yet, outside}]}`; `incomplete` is `null` for
+    /// info}, findings, probes, cases, tools: [{name, class, open_world, called, not_called,
+    /// allow_with}], coverage: [{area, checked, skipped, not_yet, outside}]}`; a tool's `class`
+    /// is `read-only`, `open-world`, `additive-write` or `destructive` ([`ToolClass`]); `incomplete` is `null` for
     /// a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
     /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
     /// `passed`, `failed` or `skipped` (with `skipped`: why). Every probe and every case has
@@ -383,14 +431,15 @@ impl CheckReport {
                 "ms": p.duration.map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0),
             })).collect::<Vec<_>>(),
             "cases": self.cases.outcomes,
-            "skipped_tools": self.skipped_tools,
+            "tools": self.tools,
             "transport": self.transport,
             "coverage": self.coverage(),
         })
     }
 
-    /// A JUnit XML report: one test case per probe and per schema case; a probe with a
-    /// defect or a warning, or a disagreeing case, is a failure. A check that did not run to
+    /// A JUnit XML report: one test case per probe and per schema case, and a skipped one
+    /// (`cases.TOOL`, `not called`) per listed tool `check` did not call, saying why and what
+    /// would call it; a probe with a defect or a warning, or a disagreeing case, is a failure. A check that did not run to
     /// its end has a test case `check/complete` with an `<error>` saying why.
     pub fn to_junit(&self) -> String {
         let mut body = String::new();
@@ -449,17 +498,22 @@ impl CheckReport {
             }
             body.push_str("</testcase>\n");
         }
-        for t in &self.skipped_tools {
+        let not_called: Vec<&ListedTool> = self.tools.iter().filter(|t| !t.called).collect();
+        for t in &not_called {
+            let why = t.not_called.as_deref().unwrap_or("not called");
+            let message = match &t.allow_with {
+                Some(flags) => format!("{} ({}): {why}; call it with {flags}", t.name, t.class),
+                None => format!("{} ({}): {why}", t.name, t.class),
+            };
             let _ = writeln!(
                 body,
                 "    <testcase classname=\"cases.{}\" name=\"not called\"><skipped message=\"{}\"/></testcase>",
                 xml(&t.name),
-                xml(&t.reason)
+                xml(&message)
             );
         }
         let errors = usize::from(self.incomplete.is_some());
-        let total =
-            self.probes.len() + self.cases.outcomes.len() + self.skipped_tools.len() + errors;
+        let total = self.probes.len() + self.cases.outcomes.len() + not_called.len() + errors;
         format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}  </testsuite>\n</testsuites>\n",
             xml(&self.target)

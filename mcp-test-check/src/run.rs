@@ -2,7 +2,8 @@
 //! Below the probes, which read and fill it; the table (`crate::table`) runs them over it.
 
 use crate::checker::Checker;
-use crate::{CheckOptions, SkippedTool};
+use crate::consent::Called;
+use crate::{CheckOptions, ListedTool};
 use mcp_test::__check::Deadline;
 use mcp_test::cases::{Case, VerifyReport};
 use mcp_test::target::Connection;
@@ -27,14 +28,20 @@ pub(crate) struct Run<'a> {
     pub(crate) offered: BTreeMap<&'static str, bool>,
     /// The tools listed, by name.
     pub listed: Vec<String>,
-    /// The tools `check` may call, and those it calls only as tasks.
+    /// Every listed tool until `tools/definitions-and-unknown-tool` narrows it to the tools
+    /// `check` may call (`crate::callable_tools`); then those, and those it calls only as
+    /// tasks. No probe calls a tool outside these two.
     pub tools: Vec<Value>,
     pub task_only: Vec<Value>,
     /// The schema cases of `tools`, and what happened to each.
     pub cases: Vec<Case>,
     pub report: VerifyReport,
-    /// The tools not called, and why.
-    pub skipped_tools: Vec<SkippedTool>,
+    /// Every listed tool with its class, and for each `check` may not call, why and which
+    /// flags would (filled by `tools/definitions-and-unknown-tool`, which narrows `tools`, and
+    /// `tools/input-schemas`; whether each was called is read from `called` at the end).
+    pub listed_tools: Vec<ListedTool>,
+    /// The tool names sent in `tools/call` so far, by the session and by the raw HTTP probes.
+    pub called: Called,
     /// The tools the property tests may call: those the schema cases call.
     pub property_tools: Vec<Value>,
     /// The resource templates and prompts listed.
@@ -62,11 +69,26 @@ impl<'a> Run<'a> {
             task_only: Vec::new(),
             cases: Vec::new(),
             report: VerifyReport::default(),
-            skipped_tools: Vec::new(),
+            listed_tools: Vec::new(),
+            called: Called::default(),
             property_tools: Vec::new(),
             templates: Vec::new(),
             prompts: Vec::new(),
         }
+    }
+
+    /// Records that `why` kept `check` from calling the listed tool `name`.
+    pub(crate) fn not_called(&mut self, name: &str, why: String) {
+        if let Some(t) = self.listed_tools.iter_mut().find(|t| t.name == name) {
+            t.not_called.get_or_insert(why);
+        }
+    }
+
+    /// Whether something already kept `check` from calling the listed tool `name`.
+    pub(crate) fn held_back(&self, name: &str) -> bool {
+        self.listed_tools
+            .iter()
+            .any(|t| t.name == name && t.not_called.is_some())
     }
 
     /// Whether the server declared `capability`: `None` when its capabilities are not known.

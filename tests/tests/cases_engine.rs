@@ -7,7 +7,7 @@ use mcp_test::cases::{
 use mcp_test::spec::clauses::{self, Level};
 use mcp_test::target::{Connection, Exchange, Target, TargetFuture};
 use mcp_test::{Caller, Context, Server, Tool, ToolError, assert_schema_cases};
-use mcp_test_check::{CheckOptions, CheckReport, Severity, check, example_server};
+use mcp_test_check::{CheckOptions, CheckReport, Severity, ToolClass, check, example_server};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -880,23 +880,44 @@ async fn a_potentially_destructive_tool_is_called_only_when_allowed() {
             .iter()
             .all(|m| m["params"]["name"] != "book_table")
     );
-    assert_eq!(report.skipped_tools.len(), 1, "{}", report.to_text());
-    assert_eq!(report.skipped_tools[0].name, "book_table");
+    let book = report
+        .tools
+        .iter()
+        .find(|t| t.name == "book_table")
+        .expect("every listed tool is in the report");
+    assert_eq!(book.class, ToolClass::Destructive, "{}", report.to_text());
+    assert!(!book.called);
+    assert_eq!(
+        book.allow_with.as_deref(),
+        Some("--allow-destructive or --tool book_table")
+    );
     assert!(
         report
             .to_text()
-            .contains("Tools not called:\n  book_table: potentially destructive")
+            .contains("book_table (destructive): not called: potentially destructive"),
+        "{}",
+        report.to_text()
     );
-    assert_eq!(report.to_json()["skipped_tools"][0]["name"], "book_table");
+    let json = report.to_json();
+    let listed = json["tools"].as_array().unwrap();
+    let book = listed.iter().find(|t| t["name"] == "book_table").unwrap();
+    assert_eq!(
+        (&book["class"], &book["called"]),
+        (&json!("destructive"), &json!(false))
+    );
     assert!(
         report
             .to_junit()
-            .contains("<skipped message=\"potentially destructive")
+            .contains("<skipped message=\"book_table (destructive): potentially destructive")
     );
     let allowed = CheckOptions::default().allow_tools(["book_table"]);
     let target = Rewritten::new(booking_server(), no_rewrite);
     let report = check(&target, &allowed).await;
-    assert!(report.skipped_tools.is_empty());
+    assert!(
+        report.tools.iter().all(|t| t.called),
+        "{}",
+        report.to_text()
+    );
     assert!(
         target
             .sent("tools/call")
@@ -927,10 +948,16 @@ async fn a_tool_that_requires_tasks_is_never_called() {
         "{}",
         report.to_text()
     );
-    assert_eq!(report.skipped_tools.len(), 1, "{}", report.to_text());
+    let book = report
+        .tools
+        .iter()
+        .find(|t| t.name == "book_table")
+        .unwrap();
+    assert!(!book.called, "{}", report.to_text());
     assert!(
-        report.skipped_tools[0]
-            .reason
+        book.not_called
+            .as_deref()
+            .unwrap_or("")
             .contains("MUST NOT call it without task augmentation")
     );
     assert!(report.cases.outcomes.is_empty());
@@ -1079,17 +1106,13 @@ async fn check_sends_schema_values_finds_an_off_by_one_and_takes_given_values() 
         "{}",
         report.to_text()
     );
-    let skipped = report
-        .skipped_tools
-        .iter()
-        .find(|t| t.name == "forecast")
-        .unwrap();
+    let skipped = report.tools.iter().find(|t| t.name == "forecast").unwrap();
+    let reason = skipped.not_called.as_deref().unwrap_or("");
+    assert!(!skipped.called, "{}", report.to_text());
     assert!(
-        skipped
-            .reason
+        reason
             .starts_with("the value given for `/days` (8) does not fit the input schema:\n- /days: 8 is greater than the maximum of 7"),
-        "{}",
-        skipped.reason
+        "{reason}"
     );
 }
 

@@ -3,6 +3,7 @@
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
 //!                [--jobs N] [--case-time SECS] [--properties N]
+//!                [--no-open-world | --allow-writes | --allow-destructive] [--tool NAME]...
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
@@ -62,7 +63,11 @@ enum Command {
     /// server could not be reached or needs authorization, or the deadline passed), else 0;
     /// every format prints a report in each case. With --expect: 0 when the defects and
     /// warnings are those the file lists, 1 when not, 2 when the check could not run to its
-    /// end. Without a target, checks the bundled example server.
+    /// end. Without a target, checks the bundled example server. Tools are called only with
+    /// consent, read from their annotations: by default read-only ones (open-world ones
+    /// marked in the report); --no-open-world, --allow-writes, --allow-destructive and --tool
+    /// NAME move the line, and the report lists every tool, whether it was called, and the
+    /// flag that would call it.
     Check(CheckArgs),
     /// Writes a Rust test file with the schema-derived cases of a server.
     Generate(GenerateArgs),
@@ -95,12 +100,20 @@ struct CheckArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// Call every tool, even those not annotated `readOnlyHint: true` or
-    /// `destructiveHint: false` (by the spec's defaults potentially destructive), which are
-    /// otherwise not called.
+    /// Do not call open-world tools: those whose `openWorldHint` is true or absent, which may
+    /// reach outside this machine (a paid or rate-limited API). By default check calls only
+    /// read-only tools (`readOnlyHint: true`), open-world ones included, marked in the report.
+    #[arg(long)]
+    no_open_world: bool,
+    /// Also call additive writes: tools not read-only with `destructiveHint: false`, which
+    /// only add (a commit, a new branch) but still write.
+    #[arg(long)]
+    allow_writes: bool,
+    /// Call every tool, even those the spec's defaults make potentially destructive (neither
+    /// `readOnlyHint: true` nor `destructiveHint: false`).
     #[arg(long)]
     allow_destructive: bool,
-    /// Call this potentially destructive tool (repeatable).
+    /// Call this tool whatever its annotations say (repeatable).
     #[arg(long = "tool", value_name = "NAME")]
     tools: Vec<String>,
     /// The overall deadline in seconds, connecting included (0: none). When it passes the
@@ -409,6 +422,8 @@ async fn run_check(args: CheckArgs) -> ExitCode {
     let options = CheckOptions::default()
         .cases(cases)
         .timeout(timeout)
+        .open_world(!args.no_open_world)
+        .allow_writes(args.allow_writes)
         .allow_destructive(args.allow_destructive)
         .allow_tools(args.tools.iter().cloned())
         // What connecting left of the deadline.

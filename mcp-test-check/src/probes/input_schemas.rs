@@ -2,12 +2,12 @@
 //! (`mcp_test::cases::derive_split`).
 //!
 //! An input schema that is not a valid JSON Schema breaks the spec; one this crate found no
-//! valid arguments for may be fine, and is noted. A value the user gave (`--cases`) that does
-//! not fit its schema is the user's mistake: that tool is not called, and is listed as skipped.
+//! valid arguments for may be fine, and is noted. A value the user gave (`--value`) that does
+//! not fit its schema is the user's mistake: that tool is not called by any later probe (the
+//! row takes it out of `Run::tools`), and the report says why.
 //!
 //! Clauses quoted (`mcp_test::spec::clauses`): [`TOOL_INPUT_SCHEMA`](clauses::TOOL_INPUT_SCHEMA).
 
-use crate::SkippedTool;
 use crate::checker::Note;
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
@@ -26,29 +26,24 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
         r.cases = cases;
         // A value the user gave that does not fit is the user's mistake, not the server's:
         // that tool is not called.
-        r.skipped_tools
-            .extend(bad_values.into_iter().map(|e| SkippedTool {
-                reason: match &e.action {
-                    Some(action) => format!(
-                        "action {action:?}: the value given for `{}` {}",
-                        e.pointer, e.message
-                    ),
-                    None => format!("the value given for `{}` {}", e.pointer, e.message),
-                },
-                name: e.tool,
-            }));
-        let skipped = &r.skipped_tools;
-        r.property_tools = r
-            .tools
-            .iter()
-            .filter(|t| {
-                let name = t.get("name").and_then(Value::as_str);
-                !skipped.iter().any(|s| Some(s.name.as_str()) == name)
-            })
-            .cloned()
-            .collect();
+        for e in bad_values {
+            let why = match &e.action {
+                Some(action) => format!(
+                    "action {action:?}: the value given for `{}` {}",
+                    e.pointer, e.message
+                ),
+                None => format!("the value given for `{}` {}", e.pointer, e.message),
+            };
+            r.not_called(&e.tool, why);
+        }
+        // From here on no probe calls a tool held back, malformed calls included.
+        let (kept, held): (Vec<Value>, Vec<Value>) = std::mem::take(&mut r.tools)
+            .into_iter()
+            .partition(|t| !r.held_back(t.get("name").and_then(Value::as_str).unwrap_or("")));
+        r.tools = kept;
+        r.property_tools = r.tools.clone();
         let era = r.c.era;
-        let tools = &r.tools;
+        let tools: Vec<&Value> = r.tools.iter().chain(&held).collect();
         r.c.probe(ID, |out| {
             for p in problems {
                 // A schema that does not compile breaks the spec; one this crate found no

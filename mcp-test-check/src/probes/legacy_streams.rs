@@ -67,10 +67,13 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
                    "params": {"_meta": {"progressToken": stream_related::TOKEN}}})
         });
         let out = match Wire::new(&url, &options, r.options.timeout) {
-            Ok(wire) => match exchange(&wire, &a).await {
-                Ok(seen) => judge(&seen),
-                Err(why) => vec![Note::info(why)],
-            },
+            Ok(wire) => {
+                r.called.record(&a);
+                match exchange(&wire, &a).await {
+                    Ok(seen) => judge(&seen),
+                    Err(why) => vec![Note::info(why)],
+                }
+            }
             Err(e) => vec![Note::info(format!("the probe did not run: {e}"))],
         };
         r.c.push_probe(ID, out);

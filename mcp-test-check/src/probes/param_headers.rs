@@ -41,7 +41,11 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
             return;
         };
         let out = match Wire::new(&url, &options, r.options.timeout) {
-            Ok(wire) => probe(&wire, &tool, &arguments, &params).await,
+            Ok(wire) => {
+                // Every request of the probe is a `tools/call` of `tool`.
+                r.called.record_name(&tool);
+                probe(&wire, &tool, &arguments, &params).await
+            }
             Err(e) => vec![Note::info(format!("the probe did not run: {e}"))],
         };
         r.c.push_probe(ID, out);

@@ -38,17 +38,20 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
             id: None,
         });
         let out: Out = match Wire::new(&url, &options, r.options.timeout) {
-            Ok(wire) => match wire
-                .post(call_headers(&tool, &body), &body, Duration::ZERO)
-                .await
-            {
-                Ok(reply) => {
-                    unrelated(&clauses::HTTP_STREAM_RELATED, &reply, &json!(TOKEN), "must")
+            Ok(wire) => {
+                r.called.record(&body);
+                match wire
+                    .post(call_headers(&tool, &body), &body, Duration::ZERO)
+                    .await
+                {
+                    Ok(reply) => {
+                        unrelated(&clauses::HTTP_STREAM_RELATED, &reply, &json!(TOKEN), "must")
+                    }
+                    Err(e) => vec![Note::info(format!(
+                        "tools/call {name}, posted raw, got no reply: {e}"
+                    ))],
                 }
-                Err(e) => vec![Note::info(format!(
-                    "tools/call {name}, posted raw, got no reply: {e}"
-                ))],
-            },
+            }
             Err(e) => vec![Note::info(format!("the probe did not run: {e}"))],
         };
         r.c.push_probe(ID, out.into_iter().map(|n| n.on(on.clone())).collect());

@@ -45,10 +45,10 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
         let tasks_declared = r.c.era == Era::Current
             && declares_extension(r.declared.as_ref(), mcp_test::tasks::EXTENSION);
         let listed = std::mem::take(&mut r.tools);
-        let (tools, task_only, skipped) = crate::callable_tools(listed, r.options, tasks_declared);
+        let (tools, task_only, consent) = crate::callable_tools(listed, r.options, tasks_declared);
         r.tools = tools;
         r.task_only = task_only;
-        r.skipped_tools = skipped;
+        r.listed_tools = consent;
     })
 }
 
