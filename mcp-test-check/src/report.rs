@@ -404,9 +404,9 @@ impl CheckReport {
 
     /// The machine report: `{target, era, transport, incomplete, summary: {defect, warning,
     /// info}, findings, probes, cases, tools: [{name, class, open_world, called, not_called,
-    /// allow_with}], coverage: [{area, checked, skipped, not_yet, outside}]}`; a tool's `class`
-    /// is `read-only`, `open-world`, `additive-write` or `destructive` ([`ToolClass`]); `incomplete` is `null` for
-    /// a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
+    /// allow_with}], coverage: [{area, checked, skipped, not_yet, outside}]}`; a tool's
+    /// `class` is `read-only`, `open-world`, `additive-write` or `destructive`
+    /// ([`ToolClass`]); `incomplete` is `null` for a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
     /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
     /// `passed`, `failed` or `skipped` (with `skipped`: why). Every probe and every case has
     /// `ms`, the milliseconds it took (a probe's includes its requests; the
@@ -439,8 +439,9 @@ impl CheckReport {
 
     /// A JUnit XML report: one test case per probe and per schema case, and a skipped one
     /// (`cases.TOOL`, `not called`) per listed tool `check` did not call, saying why and what
-    /// would call it; a probe with a defect or a warning, or a disagreeing case, is a failure. A check that did not run to
-    /// its end has a test case `check/complete` with an `<error>` saying why.
+    /// would call it; a probe with a defect or a warning, or a disagreeing case, is a
+    /// failure. A check that did not run to its end has a test case `check/complete` with an
+    /// `<error>` saying why.
     pub fn to_junit(&self) -> String {
         let mut body = String::new();
         let mut failures = 0;
