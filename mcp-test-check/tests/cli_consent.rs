@@ -28,6 +28,27 @@ async fn the_consent_flags_are_in_the_help() {
     }
 }
 
+#[tokio::test]
+async fn a_tool_flag_naming_no_listed_tool_says_so() {
+    let run = mcp_test(&["check", "--quiet", "--tool", "serach_notes"]).await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "mcp-test: --tool serach_notes: the server lists no tool of that name, so it was not called"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = mcp_test(&["check", "--quiet", "--tool", "notes"]).await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Tools (2 of 2 called;"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// Serves a fresh fixture over HTTP on 127.0.0.1 and checks it with `flags`: the JSON report
 /// and the fixture.
 async fn check_over_http(flags: &[&str]) -> (Value, Arc<Git>) {

@@ -449,6 +449,16 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("mcp-test: incomplete: {why}");
     }
     print_report(&report, args.format);
+    // A `--tool` that names no listed tool called nothing: most likely a typo.
+    if !report.tools.is_empty() {
+        for name in &args.tools {
+            if !report.tools.iter().any(|t| &t.name == name) {
+                eprintln!(
+                    "mcp-test: --tool {name}: the server lists no tool of that name, so it was not called"
+                );
+            }
+        }
+    }
     if let Some(path) = &args.write_expect {
         let written = Expectations::from_report(&report, expected.as_ref());
         if let Err(e) = written.write(path) {
