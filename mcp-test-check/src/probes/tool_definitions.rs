@@ -69,7 +69,7 @@ pub(crate) async fn tool_definitions(c: &mut Checker<'_>, tools: &[Value]) {
             ));
         }
     }
-    let params = json!({"name": "mcp-test-no-such-tool", "arguments": {}});
+    let params = json!({"name": unlisted_name(tools), "arguments": {}});
     if let Some(r) = c.req("tools/call", params, &mut out).await {
         // server/tools.mdx §Error Handling lists an unknown tool among the protocol
         // errors, with -32602 as its example, and gives no level: a note.
@@ -85,6 +85,20 @@ pub(crate) async fn tool_definitions(c: &mut Checker<'_>, tools: &[Value]) {
     }
     c.push_probe(DEFINITIONS, out);
     names_and_headers(c, tools);
+}
+
+/// A tool name no listed tool has, ignoring case: `mcp-test-no-such-tool`, lengthened until
+/// it is unlisted, so the unknown-tool call can reach no tool the check may not call.
+fn unlisted_name(tools: &[Value]) -> String {
+    let mut name = "mcp-test-no-such-tool".to_owned();
+    while tools.iter().any(|t| {
+        t.get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|n| n.eq_ignore_ascii_case(&name))
+    }) {
+        name.push_str("-x");
+    }
+    name
 }
 
 /// `tools/names-and-headers`: each listed tool's name (server/tools.mdx §Tool Names) and
@@ -351,6 +365,16 @@ mod tests {
             .into_iter()
             .map(|f| f.clause.map(|c| c.id))
             .collect()
+    }
+
+    #[test]
+    fn the_unknown_tool_called_is_never_a_listed_one() {
+        assert_eq!(unlisted_name(&[]), "mcp-test-no-such-tool");
+        let listed = [
+            json!({"name": "MCP-TEST-NO-SUCH-TOOL"}),
+            json!({"name": "mcp-test-no-such-tool-x"}),
+        ];
+        assert_eq!(unlisted_name(&listed), "mcp-test-no-such-tool-x-x");
     }
 
     #[test]
