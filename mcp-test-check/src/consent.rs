@@ -126,15 +126,15 @@ pub(crate) fn consent(
         ToolClass::AdditiveWrite if options.allow_writes || options.allow_destructive => None,
         ToolClass::AdditiveWrite => Some((
             "--allow-writes",
-            "it writes: not readOnlyHint: true, and destructiveHint: false means only additive updates (server/tools.mdx)",
+            "it writes (destructiveHint: false: only additive updates, server/tools.mdx)",
         )),
         ToolClass::Destructive if options.allow_destructive => None,
         ToolClass::Destructive => Some((
             "--allow-destructive",
-            "potentially destructive: neither readOnlyHint: true nor destructiveHint: false, and by the defaults of server/tools.mdx a tool is not read-only and is destructive",
+            "potentially destructive (neither readOnlyHint: true nor destructiveHint: false; by the defaults of server/tools.mdx a tool is)",
         )),
     };
-    let outside = "it may reach outside this machine (openWorldHint true or absent, server/tools.mdx) and --no-open-world was given";
+    let outside = "it may reach outside this machine (openWorldHint true or absent) and --no-open-world was given";
     let (why, allow_with) = match (by_class, open_world && !options.open_world) {
         (None, false) => return Ok(()),
         (Some((flag, why)), false) => (why.to_owned(), format!("{flag} or --tool {name}")),

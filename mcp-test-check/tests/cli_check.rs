@@ -57,7 +57,7 @@ async fn json_and_junit_reports() {
         report["tools"],
         json!([
             {"name": "notes", "class": "additive-write", "open_world": false, "called": false,
-             "not_called": "it writes: not readOnlyHint: true, and destructiveHint: false means only additive updates (server/tools.mdx)",
+             "not_called": "it writes (destructiveHint: false: only additive updates, server/tools.mdx)",
              "allow_with": "--allow-writes or --tool notes"},
             {"name": "search_notes", "class": "read-only", "open_world": false, "called": true,
              "not_called": null, "allow_with": null},
