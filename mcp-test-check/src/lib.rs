@@ -103,6 +103,8 @@ pub async fn check_with_progress(
     let mut run = run::Run::new(c, options, connection, progress);
     run.deadline = deadline.clone();
     table::run(&mut run).await;
+    // The requests that outlasted the timeout, if any, judged now (`checker::patience`).
+    run.c.settle(&mut *run.progress).await;
     let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),

@@ -49,7 +49,14 @@ pub struct CheckOptions {
     /// tool that needs one must answer -32021, and the multi-round probe then drives it with
     /// every capability declared.
     pub cases: CaseOptions,
-    /// The per-call timeout (a server that hangs is reported, not waited on).
+    /// How long each request is waited for before the check moves on. The spec puts no time
+    /// on an answer (the timeout is the client's, basic/lifecycle.mdx §Timeouts), so a
+    /// request that outlasts it is a note naming it, never a defect. Its answer is still
+    /// waited for in the background, up to 3 × the timeout (and at least 5 s more than it)
+    /// after it was sent; at the end of the check, one still unanswered then, while the
+    /// server answered requests sent after it, is a defect (JSON-RPC 2.0 §5: every request
+    /// must get a response). Only requests that did time out are waited for, within the
+    /// [`deadline`](Self::deadline).
     pub timeout: Duration,
     /// Call every tool, even one the spec's defaults make potentially destructive (not
     /// annotated `readOnlyHint: true` or `destructiveHint: false`). Off by default: such a
@@ -108,7 +115,8 @@ impl CheckOptions {
         self
     }
 
-    /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]).
+    /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]); what it means is
+    /// [`timeout`](Self::timeout)'s.
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;

@@ -1,0 +1,139 @@
+//! How `check` judges time: a call slower than `--timeout` is a note naming the timeout, never
+//! a defect; a call that stays unanswered while the server answers others is a defect, found
+//! within the wait the check allows (3 × the timeout, at least 5 s more than it).
+//!
+//! The servers are mcp-test servers served over in-memory pipes the way a child's stdio
+//! would be, so each request has a real transport with its own reader in between.
+
+use mcp_test::cases::Connected;
+use mcp_test::client::Client;
+use mcp_test::transport::stdio::{StdioConfig, serve};
+use mcp_test::{Context, Server, Tool, ToolError};
+use mcp_test_check::{CheckOptions, CheckReport, Severity, check_connected};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::time::Duration;
+
+/// Waits for the printer: answers after 2 s.
+#[derive(Tool, Deserialize, JsonSchema)]
+#[tool(name = "poll", annotations(read_only, open_world = false))]
+struct Poll {}
+
+impl Poll {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        Ok("no commands".to_owned())
+    }
+}
+
+/// Never answers.
+#[derive(Tool, Deserialize, JsonSchema)]
+#[tool(name = "stuck", annotations(read_only, open_world = false))]
+struct Stuck {}
+
+impl Stuck {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        std::future::pending::<()>().await;
+        Ok("never".to_owned())
+    }
+}
+
+/// Says hello at once.
+#[derive(Tool, Deserialize, JsonSchema)]
+#[tool(name = "hello", annotations(read_only, open_world = false))]
+struct Hello {}
+
+impl Hello {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        Ok("hello".to_owned())
+    }
+}
+
+/// Checks `server`, served over in-memory pipes, with a 1 s timeout; bounded, so a check
+/// that waits for ever fails the test instead of hanging it.
+async fn check_with_1s_timeout(server: Server) -> CheckReport {
+    let (client_end, server_end) = tokio::io::duplex(1 << 20);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    tokio::spawn(serve(
+        server,
+        server_read,
+        server_write,
+        StdioConfig::default(),
+    ));
+    let (read, write) = tokio::io::split(client_end);
+    let connected = Connected::probe(Client::connect(read, write), "timing")
+        .await
+        .expect("the server answers the handshake");
+    let options = CheckOptions::default().timeout(Duration::from_secs(1));
+    tokio::time::timeout(
+        Duration::from_secs(300),
+        check_connected(&connected, &options),
+    )
+    .await
+    .expect("the check ends")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_slower_than_the_timeout_is_a_note_naming_it_every_time() {
+    let runs = (0..10).map(|_| {
+        check_with_1s_timeout(Server::builder("slow", "1").tool::<Poll>().build().unwrap())
+    });
+    let reports = futures_util::future::join_all(runs).await;
+    for report in &reports {
+        let text = report.to_text();
+        assert_eq!(report.count(Severity::Defect), 0, "{text}");
+        assert_eq!(report.count(Severity::Warning), 0, "{text}");
+        let note = report
+            .findings()
+            .find(|f| f.message.contains("within the 1 s timeout"))
+            .unwrap_or_else(|| panic!("no note naming the timeout:\n{text}"));
+        assert_eq!(note.severity, Severity::Info, "{text}");
+        assert!(note.message.contains("--timeout SECS"), "{}", note.message);
+        // It was answered after all, and the note says so.
+        assert!(
+            report
+                .findings()
+                .any(|f| f.message.contains("it was answered")),
+            "{text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_call_never_answered_while_the_server_answers_others_is_a_defect() {
+    let server = Server::builder("stuck", "1")
+        .tool::<Stuck>()
+        .tool::<Hello>()
+        .build()
+        .unwrap();
+    let report = check_with_1s_timeout(server).await;
+    let text = report.to_text();
+    let defect = report
+        .findings()
+        .find(|f| f.severity == Severity::Defect && f.message.contains("while the server answered"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no defect for the call never answered:\n{text}\n{:#}",
+                report.to_json()
+            )
+        });
+    assert_eq!(
+        defect.clause.map(|c| c.id),
+        Some("jsonrpc/response-required"),
+        "{text}"
+    );
+    assert!(
+        defect.message.contains("tools/call (id "),
+        "{}",
+        defect.message
+    );
+    assert!(defect.message.contains("must"), "{}", defect.message);
+    // Only the silent tool is blamed: the other one's calls were answered.
+    assert!(
+        report
+            .findings()
+            .filter(|f| f.severity == Severity::Defect)
+            .all(|f| f.message.contains("no answer to tools/call")),
+        "{text}"
+    );
+}
