@@ -99,6 +99,9 @@ pub async fn check_with_progress(
     let mut c = Checker::new(target, era, options.timeout);
     c.jobs = options.jobs;
     c.case_time = options.case_time;
+    if let Some(note) = options.on_waiting {
+        c.session.on_waiting(note);
+    }
     let deadline = deadline::start(&mut c, options);
     let mut run = run::Run::new(c, options, connection, progress);
     run.deadline = deadline.clone();
@@ -113,6 +116,7 @@ pub async fn check_with_progress(
         cases: run.report,
         skipped_tools: run.skipped_tools,
         incomplete: None,
+        connect_timeout: None,
     };
     deadline::finish(deadline.as_deref(), &mut checked);
     checked

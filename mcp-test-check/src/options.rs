@@ -58,6 +58,10 @@ pub struct CheckOptions {
     /// must get a response). Only requests that did time out are waited for, within the
     /// [`deadline`](Self::deadline).
     pub timeout: Duration,
+    /// Called every 5 s that a request is still awaited, with a line saying which, for how
+    /// long so far, and the timeout (`mcp-test check` prints it on stderr); `None` (the
+    /// default): no such lines.
+    pub on_waiting: Option<fn(&str)>,
     /// Call every tool, even one the spec's defaults make potentially destructive (not
     /// annotated `readOnlyHint: true` or `destructiveHint: false`). Off by default: such a
     /// tool is not called and the report lists it as skipped.
@@ -96,6 +100,7 @@ impl Default for CheckOptions {
         CheckOptions {
             cases: CaseOptions::default(),
             timeout: DEFAULT_TIMEOUT,
+            on_waiting: None,
             allow_destructive: false,
             allow_tools: Vec::new(),
             deadline: Some(DEFAULT_DEADLINE),
@@ -120,6 +125,19 @@ impl CheckOptions {
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// A function told every 5 s that a request is still awaited ([`on_waiting`](Self::on_waiting)).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// let options = CheckOptions::default().on_waiting(Some(|line| eprintln!("{line}")));
+    /// assert!(options.on_waiting.is_some());
+    /// ```
+    #[must_use]
+    pub fn on_waiting(mut self, note: Option<fn(&str)>) -> Self {
+        self.on_waiting = note;
         self
     }
 

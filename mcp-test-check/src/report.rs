@@ -154,6 +154,10 @@ pub struct CheckReport {
     /// ([`CheckOptions::deadline`](super::CheckOptions::deadline)). What ran is still
     /// reported; `mcp-test check` then exits 2 unless it found a defect.
     pub incomplete: Option<String>,
+    /// The connect timeout that applied to the handshake, and why (`30 s, since the command
+    /// runs the server at once`): set by `mcp-test check` for a server it started or reached
+    /// by URL; `None` otherwise.
+    pub connect_timeout: Option<String>,
 }
 
 impl CheckReport {
@@ -263,6 +267,9 @@ impl CheckReport {
         let mut out = String::new();
         let era = self.era.map_or("unknown".to_owned(), |e| e.to_string());
         let _ = writeln!(out, "mcp-test check: {} (protocol {era})", self.target);
+        if let Some(connect) = &self.connect_timeout {
+            let _ = writeln!(out, "Connect timeout: {connect}");
+        }
         if let Some(why) = &self.incomplete {
             let _ = writeln!(out, "\nIncomplete: {}", indent(why));
         }
@@ -368,6 +375,7 @@ impl CheckReport {
             "target": self.target,
             "era": self.era,
             "incomplete": self.incomplete,
+            "connect_timeout": self.connect_timeout,
             "summary": {
                 "defect": self.count(Severity::Defect),
                 "warning": self.count(Severity::Warning),

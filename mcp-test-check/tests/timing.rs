@@ -137,3 +137,66 @@ async fn a_call_never_answered_while_the_server_answers_others_is_a_defect() {
         "{text}"
     );
 }
+
+/// A server whose first `tools/call` takes 6 s; everything else is answered at once.
+struct FirstCallSlow {
+    server: Server,
+    slowed: std::sync::atomic::AtomicBool,
+}
+
+impl mcp_test::target::Target for FirstCallSlow {
+    fn label(&self) -> String {
+        "first call slow".to_owned()
+    }
+    fn send<'a>(
+        &'a self,
+        message: &'a serde_json::Value,
+        caller: &'a mcp_test::Caller,
+    ) -> mcp_test::target::TargetFuture<'a> {
+        Box::pin(async move {
+            if message["method"] == "tools/call"
+                && !self.slowed.swap(true, std::sync::atomic::Ordering::SeqCst)
+            {
+                tokio::time::sleep(Duration::from_secs(6)).await;
+            }
+            self.server.send(message, caller).await
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_request_awaited_longer_than_a_few_seconds_is_told_of_while_it_waits() {
+    // Only this test's function writes here.
+    static LINES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let target = FirstCallSlow {
+        server: Server::builder("slow", "1")
+            .tool::<Hello>()
+            .build()
+            .unwrap(),
+        slowed: Default::default(),
+    };
+    let options = CheckOptions::default()
+        .timeout(Duration::from_secs(10))
+        .on_waiting(Some(|line| {
+            LINES
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(line.to_owned());
+        }));
+    let report = tokio::time::timeout(
+        Duration::from_secs(120),
+        mcp_test_check::check(&target, &options),
+    )
+    .await
+    .expect("the check ends");
+    let lines = LINES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("waiting for the answer to tools/call (id ")
+                && l.ends_with("): 5 s so far, timeout 10 s")
+        ),
+        "{lines:#?}"
+    );
+    // Answered within the timeout: nothing to report.
+    assert_eq!(report.findings().count(), 0, "{}", report.to_text());
+}

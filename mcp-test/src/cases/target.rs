@@ -97,7 +97,12 @@ pub struct Session<'a> {
     overdue: Mutex<Vec<Overdue<'a>>>,
     /// How many requests have been answered so far.
     answered: AtomicUsize,
+    /// With [`Session::on_waiting`]: told every [`WAITING_EVERY`] what is still awaited.
+    waiting: Option<fn(&str)>,
 }
+
+/// How often [`Session::on_waiting`]'s function hears of a request still awaited.
+pub const WAITING_EVERY: Duration = Duration::from_secs(5);
 
 /// A request that outlasted the session's timeout and is still waited for.
 struct Overdue<'a> {
@@ -160,7 +165,15 @@ impl<'a> Session<'a> {
             patience: None,
             overdue: Mutex::new(Vec::new()),
             answered: AtomicUsize::new(0),
+            waiting: None,
         }
+    }
+
+    /// Calls `note` every [`WAITING_EVERY`] that a request (of a session that keeps overdue
+    /// requests, [`Session::keep_overdue`]) is still awaited, with a line saying which, how
+    /// long so far, and the timeout.
+    pub fn on_waiting(&mut self, note: fn(&str)) {
+        self.waiting = Some(note);
     }
 
     /// Keeps every request that outlasts the timeout: it still fails with
@@ -383,9 +396,31 @@ impl<'a> Session<'a> {
         let sent = tokio::time::Instant::now();
         let mut future: TargetFuture<'a> =
             Box::pin(async move { target.send(&owned, &caller).await });
-        match tokio::time::timeout(timeout, &mut future).await {
-            Ok(result) => result,
-            Err(_) => {
+        // Waits in steps, telling `waiting` after each what is still awaited.
+        let answered = loop {
+            let left = timeout.saturating_sub(sent.elapsed());
+            let step = match self.waiting {
+                Some(_) => left.min(WAITING_EVERY),
+                None => left,
+            };
+            match tokio::time::timeout(step, &mut future).await {
+                Ok(result) => break Some(result),
+                Err(_) if sent.elapsed() >= timeout => break None,
+                Err(_) => {
+                    if let Some(note) = self.waiting {
+                        note(&format!(
+                            "waiting for the answer to {}: {} s so far, timeout {} s",
+                            describe(message),
+                            sent.elapsed().as_secs(),
+                            timeout.as_secs()
+                        ));
+                    }
+                }
+            }
+        };
+        match answered {
+            Some(result) => result,
+            None => {
                 let request = describe(message);
                 // Kept unless the overall deadline, not the timeout, ended the wait.
                 if message.get("id").is_some() && timeout >= self.timeout {
