@@ -418,6 +418,8 @@ impl<'a> Checker<'a> {
             .iter()
             .any(|l| matches!(l.outcome, LateOutcome::Unanswered) && l.answered_since == 0);
         let more = usize::from(silent && self.dead.is_none() && self.alive().await);
+        let mut unanswered = Vec::new();
+        let mut found: std::collections::HashMap<String, String> = Default::default();
         for l in late {
             let what = &l.request;
             let answered_since = l.answered_since + more;
@@ -426,6 +428,9 @@ impl<'a> Checker<'a> {
                 .iter_mut()
                 .rev()
                 .find(|p| p.findings.iter().any(|f| mentions(&f.message, what)));
+            if let Some(p) = &probe {
+                found.insert(l.method.clone(), p.name.clone());
+            }
             match l.outcome {
                 LateOutcome::Answered(answer) => {
                     let Some(probe) = probe else { continue };
@@ -445,33 +450,56 @@ impl<'a> Checker<'a> {
                     }
                 }
                 LateOutcome::Unanswered if answered_since > 0 && self.dead.is_none() => {
-                    let note = Note::broke_in(
-                        self.era,
-                        &clauses::JSONRPC_RESPONSE,
-                        format!(
-                            "no answer to {what} in {} (the check waits {} for a late answer: 3 × the {} timeout, and at least {} more than it), while the server answered {answered_since} later request(s): every request must get a response",
-                            seconds(l.waited),
-                            seconds(patience(l.timeout)),
-                            seconds(l.timeout),
-                            seconds(MIN_EXTRA_PATIENCE),
-                        ),
-                    )
-                    .on(Some(Shown {
-                        method: l.method.clone(),
-                        id: request_id(what),
-                    }));
+                    // A request no note names (one of several a note counts) belongs with
+                    // the last one of its method that a note named.
                     let name = probe
                         .map(|p| p.name.clone())
+                        .or_else(|| found.get(&l.method).cloned())
                         .or_else(|| self.probes.last().map(|p| p.name.clone()));
-                    if let Some(p) = self
-                        .probes
-                        .iter_mut()
-                        .find(|p| Some(&p.name) == name.as_ref())
-                    {
-                        p.findings.push(note.into_finding(&p.name));
+                    if let Some(name) = name {
+                        unanswered.push((name, l, answered_since));
                     }
                 }
                 _ => {}
+            }
+        }
+        // One defect per probe and method; the first request is shown, the rest counted.
+        while let Some((name, first, answered_since)) =
+            unanswered.first().map(|(n, l, a)| (n.clone(), l, *a))
+        {
+            let method = first.method.clone();
+            let what = first.request.clone();
+            let mut message = format!(
+                "no answer to {what} in {} (the check waits {} for a late answer: 3 × the {} timeout, and at least {} more than it), while the server answered {answered_since} later request(s): every request must get a response",
+                seconds(first.waited),
+                seconds(patience(first.timeout)),
+                seconds(first.timeout),
+                seconds(MIN_EXTRA_PATIENCE),
+            );
+            let (same, rest): (Vec<_>, Vec<_>) = unanswered
+                .into_iter()
+                .partition(|(n, l, _)| *n == name && l.method == method);
+            unanswered = rest;
+            if same.len() > 1 {
+                let others: Vec<String> = same[1..]
+                    .iter()
+                    .take(10)
+                    .map(|(_, l, _)| l.request.clone())
+                    .collect();
+                let more = if same.len() > 11 { ", ..." } else { "" };
+                message.push_str(&format!(
+                    "; {} more {method} request(s) went unanswered the same way: {}{more}",
+                    same.len() - 1,
+                    others.join(", ")
+                ));
+            }
+            let note =
+                Note::broke_in(self.era, &clauses::JSONRPC_RESPONSE, message).on(Some(Shown {
+                    method: method.clone(),
+                    id: request_id(&what),
+                }));
+            if let Some(p) = self.probes.iter_mut().find(|p| p.name == name) {
+                p.findings.push(note.into_finding(&p.name));
             }
         }
     }

@@ -29,7 +29,12 @@ impl Poll {
 /// Never answers.
 #[derive(Tool, Deserialize, JsonSchema)]
 #[tool(name = "stuck", annotations(read_only, open_world = false))]
-struct Stuck {}
+struct Stuck {
+    /// How many.
+    #[tool(minimum = 1, maximum = 3)]
+    #[allow(dead_code)]
+    count: u32,
+}
 
 impl Stuck {
     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
@@ -128,6 +133,17 @@ async fn a_call_never_answered_while_the_server_answers_others_is_a_defect() {
         defect.message
     );
     assert!(defect.message.contains("must"), "{}", defect.message);
+    // Its calls with valid arguments are one defect: the first shown, the others counted.
+    let defects: Vec<_> = report
+        .findings()
+        .filter(|f| f.severity == Severity::Defect)
+        .collect();
+    assert_eq!(defects.len(), 1, "{text}");
+    assert!(
+        defect.message.contains("went unanswered the same way"),
+        "{}",
+        defect.message
+    );
     // Only the silent tool is blamed: the other one's calls were answered.
     assert!(
         report
