@@ -518,13 +518,16 @@ impl<'a> Checker<'a> {
 
     /// Whether the server still answers: a request that changes nothing (`server/discover`
     /// of a 2026-07-28 server, `ping` of a 2025-era one) gets any answer, an error included.
+    /// It is waited for up to the [`patience`], not just the timeout: a server that handles
+    /// one request at a time answers it only once the slow call before it is done.
     pub(crate) async fn alive(&self) -> bool {
         let method = if self.modern() {
             "server/discover"
         } else {
             "ping"
         };
-        let (_, answer) = self.session.request(method, json!({})).await;
+        let wait = patience(self.session.timeout);
+        let (_, answer) = self.session.request_within(method, json!({}), wait).await;
         answer.is_ok()
     }
 

@@ -216,3 +216,65 @@ async fn a_request_awaited_longer_than_a_few_seconds_is_told_of_while_it_waits()
     // Answered within the timeout: nothing to report.
     assert_eq!(report.findings().count(), 0, "{}", report.to_text());
 }
+
+/// A server that handles one message at a time, whose `tools/call` takes 3 s: a request sent
+/// meanwhile is answered only once the call is done.
+struct OneAtATime {
+    server: Server,
+    busy: tokio::sync::Mutex<()>,
+}
+
+impl mcp_test::target::Target for OneAtATime {
+    fn label(&self) -> String {
+        "one at a time".to_owned()
+    }
+    fn send<'a>(
+        &'a self,
+        message: &'a serde_json::Value,
+        caller: &'a mcp_test::Caller,
+    ) -> mcp_test::target::TargetFuture<'a> {
+        Box::pin(async move {
+            let _busy = self.busy.lock().await;
+            if message["method"] == "tools/call" {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
+            self.server.send(message, caller).await
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_server_busy_with_a_slow_call_is_not_taken_for_gone() {
+    let target = OneAtATime {
+        server: Server::builder("serial", "1")
+            .tool::<Hello>()
+            .build()
+            .unwrap(),
+        busy: tokio::sync::Mutex::new(()),
+    };
+    let options = CheckOptions::default()
+        .timeout(Duration::from_secs(1))
+        .jobs(1);
+    let report = tokio::time::timeout(
+        Duration::from_secs(300),
+        mcp_test_check::check(&target, &options),
+    )
+    .await
+    .expect("the check ends");
+    let text = report.to_text();
+    assert_eq!(report.count(Severity::Defect), 0, "{text}");
+    assert_eq!(report.count(Severity::Warning), 0, "{text}");
+    assert!(
+        !report.probes.iter().any(|p| p
+            .skipped
+            .as_deref()
+            .is_some_and(|s| s.contains("stopped answering"))),
+        "{text}"
+    );
+    assert!(
+        report
+            .findings()
+            .any(|f| f.message.contains("within the 1 s timeout")),
+        "{text}"
+    );
+}

@@ -264,13 +264,32 @@ impl<'a> Session<'a> {
     /// Polls each overdue request once, without waiting: one answered meanwhile is marked
     /// with the time it was seen.
     fn poll_overdue(&self) {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        self.poll_overdue_with(&mut cx);
+    }
+
+    /// `future`, polling the overdue requests each time it is polled: they make progress
+    /// (an in-process target runs its handlers only when polled) while any request of the
+    /// session is awaited, and are seen when they are answered.
+    fn driving<'f, F: Future + Unpin + 'f>(
+        &'f self,
+        future: &'f mut F,
+    ) -> impl Future<Output = F::Output> + 'f {
+        std::future::poll_fn(move |cx| {
+            self.poll_overdue_with(cx);
+            std::pin::Pin::new(&mut *future).poll(cx)
+        })
+    }
+
+    /// Polls each overdue request once with `cx`: one answered is marked with the time it
+    /// was seen. Skipped while another request polls them.
+    fn poll_overdue_with(&self, cx: &mut std::task::Context<'_>) {
         let Ok(mut overdue) = self.overdue.try_lock() else {
             return;
         };
-        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
         for o in overdue.iter_mut() {
             if let OverdueState::Waiting(future) = &mut o.state
-                && let std::task::Poll::Ready(result) = future.as_mut().poll(&mut cx)
+                && let std::task::Poll::Ready(result) = future.as_mut().poll(cx)
             {
                 o.state = OverdueState::Done(tokio::time::Instant::now(), result);
             }
@@ -299,8 +318,18 @@ impl<'a> Session<'a> {
         message: &Value,
         caller: &Caller,
     ) -> Result<Exchange, TargetError> {
+        self.send_bounded_for(message, caller, self.timeout).await
+    }
+
+    /// [`Session::send_bounded`] with this timeout instead of the session's.
+    async fn send_bounded_for(
+        &self,
+        message: &Value,
+        caller: &Caller,
+        wanted: Duration,
+    ) -> Result<Exchange, TargetError> {
         self.poll_overdue();
-        let result = self.send_deadlined(message, caller).await;
+        let result = self.send_deadlined(message, caller, wanted).await;
         if result.as_ref().is_ok_and(|e| e.response.is_some()) {
             self.answered.fetch_add(1, Ordering::Relaxed);
         }
@@ -312,18 +341,19 @@ impl<'a> Session<'a> {
         &self,
         message: &Value,
         caller: &Caller,
+        wanted: Duration,
     ) -> Result<Exchange, TargetError> {
         let Some(deadline) = &self.deadline else {
-            return self.send_within(message, caller, self.timeout).await;
+            return self.send_within(message, caller, wanted).await;
         };
         if deadline.passed() {
             return Err(deadline.refuse(describe(message)));
         }
-        let timeout = self.timeout.min(deadline.left());
+        let timeout = wanted.min(deadline.left());
         match self.send_within(message, caller, timeout).await {
             // The deadline, not the per-call timeout, ended the wait.
             Err(TargetError::Timeout { .. } | TargetError::WrongId { .. })
-                if timeout < self.timeout && deadline.passed() =>
+                if timeout < wanted && deadline.passed() =>
             {
                 Err(deadline.refuse(describe(message)))
             }
@@ -403,7 +433,7 @@ impl<'a> Session<'a> {
                 Some(_) => left.min(WAITING_EVERY),
                 None => left,
             };
-            match tokio::time::timeout(step, &mut future).await {
+            match tokio::time::timeout(step, self.driving(&mut future)).await {
                 Ok(result) => break Some(result),
                 Err(_) if sent.elapsed() >= timeout => break None,
                 Err(_) => {
@@ -423,7 +453,7 @@ impl<'a> Session<'a> {
             None => {
                 let request = describe(message);
                 // Kept unless the overall deadline, not the timeout, ended the wait.
-                if message.get("id").is_some() && timeout >= self.timeout {
+                if message.get("id").is_some() && !self.past_deadline() {
                     let answered_then = self.answered();
                     self.overdue
                         .lock()
@@ -467,6 +497,24 @@ impl<'a> Session<'a> {
     pub async fn request(&self, method: &str, params: Value) -> (i64, Result<Value, TargetError>) {
         let (id, body) = self.body(method, params);
         (id, self.raw(body).await)
+    }
+
+    /// [`request`](Self::request) waiting `timeout` for the response instead of the
+    /// session's timeout (the overall deadline still applies).
+    pub async fn request_within(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> (i64, Result<Value, TargetError>) {
+        let (id, body) = self.body(method, params);
+        let exchange = self.send_bounded_for(&body, &self.caller, timeout).await;
+        let response = exchange.and_then(|exchange| {
+            exchange.response.ok_or_else(|| TargetError::NoResponse {
+                request: describe(&body),
+            })
+        });
+        (id, response)
     }
 
     /// Drives `body` to its final response with `answers` ([`drive`]); retries take fresh
