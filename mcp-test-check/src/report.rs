@@ -362,10 +362,11 @@ impl CheckReport {
         out
     }
 
-    /// The machine report: `{target, era, transport, incomplete, summary: {defect, warning,
-    /// info}, findings, probes, cases, skipped_tools: [{name, reason}], coverage: [{area,
-    /// checked, skipped, not_yet, outside}]}`; `incomplete` is `null` for
-    /// a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
+    /// The machine report: `{target, era, transport, incomplete, connect_timeout, summary:
+    /// {defect, warning, info}, findings, probes, cases, skipped_tools: [{name, reason}],
+    /// coverage: [{area, checked, skipped, not_yet, outside}]}`; `incomplete` is `null` for
+    /// a check that ran to its end, `connect_timeout` (which applied, and why) `null` unless
+    /// the command line started or reached the server. A finding carries its `clause` (`{id, revision, file,
     /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
     /// `passed`, `failed` or `skipped` (with `skipped`: why). Every probe and every case has
     /// `ms`, the milliseconds it took (a probe's includes its requests; the
