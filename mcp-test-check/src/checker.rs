@@ -434,17 +434,16 @@ impl<'a> Checker<'a> {
             match l.outcome {
                 LateOutcome::Answered(answer) => {
                     let Some(probe) = probe else { continue };
+                    let after = seconds(l.waited);
                     let how = match answer {
-                        Ok(_) => "it was answered",
-                        Err(_) => "its reply came but could not be read",
+                        Ok(_) => format!("it was answered {after} after it was sent"),
+                        // Whatever ended it (the server closed, a reply past a limit) is
+                        // reported where it happened to the requests that saw it.
+                        Err(e) => format!("{after} after it was sent: {e}"),
                     };
                     for f in &mut probe.findings {
                         if f.severity == Severity::Info && mentions(&f.message, what) {
-                            f.message = format!(
-                                "{}; {how} {} after it was sent",
-                                f.message,
-                                seconds(l.waited)
-                            );
+                            f.message = format!("{}; {how}", f.message);
                             break;
                         }
                     }
@@ -470,7 +469,7 @@ impl<'a> Checker<'a> {
             let method = first.method.clone();
             let what = first.request.clone();
             let mut message = format!(
-                "no answer to {what} in {} (the check waits {} for a late answer: 3 × the {} timeout, and at least {} more than it), while the server answered {answered_since} later request(s): every request must get a response",
+                "no answer to {what} in {} (the check waits {} for a late answer: 3 × the {} timeout, and at least {} more than it), while the server answered {answered_since} other request(s) after its timeout: every request must get a response",
                 seconds(first.waited),
                 seconds(patience(first.timeout)),
                 seconds(first.timeout),
