@@ -503,8 +503,9 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// After a call got no answer: the server is dead unless it still answers `tools/list`
-    /// (a hang in one handler is then reported, and the check goes on).
+    /// After a call got no answer: the server is dead unless it still answers
+    /// ([`Checker::alive`]); a hang in one handler is then noted, and judged at the end
+    /// ([`Checker::settle`]), and the check goes on.
     pub(crate) async fn after_failure(&mut self, message: String) {
         // The overall deadline, not the server, ended the call (see `deadline.rs`).
         if self.session.past_deadline() {

@@ -80,6 +80,9 @@ impl Deadline {
 /// Sends requests with fresh ids and a per-call timeout. As a [`Target`] it is the target
 /// with the timeout put around every message, so [`drive`] gets it on every round. With a
 /// [`Deadline`], no message goes out once it has passed ([`TargetError::DeadlinePassed`]).
+/// With [`Session::keep_overdue`], a request that outlasts the timeout still fails with
+/// [`TargetError::Timeout`], but is awaited on in the background until [`Session::settle`]
+/// says what became of it.
 pub struct Session<'a> {
     /// What the messages go to.
     pub target: &'a dyn Target,
