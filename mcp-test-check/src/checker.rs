@@ -2,7 +2,7 @@
 //! [`Note`]s probes find before they become findings. Every probe builds on it.
 
 use crate::{Finding, Probe, Severity, Shown};
-use mcp_test::__check::Session;
+use mcp_test::__check::{LateOutcome, Session};
 use mcp_test::cases::Era;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::target::{Target, TargetError};
@@ -94,6 +94,67 @@ pub(crate) fn brief(r: &Value) -> String {
     }
 }
 
+/// `600 s`, `1.5 s`: whole seconds, or tenths.
+pub(crate) fn seconds(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// How much longer than the timeout a request that outlasted it is waited for, at least.
+pub(crate) const MIN_EXTRA_PATIENCE: Duration = Duration::from_secs(5);
+
+/// How long a request that outlasted `timeout` is waited for in all before it counts as
+/// unanswered ([`Checker::settle`]): 3 × the timeout, and at least [`MIN_EXTRA_PATIENCE`]
+/// more than it (a short timeout says nothing of a busy machine).
+pub(crate) fn patience(timeout: Duration) -> Duration {
+    timeout
+        .saturating_mul(3)
+        .max(timeout.saturating_add(MIN_EXTRA_PATIENCE))
+}
+
+/// Whether `e` is silence within a timeout: no verdict on its own (the timeout is the
+/// sender's, not a rule of the protocol).
+pub(crate) fn timed_out(e: &TargetError) -> bool {
+    timed_out_text(&e.to_string())
+}
+
+/// Whether `message` (a failure as text, as [`Happened::Failed`] keeps it) is silence
+/// within a timeout: how [`TargetError::Timeout`] and the client's own timeout read.
+///
+/// [`Happened::Failed`]: mcp_test::cases::Happened::Failed
+pub(crate) fn timed_out_text(message: &str) -> bool {
+    let message = message
+        .strip_prefix("no answer to the call: ")
+        .unwrap_or(message);
+    (message.starts_with("no answer to ") || message.starts_with("no reply to "))
+        && message.contains(" within ")
+        && !message.contains("answered with id")
+}
+
+/// The note for `what` (a request, as `tools/call (id 7)`), unanswered within `timeout`:
+/// names the timeout and the flag that raises it. A request of the session is still waited
+/// for afterwards ([`Checker::settle`]), which may add a defect.
+pub(crate) fn timeout_text(what: &str, timeout: Duration) -> String {
+    format!(
+        "no answer to {what} within the {} timeout (`--timeout SECS` waits longer): the spec puts no time on an answer, the timeout is the client's (basic/lifecycle.mdx §Timeouts), so a slow answer is no verdict",
+        seconds(timeout),
+    )
+}
+
+/// Whether `message` names `request` (`tools/call (id 7)`), not a longer id (`(id 71)`).
+fn mentions(message: &str, request: &str) -> bool {
+    message.contains(request)
+}
+
+/// The id of `request` (`tools/call (id 7)`), when it is a number.
+fn request_id(request: &str) -> Option<i64> {
+    let (_, id) = request.rsplit_once("(id ")?;
+    id.strip_suffix(')')?.parse().ok()
+}
+
 /// One request and its answer, kept for the results/errors probes.
 pub(crate) struct Logged {
     pub(crate) method: String,
@@ -121,8 +182,10 @@ pub(crate) struct Checker<'a> {
 
 impl<'a> Checker<'a> {
     pub(crate) fn new(target: &'a dyn Target, era: Era, timeout: Duration) -> Self {
+        let mut session = Session::new(target, timeout);
+        session.keep_overdue(patience(timeout));
         Checker {
-            session: Session::new(target, timeout),
+            session,
             era,
             log: Mutex::new(Vec::new()),
             probes: Vec::new(),
@@ -268,8 +331,9 @@ impl<'a> Checker<'a> {
 
     /// What a request that got no usable reply says about the server: a reply past a limit
     /// of the client is a note naming the limit (no clause caps a message), one that is not
-    /// UTF-8 breaks the UTF-8 rule, one under another id the id rule, and silence (or a
-    /// transport failure) the rule that a call gets a response.
+    /// UTF-8 breaks the UTF-8 rule, one under another id the id rule, silence within the
+    /// timeout a note naming it ([`timeout_text`]; [`Checker::settle`] judges it at the end),
+    /// and a transport failure (the server exited, say) the rule that a call gets a response.
     pub(crate) fn failure(&self, method: &str, id: i64, e: &TargetError) -> Note {
         {
             use mcp_test::client::ClientError;
@@ -299,6 +363,12 @@ impl<'a> Checker<'a> {
                 format!("no answer to {method} (id {id}) under its id: {e}"),
             );
         }
+        if timed_out(e) {
+            return self.info(timeout_text(
+                &format!("{method} (id {id})"),
+                self.session.timeout,
+            ));
+        }
         if mcp_test::cases::over_limit(e) {
             return self.info(format!(
                 "the reply to {method} (id {id}) went past a limit of this client, so it was not read: {e}; no clause caps a message, so this is no verdict on the server"
@@ -310,8 +380,132 @@ impl<'a> Checker<'a> {
         )
     }
 
-    /// After a call got no answer: the server is dead unless it still answers `tools/list`
-    /// (a hang in one handler is then reported, and the check goes on).
+    /// What `what` (a request, as `tools/call (id 7)`) failing with `e` says: silence within
+    /// the timeout is a note ([`timeout_text`]), anything else breaks the rule that a request
+    /// gets a response.
+    pub(crate) fn no_answer(&self, what: &str, e: &impl std::fmt::Display) -> Note {
+        let text = e.to_string();
+        if timed_out_text(&text) {
+            self.info(timeout_text(what, self.session.timeout))
+        } else {
+            self.broke(
+                &clauses::JSONRPC_RESPONSE,
+                format!("no answer to {what}: {text}"),
+            )
+        }
+    }
+
+    /// Judges the requests that outlasted the timeout ([`Session::settle`]), waiting only
+    /// for those, up to their [`patience`]: one answered late keeps the note it had (with
+    /// when it was answered); one still unanswered while the server answered later requests
+    /// is a defect quoting [`clauses::JSONRPC_RESPONSE`], on the probe that sent it (the one
+    /// whose note names it; else the last probe). A server that answered nothing since is
+    /// asked once more (`server/discover` or `ping`); one that still answers nothing was
+    /// already taken for gone when the request timed out, which is not judged again.
+    pub(crate) async fn settle(&mut self, progress: &mut (dyn FnMut(&str) + Send)) {
+        let waiting = self.session.overdue();
+        if waiting == 0 {
+            return;
+        }
+        progress(&format!(
+            "waiting for the late answers to {waiting} request(s) that outlasted the {} timeout (up to {} after each was sent)",
+            seconds(self.session.timeout),
+            seconds(patience(self.session.timeout)),
+        ));
+        let late = self.session.settle().await;
+        // One more request, when nothing answered since: does the server still answer?
+        let silent = late
+            .iter()
+            .any(|l| matches!(l.outcome, LateOutcome::Unanswered) && l.answered_since == 0);
+        let more = usize::from(silent && self.dead.is_none() && self.alive().await);
+        let mut unanswered = Vec::new();
+        let mut found: std::collections::HashMap<String, String> = Default::default();
+        for l in late {
+            let what = &l.request;
+            let answered_since = l.answered_since + more;
+            let probe = self
+                .probes
+                .iter_mut()
+                .rev()
+                .find(|p| p.findings.iter().any(|f| mentions(&f.message, what)));
+            if let Some(p) = &probe {
+                found.insert(l.method.clone(), p.name.clone());
+            }
+            match l.outcome {
+                LateOutcome::Answered(answer) => {
+                    let Some(probe) = probe else { continue };
+                    let after = seconds(l.waited);
+                    let how = match answer {
+                        Ok(_) => format!("it was answered {after} after it was sent"),
+                        // Whatever ended it (the server closed, a reply past a limit) is
+                        // reported where it happened to the requests that saw it.
+                        Err(e) => format!("{after} after it was sent: {e}"),
+                    };
+                    for f in &mut probe.findings {
+                        if f.severity == Severity::Info && mentions(&f.message, what) {
+                            f.message = format!("{}; {how}", f.message);
+                            break;
+                        }
+                    }
+                }
+                LateOutcome::Unanswered if answered_since > 0 && self.dead.is_none() => {
+                    // A request no note names (one of several a note counts) belongs with
+                    // the last one of its method that a note named.
+                    let name = probe
+                        .map(|p| p.name.clone())
+                        .or_else(|| found.get(&l.method).cloned())
+                        .or_else(|| self.probes.last().map(|p| p.name.clone()));
+                    if let Some(name) = name {
+                        unanswered.push((name, l, answered_since));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // One defect per probe and method; the first request is shown, the rest counted.
+        while let Some((name, first, answered_since)) =
+            unanswered.first().map(|(n, l, a)| (n.clone(), l, *a))
+        {
+            let method = first.method.clone();
+            let what = first.request.clone();
+            let mut message = format!(
+                "no answer to {what} in {} (the check waits {} for a late answer: 3 × the {} timeout, and at least {} more than it), while the server answered {answered_since} other request(s) after its timeout: every request must get a response",
+                seconds(first.waited),
+                seconds(patience(first.timeout)),
+                seconds(first.timeout),
+                seconds(MIN_EXTRA_PATIENCE),
+            );
+            let (same, rest): (Vec<_>, Vec<_>) = unanswered
+                .into_iter()
+                .partition(|(n, l, _)| *n == name && l.method == method);
+            unanswered = rest;
+            if same.len() > 1 {
+                let others: Vec<String> = same[1..]
+                    .iter()
+                    .take(10)
+                    .map(|(_, l, _)| l.request.clone())
+                    .collect();
+                let more = if same.len() > 11 { ", ..." } else { "" };
+                message.push_str(&format!(
+                    "; {} more {method} request(s) went unanswered the same way: {}{more}",
+                    same.len() - 1,
+                    others.join(", ")
+                ));
+            }
+            let note =
+                Note::broke_in(self.era, &clauses::JSONRPC_RESPONSE, message).on(Some(Shown {
+                    method: method.clone(),
+                    id: request_id(&what),
+                }));
+            if let Some(p) = self.probes.iter_mut().find(|p| p.name == name) {
+                p.findings.push(note.into_finding(&p.name));
+            }
+        }
+    }
+
+    /// After a call got no answer: the server is dead unless it still answers
+    /// ([`Checker::alive`]); a hang in one handler is then noted, and judged at the end
+    /// ([`Checker::settle`]), and the check goes on.
     pub(crate) async fn after_failure(&mut self, message: String) {
         // The overall deadline, not the server, ended the call (see `deadline.rs`).
         if self.session.past_deadline() {
@@ -324,13 +518,16 @@ impl<'a> Checker<'a> {
 
     /// Whether the server still answers: a request that changes nothing (`server/discover`
     /// of a 2026-07-28 server, `ping` of a 2025-era one) gets any answer, an error included.
+    /// It is waited for up to the [`patience`], not just the timeout: a server that handles
+    /// one request at a time answers it only once the slow call before it is done.
     pub(crate) async fn alive(&self) -> bool {
         let method = if self.modern() {
             "server/discover"
         } else {
             "ping"
         };
-        let (_, answer) = self.session.request(method, json!({})).await;
+        let wait = patience(self.session.timeout);
+        let (_, answer) = self.session.request_within(method, json!({}), wait).await;
         answer.is_ok()
     }
 
@@ -348,5 +545,56 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn modern(&self) -> bool {
         self.era == Era::Current
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_test::client::ClientError;
+
+    #[test]
+    fn the_wait_for_a_late_answer_is_three_timeouts_and_at_least_5_s_more() {
+        assert_eq!(patience(Duration::from_secs(1)), Duration::from_secs(6));
+        assert_eq!(patience(Duration::from_secs(30)), Duration::from_secs(90));
+        assert_eq!(patience(Duration::MAX), Duration::MAX);
+    }
+
+    #[test]
+    fn a_timeout_is_told_from_other_failures_as_mcp_test_words_them() {
+        let session = TargetError::Timeout {
+            request: "tools/call (id 7)".into(),
+            after: Duration::from_secs(1),
+        };
+        let client = TargetError::Client(ClientError::Timeout {
+            request: "tools/call (id 7)".into(),
+            after: Duration::from_millis(500),
+            stderr: String::new(),
+        });
+        assert!(timed_out(&session));
+        assert!(timed_out(&client));
+        assert!(timed_out_text(&format!("no answer to the call: {session}")));
+        let wrong_id = TargetError::WrongId {
+            request: "tools/call (id 7)".into(),
+            expected: "7".into(),
+            got: vec!["8".into()],
+            after: Duration::from_secs(1),
+        };
+        assert!(!timed_out(&wrong_id));
+        let gone = TargetError::NoResponse {
+            request: "tools/call (id 7)".into(),
+        };
+        assert!(!timed_out(&gone));
+        assert!(!timed_out_text("the server exited before replying"));
+    }
+
+    #[test]
+    fn the_timeout_note_names_the_timeout_and_the_flag() {
+        let text = timeout_text("tools/call (id 7)", Duration::from_secs(30));
+        assert!(text.starts_with("no answer to tools/call (id 7) within the 30 s timeout"));
+        assert!(text.contains("`--timeout SECS`"));
+        assert!(!text.contains("must") && !text.contains("should"), "{text}");
+        assert_eq!(request_id("tools/call (id 7)"), Some(7));
+        assert_eq!(request_id("tools/call (id \"a\")"), None);
     }
 }

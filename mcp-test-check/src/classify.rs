@@ -6,7 +6,8 @@
 //!
 //! | what happened | finding |
 //! |---|---|
-//! | no answer to a call (the server died, or stopped answering) | defect: JSON-RPC 2.0 §5, a call MUST get a Response ([`clauses::JSONRPC_RESPONSE`]) |
+//! | no answer to a call within `--timeout` | note naming the timeout and `--timeout SECS`: the spec puts no time on an answer; the call is still waited for, and one left unanswered while the server answers others is a defect at the end of the check (`Checker::settle`) |
+//! | no answer to a call otherwise (the server exited or closed the stream) | defect: JSON-RPC 2.0 §5, a call MUST get a Response ([`clauses::JSONRPC_RESPONSE`]) |
 //! | a reply past a limit of the client (too long, too deep) | note naming the limit: no clause caps a message, so no verdict on the server |
 //! | invalid arguments accepted | defect: server/tools.mdx §Security Considerations, servers MUST validate all tool inputs ([`clauses::VALIDATE_TOOL_INPUTS`]) |
 //! | a valid value on an inclusive bound refused while the interior value of the same property passed | defect: basic/index.mdx §Implementation Requirements, servers MUST validate according to the schema's dialect, in which the bound is inclusive ([`clauses::SCHEMA_DIALECT`]) |
@@ -29,6 +30,7 @@ use serde_json::Value;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     NoAnswer,
+    TimedOut,
     OverLimit,
     AcceptedInvalid,
     OffByOne,
@@ -72,6 +74,35 @@ fn shown(outcome: &Outcome) -> Option<Shown> {
     })
 }
 
+/// A failure within the timeout (`no answer to tools/call (id 7) within 1s`) as the note
+/// words it, naming the timeout and the flag that raises it.
+fn message_with_timeout(message: &str) -> String {
+    let message = message
+        .strip_prefix("no answer to the call: ")
+        .unwrap_or(message);
+    let what = message
+        .strip_prefix("no answer to ")
+        .or_else(|| message.strip_prefix("no reply to "))
+        .and_then(|rest| rest.split_once(" within "))
+        .map_or("the call", |(what, _)| what);
+    let after = message
+        .split_once(" within ")
+        .and_then(|(_, after)| after.split_whitespace().next())
+        .unwrap_or("")
+        .trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+    let timeout = match after.strip_suffix("ms") {
+        Some(ms) => ms.parse::<f64>().ok().map(|ms| ms / 1000.0),
+        None => after.strip_suffix('s').and_then(|s| s.parse::<f64>().ok()),
+    }
+    .and_then(|secs| std::time::Duration::try_from_secs_f64(secs).ok());
+    match timeout {
+        Some(timeout) => crate::checker::timeout_text(what, timeout),
+        None => format!(
+            "{message} (`--timeout SECS` waits longer; the spec puts no time on an answer, so this is no verdict)"
+        ),
+    }
+}
+
 /// Whether `happened` refuses the arguments: a tool error or a JSON-RPC error other than
 /// -32021 (a missing client capability says nothing about the arguments).
 fn refuses(happened: &Happened) -> bool {
@@ -96,6 +127,16 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
         })
     };
     match (&o.happened, case.expectation) {
+        // No answer within the timeout: the spec puts no time on an answer (the timeout is
+        // the client's), so a note naming it; `Checker::settle` judges the call later.
+        (Happened::Failed { message }, _) if crate::checker::timed_out_text(message) => make(
+            Kind::TimedOut,
+            message.clone(),
+            Note::info(format!(
+                "{label}: {}; arguments {args}",
+                message_with_timeout(message)
+            )),
+        ),
         // JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply with a Response".
         (Happened::Failed { message }, _) => make(
             Kind::NoAnswer,
@@ -504,6 +545,34 @@ mod tests {
     }
 
     #[test]
+    fn no_answer_within_the_timeout_is_a_note_naming_it() {
+        let timed_out = mcp_test::target::TargetError::Timeout {
+            request: "tools/call (id 7)".into(),
+            after: std::time::Duration::from_millis(1500),
+        };
+        let outcomes = run(|_| Happened::Failed {
+            message: timed_out.to_string(),
+        });
+        let notes = findings(Era::Current, &outcomes);
+        assert!(!notes.is_empty());
+        for note in &notes {
+            assert_eq!(note.severity, Severity::Info, "{notes:#?}");
+            assert_eq!(note.clause, None, "{notes:#?}");
+            assert!(
+                note.message
+                    .contains("tools/call (id 7) within the 1.5 s timeout"),
+                "{}",
+                note.message
+            );
+            assert!(
+                note.message.contains("`--timeout SECS`"),
+                "{}",
+                note.message
+            );
+        }
+    }
+
+    #[test]
     fn missing_client_capabilities_are_never_a_verdict_on_the_arguments() {
         let outcomes = run(|_| rpc(-32021, "needs elicitation"));
         assert!(findings(Era::Current, &outcomes).is_empty());
@@ -527,7 +596,7 @@ mod tests {
         let outcomes = run(|c| {
             if at_max(c) {
                 Happened::Failed {
-                    message: "timed out after 5s".into(),
+                    message: "the server exited before replying to tools/call (id 3)".into(),
                 }
             } else {
                 ok()
@@ -547,7 +616,7 @@ mod tests {
         assert!(
             no_answer[0]
                 .message
-                .contains("the server gave no answer (timed out after 5s)")
+                .contains("the server gave no answer (the server exited before replying")
         );
         let missing = notes
             .iter()

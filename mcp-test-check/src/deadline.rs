@@ -11,12 +11,11 @@
 //! found a defect or a warning, which stands with a note. Everything that ran before is kept.
 
 use super::{CheckOptions, CheckReport, Finding, Severity};
-use crate::checker::Checker;
+use crate::checker::{Checker, seconds};
 use mcp_test::__check::Deadline;
 use mcp_test::cases::Happened;
 use mcp_test::target::DEADLINE_PASSED;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Starts the deadline of `options` (if any) on the checker's session.
 pub(super) fn start(c: &mut Checker<'_>, options: &CheckOptions) -> Option<Arc<Deadline>> {
@@ -90,15 +89,6 @@ pub(super) fn finish(deadline: Option<&Deadline>, report: &mut CheckReport) {
     ));
 }
 
-/// `600 s`, `1.5 s`: whole seconds, or tenths.
-fn seconds(d: Duration) -> String {
-    if d.subsec_nanos() == 0 {
-        format!("{} s", d.as_secs())
-    } else {
-        format!("{:.1} s", d.as_secs_f64())
-    }
-}
-
 impl CheckReport {
     /// The report of a check that could not run at all: `target` could not be reached, or
     /// did not answer the handshake. Only [`incomplete`](CheckReport::incomplete) is set;
@@ -149,6 +139,7 @@ mod tests {
     use mcp_test::target::{Target, TargetFuture};
     use mcp_test::{Caller, Server};
     use serde_json::Value;
+    use std::time::Duration;
     use std::time::Instant;
 
     /// The example server, answering each message after `delay`; a `tools/call` never.

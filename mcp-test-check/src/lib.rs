@@ -117,11 +117,16 @@ pub async fn check_with_progress(
     let mut c = Checker::new(&recording, era, options.timeout);
     c.jobs = options.jobs;
     c.case_time = options.case_time;
+    if let Some(note) = options.on_waiting {
+        c.session.on_waiting(note);
+    }
     let deadline = deadline::start(&mut c, options);
     let mut run = run::Run::new(c, options, connection, progress);
     run.deadline = deadline.clone();
     run.called = called;
     table::run(&mut run).await;
+    // The requests that outlasted the timeout, if any, judged now (`checker::patience`).
+    run.c.settle(&mut *run.progress).await;
     let tools = called_tools(&run);
     let mut checked = CheckReport {
         target: target.label(),
@@ -131,6 +136,7 @@ pub async fn check_with_progress(
         cases: run.report,
         tools,
         incomplete: None,
+        connect_timeout: None,
     };
     deadline::finish(deadline.as_deref(), &mut checked);
     checked

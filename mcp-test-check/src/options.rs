@@ -49,8 +49,19 @@ pub struct CheckOptions {
     /// tool that needs one must answer -32021, and the multi-round probe then drives it with
     /// every capability declared.
     pub cases: CaseOptions,
-    /// The per-call timeout (a server that hangs is reported, not waited on).
+    /// How long each request is waited for before the check moves on. The spec puts no time
+    /// on an answer (the timeout is the client's, basic/lifecycle.mdx §Timeouts), so a
+    /// request that outlasts it is a note naming it, never a defect. Its answer is still
+    /// waited for in the background, up to 3 × the timeout (and at least 5 s more than it)
+    /// after it was sent; at the end of the check, one still unanswered then, while the
+    /// server answered requests sent after it, is a defect (JSON-RPC 2.0 §5: every request
+    /// must get a response). Only requests that did time out are waited for, within the
+    /// [`deadline`](Self::deadline).
     pub timeout: Duration,
+    /// Called every 5 s that a request is still awaited, with a line saying which, for how
+    /// long so far, and the timeout (`mcp-test check` prints it on stderr); `None` (the
+    /// default): no such lines.
+    pub on_waiting: Option<fn(&str)>,
     /// Call open-world tools: read-only ones whose `openWorldHint` is true or absent, which
     /// may reach outside the machine (the web, a paid or rate-limited API). On by default, and
     /// the report marks them; off (`--no-open-world`), no tool that may reach outside is
@@ -101,6 +112,7 @@ impl Default for CheckOptions {
             timeout: DEFAULT_TIMEOUT,
             open_world: true,
             allow_writes: false,
+            on_waiting: None,
             allow_destructive: false,
             allow_tools: Vec::new(),
             deadline: Some(DEFAULT_DEADLINE),
@@ -120,7 +132,8 @@ impl CheckOptions {
         self
     }
 
-    /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]).
+    /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]); what it means is
+    /// [`timeout`](Self::timeout)'s.
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -149,6 +162,19 @@ impl CheckOptions {
     #[must_use]
     pub fn allow_writes(mut self, allow: bool) -> Self {
         self.allow_writes = allow;
+        self
+    }
+
+    /// A function told every 5 s that a request is still awaited ([`on_waiting`](Self::on_waiting)).
+    ///
+    /// ```
+    /// use mcp_test_check::CheckOptions;
+    /// let options = CheckOptions::default().on_waiting(Some(|line| eprintln!("{line}")));
+    /// assert!(options.on_waiting.is_some());
+    /// ```
+    #[must_use]
+    pub fn on_waiting(mut self, note: Option<fn(&str)>) -> Self {
+        self.on_waiting = note;
         self
     }
 

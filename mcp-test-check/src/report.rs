@@ -185,6 +185,10 @@ pub struct CheckReport {
     /// ([`CheckOptions::deadline`](super::CheckOptions::deadline)). What ran is still
     /// reported; `mcp-test check` then exits 2 unless it found a defect.
     pub incomplete: Option<String>,
+    /// The connect timeout that applied to the handshake, and why (`30 s, since the command
+    /// runs the server at once`): set by `mcp-test check` for a server it started or reached
+    /// by URL; `None` otherwise.
+    pub connect_timeout: Option<String>,
 }
 
 impl CheckReport {
@@ -294,6 +298,9 @@ impl CheckReport {
         let mut out = String::new();
         let era = self.era.map_or("unknown".to_owned(), |e| e.to_string());
         let _ = writeln!(out, "mcp-test check: {} (protocol {era})", self.target);
+        if let Some(connect) = &self.connect_timeout {
+            let _ = writeln!(out, "Connect timeout: {connect}");
+        }
         if let Some(why) = &self.incomplete {
             let _ = writeln!(out, "\nIncomplete: {}", indent(why));
         }
@@ -402,11 +409,13 @@ impl CheckReport {
         out
     }
 
-    /// The machine report: `{target, era, transport, incomplete, summary: {defect, warning,
-    /// info}, findings, probes, cases, tools: [{name, class, open_world, called, not_called,
-    /// allow_with}], coverage: [{area, checked, skipped, not_yet, outside}]}`; a tool's
-    /// `class` is `read-only`, `open-world`, `additive-write` or `destructive`
-    /// ([`ToolClass`]); `incomplete` is `null` for a check that ran to its end. A finding carries its `clause` (`{id, revision, file,
+    /// The machine report: `{target, era, transport, incomplete, connect_timeout, summary:
+    /// {defect, warning, info}, findings, probes, cases, tools: [{name, class, open_world,
+    /// called, not_called, allow_with}], coverage: [{area, checked, skipped, not_yet,
+    /// outside}]}`; a tool's `class` is `read-only`, `open-world`, `additive-write` or
+    /// `destructive` ([`ToolClass`]); `incomplete` is `null` for a check that ran to its end,
+    /// `connect_timeout` (which applied, and why) `null` unless the command line started or
+    /// reached the server. A finding carries its `clause` (`{id, revision, file,
     /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
     /// `passed`, `failed` or `skipped` (with `skipped`: why). Every probe and every case has
     /// `ms`, the milliseconds it took (a probe's includes its requests; the
@@ -416,6 +425,7 @@ impl CheckReport {
             "target": self.target,
             "era": self.era,
             "incomplete": self.incomplete,
+            "connect_timeout": self.connect_timeout,
             "summary": {
                 "defect": self.count(Severity::Defect),
                 "warning": self.count(Severity::Warning),

@@ -104,7 +104,9 @@ impl CheckReport {
 }
 
 /// [`check`](super::check()) a connected server, then close it and record how it ended
-/// ([`CheckReport::record_shutdown`]): the report `mcp-test check` prints. The close waits
+/// ([`CheckReport::record_shutdown`]): the report `mcp-test check` prints. The requests that
+/// outlasted the timeout are judged before the server is closed, once each was answered or
+/// waited its wait out ([`CheckOptions::timeout`]). The close waits
 /// [`CheckOptions::close_grace`] for a stdio server to exit before killing it; other clones
 /// of the client can no longer send afterwards.
 ///

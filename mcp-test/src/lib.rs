@@ -98,7 +98,7 @@ pub mod wire;
 #[doc(hidden)]
 #[cfg(feature = "cases")]
 pub mod __check {
-    pub use crate::cases::target::{Deadline, Session};
+    pub use crate::cases::target::{Deadline, Late, LateOutcome, Session};
     #[cfg(feature = "http")]
     pub use crate::client::{HttpClient, HttpReply, unauthorized};
 }

@@ -27,7 +27,7 @@ mod coverage;
 #[path = "mcp-test/open.rs"]
 mod open;
 
-use open::{OpenError, Served, TargetArgs, http_options, open, target_label};
+use open::{OpenError, Served, TargetArgs, connect_timeout, http_options, open, target_label};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
@@ -400,10 +400,14 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("mcp-test: cannot connect: {e}");
-            let report = CheckReport::not_checked(
+            let mut report = CheckReport::not_checked(
                 target_label(&args.target),
                 format!("cannot connect: {e}"),
             );
+            if args.target.url.is_some() || !args.target.command.is_empty() {
+                let connect = connect_timeout(args.target.connect_timeout, &args.target.command);
+                report.connect_timeout = Some(connect.to_string());
+            }
             // The text format says it on stderr only, as above.
             if !matches!(args.format, Format::Text) {
                 print_report(&report, args.format);
@@ -431,18 +435,21 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         .close_grace(Duration::from_secs(args.close_grace))
         .jobs(usize::try_from(args.jobs).unwrap_or(1))
         .case_time((args.case_time > 0).then(|| Duration::from_secs(args.case_time)))
-        .properties(args.properties);
+        .properties(args.properties)
+        // Which request is still awaited, every few seconds, on stderr.
+        .on_waiting(progress.then_some(|line: &str| eprintln!("mcp-test: {line}")));
     let mut on_progress = |line: &str| {
         if progress {
             eprintln!("mcp-test: {line}");
         }
     };
-    let report = match &opened.served {
+    let mut report = match &opened.served {
         Served::Remote(connected) => {
             check_connected_with_progress(connected, &options, &mut on_progress).await
         }
         Served::InProcess(server) => check_with_progress(server, &options, &mut on_progress).await,
     };
+    report.connect_timeout = opened.connect.as_ref().map(ToString::to_string);
     if let Some(why) = &report.incomplete
         && progress
     {

@@ -59,10 +59,7 @@ pub(crate) async fn initialize_last(c: &mut Checker<'_>) {
     });
     let answer = send_as_legacy(c, body).await;
     match answer {
-        Err(e) => out.push(c.broke(
-            &clauses::JSONRPC_RESPONSE,
-            format!("no answer to initialize: {e}"),
-        )),
+        Err(e) => out.push(c.no_answer(&format!("initialize (id {id})"), &e)),
         Ok(r) => {
             if let Some(error) = r.get("error") {
                 let listed = error

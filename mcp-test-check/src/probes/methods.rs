@@ -149,10 +149,7 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
             }
             c.log_response("tools/list", id, r);
         }
-        Err(e) => out.push(c.broke(
-            &clauses::JSONRPC_RESPONSE,
-            format!("no answer to tools/list without `_meta`: {e}"),
-        )),
+        Err(e) => out.push(c.no_answer("tools/list without `_meta`", &e)),
     }
     c.push_probe(UNSUPPORTED_VERSION, out);
 }

@@ -106,6 +106,10 @@ async fn drive_one(c: &mut Checker<'_>, o: &Outcome, out: &mut Out) {
                     None,
                     format!("still input_required after {limit} rounds with every answer given"),
                 ),
+                // Silence within the timeout is no verdict (`checker::timeout_text`).
+                DriveError::Target { source, .. } if crate::checker::timed_out(source) => {
+                    (None, e.to_string())
+                }
                 DriveError::Target { .. } => (Some(&clauses::JSONRPC_RESPONSE), e.to_string()),
                 other => (Some(&clauses::SCHEMA), other.to_string()),
             };
@@ -282,11 +286,14 @@ async fn declined(c: &mut Checker<'_>, label: &str, rounds: &Rounds, out: &mut O
                 );
             }
             Err(e @ DriveError::Target { .. }) => {
+                let message = format!("{label}: with every elicitation answered `{action}`: {e}");
+                let timed_out = matches!(&e, DriveError::Target { source, .. } if crate::checker::timed_out(source));
                 out.push(
-                    Note::broke(
-                        &clauses::JSONRPC_RESPONSE,
-                        format!("{label}: with every elicitation answered `{action}`: {e}"),
-                    )
+                    if timed_out {
+                        Note::info(message)
+                    } else {
+                        Note::broke(&clauses::JSONRPC_RESPONSE, message)
+                    }
                     .on(on),
                 );
                 c.after_failure(e.to_string()).await;

@@ -226,10 +226,7 @@ async fn req_notes(
             Some((id, response, notes))
         }
         Err(e) => {
-            out.push(c.broke(
-                &clauses::JSONRPC_RESPONSE,
-                format!("no answer to {method} (id {id}): {e}"),
-            ));
+            out.push(c.no_answer(&format!("{method} (id {id})"), &e));
             c.after_failure(e.to_string()).await;
             None
         }

@@ -86,7 +86,17 @@ pub(crate) async fn property_tests(
             "{who}: property `{}`: {}; minimal arguments {}{at}, shrunk in {} calls; response: {response}",
             f.invariant, f.message, f.args, f.shrink_calls
         );
+        // Silence within the timeout is no verdict: the spec puts no time on an answer (the
+        // timeout is the client's); the call is still waited for (`Checker::settle`).
+        let silent = crate::checker::timed_out_text(&f.message)
+            || f.message
+                .split_once("(tools/list): ")
+                .is_some_and(|(_, e)| crate::checker::timed_out_text(e));
         out.push(match f.kind {
+            FailureKind::NoAnswer | FailureKind::StoppedAnswering if silent => Note::info(format!(
+                "{message} (within the {} timeout; `--timeout SECS` waits longer: the spec puts no time on an answer, so this is no verdict)",
+                crate::checker::seconds(options.timeout)
+            )),
             FailureKind::NoAnswer | FailureKind::StoppedAnswering => {
                 Note::broke_in(era, &clauses::JSONRPC_RESPONSE, message)
             }

@@ -9,6 +9,7 @@
 //! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE).
 
 use super::http_exchange::json_headers;
+use crate::checker::timeout_text;
 use crate::{Note, Out, Shown};
 use http::{HeaderMap, HeaderValue};
 use mcp_test::__check::HttpClient;
@@ -184,13 +185,16 @@ fn first_code(reply: &mcp_test::__check::HttpReply) -> Option<i64> {
         .find_map(|m| m.pointer("/error/code").and_then(Value::as_i64))
 }
 
-/// A request of the probe that got no answer: a request must be answered.
+/// A request of the probe that got no answer: a request must be answered, but silence within
+/// the timeout is no verdict (a note naming it, [`timeout_text`]).
 fn no_answer(what: &str, e: ClientError, timeout: Duration) -> Note {
-    let message = match e {
-        ClientError::Timeout { .. } => format!("no answer within {timeout:?} to {what}"),
-        e => format!("no answer to {what}: {e}"),
-    };
-    Note::broke(&clauses::JSONRPC_RESPONSE, message)
+    match e {
+        ClientError::Timeout { .. } => Note::info(timeout_text(what, timeout)),
+        e => Note::broke(
+            &clauses::JSONRPC_RESPONSE,
+            format!("no answer to {what}: {e}"),
+        ),
+    }
 }
 
 /// Posts `body` (a request without the `_meta` envelope) with the headers a 2026-07-28 client

@@ -31,12 +31,17 @@ pub(crate) struct TargetArgs {
     /// server whose certificate a private CA signed.
     #[arg(long, value_name = "FILE", requires = "url")]
     pub(crate) ca_cert: Option<PathBuf>,
-    /// Per-call timeout in seconds: a call that takes longer is reported, not waited on.
-    #[arg(long, default_value_t = 30)]
+    /// Seconds each request is waited for before the check moves on. A request that takes
+    /// longer is a note naming this timeout, never a defect (the spec puts no time on an
+    /// answer); it is still waited for, up to 3 × the timeout (at least 5 s more), and one
+    /// left unanswered that long while the server answers others is a defect.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
     pub(crate) timeout: u64,
-    /// Seconds to wait for the first answer (a `npx -y ...` server installs itself first).
-    #[arg(long, default_value_t = 300)]
-    pub(crate) connect_timeout: u64,
+    /// Seconds to wait for the first answer (the handshake). Default: 300 when the command
+    /// installs the server before it runs it (npx, uvx, pipx run, bunx, pnpm dlx, yarn dlx,
+    /// docker run), else 30.
+    #[arg(long, value_name = "SECS")]
+    pub(crate) connect_timeout: Option<u64>,
     /// The longest message read from the server, in bytes: a line on stdio, an SSE event, an
     /// HTTP reply. A longer one is thrown away and reported as this limit hit.
     #[arg(long, value_name = "BYTES", default_value_t = mcp_test::client::DEFAULT_MAX_MESSAGE_BYTES,
@@ -61,6 +66,16 @@ pub(crate) enum OpenError {
         /// What the client said.
         source: TargetError,
     },
+    /// The server did not answer the handshake within the connect timeout.
+    #[error(
+        "{target}: no answer to the handshake within the connect timeout of {timeout} (`--connect-timeout SECS` waits longer)"
+    )]
+    ConnectTimeout {
+        /// The URL, or the command line in backquotes.
+        target: String,
+        /// The connect timeout, and why it applied.
+        timeout: ConnectTimeout,
+    },
     /// The handshake did not end within the overall deadline.
     #[error("{target}: no answer to the handshake within the overall deadline ({after:?})")]
     Deadline {
@@ -83,6 +98,117 @@ pub(crate) enum Served {
 pub(crate) struct Opened {
     pub(crate) served: Served,
     pub(crate) source: ServerSource,
+    /// The connect timeout that applied (none for the example server, in process).
+    pub(crate) connect: Option<ConnectTimeout>,
+}
+
+/// How long the handshake may take, and why that long.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ConnectTimeout {
+    pub(crate) after: Duration,
+    pub(crate) why: String,
+}
+
+impl std::fmt::Display for ConnectTimeout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} s, {}", self.after.as_secs(), self.why)
+    }
+}
+
+/// The connect timeout for a command that runs the server at once, and for a URL.
+pub(crate) const SHORT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The connect timeout for a command that installs the server before it runs it.
+pub(crate) const LONG_CONNECT_TIMEOUT: Duration = Duration::from_secs(300);
+/// How often a line says what is still awaited.
+const WAITING_EVERY: Duration = Duration::from_secs(5);
+
+/// The connect timeout: `--connect-timeout` when given; else [`LONG_CONNECT_TIMEOUT`] for a
+/// command that installs the server first ([`installs_first`]), [`SHORT_CONNECT_TIMEOUT`]
+/// for any other command or a URL.
+pub(crate) fn connect_timeout(explicit: Option<u64>, command: &[String]) -> ConnectTimeout {
+    if let Some(secs) = explicit {
+        return ConnectTimeout {
+            after: Duration::from_secs(secs.max(1)),
+            why: "as --connect-timeout says".to_owned(),
+        };
+    }
+    match installs_first(command) {
+        Some(how) => ConnectTimeout {
+            after: LONG_CONNECT_TIMEOUT,
+            why: format!("since the command installs the server first ({how})"),
+        },
+        None if command.is_empty() => ConnectTimeout {
+            after: SHORT_CONNECT_TIMEOUT,
+            why: "for a server reached by URL".to_owned(),
+        },
+        None => ConnectTimeout {
+            after: SHORT_CONNECT_TIMEOUT,
+            why: "since the command runs the server at once".to_owned(),
+        },
+    }
+}
+
+/// How `command` installs the server before it runs it, if it does, judged by the program's
+/// name and its first argument that is not an option: `npx`, `uvx`, `bunx`, `pnpx`,
+/// `pipx run`, `pnpm dlx`, `yarn dlx`, `npm exec`, `uv tool run`, `docker run`,
+/// `podman run` (each of which fetches a package or an image when it has none).
+pub(crate) fn installs_first(command: &[String]) -> Option<String> {
+    let (program, rest) = command.split_first()?;
+    let name = std::path::Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
+    let name = name
+        .strip_suffix(".cmd")
+        .or_else(|| name.strip_suffix(".exe"))
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    let mut words = rest
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'));
+    let first = words.next();
+    let found = match (name.as_str(), first) {
+        ("npx" | "uvx" | "bunx" | "pnpx", _) => name.clone(),
+        ("pipx", Some("run")) | ("pnpm" | "yarn", Some("dlx")) | ("npm", Some("exec")) => {
+            format!("{name} {}", first.unwrap_or_default())
+        }
+        ("uv", Some("tool")) if words.next() == Some("run") => "uv tool run".to_owned(),
+        ("docker" | "podman", Some("run")) => format!("{name} run"),
+        ("docker" | "podman", Some("container")) if words.next() == Some("run") => {
+            format!("{name} container run")
+        }
+        _ => return None,
+    };
+    Some(found)
+}
+
+/// Awaits `handshake` for at most `timeout`, saying every few seconds (through `note`) how
+/// long it has waited: `None` when the timeout passed first.
+async fn within_connect_timeout<T>(
+    handshake: impl std::future::Future<Output = T>,
+    timeout: &ConnectTimeout,
+    note: &dyn Fn(&str),
+) -> Option<T> {
+    let started = tokio::time::Instant::now();
+    let until = started + timeout.after;
+    let handshake = tokio::time::timeout_at(until, handshake);
+    tokio::pin!(handshake);
+    let mut every = tokio::time::interval_at(started + WAITING_EVERY, WAITING_EVERY);
+    loop {
+        tokio::select! {
+            done = &mut handshake => return done.ok(),
+            _ = every.tick() => note(&waiting_line(started.elapsed(), timeout)),
+        }
+    }
+}
+
+/// The line that says the handshake is still awaited.
+pub(crate) fn waiting_line(waited: Duration, timeout: &ConnectTimeout) -> String {
+    format!(
+        "waiting for the answer to the handshake (server/discover, or initialize for a 2025-era server): {} s so far, connect timeout {timeout}",
+        waited.as_secs()
+    )
 }
 
 impl Opened {
@@ -147,35 +273,42 @@ pub(crate) fn http_options(args: &TargetArgs) -> Result<HttpOptions, ClientError
 }
 
 pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
-    // The client waits up to the connect timeout; each call of the check is bounded by
-    // `--timeout` on top of that.
-    let timeout = Duration::from_secs(args.connect_timeout.max(args.timeout).max(1));
+    // The handshake waits up to the connect timeout; each call of the check is bounded by
+    // `--timeout` on top of that (the client's own timeout is the longer of the two).
+    let connect = connect_timeout(args.connect_timeout, &args.command);
+    let timeout = connect.after.max(Duration::from_secs(args.timeout.max(1)));
     let note = |s: &str| {
         if progress {
             eprintln!("mcp-test: {s}");
         }
     };
     if let Some(url) = &args.url {
-        note(&format!("connecting to {url}"));
+        note(&format!("connecting to {url} (connect timeout {connect})"));
         let client = Client::http_with(url, &http_options(args)?)?
             .with_timeout(timeout)
             .with_max_message_bytes(args.max_message_bytes)
             .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client, url.clone())
-            .await
-            .map_err(|source| OpenError::Handshake {
-                target: url.clone(),
-                source,
-            })?;
+        let connected =
+            within_connect_timeout(Connected::probe(client, url.clone()), &connect, &note)
+                .await
+                .ok_or_else(|| OpenError::ConnectTimeout {
+                    target: url.clone(),
+                    timeout: connect.clone(),
+                })?
+                .map_err(|source| OpenError::Handshake {
+                    target: url.clone(),
+                    source,
+                })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
             served: Served::Remote(connected),
             source: ServerSource::Url(url.clone()),
+            connect: Some(connect),
         });
     }
     if let Some((program, rest)) = args.command.split_first() {
         let label = args.command.join(" ");
-        note(&format!("starting `{label}`"));
+        note(&format!("starting `{label}` (connect timeout {connect})"));
         let mut command = tokio::process::Command::new(program);
         command.args(rest);
         // The handshake declares no client capabilities, and the checker's requests declare
@@ -185,21 +318,115 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
             .with_timeout(timeout)
             .with_max_message_bytes(args.max_message_bytes)
             .with_capabilities(serde_json::json!({}));
-        let connected = Connected::probe(client, label.clone())
-            .await
-            .map_err(|source| OpenError::Handshake {
+        let connected = within_connect_timeout(
+            Connected::probe(client.clone(), label.clone()),
+            &connect,
+            &note,
+        )
+        .await
+        .ok_or_else(|| OpenError::ConnectTimeout {
+            target: format!("`{label}`"),
+            timeout: connect.clone(),
+        });
+        let connected = match connected {
+            Ok(handshake) => handshake.map_err(|source| OpenError::Handshake {
                 target: format!("`{label}`"),
                 source,
-            })?;
+            })?,
+            Err(e) => {
+                // The child would outlive the check otherwise: stop it now.
+                let _ = client.close_within(Duration::ZERO).await;
+                return Err(e);
+            }
+        };
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
             served: Served::Remote(connected),
             source: ServerSource::Command(args.command.clone()),
+            connect: Some(connect),
         });
     }
     note("no target given: checking the bundled example server in process");
     Ok(Opened {
         served: Served::InProcess(example_server()),
         source: ServerSource::Example,
+        connect: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_command_that_installs_first_gets_the_long_connect_timeout() {
+        for (line, how) in [
+            ("npx -y @modelcontextprotocol/server-everything", "npx"),
+            ("npx server-pdf", "npx"),
+            ("/usr/local/bin/npx.cmd -y pkg", "npx"),
+            ("uvx mcp-server-fetch", "uvx"),
+            ("pipx run mcp-server-time", "pipx run"),
+            ("bunx some-server", "bunx"),
+            ("pnpm dlx some-server", "pnpm dlx"),
+            ("pnpm --silent dlx some-server", "pnpm dlx"),
+            ("yarn dlx some-server", "yarn dlx"),
+            ("npm exec -y some-server", "npm exec"),
+            ("uv tool run mcp-server-git", "uv tool run"),
+            ("docker run -i --rm mcp/fetch", "docker run"),
+            ("docker container run -i mcp/fetch", "docker container run"),
+            ("podman run -i mcp/fetch", "podman run"),
+        ] {
+            let chosen = connect_timeout(None, &words(line));
+            assert_eq!(chosen.after, LONG_CONNECT_TIMEOUT, "{line}");
+            assert_eq!(
+                chosen.why,
+                format!("since the command installs the server first ({how})"),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_plain_command_or_a_url_gets_the_short_connect_timeout() {
+        for line in [
+            "node build/index.js",
+            "python -m my_server",
+            "uv run server.py",
+            "pipx list",
+            "pnpm start",
+            "yarn start",
+            "docker exec -i box server",
+            "./target/debug/server --stdio",
+            "npm start",
+        ] {
+            let chosen = connect_timeout(None, &words(line));
+            assert_eq!(chosen.after, SHORT_CONNECT_TIMEOUT, "{line}");
+            assert_eq!(
+                chosen.why, "since the command runs the server at once",
+                "{line}"
+            );
+        }
+        let url = connect_timeout(None, &[]);
+        assert_eq!(url.after, SHORT_CONNECT_TIMEOUT);
+        assert_eq!(url.why, "for a server reached by URL");
+    }
+
+    #[test]
+    fn an_explicit_connect_timeout_always_wins() {
+        let chosen = connect_timeout(Some(7), &words("npx -y pkg"));
+        assert_eq!(chosen.after, Duration::from_secs(7));
+        assert_eq!(chosen.to_string(), "7 s, as --connect-timeout says");
+        assert_eq!(
+            connect_timeout(Some(0), &words("node x.js")).after,
+            Duration::from_secs(1)
+        );
+        assert_eq!(
+            connect_timeout(None, &words("npx pkg")).to_string(),
+            "300 s, since the command installs the server first (npx)"
+        );
+    }
 }
