@@ -222,6 +222,18 @@ pub(crate) const PROBES: &[Row] = &[
         run: no_response_to_notification::run,
     },
     Row {
+        ids: &[probes::malformed_message::ID],
+        needs: NOTHING,
+        progress: "base: a message that is not JSON, and the server serving on",
+        run: probes::malformed_message::run,
+    },
+    Row {
+        ids: &[probes::invalid_request::ID],
+        needs: NOTHING,
+        progress: "base: JSON that is no valid request, and the server serving on",
+        run: probes::invalid_request::run,
+    },
+    Row {
         ids: &[probes::lists::ID],
         needs: TOOLS,
         progress: "lists: tools/list pagination, order, bad cursor",

@@ -413,9 +413,17 @@ clauses! {
     JSONRPC_METHOD_NOT_FOUND = "jsonrpc/method-not-found", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
         Base, Any, probes(&["methods/removed-and-unknown"]),
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32601 Method not found, \"The method does not exist / is not available.\")";
+    /// Invalid JSON is -32700, with a null id.
+    JSONRPC_PARSE_ERROR = "jsonrpc/parse-error", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        Base, Any, probes(&["base/malformed-message"]),
+        "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32700 Parse error, \"Invalid JSON was received by the server.\"; §5: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it **MUST** be Null.\")";
+    /// JSON that is not a valid request is -32600.
+    JSONRPC_INVALID_REQUEST = "jsonrpc/invalid-request", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        Base, Any, probes(&["base/invalid-request"]),
+        "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32600 Invalid Request, \"The JSON sent is not a valid Request object.\")";
     /// A request gets a response.
     JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
-        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties"]),
+        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties", "base/malformed-message", "base/invalid-request"]),
         "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
