@@ -44,3 +44,4 @@ pub(crate) mod tasks;
 pub(crate) mod tasks_listen_undeclared;
 pub(crate) mod tool_definitions;
 pub(crate) mod transport;
+pub(crate) mod wording;
