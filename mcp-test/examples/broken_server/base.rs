@@ -142,6 +142,13 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
     switch(
+        "base/input-required-empty-later",
+        "answers a retry that gave every answer with input_required holding neither inputRequests nor requestState",
+        "mrtr/requests-or-state",
+        "multi-round/driven",
+        BOTH,
+    ),
+    switch(
         "base/missing-capability-bad-data",
         "names the missing capabilities of a -32021 in a shape ClientCapabilities does not allow",
         "base/missing-client-capability",
@@ -336,6 +343,22 @@ fn with_progress(request: Option<&Value>) -> bool {
 
 fn invalid_cursor(request: Option<&Value>) -> bool {
     request.and_then(|r| r.pointer("/params/cursor")) == Some(&json!("mcp-test-not-a-cursor"))
+}
+
+/// Whether the request is a retry that accepts every question with an answer (as
+/// `multi-round/driven` drives it), and answers nothing it was not asked.
+fn answered_all(request: Option<&Value>) -> bool {
+    declares(request)
+        && request
+            .and_then(|r| r.pointer("/params/inputResponses"))
+            .and_then(Value::as_object)
+            .is_some_and(|answers| {
+                !answers.is_empty()
+                    && !answers.contains_key("mcp-test-unasked")
+                    && answers
+                        .values()
+                        .all(|a| a.get("action").is_none_or(|x| x == "accept"))
+            })
 }
 
 /// Whether the request declares any client capability.
@@ -637,6 +660,16 @@ impl Hooks for Base {
                 if on.on("base/result-off-schema") {
                     result.insert("content".into(), json!("worked"));
                 }
+            }
+            "tools/call"
+                if on.on("base/input-required-empty-later")
+                    && result.get("resultType") == Some(&json!("complete"))
+                    && answered_all(request) =>
+            {
+                *result = json!({"resultType": "input_required"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default();
             }
             "tools/call" if result.get("resultType") == Some(&json!("input_required")) => {
                 if on.on("base/input-required-empty") {
