@@ -186,6 +186,20 @@ pub(crate) fn judge_response(
             return (results, errors);
         }
     }
+    // Both eras: the schema of each says a tool's own errors are reported in its result.
+    if let Some(result) = r.get("result")
+        && method == "tools/call"
+        && result.get("isError") == Some(&json!(true))
+        && result
+            .get("content")
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
+    {
+        results.push(note(
+            &clauses::TOOL_ERRORS_IN_RESULT,
+            "a tools/call result with isError: true and an empty content array: an error that originates from the tool should be reported inside the result, so the model sees what went wrong".to_owned(),
+        ));
+    }
     if !modern {
         if !is_error && spec::legacy_result_definition(method).is_none() {
             undefined.insert(method.to_owned());

@@ -928,6 +928,14 @@ clauses! {
     VALIDATE_TOOL_INPUTS = "tools/validate-inputs", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls", "tools/properties"]),
         "Servers **MUST**: Validate all tool inputs";
+    /// An unknown tool is a protocol error, not a result.
+    TOOLS_UNKNOWN_TOOL = "tools/unknown-tool-error", "2026-07-28", "server/tools.mdx", "Error Handling", MustNot,
+        Tools, Any, probes(&["tools/definitions-and-unknown-tool"]),
+        "1. **Protocol Errors** indicate issues with the request structure itself that models are less likely to be able to fix: - Unknown tool […] They are returned as standard JSON-RPC errors (basic/index.mdx: all messages **MUST** follow the JSON-RPC 2.0 specification, whose §5 says of `result`: \"This member **MUST NOT** exist if there was an error invoking the method.\")";
+    /// A tool's own errors are reported in its result, for the model to see.
+    TOOL_ERRORS_IN_RESULT = "tools/errors-in-result", "2026-07-28", "schema.mdx", "CallToolResult", Should,
+        Tools, Any, probes(&["tools/schema-cases", "results/shape-and-cache-hints"]),
+        "Any errors that originate from the tool **SHOULD** be reported inside the result object, with `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM would not be able to see that an error occurred and self-correct. (server/tools.mdx §Error Handling: \"**Tool Execution Errors** contain actionable feedback that language models can use to self-correct\")";
     /// The rest of the servers' security list.
     TOOLS_SECURITY = "tools/security", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, outside("access control, rate limits and sanitizing are a server's inner workings; a black-box check must not flood a server to find its limit"),
@@ -1044,6 +1052,14 @@ clauses! {
     LEGACY_VALIDATE_TOOL_INPUTS = "legacy/tools/validate-inputs", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls", "tools/properties"]),
         "Servers **MUST**: Validate all tool inputs";
+    /// 2025-11-25: an unknown tool is a protocol error, not a result.
+    LEGACY_TOOLS_UNKNOWN_TOOL = "legacy/tools/unknown-tool-error", "2025-11-25", "server/tools.mdx", "Error Handling", MustNot,
+        Tools, Any, probes(&["tools/definitions-and-unknown-tool"]),
+        "1. **Protocol Errors**: Standard JSON-RPC errors for issues like: - Unknown tools […] (basic/index.mdx: all messages **MUST** follow the JSON-RPC 2.0 specification, whose §5 says of `result`: \"This member **MUST NOT** exist if there was an error invoking the method.\")";
+    /// 2025-11-25: a tool's own errors are reported in its result, for the model to see.
+    LEGACY_TOOL_ERRORS_IN_RESULT = "legacy/tools/errors-in-result", "2025-11-25", "schema.mdx", "CallToolResult", Should,
+        Tools, Any, probes(&["tools/schema-cases", "results/shape-and-cache-hints"]),
+        "Any errors that originate from the tool **SHOULD** be reported inside the result object, with `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM would not be able to see that an error occurred and self-correct. (server/tools.mdx §Error Handling: \"**Tool Execution Errors** contain actionable feedback that language models can use to self-correct\")";
     /// 2025-11-25: the rest of the servers' security list.
     LEGACY_TOOLS_SECURITY = "legacy/tools/security", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, outside("access control, rate limits and sanitizing are a server's inner workings; a black-box check must not flood a server to find its limit"),
