@@ -397,6 +397,18 @@ pub(crate) const PROBES: &[Row] = &[
         run: param_headers::run,
     },
     Row {
+        ids: &[probes::name_header::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "HTTP: an Mcp-Name header that names another tool than the body",
+        run: probes::name_header::run,
+    },
+    Row {
         ids: &[stream_related::ID],
         needs: Needs {
             transport: Some(Transport::Http),

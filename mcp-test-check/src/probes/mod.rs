@@ -26,6 +26,7 @@ pub(crate) mod methods;
 pub(crate) mod multi_round_discipline;
 pub(crate) mod multi_round_driven;
 pub(crate) mod name_case;
+pub(crate) mod name_header;
 pub(crate) mod no_response_to_notification;
 pub(crate) mod notifications;
 pub(crate) mod param_headers;

@@ -423,7 +423,7 @@ clauses! {
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32600 Invalid Request, \"The JSON sent is not a valid Request object.\")";
     /// A request gets a response.
     JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
-        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties", "base/malformed-message", "base/invalid-request"]),
+        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties", "base/malformed-message", "base/invalid-request", "http/name-header-mismatch"]),
         "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
@@ -1296,7 +1296,7 @@ clauses! {
         "Closing the SSE response stream **MUST** be treated by the server as cancellation of that request. […] The server **SHOULD** stop work on the cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
     /// Over HTTP, a header that disagrees with the body is refused.
     HTTP_HEADER_MISMATCH = "http/header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,
-        Http, Http, probes(&["http/header-mirroring"]),
+        Http, Http, probes(&["http/header-mirroring", "http/name-header-mismatch"]),
         "Servers that process the request body **MUST** reject requests where the values specified in the headers do not match the corresponding values in the request body. […] When rejecting a request due to header validation failure, servers **MUST** return HTTP status `400 Bad Request` and **MUST** include a JSON-RPC error response using the following error code: `-32020` (HeaderMismatch).";
     /// A missing standard header is refused like a mismatch.
     HTTP_HEADER_MISSING = "http/header-missing", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,
