@@ -207,6 +207,15 @@ pub(crate) const PROBES: &[Row] = &[
         run: initialize_result::run,
     },
     Row {
+        ids: &[probes::version_negotiation::ID],
+        needs: Needs {
+            era: Some(Era::Legacy),
+            ..NOTHING
+        },
+        progress: "lifecycle: version negotiation in initialize",
+        run: probes::version_negotiation::run,
+    },
+    Row {
         ids: &[
             probes::methods::REMOVED_AND_UNKNOWN,
             probes::methods::UNSUPPORTED_VERSION,

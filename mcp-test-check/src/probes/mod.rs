@@ -45,4 +45,5 @@ pub(crate) mod tasks;
 pub(crate) mod tasks_listen_undeclared;
 pub(crate) mod tool_definitions;
 pub(crate) mod transport;
+pub(crate) mod version_negotiation;
 pub(crate) mod wording;

@@ -575,11 +575,11 @@ clauses! {
         "The server **SHOULD NOT** send requests other than pings and logging before receiving the `initialized` notification.";
     /// 2025-11-25: the same version when supported.
     LEGACY_SAME_VERSION = "legacy/lifecycle/same-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
-        Lifecycle, Any, outside("which versions a server supports is known only to it: an answer with another version cannot be told apart from a server that does not support the one asked for"),
+        Lifecycle, Any, probes(&["lifecycle/version-negotiation"]),
         "If the server supports the requested protocol version, it **MUST** respond with the same version.";
     /// 2025-11-25: otherwise a version it supports.
     LEGACY_OTHER_VERSION = "legacy/lifecycle/other-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
-        Lifecycle, Any, outside("whether the version a server answers with is one it supports is known only to it"),
+        Lifecycle, Any, probes(&["lifecycle/version-negotiation"]),
         "Otherwise, the server **MUST** respond with another protocol version it supports.";
     /// 2025-11-25: the latest version it supports.
     LEGACY_LATEST_VERSION = "legacy/lifecycle/latest-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Should,
