@@ -84,6 +84,8 @@ pub(crate) struct Sent {
 pub(crate) struct Seen {
     /// Why the text could not be sent (nothing is judged then).
     pub unsent: Option<String>,
+    /// The overall deadline had passed: nothing was sent, nothing is judged.
+    pub cut: bool,
     /// The reply to the text, when one was seen.
     pub reply: Option<Value>,
     /// Over HTTP: the status and, when it held no JSON-RPC message, the body in brief.
@@ -102,6 +104,17 @@ pub(crate) async fn exchange_text(r: &mut Run<'_>, sent: &Sent) -> Seen {
     let c = &mut r.c;
     if let Some(dead) = &c.dead {
         seen.unsent = Some(format!("the server had stopped answering ({dead})"));
+        return seen;
+    }
+    // The text goes beside the session, so the overall deadline is heeded here: past it,
+    // nothing is sent, and the request after it, refused by the session, marks the probe
+    // cut short.
+    if c.session.past_deadline() {
+        seen.cut = true;
+        let _ = c
+            .session
+            .request(follow_method(c.modern()), json!({}))
+            .await;
         return seen;
     }
     c.last = Some(Shown {
@@ -142,11 +155,7 @@ pub(crate) async fn exchange_text(r: &mut Run<'_>, sent: &Sent) -> Seen {
             }
         }
     }
-    let follow = if c.modern() {
-        "server/discover"
-    } else {
-        "ping"
-    };
+    let follow = follow_method(c.modern());
     if seen.follow_failed.is_none() {
         seen.follow = follow.to_owned();
         let (id, answer) = c.session.request(follow, json!({})).await;
@@ -173,6 +182,12 @@ pub(crate) async fn exchange_text(r: &mut Run<'_>, sent: &Sent) -> Seen {
         c.dead = Some(why.clone());
     }
     seen
+}
+
+/// The request sent after the text: one that changes nothing, which every server of the era
+/// serves.
+fn follow_method(modern: bool) -> &'static str {
+    if modern { "server/discover" } else { "ping" }
 }
 
 /// Posts `text` as the body of a 2026-07-28 request: the status, the JSON-RPC messages of the
@@ -217,6 +232,9 @@ pub(crate) fn judge(
         id: None,
     });
     let mut out = Vec::new();
+    if seen.cut {
+        return out;
+    }
     if let Some(why) = &seen.unsent {
         out.push(Note::info(format!("{} was not sent: {why}", sent.label)).on(on));
         return out;
