@@ -7,8 +7,7 @@
 //! after it breaks `jsonrpc/response-required`; no reply to the invalid request itself, the
 //! server serving on, is a note.
 
-use super::malformed_message::{Sent, exchange_text, judge};
-use crate::checker::Out;
+use super::malformed_message::{Sent, exchange_text, judge, record};
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
@@ -18,25 +17,21 @@ pub(crate) const ID: &str = "base/invalid-request";
 
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let out = probe(r).await;
-        r.c.push_probe(ID, out);
+        let id = r.c.session.next_id();
+        let what = Sent {
+            label: "a request without a method",
+            text: format!(r#"{{"jsonrpc": "2.0", "id": {id}, "params": {{}}}}"#),
+            reply_id: Some(id.to_string()),
+        };
+        let seen = exchange_text(r, &what).await;
+        let out = judge(
+            r.c.era,
+            &what,
+            &seen,
+            &clauses::JSONRPC_INVALID_REQUEST,
+            i64::from(INVALID_REQUEST),
+            "Invalid Request",
+        );
+        record(r, ID, &seen, out);
     })
-}
-
-async fn probe(r: &mut Run<'_>) -> Out {
-    let id = r.c.session.next_id();
-    let what = Sent {
-        label: "a request without a method",
-        text: format!(r#"{{"jsonrpc": "2.0", "id": {id}, "params": {{}}}}"#),
-        reply_id: Some(id.to_string()),
-    };
-    let seen = exchange_text(r, &what).await;
-    judge(
-        r.c.era,
-        &what,
-        &seen,
-        &clauses::JSONRPC_INVALID_REQUEST,
-        i64::from(INVALID_REQUEST),
-        "Invalid Request",
-    )
 }

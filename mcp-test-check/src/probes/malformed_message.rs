@@ -18,7 +18,8 @@
 //!   rpc call, and text that is not JSON is arguably none.
 //! - Over HTTP, an error status without a JSON-RPC body, or -32020/-32022 (header checks a
 //!   server may make before it reads the body): a note. A 2025-era server over HTTP needs its
-//!   session for any POST, so there the text is not sent.
+//!   session for any POST, so there the text is not sent, and the probe is not run; nor on a
+//!   target that cannot send text (`TargetError::Unsupported`).
 //!
 //! Clauses quoted: [`JSONRPC_PARSE_ERROR`](clauses::JSONRPC_PARSE_ERROR),
 //! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE) (JSON-RPC 2.0, both eras).
@@ -41,26 +42,30 @@ pub(crate) const MALFORMED: &str = r#"{"jsonrpc": "2.0", "id": 1, "method": "#;
 
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let out = probe(r).await;
-        r.c.push_probe(ID, out);
+        let what = Sent {
+            label: "a message that is not JSON",
+            text: MALFORMED.to_owned(),
+            reply_id: None,
+        };
+        let seen = exchange_text(r, &what).await;
+        let out = judge(
+            r.c.era,
+            &what,
+            &seen,
+            &clauses::JSONRPC_PARSE_ERROR,
+            i64::from(PARSE_ERROR),
+            "Parse error",
+        );
+        record(r, ID, &seen, out);
     })
 }
 
-async fn probe(r: &mut Run<'_>) -> Out {
-    let what = Sent {
-        label: "a message that is not JSON",
-        text: MALFORMED.to_owned(),
-        reply_id: None,
-    };
-    let seen = exchange_text(r, &what).await;
-    judge(
-        r.c.era,
-        &what,
-        &seen,
-        &clauses::JSONRPC_PARSE_ERROR,
-        i64::from(PARSE_ERROR),
-        "Parse error",
-    )
+/// Records probe `id`: skipped, with why, when the text was not sent.
+pub(crate) fn record(r: &mut Run<'_>, id: &str, seen: &Seen, out: Out) {
+    match &seen.unsent {
+        Some(why) => r.c.skip_probe(id, why.clone()),
+        None => r.c.push_probe(id, out),
+    }
 }
 
 /// How long a reply to the text is waited for at most (or the per-call timeout, when
@@ -235,8 +240,8 @@ pub(crate) fn judge(
     if seen.cut {
         return out;
     }
-    if let Some(why) = &seen.unsent {
-        out.push(Note::info(format!("{} was not sent: {why}", sent.label)).on(on));
+    // Not sent: nothing to judge; the probe is recorded as not run ([`record`]).
+    if seen.unsent.is_some() {
         return out;
     }
     if let Some(why) = &seen.follow_failed {
@@ -406,6 +411,6 @@ mod tests {
             unsent: Some("no".to_owned()),
             ..Seen::default()
         };
-        assert_eq!(judged(&seen)[0].severity, Severity::Info);
+        assert!(judged(&seen).is_empty());
     }
 }
