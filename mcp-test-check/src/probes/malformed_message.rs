@@ -17,9 +17,9 @@
 //! - No reply to the text, the server serving on: a note. JSON-RPC 2.0's "MUST reply" binds an
 //!   rpc call, and text that is not JSON is arguably none.
 //! - Over HTTP, an error status without a JSON-RPC body, or -32020/-32022 (header checks a
-//!   server may make before it reads the body): a note. A 2025-era server over HTTP needs its
-//!   session for any POST, so there the text is not sent, and the probe is not run; nor on a
-//!   target that cannot send text (`TargetError::Unsupported`).
+//!   server may make before it reads the body): a note. A 2025-era server over HTTP serves a
+//!   POST in a session: the probe opens one of its own (`initialize`) and posts the text in it.
+//!   On a target that cannot send text (`TargetError::Unsupported`) the probe is not run.
 //!
 //! Clauses quoted: [`JSONRPC_PARSE_ERROR`](clauses::JSONRPC_PARSE_ERROR),
 //! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE) (JSON-RPC 2.0, both eras).
@@ -128,14 +128,28 @@ pub(crate) async fn exchange_text(r: &mut Run<'_>, sent: &Sent) -> Seen {
         id: None,
     });
     if let Some(http) = r.connection.http.clone() {
-        if c.era == Era::Legacy {
-            seen.unsent = Some(
-                "a 2025-era server over HTTP serves a POST only in its session, so the text was not sent"
-                    .to_owned(),
-            );
-            return seen;
-        }
-        match post_text(&http.url, &http.options, &sent.text, c.session.timeout).await {
+        let headers = match c.era {
+            Era::Current => super::raw_http::modern_headers(""),
+            // A 2025-era server serves a POST in a session: one of the probe's own.
+            Era::Legacy => {
+                match legacy_session(&http.url, &http.options, c.session.timeout).await {
+                    Ok(headers) => headers,
+                    Err(why) => {
+                        seen.unsent = Some(why);
+                        return seen;
+                    }
+                }
+            }
+        };
+        match post_text(
+            &http.url,
+            &http.options,
+            headers,
+            &sent.text,
+            c.session.timeout,
+        )
+        .await
+        {
             Ok((status, messages, body)) => {
                 seen.status = Some(status);
                 seen.reply = messages.into_iter().next();
@@ -201,6 +215,7 @@ fn follow_method(modern: bool) -> &'static str {
 async fn post_text(
     url: &str,
     options: &mcp_test::client::HttpOptions,
+    headers: http::HeaderMap,
     text: &str,
     timeout: Duration,
 ) -> Result<(u16, Vec<Value>, String), String> {
@@ -208,12 +223,7 @@ async fn post_text(
         .map_err(|e| format!("{url} is not a usable URL: {e}"))?;
     let reply = mcp_test::__check::HttpClient::with_options(options)
         .map_err(|e| e.to_string())?
-        .post(
-            &uri,
-            super::raw_http::modern_headers(""),
-            text.to_owned().into_bytes().into(),
-            timeout,
-        )
+        .post(&uri, headers, text.to_owned().into_bytes().into(), timeout)
         .await
         .map_err(|e| e.to_string())?;
     let status = reply.status.as_u16();
@@ -222,6 +232,46 @@ async fn post_text(
         reply.messages(),
         format!("HTTP {status}: {}", shorten(&reply.text(), 200)),
     ))
+}
+
+/// Opens a 2025-era session of the probe's own on `url` (`initialize`, then
+/// `notifications/initialized`) and returns the headers of a POST in it: JSON in, JSON or SSE
+/// out, the version the server chose and its `Mcp-Session-Id`, when it minted one.
+async fn legacy_session(
+    url: &str,
+    options: &mcp_test::client::HttpOptions,
+    timeout: Duration,
+) -> Result<http::HeaderMap, String> {
+    use super::http_exchange::{Wire, json_headers, put};
+    let wire = Wire::new(url, options, timeout)?;
+    let init = json!({"jsonrpc": "2.0", "id": "mcp-test-malformed-session", "method": "initialize",
+        "params": {"protocolVersion": mcp_test::wire::LEGACY_PROTOCOL_VERSION, "capabilities": {},
+                   "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}});
+    let reply = wire
+        .post(json_headers(), &init, Duration::ZERO)
+        .await
+        .map_err(|e| format!("initialize, to open a session of its own, got no reply ({e})"))?;
+    let Some(result) = reply
+        .response(&init["id"])
+        .and_then(|r| r.get("result").cloned())
+    else {
+        return Err(format!(
+            "initialize, to open a session of its own, was not served ({})",
+            reply.brief()
+        ));
+    };
+    let mut headers = json_headers();
+    if let Some(version) = result.get("protocolVersion").and_then(Value::as_str) {
+        put(&mut headers, mcp_test::headers::PROTOCOL_VERSION, version);
+    }
+    if let Some(session) = reply.headers.get("mcp-session-id") {
+        headers.insert("mcp-session-id", session.clone());
+    }
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let _ = wire
+        .post(headers.clone(), &initialized, Duration::ZERO)
+        .await;
+    Ok(headers)
 }
 
 /// What `seen` shows, for text a server must answer with `code` (`name`) under `clause`.
