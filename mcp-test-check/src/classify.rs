@@ -12,7 +12,7 @@
 //! | invalid arguments accepted | defect: server/tools.mdx §Security Considerations, servers MUST validate all tool inputs ([`clauses::VALIDATE_TOOL_INPUTS`]) |
 //! | a valid value on an inclusive bound refused while the interior value of the same property passed | defect: basic/index.mdx §Implementation Requirements, servers MUST validate according to the schema's dialect, in which the bound is inclusive ([`clauses::SCHEMA_DIALECT`]) |
 //! | valid arguments answered `isError: true` | note, one per tool: how a tool reports a business-logic failure (server/tools.mdx §Error Handling) |
-//! | valid arguments answered -32603 | note: server/tools.mdx §Error Handling counts server errors among the protocol errors, and no clause makes a tool succeed |
+//! | valid arguments answered -32603 | warning: an error running a listed tool on arguments its inputSchema accepts originates from the tool, which CallToolResult.isError says SHOULD be reported in the result, not as a protocol error ([`clauses::TOOL_ERRORS_IN_RESULT`]) |
 //! | valid arguments answered another JSON-RPC error | note: no clause makes a server accept every schema-valid call |
 //! | invalid arguments answered -32603 | note: a rejection, if not the clearest |
 //! | -32021, with or without `requiredCapabilities` | nothing: a missing client capability is never a verdict on the arguments |
@@ -213,14 +213,20 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
                     String::new(),
                     Note::info(format!("{label}: {text:?}")),
                 ),
-                // server/tools.mdx §Error Handling lists "Server errors" among the protocol
-                // errors, and no clause makes a tool succeed: a note, however likely a bug.
+                // The tool exists and its own inputSchema accepts the arguments: an internal
+                // error running it originates from the tool, which CallToolResult.isError
+                // says SHOULD be reported in the result (isError: true), not as a protocol
+                // error. SHOULD: a warning. No clause makes a tool succeed.
                 Happened::RpcError { code, message } if *code == i64::from(INTERNAL_ERROR) => make(
                     Kind::InternalErrorOnValid,
                     message.clone(),
-                    Note::info(format!(
-                        "{label}: an internal error ({INTERNAL_ERROR} {message:?}) on arguments its own inputSchema accepts; server/tools.mdx §Error Handling counts server errors among the protocol errors and no clause makes a tool succeed, so a note, though likely a bug; arguments {args}"
-                    )),
+                    Note::broke_in(
+                        era,
+                        &clauses::TOOL_ERRORS_IN_RESULT,
+                        format!(
+                            "{label}: an internal error ({INTERNAL_ERROR} {message:?}) on arguments its own inputSchema accepts; an error that originates from the tool should be reported in the result with isError: true, not as a protocol error, so the model sees it; arguments {args}"
+                        ),
+                    ),
                 ),
                 // No clause makes a server accept every schema-valid call.
                 other => make(
@@ -490,7 +496,7 @@ mod tests {
     }
 
     #[test]
-    fn an_internal_error_on_valid_arguments_is_a_note_grouped_modulo_the_values() {
+    fn an_internal_error_on_valid_arguments_is_a_warning_grouped_modulo_the_values() {
         let outcomes = run(correct(|c| {
             let days = c.args["days"].as_i64().unwrap_or(0);
             rpc(-32603, &format!("forecast for {days} days failed"))
@@ -498,7 +504,12 @@ mod tests {
         let notes = findings(Era::Current, &outcomes);
         assert_eq!(notes.len(), 1, "{notes:#?}");
         let n = &notes[0];
-        assert_eq!((n.severity, n.clause), (Severity::Info, None));
+        // CallToolResult.isError: errors that originate from the tool SHOULD be reported in
+        // the result; the word is the clause's.
+        assert_eq!(
+            (n.severity, n.clause),
+            (Severity::Warning, Some(clauses::TOOL_ERRORS_IN_RESULT))
+        );
         assert!(
             n.message.contains(
                 " more cases like it): an internal error (-32603 \"forecast for 4 days failed\")"
@@ -506,11 +517,11 @@ mod tests {
             "{}",
             n.message
         );
-        assert!(
-            n.message.contains("server/tools.mdx §Error Handling"),
-            "{}",
-            n.message
-        );
+        assert!(n.message.contains("should"), "{}", n.message);
+        assert!(!n.message.contains("must"), "{}", n.message);
+        // A 2025-era server is held to the 2025-11-25 twin.
+        let notes = findings(Era::Legacy, &outcomes);
+        assert_eq!(notes[0].clause, Some(clauses::LEGACY_TOOL_ERRORS_IN_RESULT));
     }
 
     #[test]

@@ -207,6 +207,15 @@ pub(crate) const PROBES: &[Row] = &[
         run: initialize_result::run,
     },
     Row {
+        ids: &[probes::version_negotiation::ID],
+        needs: Needs {
+            era: Some(Era::Legacy),
+            ..NOTHING
+        },
+        progress: "lifecycle: version negotiation in initialize",
+        run: probes::version_negotiation::run,
+    },
+    Row {
         ids: &[
             probes::methods::REMOVED_AND_UNKNOWN,
             probes::methods::UNSUPPORTED_VERSION,
@@ -220,6 +229,18 @@ pub(crate) const PROBES: &[Row] = &[
         needs: NOTHING,
         progress: "base: a notification, and no response to it",
         run: no_response_to_notification::run,
+    },
+    Row {
+        ids: &[probes::malformed_message::ID],
+        needs: NOTHING,
+        progress: "base: a message that is not JSON, and the server serving on",
+        run: probes::malformed_message::run,
+    },
+    Row {
+        ids: &[probes::invalid_request::ID],
+        needs: NOTHING,
+        progress: "base: JSON that is no valid request, and the server serving on",
+        run: probes::invalid_request::run,
     },
     Row {
         ids: &[probes::lists::ID],
@@ -383,6 +404,18 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: Mcp-Param headers that disagree with the arguments",
         run: param_headers::run,
+    },
+    Row {
+        ids: &[probes::name_header::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Current),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "HTTP: an Mcp-Name header that names another tool than the body",
+        run: probes::name_header::run,
     },
     Row {
         ids: &[stream_related::ID],

@@ -743,11 +743,13 @@ async fn a_legacy_server_is_probed_for_the_capabilities_its_initialize_result_de
 async fn an_undeclared_capability_that_answers_is_a_warning_and_is_not_probed() {
     // The discover result drops `prompts`, but prompts/list still answers.
     fn hide_prompts(request: &Value, response: &mut Value) {
-        if request["method"] == "server/discover" {
-            response["result"]["capabilities"]
-                .as_object_mut()
-                .unwrap()
-                .remove("prompts");
+        // Only a discover result: the version probe's server/discover is refused (-32022).
+        if request["method"] == "server/discover"
+            && let Some(capabilities) = response
+                .pointer_mut("/result/capabilities")
+                .and_then(Value::as_object_mut)
+        {
+            capabilities.remove("prompts");
         }
     }
     let target = Rewritten::new(prompt_server(), hide_prompts);

@@ -105,7 +105,7 @@ pub(crate) async fn discovery(c: &mut Checker<'_>) -> Option<Value> {
     } else {
         // A 2025-era server is not wrong for being one: for the record.
         out.push(Note::info(
-            format!("the server does not speak 2026-07-28 (server/discover is {METHOD_NOT_FOUND}); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped"),
+            "the server does not speak 2026-07-28 (connecting, it did not answer server/discover with a DiscoverResult); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped",
         ));
     }
     c.push_probe(ID, out);

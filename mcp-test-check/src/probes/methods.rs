@@ -4,9 +4,11 @@
 //! - An unknown method, and for a 2026-07-28 server the methods that revision removed (`ping`,
 //!   `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`), must be -32601; a
 //!   2025-era server must answer `ping` with an empty result.
-//! - A 2026-07-28 server asked for protocol version 1999-01-01 must answer -32022 with
-//!   `data.supported` (2026-07-28 among them) and `data.requested`; a request without the
-//!   `_meta` envelope must be -32602 (-32020, a header mismatch, is accepted over HTTP).
+//! - A 2026-07-28 server asked for protocol version 1999-01-01 (in `server/discover`, which
+//!   every 2026-07-28 server serves whatever its capabilities) must answer -32022 with
+//!   `data.supported` (2026-07-28 among them) and `data.requested`; a `tools/list` without the
+//!   `_meta` envelope must be -32602 (-32020, a header mismatch, is accepted over HTTP, and
+//!   -32601 from a server that declared no tools).
 //!
 //! Clauses quoted (`mcp_test::spec::clauses`):
 //! [`JSONRPC_METHOD_NOT_FOUND`](clauses::JSONRPC_METHOD_NOT_FOUND),
@@ -30,13 +32,15 @@ pub(crate) const REMOVED_AND_UNKNOWN: &str = "methods/removed-and-unknown";
 /// The probe of a version the server does not speak, and of a request without `_meta`.
 pub(crate) const UNSUPPORTED_VERSION: &str = "methods/unsupported-version";
 
-/// The row: [`methods`].
+/// The row: [`methods`], told whether the server declared `tools`.
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
-    Box::pin(methods(&mut r.c))
+    let tools = r.has("tools");
+    Box::pin(methods(&mut r.c, tools))
 }
 
-/// Records [`REMOVED_AND_UNKNOWN`] and [`UNSUPPORTED_VERSION`].
-pub(crate) async fn methods(c: &mut Checker<'_>) {
+/// Records [`REMOVED_AND_UNKNOWN`] and [`UNSUPPORTED_VERSION`]. `tools`: whether the server
+/// declared the `tools` capability (`None`: not known).
+pub(crate) async fn methods(c: &mut Checker<'_>, tools: Option<bool>) {
     let mut out = Vec::new();
     let mut expect_32601 = vec!["mcp-test/no-such-method"];
     if c.modern() {
@@ -94,7 +98,9 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
         meta_keys::PROTOCOL_VERSION: "1999-01-01",
         meta_keys::CLIENT_CAPABILITIES: {},
     }});
-    if let Some(r) = c.req("tools/list", meta, &mut out).await {
+    // server/discover: every 2026-07-28 server serves it, whatever its capabilities, so a
+    // server without tools is not asked for a method it rightly does not have.
+    if let Some(r) = c.req("server/discover", meta, &mut out).await {
         if r.pointer("/error/code").and_then(Value::as_i64)
             != Some(i64::from(UNSUPPORTED_PROTOCOL_VERSION))
         {
@@ -135,9 +141,12 @@ pub(crate) async fn methods(c: &mut Checker<'_>) {
     match send_without_envelope(c, bare).await {
         Ok(r) => {
             // The body has no version, the header says 2026-07-28: a server may call that
-            // a header mismatch (-32020).
+            // a header mismatch (-32020). A server that declared no tools may find the
+            // method missing before the envelope: the spec fixes no order of the checks.
             let code = r.pointer("/error/code").and_then(Value::as_i64);
-            if !matches!(code, Some(n) if n == i64::from(INVALID_PARAMS) || n == i64::from(HEADER_MISMATCH))
+            let no_tools = tools == Some(false) && code == Some(i64::from(METHOD_NOT_FOUND));
+            if !no_tools
+                && !matches!(code, Some(n) if n == i64::from(INVALID_PARAMS) || n == i64::from(HEADER_MISMATCH))
             {
                 out.push(c.broke(
                     &clauses::META_REQUIRED,
@@ -165,4 +174,69 @@ async fn send_without_envelope(c: &Checker<'_>, body: Value) -> Result<Value, St
         return super::raw_http::post_modern(&url, &options, &body, c.session.timeout).await;
     }
     c.session.raw(body).await.map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    use mcp_test::Caller;
+    use mcp_test::target::{Connection, Exchange, Target, TargetFuture};
+
+    /// A 2026-07-28 server without tools that finds a method missing before it looks at the
+    /// version or the envelope (the spec fixes no order): tools/list is -32601, whatever its
+    /// `_meta` says.
+    struct NoTools(mcp_test::Server);
+
+    impl Target for NoTools {
+        fn label(&self) -> String {
+            "no tools".to_owned()
+        }
+        fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+            if message.get("method") == Some(&json!("tools/list")) {
+                let id = message.get("id").cloned().unwrap_or(Value::Null);
+                return Box::pin(async move {
+                    Ok(Exchange {
+                        response: Some(json!({"jsonrpc": "2.0", "id": id,
+                            "error": {"code": -32601, "message": "Method not found"}})),
+                        ..Exchange::default()
+                    })
+                });
+            }
+            self.0.send(message, caller)
+        }
+        fn connection(&self) -> Connection {
+            self.0.connection()
+        }
+    }
+
+    /// A 2026-07-28 server without tools answers tools/list -32601, rightly: the version
+    /// probe asks with server/discover, which it serves, so it draws no finding.
+    #[tokio::test]
+    async fn a_server_without_tools_that_handles_versions_draws_no_finding() {
+        let server = NoTools(
+            mcp_test::Server::builder("no-tools", "1.0.0")
+                .build()
+                .expect("builds"),
+        );
+        let mut c = Checker::new(
+            &server,
+            mcp_test::cases::Era::Current,
+            Duration::from_secs(5),
+        );
+        methods(&mut c, Some(false)).await;
+        let probes = c.into_probes();
+        let version = probes
+            .iter()
+            .find(|p| p.name == UNSUPPORTED_VERSION)
+            .expect("the probe ran");
+        assert!(version.skipped.is_none(), "{version:?}");
+        assert!(version.findings.is_empty(), "{:?}", version.findings);
+        let removed = probes
+            .iter()
+            .find(|p| p.name == REMOVED_AND_UNKNOWN)
+            .expect("the probe ran");
+        assert!(removed.findings.is_empty(), "{:?}", removed.findings);
+    }
 }

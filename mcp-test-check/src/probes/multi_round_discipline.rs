@@ -88,7 +88,7 @@ pub(crate) async fn multi_round_discipline(c: &mut Checker<'_>, report: &VerifyR
             Note::broke(
                 &clauses::MRTR_DECLARED_ONLY,
                 format!(
-                    "{tool} › {title}{more}: input request {key:?} ({method}) asks for a capability the client did not declare; the server should answer {MISSING_REQUIRED_CLIENT_CAPABILITY}"
+                    "{tool} › {title}{more}: input request {key:?} ({method}) asks for a capability the client did not declare, which a server must not do (the spec's answer is {MISSING_REQUIRED_CLIENT_CAPABILITY})"
                 ),
             )
             .on(on),

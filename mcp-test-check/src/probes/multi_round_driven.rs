@@ -2,7 +2,9 @@
 //! -32021) is called again declaring every client capability and driven to its final
 //! response with synthesized answers (`mcp_test::target::Answers::synthesized`).
 //!
-//! Every round must match the official schema and ask only for declared capabilities; the run
+//! Every round, not only the first, is held to what every response is (its id, `resultType`,
+//! inputRequests or requestState, `ttlMs`, the official schema: `results_and_errors`'s
+//! `judge_response`) and must ask only for declared capabilities; the run
 //! must end complete, or in a JSON-RPC error other than -32603; an extra answer, a declined
 //! one, and a tampered `requestState` must be handled (refused, or the flow started over: the
 //! same questions asked again).
@@ -23,7 +25,6 @@ use crate::checker::{Checker, Note, Out, brief};
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Happened, Outcome, VerifyReport, every_client_capability};
-use mcp_test::spec;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::target::{Answers, DriveError, Rounds, synthesize_answer};
 use mcp_test::wire::error_codes;
@@ -111,16 +112,37 @@ async fn drive_one(c: &mut Checker<'_>, o: &Outcome, out: &mut Out) {
                     (None, e.to_string())
                 }
                 DriveError::Target { .. } => (Some(&clauses::JSONRPC_RESPONSE), e.to_string()),
+                // A round the driver could not answer: what is wrong with it, if anything,
+                // is [`check_rounds`]'s to say (neither inputRequests nor requestState, or
+                // off the schema); one with only requestState is valid, and this client
+                // does not retry a round that asks nothing.
+                DriveError::Malformed { result, .. } => {
+                    let state_only = result.get("requestState").is_some()
+                        && result.get("inputRequests").is_none();
+                    (
+                        None,
+                        if state_only {
+                            format!(
+                                "round {} answered input_required with requestState and no inputRequests, which the schema allows; this client does not retry a round that asks nothing, so the run stopped there",
+                                rounds.len()
+                            )
+                        } else {
+                            String::new()
+                        },
+                    )
+                }
                 other => (Some(&clauses::SCHEMA), other.to_string()),
             };
-            let message = format!("{label}: driven with every client capability: {problem}");
-            out.push(
-                match clause {
-                    Some(clause) => Note::broke(clause, message),
-                    None => Note::info(message),
-                }
-                .on(on.clone()),
-            );
+            if !problem.is_empty() {
+                let message = format!("{label}: driven with every client capability: {problem}");
+                out.push(
+                    match clause {
+                        Some(clause) => Note::broke(clause, message),
+                        None => Note::info(message),
+                    }
+                    .on(on.clone()),
+                );
+            }
             if let DriveError::Target { source, .. } = &e {
                 c.after_failure(source.to_string()).await;
             }
@@ -305,39 +327,34 @@ async fn declined(c: &mut Checker<'_>, label: &str, rounds: &Rounds, out: &mut O
     }
 }
 
-/// Each round matches the official schema and asks only for capabilities its request
-/// declared.
+/// Each round is held to what every response is (`results_and_errors::judge_response`: its
+/// id, its error's code and fields, `resultType`, inputRequests or requestState, `ttlMs`,
+/// the official schema), and asks only for capabilities its request declared.
 fn check_rounds(c: &Checker<'_>, label: &str, rounds: &Rounds, out: &mut Out) {
+    let mut undefined = std::collections::BTreeSet::new();
     for (i, (request, exchange)) in rounds.requests.iter().zip(&rounds.exchanges).enumerate() {
         let round = i + 1;
         let Some(response) = &exchange.response else {
             continue;
         };
+        let id = request["id"].as_i64();
         let on = Some(Shown {
             method: "tools/call".to_owned(),
-            id: request["id"].as_i64(),
+            id,
         });
-        let result = response.get("result").unwrap_or(&Value::Null);
-        if result.get("resultType") == Some(&json!("input_required"))
-            && result.get("inputRequests").is_none()
-            && result.get("requestState").is_none()
-        {
-            out.push(
-                Note::broke(
-                    &clauses::MRTR_REQUESTS_OR_STATE,
-                    format!(
-                        "{label}: round {round}: an input_required result with neither inputRequests nor requestState"
-                    ),
-                )
-                .on(on.clone()),
+        if let Some(id) = id {
+            let (results, errors) = super::results_and_errors::judge_response(
+                c.era,
+                None,
+                "tools/call",
+                id,
+                response,
+                &mut undefined,
             );
-        } else if c.modern()
-            && let Err(e) = spec::check_response("tools/call", response)
-        {
-            out.push(
-                Note::broke(&clauses::SCHEMA, format!("{label}: round {round}: {e}"))
-                    .on(on.clone()),
-            );
+            out.extend(results.into_iter().chain(errors).map(|mut note| {
+                note.message = format!("{label}: round {round}: {}", note.message);
+                note
+            }));
         }
         let Some(asked) = response
             .pointer("/result/inputRequests")

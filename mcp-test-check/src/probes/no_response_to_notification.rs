@@ -13,8 +13,10 @@
 //! - On stdio, a reply to the notification comes before the request's answer, and the client
 //!   takes a reply without the request's id for the request in flight: an answer under another
 //!   id followed by a second answer under the request's id shows that the server answered the
-//!   notification. An answer under another id alone, or a reply to no request in flight, may
-//!   also be a wrong id or a late reply to something else: a note.
+//!   notification, and so does a reply under null to no request in flight (the reply came
+//!   before the request went out; a late reply to an earlier request carries its id). An
+//!   answer under another id alone, or a reply under an id to no request in flight, may also
+//!   be a wrong id or a late reply to something else: a note.
 //!
 //! Clauses quoted: `base/no-response-to-notification` (2026-07-28, MUST NOT) and, for a
 //! 2025-era server, `legacy/base/no-response-to-notification` (2025-11-25, MUST NOT).
@@ -186,9 +188,22 @@ pub(crate) fn judge(era: Era, seen: &Seen) -> Vec<Note> {
         if let TransportEvent::UnmatchedReply { id, line } = event
             && id != &follow_id
         {
-            out.push(Note::info(format!(
-                "after {METHOD} (a notification) a reply to no request in flight came (id {id}: {line}); it may answer the notification, or be a late reply to an earlier request"
-            )));
+            // A reply under null, to no request in flight, right after the notification: a
+            // late reply to an earlier request carries that request's id (and a request given
+            // up on is ignored by the client), so this answers the notification.
+            if id == "null" {
+                out.push(Note::broke_in(
+                    era,
+                    clause,
+                    format!(
+                        "right after {METHOD} (a notification), with no request in flight, the server sent a reply under id null ({line}): it answered the notification, and a notification must not get a response"
+                    ),
+                ));
+            } else {
+                out.push(Note::info(format!(
+                    "after {METHOD} (a notification) a reply to no request in flight came (id {id}: {line}); it may answer the notification, or be a late reply to an earlier request"
+                )));
+            }
         }
     }
     out
@@ -280,13 +295,32 @@ mod tests {
         let found = judge(Era::Current, &seen(None, answer(Value::Null), Vec::new()));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].severity, Severity::Info);
-        // A reply to no request in flight: maybe a late reply to something earlier.
+        // A reply to no request in flight under an id: maybe a late reply to something earlier.
         let stray = TransportEvent::UnmatchedReply {
-            id: "null".to_owned(),
+            id: "3".to_owned(),
             line: "{}".to_owned(),
         };
         let found = judge(Era::Current, &seen(None, answer(json!(7)), vec![stray]));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].severity, Severity::Info);
+    }
+
+    /// On stdio a reply to the notification that comes before the next request is a reply
+    /// under null to no request in flight: the notification was answered.
+    #[test]
+    fn a_null_reply_to_no_request_right_after_the_notification_breaks_the_clause() {
+        let stray = TransportEvent::UnmatchedReply {
+            id: "null".to_owned(),
+            line: r#"{"jsonrpc":"2.0","id":null,"result":{}}"#.to_owned(),
+        };
+        let found = judge(Era::Current, &seen(None, answer(json!(7)), vec![stray]));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].severity, Severity::Defect);
+        assert_eq!(found[0].clause, Some(clauses::NO_RESPONSE_TO_NOTIFICATION));
+        assert!(
+            found[0].message.contains("must not"),
+            "{}",
+            found[0].message
+        );
     }
 }

@@ -145,7 +145,7 @@ pub(crate) fn judge(era: Era, sent: &Sent, notes: &[Value]) -> (Out, Out, Out) {
             "notifications/cancelled" if era == Era::Current => requests.push(Note::broke(
                 &clauses::CANCELLED_ONLY_SUBSCRIPTIONS,
                 format!(
-                    "{}: the server sent notifications/cancelled, which it may send only to end a subscriptions/listen stream: {note}",
+                    "{}: the server sent notifications/cancelled, which it must not send but to end a subscriptions/listen stream: {note}",
                     sent.label
                 ),
             )),

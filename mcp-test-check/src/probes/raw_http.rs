@@ -247,7 +247,7 @@ async fn post_first_message(
 
 /// The headers of a 2026-07-28 POST: [`json_headers`], `MCP-Protocol-Version`, and
 /// `Mcp-Method: method` (left out when `method` is empty or not a header value).
-fn modern_headers(method: &str) -> HeaderMap {
+pub(crate) fn modern_headers(method: &str) -> HeaderMap {
     let mut headers = json_headers();
     headers.insert(
         mcp_test::headers::PROTOCOL_VERSION,

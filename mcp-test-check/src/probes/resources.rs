@@ -12,7 +12,7 @@
 //! [`RESOURCE_VALIDATE_URIS`](clauses::RESOURCE_VALIDATE_URIS).
 
 use super::lists::list_probe;
-use crate::checker::{Checker, brief};
+use crate::checker::{Checker, Note, brief};
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
@@ -107,10 +107,22 @@ pub(crate) async fn resources(c: &mut Checker<'_>) -> Vec<Value> {
         match r.pointer("/error/code").and_then(Value::as_i64) {
             Some(code) if code == i64::from(INVALID_PARAMS) => {}
             Some(code) if code == i64::from(RESOURCE_NOT_FOUND) && !c.modern() => {}
-            Some(code) => out.push(c.broke(
-                &clauses::RESOURCE_NOT_FOUND,
-                format!("a missing resource must be {expected}; got {code}"),
-            )),
+            Some(code) => {
+                // 2026-07-28 says MUST, 2025-11-25 SHOULD: the word is the level's.
+                let clause = if c.modern() {
+                    &clauses::RESOURCE_NOT_FOUND
+                } else {
+                    &clauses::LEGACY_RESOURCE_NOT_FOUND
+                };
+                let word = super::wording::keyword(clause.level);
+                out.push(
+                    Note::broke(
+                        clause,
+                        format!("a missing resource {word} be {expected}; got {code}"),
+                    )
+                    .on(c.last.clone()),
+                );
+            }
             None => {
                 let empty = r
                     .pointer("/result/contents")
@@ -133,4 +145,76 @@ pub(crate) async fn resources(c: &mut Checker<'_>) -> Vec<Value> {
     }
     c.push_probe(NOT_FOUND, out);
     templates
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+    use mcp_test::Caller;
+    use mcp_test::cases::Era;
+    use mcp_test::target::{Connection, Exchange, Target, TargetFuture};
+    use std::time::Duration;
+
+    /// A server that answers every `resources/read` with -32603, and the rest as the
+    /// in-process server does.
+    struct InternalErrors(mcp_test::Server);
+
+    impl Target for InternalErrors {
+        fn label(&self) -> String {
+            "internal errors".to_owned()
+        }
+        fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+            if message.get("method") == Some(&json!("resources/read")) {
+                let id = message.get("id").cloned().unwrap_or(Value::Null);
+                return Box::pin(async move {
+                    Ok(Exchange {
+                        response: Some(json!({"jsonrpc": "2.0", "id": id,
+                            "error": {"code": -32603, "message": "no"}})),
+                        ..Exchange::default()
+                    })
+                });
+            }
+            self.0.send(message, caller)
+        }
+        fn connection(&self) -> Connection {
+            self.0.connection()
+        }
+    }
+
+    async fn not_found(era: Era) -> Vec<crate::Finding> {
+        let server = InternalErrors(mcp_test::Server::builder("s", "1").build().expect("builds"));
+        let mut c = Checker::new(&server, era, Duration::from_secs(5));
+        resources(&mut c).await;
+        let probes = c.into_probes();
+        let probe = probes
+            .into_iter()
+            .find(|p| p.name == NOT_FOUND)
+            .expect("the probe ran");
+        probe.findings
+    }
+
+    /// 2025-11-25 asks -32002 for a missing resource with SHOULD: a warning that says
+    /// "should", never "must"; 2026-07-28 asks -32602 with MUST.
+    #[tokio::test]
+    async fn a_missing_resource_is_asked_for_at_its_revisions_level() {
+        let legacy = not_found(Era::Legacy).await;
+        assert_eq!(legacy.len(), 1, "{legacy:?}");
+        assert_eq!(legacy[0].clause, Some(clauses::LEGACY_RESOURCE_NOT_FOUND));
+        assert_eq!(legacy[0].severity, Severity::Warning);
+        assert!(
+            legacy[0].message.contains("should be -32002; got -32603"),
+            "{}",
+            legacy[0].message
+        );
+        assert!(!legacy[0].message.contains("must"), "{}", legacy[0].message);
+        let current = not_found(Era::Current).await;
+        assert_eq!(current.len(), 1, "{current:?}");
+        assert_eq!(current[0].severity, Severity::Defect);
+        assert!(
+            current[0].message.contains("must be -32602; got -32603"),
+            "{}",
+            current[0].message
+        );
+    }
 }

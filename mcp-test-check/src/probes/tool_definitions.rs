@@ -2,8 +2,9 @@
 //! definitions, and a call of a tool that does not exist.
 //!
 //! - Each listed tool must match the era's `Tool` schema, with an `outputSchema` (if any) that
-//!   is a valid JSON Schema; an unknown tool is a protocol error (noted otherwise: the spec
-//!   gives -32602 as an example only).
+//!   is a valid JSON Schema; an unknown tool is a protocol error: a successful result breaks
+//!   `tools/unknown-tool-error` (MUST NOT, [`unknown_tool`]); `isError: true` is noted, and the
+//!   error code is not judged (the spec gives -32602 as an example only).
 //! - Each name is held to its length and characters, and the `x-mcp-header` annotations of its
 //!   input schema to theirs: on a primitive, statically reachable property, with a token value
 //!   unique in the schema ([`definition_notes`], a pure function tested below).
@@ -14,6 +15,7 @@
 //! [`SCHEMA_VALID`](clauses::SCHEMA_VALID),
 //! [`TOOL_NAME_CHARACTERS`](clauses::TOOL_NAME_CHARACTERS),
 //! [`TOOL_NAME_LENGTH`](clauses::TOOL_NAME_LENGTH),
+//! [`TOOLS_UNKNOWN_TOOL`](clauses::TOOLS_UNKNOWN_TOOL),
 //! [`X_MCP_HEADER_NOT_EMPTY`](clauses::X_MCP_HEADER_NOT_EMPTY),
 //! [`X_MCP_HEADER_NO_CONTROL`](clauses::X_MCP_HEADER_NO_CONTROL),
 //! [`X_MCP_HEADER_PRIMITIVE`](clauses::X_MCP_HEADER_PRIMITIVE),
@@ -69,19 +71,10 @@ pub(crate) async fn tool_definitions(c: &mut Checker<'_>, tools: &[Value]) {
             ));
         }
     }
-    let params = json!({"name": unlisted_name(tools), "arguments": {}});
+    let name = unlisted_name(tools);
+    let params = json!({"name": name, "arguments": {}});
     if let Some(r) = c.req("tools/call", params, &mut out).await {
-        // server/tools.mdx §Error Handling lists an unknown tool among the protocol
-        // errors, with -32602 as its example, and gives no level: a note.
-        match Happened::from_response(&r) {
-            Happened::RpcError { code, .. } if code == i64::from(INVALID_PARAMS) => {}
-            Happened::ToolError { .. } => out.push(c.info(format!(
-                "an unknown tool answered isError: true; server/tools.mdx §Error Handling lists an unknown tool among the protocol errors (its example: {INVALID_PARAMS})"
-            ))),
-            other => out.push(c.info(format!(
-                "calling an unknown tool answered {other}; server/tools.mdx §Error Handling lists it among the protocol errors (its example: {INVALID_PARAMS})"
-            ))),
-        }
+        out.extend(unknown_tool(c.era, &name, &r).map(|n| n.on(c.last.clone())));
     }
     c.push_probe(DEFINITIONS, out);
     names_and_headers(c, tools);
@@ -99,6 +92,33 @@ fn unlisted_name(tools: &[Value]) -> String {
         name.push_str("-x");
     }
     name
+}
+
+/// What the answer to a `tools/call` of a tool that does not exist shows.
+///
+/// server/tools.mdx §Error Handling lists an unknown tool among the protocol errors, returned
+/// as JSON-RPC errors (its example: -32602), and JSON-RPC 2.0 (a MUST of MCP) says a result
+/// must not exist when invoking the method failed: a successful result breaks
+/// `tools/unknown-tool-error` (MUST NOT). Another error code is fine (the code is an example);
+/// `isError: true` reports the error, in the other mechanism (some SDKs do so): a note.
+pub(crate) fn unknown_tool(era: Era, name: &str, r: &Value) -> Option<Note> {
+    match Happened::from_response(r) {
+        Happened::RpcError { .. } => None,
+        Happened::ToolError { .. } => Some(Note::info(format!(
+            "an unknown tool answered isError: true, a tool execution error; server/tools.mdx §Error Handling lists an unknown tool among the protocol errors, returned as JSON-RPC errors (its example: {INVALID_PARAMS})"
+        ))),
+        Happened::Success { .. } => Some(Note::broke_in(
+            era,
+            &clauses::TOOLS_UNKNOWN_TOOL,
+            format!(
+                "calling the unknown tool {name:?} answered a successful result: an unknown tool is a protocol error, returned as a JSON-RPC error, and a result must not exist when invoking the method failed; got {}",
+                crate::checker::brief(r)
+            ),
+        )),
+        other => Some(Note::info(format!(
+            "calling an unknown tool answered {other}; server/tools.mdx §Error Handling lists it among the protocol errors, returned as JSON-RPC errors (its example: {INVALID_PARAMS})"
+        ))),
+    }
 }
 
 /// `tools/names-and-headers`: each listed tool's name (server/tools.mdx §Tool Names) and
@@ -359,6 +379,28 @@ fn is_tchar(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_tool_answered_with_success_breaks_the_protocol_error_rule() {
+        let ok = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete",
+            "content": [{"type": "text", "text": "done"}]}});
+        let note = unknown_tool(Era::Current, "mcp-test-no-such-tool", &ok).expect("a finding");
+        assert_eq!(note.clause, Some(clauses::TOOLS_UNKNOWN_TOOL));
+        assert_eq!(note.severity, crate::Severity::Defect);
+        assert!(note.message.contains("must not"), "{}", note.message);
+        let note = unknown_tool(Era::Legacy, "mcp-test-no-such-tool", &ok).expect("a finding");
+        assert_eq!(note.clause, Some(clauses::LEGACY_TOOLS_UNKNOWN_TOOL));
+        // Any JSON-RPC error is a protocol error; isError: true is noted.
+        for code in [-32602, -32601, -32603] {
+            let error =
+                json!({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "no"}});
+            assert!(unknown_tool(Era::Current, "mcp-test-no-such-tool", &error).is_none());
+        }
+        let tool_error = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete",
+            "isError": true, "content": [{"type": "text", "text": "no such tool"}]}});
+        let note = unknown_tool(Era::Current, "mcp-test-no-such-tool", &tool_error).expect("a note");
+        assert_eq!(note.severity, crate::Severity::Info);
+    }
 
     fn clauses_of(tool: Value) -> Vec<Option<&'static str>> {
         definition_notes(&tool)

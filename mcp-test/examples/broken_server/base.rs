@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 pub struct Base;
 
@@ -142,6 +142,13 @@ const SWITCHES: &[Switch] = &[
         BOTH,
     ),
     switch(
+        "base/input-required-empty-later",
+        "answers a retry that gave every answer with input_required holding neither inputRequests nor requestState",
+        "mrtr/requests-or-state",
+        "multi-round/driven",
+        BOTH,
+    ),
+    switch(
         "base/missing-capability-bad-data",
         "names the missing capabilities of a -32021 in a shape ClientCapabilities does not allow",
         "base/missing-client-capability",
@@ -263,6 +270,27 @@ const SWITCHES: &[Switch] = &[
         HTTP,
     ),
     switch(
+        "base/parse-error-loses-next",
+        "after a message that is not JSON, leaves the next request unanswered",
+        "jsonrpc/response-required",
+        "base/malformed-message",
+        BOTH,
+    ),
+    switch(
+        "base/parse-error-wrong-code",
+        "answers a message that is not JSON with -32603 instead of -32700",
+        "jsonrpc/parse-error",
+        "base/malformed-message",
+        BOTH,
+    ),
+    switch(
+        "base/invalid-request-wrong-code",
+        "answers a request without a method with -32601 instead of -32600",
+        "jsonrpc/invalid-request",
+        "base/invalid-request",
+        BOTH,
+    ),
+    switch(
         "base/result-no-server-info",
         "leaves serverInfo out of the _meta of tools/list results, and only of those",
         "base/result-server-info",
@@ -317,11 +345,52 @@ fn invalid_cursor(request: Option<&Value>) -> bool {
     request.and_then(|r| r.pointer("/params/cursor")) == Some(&json!("mcp-test-not-a-cursor"))
 }
 
+/// Whether the request is a retry that accepts every question with an answer (as
+/// `multi-round/driven` drives it), and answers nothing it was not asked.
+fn answered_all(request: Option<&Value>) -> bool {
+    declares(request)
+        && request
+            .and_then(|r| r.pointer("/params/inputResponses"))
+            .and_then(Value::as_object)
+            .is_some_and(|answers| {
+                !answers.is_empty()
+                    && !answers.contains_key("mcp-test-unasked")
+                    && answers
+                        .values()
+                        .all(|a| a.get("action").is_none_or(|x| x == "accept"))
+            })
+}
+
 /// Whether the request declares any client capability.
 fn declares(request: Option<&Value>) -> bool {
     meta(request, "io.modelcontextprotocol/clientCapabilities")
         .and_then(Value::as_object)
         .is_some_and(|c| !c.is_empty())
+}
+
+/// What becomes of a message that is not JSON, before the server sees it.
+pub enum Unparsable {
+    /// Passed on: the server answers -32700.
+    Pass,
+    /// Answered here with this message.
+    Answer(Value),
+}
+
+/// Set by a message that is not JSON under `base/parse-error-loses-next`: the next request
+/// goes unanswered.
+static LOSE_NEXT: AtomicBool = AtomicBool::new(false);
+
+/// What `base/parse-error-*` make of a message that is not JSON.
+pub fn unparsable(on: &Breaks) -> Unparsable {
+    if on.on("base/parse-error-loses-next") {
+        LOSE_NEXT.store(true, Ordering::Relaxed);
+        Unparsable::Pass
+    } else if on.on("base/parse-error-wrong-code") {
+        Unparsable::Answer(json!({"jsonrpc": "2.0", "id": null,
+            "error": {"code": -32603, "message": "could not read that"}}))
+    } else {
+        Unparsable::Pass
+    }
 }
 
 impl Hooks for Base {
@@ -365,6 +434,20 @@ impl Hooks for Base {
     fn incoming(&self, on: &Breaks, message: &mut Value) -> Incoming {
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         let name = method(Some(message)).unwrap_or("").to_owned();
+        if message.get("id").is_some()
+            && message.get("method").is_some()
+            && LOSE_NEXT.swap(false, Ordering::Relaxed)
+        {
+            return Incoming::Answer(Vec::new());
+        }
+        if message.get("method").is_none()
+            && message.get("result").is_none()
+            && message.get("error").is_none()
+            && on.on("base/invalid-request-wrong-code")
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32601, "message": "Method not found"}})]);
+        }
         if name == "initialize" {
             if on.on("base/initialize-unanswered") {
                 return Incoming::Answer(Vec::new());
@@ -577,6 +660,16 @@ impl Hooks for Base {
                 if on.on("base/result-off-schema") {
                     result.insert("content".into(), json!("worked"));
                 }
+            }
+            "tools/call"
+                if on.on("base/input-required-empty-later")
+                    && result.get("resultType") == Some(&json!("complete"))
+                    && answered_all(request) =>
+            {
+                *result = json!({"resultType": "input_required"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default();
             }
             "tools/call" if result.get("resultType") == Some(&json!("input_required")) => {
                 if on.on("base/input-required-empty") {

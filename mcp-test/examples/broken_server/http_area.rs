@@ -65,6 +65,13 @@ impl Hooks for Http {
                 transports: HTTP,
             },
             Switch {
+                name: "http/name-header-unchecked",
+                about: "serves a tools/call of one of its tools whose Mcp-Name names another",
+                clause: "http/header-mismatch",
+                probe: "http/name-header-mismatch",
+                transports: HTTP,
+            },
+            Switch {
                 name: "http/method-header-optional",
                 about: "serves a request without Mcp-Method",
                 clause: "http/header-missing",
@@ -280,6 +287,14 @@ impl Hooks for Http {
             && let Some(meta) = message.pointer_mut("/params/_meta")
         {
             meta[VERSION_KEY] = json!(header);
+        }
+        if on.on("http/name-header-unchecked")
+            && method == "tools/call"
+            && let Some(name) = message.pointer("/params/name").and_then(Value::as_str)
+            && ["add", "echo", "work", "total", "confirm"].contains(&name)
+            && header(head, "mcp-name").is_some_and(|h| h != name)
+        {
+            set(head, "mcp-name", name);
         }
         let arguments = message.pointer("/params/arguments").cloned();
         let zone_call =

@@ -321,8 +321,15 @@ async fn serve_stdio(server: mcp_test::Server, fixture: Arc<Fixture>) -> std::io
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     while let Some(line) = lines.next_line().await? {
         let Ok(mut message) = serde_json::from_str::<Value>(&line) else {
-            to_server.write_all(line.as_bytes()).await?;
-            to_server.write_all(b"\n").await?;
+            match base::unparsable(&fixture.on) {
+                base::Unparsable::Pass => {
+                    to_server.write_all(line.as_bytes()).await?;
+                    to_server.write_all(b"\n").await?;
+                }
+                base::Unparsable::Answer(answer) => {
+                    let _ = out_tx.send(answer.to_string());
+                }
+            }
             continue;
         };
         match fixture.incoming(&mut message) {
@@ -393,7 +400,14 @@ async fn rewrite_http(
     let mut body = bytes.to_vec();
     let mut streamed = false;
     let mut keep_open = false;
-    if let Ok(mut message) = serde_json::from_slice::<Value>(&bytes) {
+    let parsed = serde_json::from_slice::<Value>(&bytes);
+    if parsed.is_err() && head.method == http::Method::POST && !bytes.is_empty() {
+        match base::unparsable(&fixture.on) {
+            base::Unparsable::Pass => {}
+            base::Unparsable::Answer(answer) => return self::answer(vec![answer]),
+        }
+    }
+    if let Ok(mut message) = parsed {
         streamed = message.get("method").and_then(Value::as_str) == Some("subscriptions/listen");
         keep_open = AREAS
             .iter()

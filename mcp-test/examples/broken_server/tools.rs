@@ -111,6 +111,27 @@ impl Hooks for Tools {
                 transports: BOTH,
             },
             Switch {
+                name: "tools/unknown-tool-succeeds",
+                about: "answers a call of a tool it does not have (check's mcp-test-no-such-tool) with a successful result",
+                clause: "tools/unknown-tool-error",
+                probe: "tools/definitions-and-unknown-tool",
+                transports: BOTH,
+            },
+            Switch {
+                name: "tools/optional-omitted-internal-error",
+                about: "answers -32603 to a call of add that leaves out its optional `b`",
+                clause: "tools/errors-in-result",
+                probe: "tools/schema-cases",
+                transports: BOTH,
+            },
+            Switch {
+                name: "tools/error-empty-content",
+                about: "answers a tool execution error (isError: true) with an empty content array",
+                clause: "tools/errors-in-result",
+                probe: "results/shape-and-cache-hints",
+                transports: BOTH,
+            },
+            Switch {
                 name: "tools/input-schema-invalid",
                 about: "lists echo with `maxLength: \"forty\"` in its input schema",
                 clause: "tools/input-schema",
@@ -275,6 +296,11 @@ impl Hooks for Tools {
         {
             return Incoming::Answer(vec![ran(&id)]);
         }
+        if on.on("tools/unknown-tool-succeeds")
+            && message.pointer("/params/name") == Some(&json!("mcp-test-no-such-tool"))
+        {
+            return Incoming::Answer(vec![ran(&id)]);
+        }
         if message.pointer("/params/name") != Some(&json!("add")) {
             return Incoming::Pass;
         }
@@ -288,6 +314,13 @@ impl Hooks for Tools {
         let a = message
             .pointer("/params/arguments/a")
             .and_then(Value::as_i64);
+        if on.on("tools/optional-omitted-internal-error")
+            && a.is_some_and(|a| (0..=100).contains(&a))
+            && message.pointer("/params/arguments/b").is_none()
+        {
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32603, "message": "Internal error: b is missing"}})]);
+        }
         if on.on("tools/out-of-range-accepted") && a.is_some_and(|a| !(0..=100).contains(&a)) {
             return Incoming::Answer(vec![ran(&id)]);
         }
@@ -327,6 +360,13 @@ impl Hooks for Tools {
         _before: &mut Vec<Value>,
     ) {
         let method = method(request);
+        if on.on("tools/error-empty-content")
+            && method == Some("tools/call")
+            && let Some(result) = message.get_mut("result")
+            && result.get("isError") == Some(&json!(true))
+        {
+            result["content"] = json!([]);
+        }
         match method {
             Some("tools/list") if message.get("result").is_some() => {
                 let count = LISTS.fetch_add(1, Ordering::SeqCst);

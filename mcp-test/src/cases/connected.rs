@@ -57,6 +57,9 @@ impl Target for Connected {
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Target::send(&self.client, message, caller)
     }
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        Target::send_text(&self.client, text, caller)
+    }
     /// The client's (transport, HTTP endpoint, events), with the era found, the handshake's
     /// `capabilities` and `protocolVersion`, and the handshake result itself.
     fn connection(&self) -> Connection {

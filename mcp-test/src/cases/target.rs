@@ -594,6 +594,9 @@ impl Target for Session<'_> {
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(self.send_bounded(message, caller))
     }
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        self.target.send_text(text, caller)
+    }
     fn connection(&self) -> Connection {
         self.target.connection()
     }

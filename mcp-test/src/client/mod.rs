@@ -893,6 +893,28 @@ impl Target for Client {
         })
     }
 
+    /// On stdio: `text` written as one line, and its reply (under `null`, or the id `text`
+    /// carries when it is JSON with one) waited for up to the caller's timeout, else the
+    /// client's; none by then is an exchange without a response. Over HTTP: not supported
+    /// (post it with an HTTP client of your own, which sees the status too).
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            let timeout = caller.timeout.unwrap_or(self.inner.timeout);
+            match &self.inner.transport {
+                #[cfg(feature = "client")]
+                Transport::Stdio(t) => Ok(t.exchange_text(text, timeout).await?),
+                #[cfg(feature = "http")]
+                Transport::Http(_) => {
+                    let _ = timeout;
+                    Err(TargetError::Unsupported {
+                        what: "sending text that is not a JSON value through the HTTP client"
+                            .to_owned(),
+                    })
+                }
+            }
+        })
+    }
+
     /// The transport, the HTTP endpoint (URL and options) over HTTP, and the transport events
     /// so far ([`Client::transport_events`]). The era is not kept here: [`Client::era`]
     /// probes it; `cases::Connected` keeps what it found.

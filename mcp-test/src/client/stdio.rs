@@ -315,13 +315,92 @@ impl StdioTransport {
     }
 
     async fn write_now(&self, message: &Value) -> Result<(), ClientError> {
-        let mut line = serde_json::to_string(message).expect("a JSON value always encodes");
+        let line = serde_json::to_string(message).expect("a JSON value always encodes");
+        self.write_line(line, describe(message)).await
+    }
+
+    /// Writes `text` as one line, as it is (JSON or not): a message no JSON value encodes, and
+    /// waits up to `timeout` for its reply, under `null` or the id `text` carries when it is
+    /// JSON with one. No reply by then: an exchange without a response (a late one is
+    /// ignored, as for a request given up on).
+    pub(super) async fn exchange_text(
+        &self,
+        text: &str,
+        timeout: Duration,
+    ) -> Result<Exchange, ClientError> {
+        if text.contains(['\n', '\r']) {
+            return Err(ClientError::Protocol(format!(
+                "cannot write {text:?} as one message: stdio frames a message as one line"
+            )));
+        }
+        let key = serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|v| v.get("id").cloned())
+            .map_or_else(|| "null".to_owned(), |id| id.to_string());
+        let request = format!("a message that is not a request ({})", quoted(text));
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut state = self.shared.state.lock().expect("state lock");
+            if state.closed {
+                drop(state);
+                return Err(ClientError::Closed {
+                    request,
+                    stderr: stderr_tail(&self.stderr()),
+                });
+            }
+            if state.pending.iter().any(|p| p.key == key) {
+                return Err(ClientError::Protocol(format!(
+                    "cannot send {request}: a request with id {key} is already in flight on this connection"
+                )));
+            }
+            state.pending.push(Pending {
+                key: key.clone(),
+                notes: Vec::new(),
+                notes_bytes: 0,
+                notes_dropped: 0,
+                tx,
+            });
+        }
+        let started = tokio::time::Instant::now();
+        let written =
+            tokio::time::timeout(timeout, self.write_line(text.to_owned(), request.clone())).await;
+        let written = written.unwrap_or_else(|_| {
+            Err(ClientError::Timeout {
+                request: format!(
+                    "{request} (the server did not read its stdin: the message could not be written)"
+                ),
+                after: timeout,
+                stderr: stderr_tail(&self.stderr()),
+            })
+        });
+        if let Err(e) = written {
+            self.forget(&key);
+            return Err(e);
+        }
+        let left = timeout.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, rx).await {
+            Ok(Ok(Ok((response, notifications)))) => Ok(Exchange {
+                response: Some(response),
+                notifications,
+                status: None,
+                content_type: None,
+            }),
+            Ok(Ok(Err(failure))) => Err(self.failed(failure, &request).await),
+            Ok(Err(_)) => Err(self.failed(Failure::Closed, &request).await),
+            Err(_) => {
+                self.forget(&key);
+                let mut state = self.shared.state.lock().expect("state lock");
+                state.cancelled.push(key);
+                Ok(Exchange::default())
+            }
+        }
+    }
+
+    async fn write_line(&self, mut line: String, what: String) -> Result<(), ClientError> {
         line.push('\n');
         let mut stdin = self.stdin.lock().await;
         let Some(pipe) = stdin.as_mut() else {
-            return Err(ClientError::ClientClosed {
-                request: describe(message),
-            });
+            return Err(ClientError::ClientClosed { request: what });
         };
         let written = async {
             pipe.write_all(line.as_bytes()).await?;
@@ -330,10 +409,7 @@ impl StdioTransport {
         .await;
         drop(stdin);
         written.map_err(|source| ClientError::Io {
-            what: format!(
-                "could not write {} to the server's stdin",
-                describe(message)
-            ),
+            what: format!("could not write {what} to the server's stdin"),
             source,
             stderr: stderr_tail(&self.stderr()),
         })
@@ -389,33 +465,8 @@ impl StdioTransport {
                 status: None,
                 content_type: None,
             }),
-            Ok(Ok(Err(Failure::NotJson { line, reason }))) => Err(ClientError::NotJson {
-                line,
-                reason,
-                stderr: stderr_tail(&self.stderr()),
-            }),
-            Ok(Ok(Err(Failure::TooLarge { bytes, limit }))) => Err(ClientError::TooLarge {
-                what: format!("a line on stdout (while {request} waited for its reply)"),
-                limit_name: "max_line_bytes",
-                bytes,
-                limit,
-                stderr: stderr_tail(&self.stderr()),
-            }),
-            Ok(Ok(Err(Failure::TooDeep { line }))) => Err(ClientError::TooDeep {
-                what: format!("a line on stdout (while {request} waited for its reply)"),
-                line,
-                stderr: stderr_tail(&self.stderr()),
-            }),
-            Ok(Ok(Err(Failure::NotUtf8 { line, at }))) => Err(ClientError::NotUtf8 {
-                what: format!("the reply to {request}"),
-                at,
-                line,
-                stderr: stderr_tail(&self.stderr()),
-            }),
-            Ok(Ok(Err(Failure::Closed)) | Err(_)) => Err(ClientError::Closed {
-                request,
-                stderr: self.final_stderr().await,
-            }),
+            Ok(Ok(Err(failure))) => Err(self.failed(failure, &request).await),
+            Ok(Err(_)) => Err(self.failed(Failure::Closed, &request).await),
             Err(_) => {
                 self.forget(&key);
                 let unmatched = {
@@ -443,6 +494,39 @@ impl StdioTransport {
                     })
                 }
             }
+        }
+    }
+
+    /// The error of `request`, which got `failure` instead of its reply.
+    async fn failed(&self, failure: Failure, request: &str) -> ClientError {
+        match failure {
+            Failure::NotJson { line, reason } => ClientError::NotJson {
+                line,
+                reason,
+                stderr: stderr_tail(&self.stderr()),
+            },
+            Failure::TooLarge { bytes, limit } => ClientError::TooLarge {
+                what: format!("a line on stdout (while {request} waited for its reply)"),
+                limit_name: "max_line_bytes",
+                bytes,
+                limit,
+                stderr: stderr_tail(&self.stderr()),
+            },
+            Failure::TooDeep { line } => ClientError::TooDeep {
+                what: format!("a line on stdout (while {request} waited for its reply)"),
+                line,
+                stderr: stderr_tail(&self.stderr()),
+            },
+            Failure::NotUtf8 { line, at } => ClientError::NotUtf8 {
+                what: format!("the reply to {request}"),
+                at,
+                line,
+                stderr: stderr_tail(&self.stderr()),
+            },
+            Failure::Closed => ClientError::Closed {
+                request: request.to_owned(),
+                stderr: self.final_stderr().await,
+            },
         }
     }
 

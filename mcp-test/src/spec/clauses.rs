@@ -413,9 +413,17 @@ clauses! {
     JSONRPC_METHOD_NOT_FOUND = "jsonrpc/method-not-found", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
         Base, Any, probes(&["methods/removed-and-unknown"]),
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32601 Method not found, \"The method does not exist / is not available.\")";
+    /// Invalid JSON is -32700, with a null id.
+    JSONRPC_PARSE_ERROR = "jsonrpc/parse-error", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        Base, Any, probes(&["base/malformed-message"]),
+        "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32700 Parse error, \"Invalid JSON was received by the server.\"; §5: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it **MUST** be Null.\")";
+    /// JSON that is not a valid request is -32600.
+    JSONRPC_INVALID_REQUEST = "jsonrpc/invalid-request", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
+        Base, Any, probes(&["base/invalid-request"]),
+        "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32600 Invalid Request, \"The JSON sent is not a valid Request object.\")";
     /// A request gets a response.
     JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
-        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties"]),
+        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties", "base/malformed-message", "base/invalid-request", "http/name-header-mismatch"]),
         "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
@@ -567,11 +575,11 @@ clauses! {
         "The server **SHOULD NOT** send requests other than pings and logging before receiving the `initialized` notification.";
     /// 2025-11-25: the same version when supported.
     LEGACY_SAME_VERSION = "legacy/lifecycle/same-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
-        Lifecycle, Any, outside("which versions a server supports is known only to it: an answer with another version cannot be told apart from a server that does not support the one asked for"),
+        Lifecycle, Any, probes(&["lifecycle/version-negotiation"]),
         "If the server supports the requested protocol version, it **MUST** respond with the same version.";
     /// 2025-11-25: otherwise a version it supports.
     LEGACY_OTHER_VERSION = "legacy/lifecycle/other-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
-        Lifecycle, Any, outside("whether the version a server answers with is one it supports is known only to it"),
+        Lifecycle, Any, probes(&["lifecycle/version-negotiation"]),
         "Otherwise, the server **MUST** respond with another protocol version it supports.";
     /// 2025-11-25: the latest version it supports.
     LEGACY_LATEST_VERSION = "legacy/lifecycle/latest-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Should,
@@ -920,6 +928,14 @@ clauses! {
     VALIDATE_TOOL_INPUTS = "tools/validate-inputs", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls", "tools/properties"]),
         "Servers **MUST**: Validate all tool inputs";
+    /// An unknown tool is a protocol error, not a result.
+    TOOLS_UNKNOWN_TOOL = "tools/unknown-tool-error", "2026-07-28", "server/tools.mdx", "Error Handling", MustNot,
+        Tools, Any, probes(&["tools/definitions-and-unknown-tool"]),
+        "1. **Protocol Errors** indicate issues with the request structure itself that models are less likely to be able to fix: - Unknown tool […] They are returned as standard JSON-RPC errors (basic/index.mdx: all messages **MUST** follow the JSON-RPC 2.0 specification, whose §5 says of `result`: \"This member **MUST NOT** exist if there was an error invoking the method.\")";
+    /// A tool's own errors are reported in its result, for the model to see.
+    TOOL_ERRORS_IN_RESULT = "tools/errors-in-result", "2026-07-28", "schema.mdx", "CallToolResult", Should,
+        Tools, Any, probes(&["tools/schema-cases", "results/shape-and-cache-hints"]),
+        "Any errors that originate from the tool **SHOULD** be reported inside the result object, with `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM would not be able to see that an error occurred and self-correct. (server/tools.mdx §Error Handling: \"**Tool Execution Errors** contain actionable feedback that language models can use to self-correct\")";
     /// The rest of the servers' security list.
     TOOLS_SECURITY = "tools/security", "2026-07-28", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, outside("access control, rate limits and sanitizing are a server's inner workings; a black-box check must not flood a server to find its limit"),
@@ -1036,6 +1052,14 @@ clauses! {
     LEGACY_VALIDATE_TOOL_INPUTS = "legacy/tools/validate-inputs", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, probes(&["tools/schema-cases", "tools/malformed-calls", "tools/properties"]),
         "Servers **MUST**: Validate all tool inputs";
+    /// 2025-11-25: an unknown tool is a protocol error, not a result.
+    LEGACY_TOOLS_UNKNOWN_TOOL = "legacy/tools/unknown-tool-error", "2025-11-25", "server/tools.mdx", "Error Handling", MustNot,
+        Tools, Any, probes(&["tools/definitions-and-unknown-tool"]),
+        "1. **Protocol Errors**: Standard JSON-RPC errors for issues like: - Unknown tools […] (basic/index.mdx: all messages **MUST** follow the JSON-RPC 2.0 specification, whose §5 says of `result`: \"This member **MUST NOT** exist if there was an error invoking the method.\")";
+    /// 2025-11-25: a tool's own errors are reported in its result, for the model to see.
+    LEGACY_TOOL_ERRORS_IN_RESULT = "legacy/tools/errors-in-result", "2025-11-25", "schema.mdx", "CallToolResult", Should,
+        Tools, Any, probes(&["tools/schema-cases", "results/shape-and-cache-hints"]),
+        "Any errors that originate from the tool **SHOULD** be reported inside the result object, with `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM would not be able to see that an error occurred and self-correct. (server/tools.mdx §Error Handling: \"**Tool Execution Errors** contain actionable feedback that language models can use to self-correct\")";
     /// 2025-11-25: the rest of the servers' security list.
     LEGACY_TOOLS_SECURITY = "legacy/tools/security", "2025-11-25", "server/tools.mdx", "Security Considerations", Must,
         Tools, Any, outside("access control, rate limits and sanitizing are a server's inner workings; a black-box check must not flood a server to find its limit"),
@@ -1272,7 +1296,7 @@ clauses! {
         "Closing the SSE response stream **MUST** be treated by the server as cancellation of that request. […] The server **SHOULD** stop work on the cancelled request as soon as practical and **MUST NOT** send any further messages for it.";
     /// Over HTTP, a header that disagrees with the body is refused.
     HTTP_HEADER_MISMATCH = "http/header-mismatch", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,
-        Http, Http, probes(&["http/header-mirroring"]),
+        Http, Http, probes(&["http/header-mirroring", "http/name-header-mismatch"]),
         "Servers that process the request body **MUST** reject requests where the values specified in the headers do not match the corresponding values in the request body. […] When rejecting a request due to header validation failure, servers **MUST** return HTTP status `400 Bad Request` and **MUST** include a JSON-RPC error response using the following error code: `-32020` (HeaderMismatch).";
     /// A missing standard header is refused like a mismatch.
     HTTP_HEADER_MISSING = "http/header-missing", "2026-07-28", "basic/transports/streamable-http.mdx", "Server Validation", Must,

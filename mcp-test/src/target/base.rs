@@ -71,6 +71,37 @@ pub trait Target: Send + Sync {
     fn connection(&self) -> Connection {
         Connection::default()
     }
+
+    /// Sends `text` as one message exactly as given, JSON or not: how a checker sees what a
+    /// server makes of a malformed message, which no JSON value encodes. What comes back is
+    /// what the transport hands back for it: in process the server's answer; on stdio the
+    /// reply under `null` (or under the id `text` carries, when it is JSON with one) that came
+    /// within the caller's timeout, else none. `text` must hold no newline (stdio frames a
+    /// message as one line).
+    ///
+    /// The default cannot send text: [`TargetError::Unsupported`]. The in-process
+    /// [`Server`](crate::Server), the stdio client and the wrappers of this crate can.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// use mcp_test::target::Target;
+    /// use mcp_test::{Caller, Server};
+    ///
+    /// let server = Server::builder("demo", "1.0.0").build().unwrap();
+    /// let exchange = server.send_text("{\"jsonrpc\": ", &Caller::default()).await.unwrap();
+    /// let reply = exchange.response.unwrap();
+    /// assert_eq!(reply["error"]["code"], -32700);
+    /// assert!(reply["id"].is_null());
+    /// # });
+    /// ```
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        let _ = (text, caller);
+        Box::pin(async move {
+            Err(TargetError::Unsupported {
+                what: format!("sending text that is not a JSON value to {}", self.label()),
+            })
+        })
+    }
 }
 
 /// What is known of a [`Target`]'s connection ([`Target::connection`]): one description for
@@ -485,6 +516,12 @@ pub enum TargetError {
         request: String,
         /// The deadline, counted from when the run began.
         after: Duration,
+    },
+    /// The target cannot do what was asked of it (send text that is not a JSON value).
+    #[error("this target does not support {what}")]
+    Unsupported {
+        /// What was asked.
+        what: String,
     },
     /// A request got no reply at all (the target treated it as a notification).
     #[error("no response to the request {request}")]

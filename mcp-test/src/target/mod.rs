@@ -103,6 +103,25 @@ impl Target for Server {
     fn connection(&self) -> Connection {
         Connection::new().with_era(Era::Current)
     }
+
+    /// The server's answer to `text` as [`Server::handle_json_with`] gives it (-32700 when it
+    /// is not JSON).
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            answered::answering(self);
+            let response = match self.handle_json_with(text, caller).await {
+                None => None,
+                Some(text) => match serde_json::from_str(&text) {
+                    Ok(value) => Some(value),
+                    Err(source) => return Err(TargetError::InvalidJson { text, source }),
+                },
+            };
+            Ok(Exchange {
+                response,
+                ..Exchange::default()
+            })
+        })
+    }
 }
 
 impl<T: Target + ?Sized> Target for &T {
@@ -114,6 +133,9 @@ impl<T: Target + ?Sized> Target for &T {
     }
     fn connection(&self) -> Connection {
         (**self).connection()
+    }
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        (**self).send_text(text, caller)
     }
 }
 
@@ -127,6 +149,9 @@ impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
     fn connection(&self) -> Connection {
         (**self).connection()
     }
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        (**self).send_text(text, caller)
+    }
 }
 
 impl<T: Target + ?Sized> Target for Box<T> {
@@ -138,6 +163,9 @@ impl<T: Target + ?Sized> Target for Box<T> {
     }
     fn connection(&self) -> Connection {
         (**self).connection()
+    }
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        (**self).send_text(text, caller)
     }
 }
 

@@ -1,0 +1,467 @@
+//! `base/malformed-message`: invalid JSON gets -32700 (Parse error) with `id: null`, and the
+//! server keeps serving.
+//!
+//! How: the probe sends one message that is not JSON (a request cut short), as it is: on stdio
+//! one line, whose reply (under `null`) it waits for a few seconds at most
+//! (`Target::send_text`), over Streamable HTTP one POST body with the headers of a 2026-07-28
+//! request, in process to the server's text handler. Then
+//! it sends a request that changes nothing (`server/discover` of a 2026-07-28 server, `ping` of
+//! a 2025-era one) and judges the reply to the text, and whether the request was answered
+//! ([`exchange_text`], which `base/invalid-request` shares).
+//!
+//! - No answer to the request after it: the server stopped serving, and a request must get a
+//!   response (`jsonrpc/response-required`, MUST).
+//! - A reply with another code, or with an id other than null: JSON-RPC 2.0 gives invalid JSON
+//!   -32700 and an id it could not read `null` (`jsonrpc/parse-error`, MUST, as MCP makes
+//!   JSON-RPC 2.0 a MUST).
+//! - No reply to the text, the server serving on: a note. JSON-RPC 2.0's "MUST reply" binds an
+//!   rpc call, and text that is not JSON is arguably none.
+//! - Over HTTP, an error status without a JSON-RPC body, or -32020/-32022 (header checks a
+//!   server may make before it reads the body): a note. A 2025-era server over HTTP serves a
+//!   POST in a session: the probe opens one of its own (`initialize`) and posts the text in it.
+//!   On a target that cannot send text (`TargetError::Unsupported`) the probe is not run.
+//!
+//! Clauses quoted: [`JSONRPC_PARSE_ERROR`](clauses::JSONRPC_PARSE_ERROR),
+//! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE) (JSON-RPC 2.0, both eras).
+
+use crate::Shown;
+use crate::checker::{Note, Out, brief};
+use crate::run::Run;
+use futures_util::future::LocalBoxFuture;
+use mcp_test::Caller;
+use mcp_test::cases::{Era, shorten};
+use mcp_test::spec::clauses::{self, Clause};
+use mcp_test::wire::error_codes::{HEADER_MISMATCH, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+pub(crate) const ID: &str = "base/malformed-message";
+
+/// The text sent: a message cut short, so no JSON parser takes it. It holds no id, so a
+/// lenient server cannot answer it under one a request of the check used.
+pub(crate) const MALFORMED: &str = r#"{"jsonrpc": "2.0", "method": "#;
+
+pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
+    Box::pin(async move {
+        let what = Sent {
+            label: "a message that is not JSON",
+            text: MALFORMED.to_owned(),
+            reply_id: None,
+        };
+        let seen = exchange_text(r, &what).await;
+        let out = judge(
+            r.c.era,
+            &what,
+            &seen,
+            &clauses::JSONRPC_PARSE_ERROR,
+            i64::from(PARSE_ERROR),
+            "Parse error",
+        );
+        record(r, ID, &seen, out);
+    })
+}
+
+/// Records probe `id`: skipped, with why, when the text was not sent.
+pub(crate) fn record(r: &mut Run<'_>, id: &str, seen: &Seen, out: Out) {
+    match &seen.unsent {
+        Some(why) => r.c.skip_probe(id, why.clone()),
+        None => r.c.push_probe(id, out),
+    }
+}
+
+/// How long a reply to the text is waited for at most (or the per-call timeout, when
+/// shorter): a server answers a message it cannot read at once, and one that ignores it would
+/// otherwise cost a whole timeout.
+const REPLY_WAIT: Duration = Duration::from_secs(5);
+
+/// What a probe sends as text.
+pub(crate) struct Sent {
+    /// What it is, for messages: "a message that is not JSON".
+    pub label: &'static str,
+    /// The text.
+    pub text: String,
+    /// The id a reply may carry besides `null` (JSON text), when the text has one a server
+    /// can read.
+    pub reply_id: Option<String>,
+}
+
+/// What came of sending text, then a request.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    /// Why the text could not be sent (nothing is judged then).
+    pub unsent: Option<String>,
+    /// The overall deadline had passed: nothing was sent, nothing is judged.
+    pub cut: bool,
+    /// The reply to the text, when one was seen.
+    pub reply: Option<Value>,
+    /// Over HTTP: the status and, when it held no JSON-RPC message, the body in brief.
+    pub status: Option<u16>,
+    pub http_body: Option<String>,
+    /// The request sent after it, and why it went unanswered (`None`: answered).
+    pub follow: String,
+    pub follow_failed: Option<String>,
+}
+
+/// Sends `sent.text` as it is, then a request that changes nothing, and returns what came of
+/// both; see the [module docs](self). A server that stopped answering is marked dead on the
+/// checker, so later probes skip.
+pub(crate) async fn exchange_text(r: &mut Run<'_>, sent: &Sent) -> Seen {
+    let mut seen = Seen::default();
+    let c = &mut r.c;
+    if let Some(dead) = &c.dead {
+        seen.unsent = Some(format!("the server had stopped answering ({dead})"));
+        return seen;
+    }
+    // The text goes beside the session, so the overall deadline is heeded here: past it,
+    // nothing is sent, and the request after it, refused by the session, marks the probe
+    // cut short.
+    if c.session.past_deadline() {
+        seen.cut = true;
+        let _ = c
+            .session
+            .request(follow_method(c.modern()), json!({}))
+            .await;
+        return seen;
+    }
+    c.last = Some(Shown {
+        method: sent.label.to_owned(),
+        id: None,
+    });
+    if let Some(http) = r.connection.http.clone() {
+        let headers = match c.era {
+            Era::Current => super::raw_http::modern_headers(""),
+            // A 2025-era server serves a POST in a session: one of the probe's own.
+            Era::Legacy => {
+                match legacy_session(&http.url, &http.options, c.session.timeout).await {
+                    Ok(headers) => headers,
+                    Err(why) => {
+                        seen.unsent = Some(why);
+                        return seen;
+                    }
+                }
+            }
+        };
+        match post_text(
+            &http.url,
+            &http.options,
+            headers,
+            &sent.text,
+            c.session.timeout,
+        )
+        .await
+        {
+            Ok((status, messages, body)) => {
+                seen.status = Some(status);
+                seen.reply = messages.into_iter().next();
+                if seen.reply.is_none() {
+                    seen.http_body = Some(body);
+                }
+            }
+            Err(e) => {
+                seen.follow = sent.label.to_owned();
+                seen.follow_failed = Some(e);
+            }
+        }
+    } else {
+        let caller = Caller {
+            timeout: Some(c.session.timeout.min(REPLY_WAIT)),
+            ..Caller::default()
+        };
+        match c.session.target.send_text(&sent.text, &caller).await {
+            Ok(exchange) => seen.reply = exchange.response,
+            Err(e) => {
+                seen.unsent = Some(e.to_string());
+                return seen;
+            }
+        }
+    }
+    let follow = follow_method(c.modern());
+    if seen.follow_failed.is_none() {
+        seen.follow = follow.to_owned();
+        let (id, answer) = c.session.request(follow, json!({})).await;
+        match answer {
+            Ok(answer) if answer.get("id") == Some(&json!(id)) => {}
+            Ok(answer) => {
+                // The client took the reply to the text (id null) for the request in flight:
+                // the request's own answer came after it; one more request reads past it.
+                if seen.reply.is_none() {
+                    seen.reply = Some(answer);
+                }
+                let (_, again) = c.session.request(follow, json!({})).await;
+                if let Err(e) = again {
+                    seen.follow_failed = Some(e.to_string());
+                }
+            }
+            Err(e) => seen.follow_failed = Some(e.to_string()),
+        }
+    }
+    if let Some(why) = &seen.follow_failed
+        && !c.session.past_deadline()
+        && !c.alive().await
+    {
+        c.dead = Some(why.clone());
+    }
+    seen
+}
+
+/// The request sent after the text: one that changes nothing, which every server of the era
+/// serves.
+fn follow_method(modern: bool) -> &'static str {
+    if modern { "server/discover" } else { "ping" }
+}
+
+/// Posts `text` as the body of a 2026-07-28 request: the status, the JSON-RPC messages of the
+/// reply, and the reply in brief.
+async fn post_text(
+    url: &str,
+    options: &mcp_test::client::HttpOptions,
+    headers: http::HeaderMap,
+    text: &str,
+    timeout: Duration,
+) -> Result<(u16, Vec<Value>, String), String> {
+    let uri = mcp_test::__check::HttpClient::parse_url(url)
+        .map_err(|e| format!("{url} is not a usable URL: {e}"))?;
+    let reply = mcp_test::__check::HttpClient::with_options(options)
+        .map_err(|e| e.to_string())?
+        .post(&uri, headers, text.to_owned().into_bytes().into(), timeout)
+        .await
+        .map_err(|e| e.to_string())?;
+    let status = reply.status.as_u16();
+    Ok((
+        status,
+        reply.messages(),
+        format!("HTTP {status}: {}", shorten(&reply.text(), 200)),
+    ))
+}
+
+/// Opens a 2025-era session of the probe's own on `url` (`initialize`, then
+/// `notifications/initialized`) and returns the headers of a POST in it: JSON in, JSON or SSE
+/// out, the version the server chose and its `Mcp-Session-Id`, when it minted one.
+async fn legacy_session(
+    url: &str,
+    options: &mcp_test::client::HttpOptions,
+    timeout: Duration,
+) -> Result<http::HeaderMap, String> {
+    use super::http_exchange::{Wire, json_headers, put};
+    let wire = Wire::new(url, options, timeout)?;
+    let init = json!({"jsonrpc": "2.0", "id": "mcp-test-malformed-session", "method": "initialize",
+        "params": {"protocolVersion": mcp_test::wire::LEGACY_PROTOCOL_VERSION, "capabilities": {},
+                   "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}});
+    let reply = wire
+        .post(json_headers(), &init, Duration::ZERO)
+        .await
+        .map_err(|e| format!("initialize, to open a session of its own, got no reply ({e})"))?;
+    let Some(result) = reply
+        .response(&init["id"])
+        .and_then(|r| r.get("result").cloned())
+    else {
+        return Err(format!(
+            "initialize, to open a session of its own, was not served ({})",
+            reply.brief()
+        ));
+    };
+    let mut headers = json_headers();
+    if let Some(version) = result.get("protocolVersion").and_then(Value::as_str) {
+        put(&mut headers, mcp_test::headers::PROTOCOL_VERSION, version);
+    }
+    if let Some(session) = reply.headers.get("mcp-session-id") {
+        headers.insert("mcp-session-id", session.clone());
+    }
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let _ = wire
+        .post(headers.clone(), &initialized, Duration::ZERO)
+        .await;
+    Ok(headers)
+}
+
+/// What `seen` shows, for text a server must answer with `code` (`name`) under `clause`.
+pub(crate) fn judge(
+    era: Era,
+    sent: &Sent,
+    seen: &Seen,
+    clause: &Clause,
+    code: i64,
+    name: &str,
+) -> Vec<Note> {
+    let on = Some(Shown {
+        method: sent.label.to_owned(),
+        id: None,
+    });
+    let mut out = Vec::new();
+    if seen.cut {
+        return out;
+    }
+    // Not sent: nothing to judge; the probe is recorded as not run ([`record`]).
+    if seen.unsent.is_some() {
+        return out;
+    }
+    if let Some(why) = &seen.follow_failed {
+        out.push(
+            Note::broke_in(
+                era,
+                &clauses::JSONRPC_RESPONSE,
+                format!(
+                    "after {} the server did not answer {} ({why}); a request must get a response",
+                    sent.label, seen.follow
+                ),
+            )
+            .on(on.clone()),
+        );
+    }
+    let Some(reply) = &seen.reply else {
+        let how = match (&seen.status, &seen.http_body) {
+            (Some(_), Some(body)) => format!("answered {body}, with no JSON-RPC message"),
+            _ => "got no reply".to_owned(),
+        };
+        if seen.follow_failed.is_none() {
+            out.push(
+                Note::info(format!(
+                    "{} {how}; JSON-RPC 2.0 gives it {code} ({name}), but its rule that a call gets a response binds a request, which this is not",
+                    sent.label
+                ))
+                .on(on),
+            );
+        }
+        return out;
+    };
+    let got = reply.pointer("/error/code").and_then(Value::as_i64);
+    if got == Some(code) {
+        let id = reply.get("id").unwrap_or(&Value::Null);
+        let id_text = id.to_string();
+        if !id.is_null() && sent.reply_id.as_deref() != Some(id_text.as_str()) {
+            out.push(
+                Note::broke_in(
+                    era,
+                    clause,
+                    format!(
+                        "the {code} error answering {} has id {id}; an id that could not be read must be null",
+                        sent.label
+                    ),
+                )
+                .on(on),
+            );
+        }
+        return out;
+    }
+    if seen.status.is_some()
+        && got.is_some_and(|g| {
+            g == i64::from(HEADER_MISMATCH) || g == i64::from(UNSUPPORTED_PROTOCOL_VERSION)
+        })
+    {
+        out.push(
+            Note::info(format!(
+                "{} was refused with {} ({}), a check of the headers that may come before the body is read, rather than {code} ({name})",
+                sent.label,
+                got.unwrap_or_default(),
+                brief(reply)
+            ))
+            .on(on),
+        );
+        return out;
+    }
+    out.push(
+        Note::broke_in(
+            era,
+            clause,
+            format!(
+                "{} must be answered with {code} ({name}); got {}",
+                sent.label,
+                brief(reply)
+            ),
+        )
+        .on(on),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+
+    fn sent() -> Sent {
+        Sent {
+            label: "a message that is not JSON",
+            text: MALFORMED.to_owned(),
+            reply_id: None,
+        }
+    }
+
+    fn judged(seen: &Seen) -> Vec<Note> {
+        judge(
+            Era::Current,
+            &sent(),
+            seen,
+            &clauses::JSONRPC_PARSE_ERROR,
+            -32700,
+            "Parse error",
+        )
+    }
+
+    fn error(id: Value, code: i64) -> Option<Value> {
+        Some(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": "x"}}))
+    }
+
+    #[test]
+    fn a_parse_error_with_a_null_id_and_a_server_that_serves_on_is_fine() {
+        let seen = Seen {
+            reply: error(Value::Null, -32700),
+            ..Seen::default()
+        };
+        assert!(judged(&seen).is_empty());
+    }
+
+    #[test]
+    fn another_code_or_an_id_breaks_the_parse_error_rule() {
+        let seen = Seen {
+            reply: error(Value::Null, -32603),
+            ..Seen::default()
+        };
+        let found = judged(&seen);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].clause, Some(clauses::JSONRPC_PARSE_ERROR));
+        assert_eq!(found[0].severity, Severity::Defect);
+        assert!(found[0].message.contains("must"), "{}", found[0].message);
+        // The code quoted is the code received.
+        assert!(found[0].message.contains("-32603"), "{}", found[0].message);
+        let seen = Seen {
+            reply: error(json!(1), -32700),
+            ..Seen::default()
+        };
+        let found = judged(&seen);
+        assert_eq!(found[0].clause, Some(clauses::JSONRPC_PARSE_ERROR));
+        assert!(found[0].message.contains("null"), "{}", found[0].message);
+    }
+
+    #[test]
+    fn a_server_that_stops_answering_breaks_the_response_rule() {
+        let seen = Seen {
+            follow: "server/discover".to_owned(),
+            follow_failed: Some("the process exited".to_owned()),
+            ..Seen::default()
+        };
+        let found = judged(&seen);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].clause, Some(clauses::JSONRPC_RESPONSE));
+        assert_eq!(found[0].severity, Severity::Defect);
+    }
+
+    #[test]
+    fn silence_or_a_header_check_first_is_a_note() {
+        let found = judged(&Seen::default());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].severity, Severity::Info);
+        let seen = Seen {
+            status: Some(400),
+            reply: error(Value::Null, -32020),
+            ..Seen::default()
+        };
+        let found = judged(&seen);
+        assert_eq!(found[0].severity, Severity::Info);
+        let seen = Seen {
+            unsent: Some("no".to_owned()),
+            ..Seen::default()
+        };
+        assert!(judged(&seen).is_empty());
+    }
+}
