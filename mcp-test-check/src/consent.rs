@@ -203,6 +203,10 @@ impl Target for Recording<'_> {
         self.inner.send(message, caller)
     }
 
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        self.inner.send_text(text, caller)
+    }
+
     fn connection(&self) -> Connection {
         self.inner.connection()
     }

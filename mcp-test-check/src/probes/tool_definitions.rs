@@ -398,7 +398,8 @@ mod tests {
         }
         let tool_error = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete",
             "isError": true, "content": [{"type": "text", "text": "no such tool"}]}});
-        let note = unknown_tool(Era::Current, "mcp-test-no-such-tool", &tool_error).expect("a note");
+        let note =
+            unknown_tool(Era::Current, "mcp-test-no-such-tool", &tool_error).expect("a note");
         assert_eq!(note.severity, crate::Severity::Info);
     }
 

@@ -352,6 +352,11 @@ impl<T: Target> Target for Recording<T> {
         })
     }
 
+    /// Text that is not a JSON value is no MCP request: passed on, not recorded.
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        self.target.send_text(text, caller)
+    }
+
     fn label(&self) -> String {
         self.target.label()
     }

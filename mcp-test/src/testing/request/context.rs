@@ -71,6 +71,9 @@ impl Target for TestContext {
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         self.target.send(message, caller)
     }
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        self.target.send_text(text, caller)
+    }
     fn connection(&self) -> Connection {
         self.target.connection()
     }
