@@ -88,7 +88,7 @@ pub use response::{
     json_response, result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
-pub use snapshot::normalize;
+pub use snapshot::{DEFAULT_REDACTIONS, DefaultRedaction, Redactions, RedactionsGuard, normalize};
 pub use tasks::{
     __task_status, POLL_LIMIT, answer_task, call_tool_as_task, cancel_task, get_task, poll_task,
     run_task, task_id, task_status, update_task,
