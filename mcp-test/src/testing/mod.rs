@@ -88,7 +88,11 @@ pub use response::{
     json_response, result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
-pub use snapshot::{DEFAULT_REDACTIONS, DefaultRedaction, Redactions, RedactionsGuard, normalize};
+#[cfg(feature = "insta")]
+pub use snapshot::__case_settings;
+pub use snapshot::{
+    __case_of, DEFAULT_REDACTIONS, DefaultRedaction, Redactions, RedactionsGuard, normalize,
+};
 pub use tasks::{
     __task_status, POLL_LIMIT, answer_task, call_tool_as_task, cancel_task, get_task, poll_task,
     run_task, task_id, task_status, update_task,

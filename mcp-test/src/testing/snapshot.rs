@@ -337,6 +337,44 @@ impl Drop for RedactionsGuard {
     }
 }
 
+/// The case a parameterized test runs, when the function at `function` (a `type_name` path,
+/// as `std::any::type_name_of_val` of an item defined in it gives) is the shared body of
+/// rstest or test-case cases: the test's name (the thread libtest runs it on is named
+/// after it) continues past the function's name, `adds::case_1_small` for `adds`. `None` for a
+/// plain test (the name ends with the function's) or a helper the test called.
+#[doc(hidden)]
+pub fn __case_of(function: &str, thread: Option<&str>) -> Option<String> {
+    let mut path = function;
+    while let Some(rest) = path.strip_suffix("::{{closure}}") {
+        path = rest;
+    }
+    let name = path.rsplit("::").next()?;
+    let segments: Vec<&str> = thread?.split("::").collect();
+    let (last, before) = segments.split_last()?;
+    if *last == name {
+        return None;
+    }
+    let at = before.iter().rposition(|segment| *segment == name)?;
+    Some(segments[at + 1..].join("-"))
+}
+
+/// insta settings for an unnamed snapshot taken at `marker` (a `type_name` path of an item
+/// the macro defines there): under an rstest or test-case case, the current settings with the
+/// case as snapshot suffix (unless one is set), so each case has its own file
+/// (`<file>__<test>@<case>.snap`) whatever order the cases run in. Not public API.
+#[cfg(feature = "insta")]
+#[doc(hidden)]
+pub fn __case_settings(marker: &str) -> Option<insta::Settings> {
+    let function = marker.strip_suffix("::__mcp_test_snapshot_site")?;
+    let case = __case_of(function, std::thread::current().name())?;
+    let mut settings = insta::Settings::clone_current();
+    if settings.snapshot_suffix().is_some() {
+        return None;
+    }
+    settings.set_snapshot_suffix(case);
+    Some(settings)
+}
+
 /// Snapshots a response with [`insta`](https://docs.rs/insta) after [`normalize`]: every
 /// redaction of [`DEFAULT_REDACTIONS`] (ids, server info, request state, task ids and
 /// timestamps) except those removed with [`Redactions`], then insta's own (those a
@@ -347,8 +385,13 @@ impl Drop for RedactionsGuard {
 /// An unnamed snapshot is named the way insta names one: after the function it is taken in,
 /// `-2`, `-3`.. for the second and later in the same function. In an
 /// [`#[mcp_test]`](macro@crate::mcp_test) test that is the test's own name, so every test of a
-/// file gets its own snapshot files. The snapshot's `expression` header is the response
-/// expression as written.
+/// file gets its own snapshot files. In a case of an rstest or test-case test, the case's name
+/// follows as insta's snapshot suffix: `<test file>__adds@case_1_small.snap` (rstest's
+/// `#[case::small]`), `<test file>__divides@test_case_1_exact.snap` (test-case's
+/// `; "exact"`), `-2`.. after it for the second and later in the same case, so each case has
+/// its own files whatever order the cases run in (a suffix the test set in insta's settings
+/// is kept instead). The snapshot's `expression` header is the response expression
+/// as written.
 ///
 /// ```ignore
 /// #[mcp_test(server = weather)]
@@ -369,6 +412,11 @@ impl Drop for RedactionsGuard {
 macro_rules! assert_response_snapshot {
     ($response:expr, { $($selector:expr => $replacement:expr),* $(,)? } $(,)?) => {{
         let normalized_response = $crate::testing::normalize(&$response);
+        fn __mcp_test_snapshot_site() {}
+        let case_settings = $crate::testing::__case_settings(
+            ::core::any::type_name_of_val(&__mcp_test_snapshot_site),
+        );
+        let _case_guard = case_settings.as_ref().map(|settings| settings.bind_to_scope());
         $crate::__private::insta::assert_json_snapshot!(
             ::core::option::Option::None::<&str>,
             normalized_response,
@@ -378,6 +426,12 @@ macro_rules! assert_response_snapshot {
     }};
     ($response:expr $(,)?) => {{
         let normalized_response = $crate::testing::normalize(&$response);
+        // A case of an rstest or test-case test: its name is the snapshot's suffix.
+        fn __mcp_test_snapshot_site() {}
+        let case_settings = $crate::testing::__case_settings(
+            ::core::any::type_name_of_val(&__mcp_test_snapshot_site),
+        );
+        let _case_guard = case_settings.as_ref().map(|settings| settings.bind_to_scope());
         // No name: insta names the snapshot after the enclosing function. The third argument
         // is what the snapshot's header shows as its expression.
         $crate::__private::insta::assert_json_snapshot!(
@@ -462,6 +516,31 @@ mod tests {
         assert_eq!(normalize(&message)["id"], 1);
         drop(outer);
         assert_eq!(normalize(&message)["id"], "[id]");
+    }
+
+    #[test]
+    fn a_case_is_what_the_test_name_has_past_the_function() {
+        // rstest: `mod adds { fn case_1_small() }` calls the shared body `adds`.
+        assert_eq!(
+            __case_of("t::adds", Some("adds::case_1_small")).as_deref(),
+            Some("case_1_small")
+        );
+        // #[mcp_test] nests its body in a fn of the same name; in a module.
+        assert_eq!(
+            __case_of("t::m::adds::adds::{{closure}}", Some("m::adds::case_2")).as_deref(),
+            Some("case_2")
+        );
+        // rstest's matrix: a module per value.
+        assert_eq!(
+            __case_of("t::adds", Some("adds::a_1::b_2")).as_deref(),
+            Some("a_1-b_2")
+        );
+        // A plain test (even in a module of its name), a helper, no thread name.
+        assert_eq!(__case_of("t::adds::adds", Some("adds::adds")), None);
+        assert_eq!(__case_of("t::adds", Some("adds")), None);
+        assert_eq!(__case_of("t::check", Some("adds::case_1")), None);
+        assert_eq!(__case_of("t::adds", Some("main")), None);
+        assert_eq!(__case_of("t::adds", None), None);
     }
 
     #[test]
