@@ -20,6 +20,14 @@
 //!   accepts, and on the wrong branch panic naming the branch they found, with everything
 //!   received.
 //!
+//! Every helper and assertion that can fail reports the test's line: the sync ones are
+//! `#[track_caller]` (the panic is located there), and the async ones (the request, task and
+//! round helpers, free or on [`TestContext`]) capture where they were called before they are
+//! awaited and begin their panic message with it (`tests/orders.rs:42:20: stdio ... gave no
+//! reply to tools/call "refund": ...`), since a panic inside a future is located in
+//! mcp-test's sources. A question a round script has no answer for lists the keys the script
+//! does answer, so a misspelt key shows.
+//!
 //! ```
 //! use mcp_test::prelude::*;
 //!
