@@ -3,7 +3,7 @@
 //! ```text
 //! #[mcp_test(server = calculator, principal = "alice", scopes = ["math"],
 //!            capabilities(elicitation), protocol = "2026-07-28", timeout = 5000,
-//!            flavor = "current_thread")]
+//!            flavor = "current_thread", start_paused = true)]
 //! async fn adds(mcp: TestContext) { ... }
 //! ```
 //!
@@ -20,12 +20,12 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::spanned::Spanned;
-use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Type};
+use syn::{Expr, ExprLit, FnArg, ItemFn, Lit, LitBool, LitStr, ReturnType, Type};
 
 use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 
 const OPTIONS: &str = "server, stdio, http, rmcp, principal, tenant, scopes, capabilities(..), \
-protocol, timeout, flavor, crate";
+protocol, timeout, flavor, start_paused, crate";
 /// The options that say where requests go; a test has exactly one.
 const TARGETS: &str = "`server`, `stdio`, `http` or `rmcp`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
@@ -56,6 +56,7 @@ struct Options<'e> {
     protocol: Slot<'e, Expr>,
     timeout: Slot<'e, Expr>,
     flavor: Slot<'e, LitStr>,
+    start_paused: Slot<'e, LitBool>,
     krate: Slot<'e, syn::Path>,
 }
 
@@ -73,6 +74,7 @@ impl<'e> Options<'e> {
             protocol: Slot::new(errors, KEYS, "protocol"),
             timeout: Slot::new(errors, KEYS, "timeout"),
             flavor: Slot::new(errors, KEYS, "flavor"),
+            start_paused: Slot::new(errors, KEYS, "start_paused"),
             krate: Slot::new(errors, KEYS, "crate"),
         }
     }
@@ -129,6 +131,23 @@ fn parse_option(
                 );
             }
             options.flavor.set(span, Some(flavor));
+        }
+        "start_paused" => {
+            let value: Expr = meta.value()?.parse()?;
+            match value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Bool(paused),
+                    ..
+                }) => options.start_paused.set(span, Some(paused)),
+                other => {
+                    errors.error_at(
+                        other.span(),
+                        "`start_paused` takes `true` or `false`: `start_paused = true` starts the \
+                         test's runtime with tokio's clock paused",
+                    );
+                    options.start_paused.set(span, None);
+                }
+            }
         }
         "capabilities" => {
             let mut list: Vec<LitStr> = Vec::new();
@@ -249,6 +268,17 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let protocol = options.protocol.get();
     let timeout = options.timeout.get();
     let flavor = options.flavor.get();
+    let start_paused = options.start_paused.get();
+    if let (Some(paused), Some(flavor)) = (&start_paused, &flavor)
+        && paused.value
+        && flavor.value() == "multi_thread"
+    {
+        errors.error_at(
+            paused.span(),
+            "`start_paused = true` needs the current_thread runtime: tokio pauses the clock of \
+             a current_thread runtime only; remove `flavor = \"multi_thread\"`",
+        );
+    }
     let krate = options.krate.get().unwrap_or_else(default_crate_path);
     errors.check()?;
     let private = quote!(#krate::__private);
@@ -285,6 +315,13 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let runtime = match flavor.as_ref().map(LitStr::value).as_deref() {
         Some("multi_thread") => quote! { new_multi_thread() },
         _ => quote! { new_current_thread() },
+    };
+    // Spanned at `true`: without mcp-test's `test-util` feature the error lands there.
+    let pause = match &start_paused {
+        Some(paused) if paused.value => {
+            quote_spanned! {paused.span()=> #private::start_paused(&mut __mcp_builder, #paused); }
+        }
+        _ => TokenStream::new(),
     };
 
     let attrs = &function.attrs;
@@ -351,8 +388,10 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         #vis fn #name() #output {
             async fn #name(#param) #body_output #block
 
-            let __mcp_runtime = #private::tokio::runtime::Builder::#runtime
-                .enable_all()
+            let mut __mcp_builder = #private::tokio::runtime::Builder::#runtime;
+            __mcp_builder.enable_all();
+            #pause
+            let __mcp_runtime = __mcp_builder
                 .build()
                 .expect("#[mcp_test] could not build its tokio runtime");
             __mcp_runtime.block_on(async {

@@ -92,3 +92,24 @@ pub trait NeedsHttpFeature {}
 pub fn http_context<U: NeedsHttpFeature>(_url: U, _options: RequestOptions) -> TestContext {
     unreachable!("NeedsHttpFeature has no implementations")
 }
+
+/// `#[mcp_test(start_paused = true)]`: the test's runtime starts with tokio's clock paused.
+#[cfg(feature = "test-util")]
+pub fn start_paused(builder: &mut tokio::runtime::Builder, paused: bool) {
+    builder.start_paused(paused);
+}
+
+/// Implemented by nothing: the bound of `start_paused` without the `test-util` feature.
+#[cfg(not(feature = "test-util"))]
+#[diagnostic::on_unimplemented(
+    message = "`#[mcp_test(start_paused = true)]` needs the `test-util` feature of mcp-test",
+    label = "needs the `test-util` feature (tokio's paused clock)",
+    note = "enable it where mcp-test is a dependency: `mcp-test = {{ version = \"..\", features = [\"test-util\"] }}`"
+)]
+pub trait NeedsTestUtilFeature {}
+
+/// Without the `test-util` feature: a compile error at `true`, naming the feature.
+#[cfg(not(feature = "test-util"))]
+pub fn start_paused<P: NeedsTestUtilFeature>(_builder: &mut tokio::runtime::Builder, _paused: P) {
+    unreachable!("NeedsTestUtilFeature has no implementations")
+}

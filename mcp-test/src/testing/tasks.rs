@@ -7,9 +7,10 @@
 //!
 //! Polling honours the task's `pollIntervalMs`. A test server built with
 //! [`ServerBuilder::task_poll_interval(None)`](crate::ServerBuilder::task_poll_interval) sends
-//! none, and the poll waits from a millisecond up between `tasks/get`s; under
-//! `#[tokio::test(start_paused = true)]` every wait, the tool's own timers included, is
-//! virtual, so no test sleeps.
+//! none, and the poll waits from a millisecond up between `tasks/get`s. Every wait is on
+//! tokio's clock: under `#[mcp_test(start_paused = true)]` (feature `test-util`) or
+//! `#[tokio::test(start_paused = true)]` every wait, the server's `pollIntervalMs` and the
+//! tool's own timers included, is virtual, so no test sleeps.
 
 use super::request::{RequestOptions, TestContext, send_at};
 use crate::target::Target;
