@@ -24,10 +24,10 @@ use syn::{Expr, ExprLit, FnArg, ItemFn, Lit, LitBool, LitStr, ReturnType, Type};
 
 use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 
-const OPTIONS: &str = "server, stdio, http, rmcp, principal, tenant, scopes, capabilities(..), \
+const OPTIONS: &str = "server, stdio, http, http_command, rmcp, principal, tenant, scopes, capabilities(..), \
 protocol, timeout, flavor, start_paused, crate";
 /// The options that say where requests go; a test has exactly one.
-const TARGETS: &str = "`server`, `stdio`, `http` or `rmcp`";
+const TARGETS: &str = "`server`, `stdio`, `http`, `http_command` or `rmcp`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
 
 /// How `#[mcp_test(..)]` names its keys when one is given twice.
@@ -48,6 +48,7 @@ struct Options<'e> {
     server: Slot<'e, Keyed>,
     stdio: Slot<'e, Keyed>,
     http: Slot<'e, Keyed>,
+    http_command: Slot<'e, Keyed>,
     rmcp: Slot<'e, Keyed>,
     principal: Slot<'e, Expr>,
     tenant: Slot<'e, Expr>,
@@ -66,6 +67,7 @@ impl<'e> Options<'e> {
             server: Slot::new(errors, KEYS, "server"),
             stdio: Slot::new(errors, KEYS, "stdio"),
             http: Slot::new(errors, KEYS, "http"),
+            http_command: Slot::new(errors, KEYS, "http_command"),
             rmcp: Slot::new(errors, KEYS, "rmcp"),
             principal: Slot::new(errors, KEYS, "principal"),
             tenant: Slot::new(errors, KEYS, "tenant"),
@@ -93,6 +95,7 @@ fn parse_option(
         "server" => Some(&mut options.server),
         "stdio" => Some(&mut options.stdio),
         "http" => Some(&mut options.http),
+        "http_command" => Some(&mut options.http_command),
         "rmcp" => Some(&mut options.rmcp),
         _ => None,
     };
@@ -258,6 +261,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             ("server", options.server),
             ("stdio", options.stdio),
             ("http", options.http),
+            ("http_command", options.http_command),
             ("rmcp", options.rmcp),
         ],
     );
@@ -362,6 +366,10 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             let function = quote_spanned! {key=> #private::http_context};
             quote! { let __mcp_context = #function(#expr, #options); }
         }
+        Target::HttpCommand(Keyed { key, expr, .. }) => {
+            let function = quote_spanned! {key=> #private::http_command_context};
+            quote! { let __mcp_context = #function(#expr, #options).await; }
+        }
         // Like `server`, a path to a function is called: `rmcp = Calculator::new` runs
         // `Calculator::new()`. A handler is often a unit struct, though, and a path whose last
         // segment is capitalised (`rmcp = Calculator`) names a value, which is used as is.
@@ -414,13 +422,15 @@ enum Target {
     Stdio(Keyed),
     /// `http = ..`: the server's URL.
     Http(Keyed),
+    /// `http_command = ..`: a command that serves HTTP and names its address.
+    HttpCommand(Keyed),
     /// `rmcp = ..`: an rmcp `ServerHandler`, served in process.
     Rmcp(Keyed),
 }
 
 /// The one target given, or `None` with the problem recorded: none given, or more than one
 /// (reported at every target key after the first, in the order written).
-fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 4]) -> Option<Target> {
+fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 5]) -> Option<Target> {
     let mut given: Vec<(&str, Target)> = Vec::new();
     for (name, slot) in slots {
         let Some(keyed) = slot.get() else { continue };
@@ -428,6 +438,7 @@ fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 4]) -> Optio
             "server" => Target::Server(keyed),
             "stdio" => Target::Stdio(keyed),
             "http" => Target::Http(keyed),
+            "http_command" => Target::HttpCommand(keyed),
             _ => Target::Rmcp(keyed),
         };
         given.push((name, target));
@@ -441,8 +452,10 @@ fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 4]) -> Optio
                 "#[mcp_test] needs a target, one of {TARGETS}: `server = my_server` (a function \
                  or an expression giving a `Server`, `ServerBuilder` or `Result<Server, _>`), \
                  `stdio = \"path/to/server\"` (a command that starts one), \
-                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL) or `rmcp = MyHandler::new` \
-                 (an rmcp `ServerHandler`, served in process)"
+                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL), `http_command = \
+                 [\"path/to/server\", \"--http\", \"127.0.0.1:0\"]` (a command that serves HTTP \
+                 and prints its address) or `rmcp = MyHandler::new` (an rmcp `ServerHandler`, \
+                 served in process)"
             ),
         );
         return None;
@@ -467,6 +480,7 @@ impl Target {
             Target::Server(keyed)
             | Target::Stdio(keyed)
             | Target::Http(keyed)
+            | Target::HttpCommand(keyed)
             | Target::Rmcp(keyed) => keyed,
         }
     }
@@ -509,7 +523,9 @@ mod tests {
         let out = errors(quote! {}, quote! { fn t() {} });
         assert!(out.contains("must be `async fn`"), "{out}");
         assert!(
-            out.contains("needs a target, one of `server`, `stdio`, `http` or `rmcp`"),
+            out.contains(
+                "needs a target, one of `server`, `stdio`, `http`, `http_command` or `rmcp`"
+            ),
             "{out}"
         );
     }

@@ -70,6 +70,8 @@ pub mod coverage;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
+#[cfg(all(feature = "client", feature = "http"))]
+mod http_command;
 mod in_process;
 mod request;
 mod request_macro;
@@ -84,6 +86,11 @@ pub use crate::wire::build::{
     put_mirrored_headers_for,
 };
 pub use assert::__assert;
+#[cfg(all(feature = "client", feature = "http"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "client", feature = "http"))))]
+pub use http_command::{
+    DEFAULT_STARTUP, HttpCommand, HttpCommandError, HttpProcess, IntoHttpCommand, PORT,
+};
 #[cfg(feature = "client")]
 pub use request::IntoCommand;
 pub use request::{
