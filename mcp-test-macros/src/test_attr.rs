@@ -3,7 +3,7 @@
 //! ```text
 //! #[mcp_test(server = calculator, principal = "alice", scopes = ["math"],
 //!            capabilities(elicitation), protocol = "2026-07-28", timeout = 5000,
-//!            flavor = "current_thread")]
+//!            flavor = "current_thread", start_paused = true)]
 //! async fn adds(mcp: TestContext) { ... }
 //! ```
 //!
@@ -20,14 +20,14 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::spanned::Spanned;
-use syn::{Expr, FnArg, ItemFn, Lit, LitStr, ReturnType, Type};
+use syn::{Expr, ExprLit, FnArg, ItemFn, Lit, LitBool, LitStr, ReturnType, Type};
 
 use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 
-const OPTIONS: &str = "server, stdio, http, rmcp, principal, tenant, scopes, capabilities(..), \
-protocol, timeout, flavor, crate";
+const OPTIONS: &str = "server, stdio, http, http_command, rmcp, principal, tenant, scopes, capabilities(..), \
+protocol, timeout, flavor, start_paused, crate";
 /// The options that say where requests go; a test has exactly one.
-const TARGETS: &str = "`server`, `stdio`, `http` or `rmcp`";
+const TARGETS: &str = "`server`, `stdio`, `http`, `http_command` or `rmcp`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
 
 /// How `#[mcp_test(..)]` names its keys when one is given twice.
@@ -48,6 +48,7 @@ struct Options<'e> {
     server: Slot<'e, Keyed>,
     stdio: Slot<'e, Keyed>,
     http: Slot<'e, Keyed>,
+    http_command: Slot<'e, Keyed>,
     rmcp: Slot<'e, Keyed>,
     principal: Slot<'e, Expr>,
     tenant: Slot<'e, Expr>,
@@ -56,6 +57,7 @@ struct Options<'e> {
     protocol: Slot<'e, Expr>,
     timeout: Slot<'e, Expr>,
     flavor: Slot<'e, LitStr>,
+    start_paused: Slot<'e, LitBool>,
     krate: Slot<'e, syn::Path>,
 }
 
@@ -65,6 +67,7 @@ impl<'e> Options<'e> {
             server: Slot::new(errors, KEYS, "server"),
             stdio: Slot::new(errors, KEYS, "stdio"),
             http: Slot::new(errors, KEYS, "http"),
+            http_command: Slot::new(errors, KEYS, "http_command"),
             rmcp: Slot::new(errors, KEYS, "rmcp"),
             principal: Slot::new(errors, KEYS, "principal"),
             tenant: Slot::new(errors, KEYS, "tenant"),
@@ -73,6 +76,7 @@ impl<'e> Options<'e> {
             protocol: Slot::new(errors, KEYS, "protocol"),
             timeout: Slot::new(errors, KEYS, "timeout"),
             flavor: Slot::new(errors, KEYS, "flavor"),
+            start_paused: Slot::new(errors, KEYS, "start_paused"),
             krate: Slot::new(errors, KEYS, "crate"),
         }
     }
@@ -91,6 +95,7 @@ fn parse_option(
         "server" => Some(&mut options.server),
         "stdio" => Some(&mut options.stdio),
         "http" => Some(&mut options.http),
+        "http_command" => Some(&mut options.http_command),
         "rmcp" => Some(&mut options.rmcp),
         _ => None,
     };
@@ -129,6 +134,23 @@ fn parse_option(
                 );
             }
             options.flavor.set(span, Some(flavor));
+        }
+        "start_paused" => {
+            let value: Expr = meta.value()?.parse()?;
+            match value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Bool(paused),
+                    ..
+                }) => options.start_paused.set(span, Some(paused)),
+                other => {
+                    errors.error_at(
+                        other.span(),
+                        "`start_paused` takes `true` or `false`: `start_paused = true` starts the \
+                         test's runtime with tokio's clock paused",
+                    );
+                    options.start_paused.set(span, None);
+                }
+            }
         }
         "capabilities" => {
             let mut list: Vec<LitStr> = Vec::new();
@@ -239,6 +261,7 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             ("server", options.server),
             ("stdio", options.stdio),
             ("http", options.http),
+            ("http_command", options.http_command),
             ("rmcp", options.rmcp),
         ],
     );
@@ -249,6 +272,17 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let protocol = options.protocol.get();
     let timeout = options.timeout.get();
     let flavor = options.flavor.get();
+    let start_paused = options.start_paused.get();
+    if let (Some(paused), Some(flavor)) = (&start_paused, &flavor)
+        && paused.value
+        && flavor.value() == "multi_thread"
+    {
+        errors.error_at(
+            paused.span(),
+            "`start_paused = true` needs the current_thread runtime: tokio pauses the clock of \
+             a current_thread runtime only; remove `flavor = \"multi_thread\"`",
+        );
+    }
     let krate = options.krate.get().unwrap_or_else(default_crate_path);
     errors.check()?;
     let private = quote!(#krate::__private);
@@ -285,6 +319,13 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let runtime = match flavor.as_ref().map(LitStr::value).as_deref() {
         Some("multi_thread") => quote! { new_multi_thread() },
         _ => quote! { new_current_thread() },
+    };
+    // Spanned at `true`: without mcp-test's `test-util` feature the error lands there.
+    let pause = match &start_paused {
+        Some(paused) if paused.value => {
+            quote_spanned! {paused.span()=> #private::start_paused(&mut __mcp_builder, #paused); }
+        }
+        _ => TokenStream::new(),
     };
 
     let attrs = &function.attrs;
@@ -325,6 +366,10 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             let function = quote_spanned! {key=> #private::http_context};
             quote! { let __mcp_context = #function(#expr, #options); }
         }
+        Target::HttpCommand(Keyed { key, expr, .. }) => {
+            let function = quote_spanned! {key=> #private::http_command_context};
+            quote! { let __mcp_context = #function(#expr, #options).await; }
+        }
         // Like `server`, a path to a function is called: `rmcp = Calculator::new` runs
         // `Calculator::new()`. A handler is often a unit struct, though, and a path whose last
         // segment is capitalised (`rmcp = Calculator`) names a value, which is used as is.
@@ -351,8 +396,10 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         #vis fn #name() #output {
             async fn #name(#param) #body_output #block
 
-            let __mcp_runtime = #private::tokio::runtime::Builder::#runtime
-                .enable_all()
+            let mut __mcp_builder = #private::tokio::runtime::Builder::#runtime;
+            __mcp_builder.enable_all();
+            #pause
+            let __mcp_runtime = __mcp_builder
                 .build()
                 .expect("#[mcp_test] could not build its tokio runtime");
             __mcp_runtime.block_on(async {
@@ -375,13 +422,15 @@ enum Target {
     Stdio(Keyed),
     /// `http = ..`: the server's URL.
     Http(Keyed),
+    /// `http_command = ..`: a command that serves HTTP and names its address.
+    HttpCommand(Keyed),
     /// `rmcp = ..`: an rmcp `ServerHandler`, served in process.
     Rmcp(Keyed),
 }
 
 /// The one target given, or `None` with the problem recorded: none given, or more than one
 /// (reported at every target key after the first, in the order written).
-fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 4]) -> Option<Target> {
+fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 5]) -> Option<Target> {
     let mut given: Vec<(&str, Target)> = Vec::new();
     for (name, slot) in slots {
         let Some(keyed) = slot.get() else { continue };
@@ -389,6 +438,7 @@ fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 4]) -> Optio
             "server" => Target::Server(keyed),
             "stdio" => Target::Stdio(keyed),
             "http" => Target::Http(keyed),
+            "http_command" => Target::HttpCommand(keyed),
             _ => Target::Rmcp(keyed),
         };
         given.push((name, target));
@@ -402,8 +452,10 @@ fn target(errors: &Errors, slots: [(&'static str, Slot<'_, Keyed>); 4]) -> Optio
                 "#[mcp_test] needs a target, one of {TARGETS}: `server = my_server` (a function \
                  or an expression giving a `Server`, `ServerBuilder` or `Result<Server, _>`), \
                  `stdio = \"path/to/server\"` (a command that starts one), \
-                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL) or `rmcp = MyHandler::new` \
-                 (an rmcp `ServerHandler`, served in process)"
+                 `http = \"http://127.0.0.1:8080/mcp\"` (its URL), `http_command = \
+                 [\"path/to/server\", \"--http\", \"127.0.0.1:0\"]` (a command that serves HTTP \
+                 and prints its address) or `rmcp = MyHandler::new` (an rmcp `ServerHandler`, \
+                 served in process)"
             ),
         );
         return None;
@@ -428,6 +480,7 @@ impl Target {
             Target::Server(keyed)
             | Target::Stdio(keyed)
             | Target::Http(keyed)
+            | Target::HttpCommand(keyed)
             | Target::Rmcp(keyed) => keyed,
         }
     }
@@ -470,7 +523,9 @@ mod tests {
         let out = errors(quote! {}, quote! { fn t() {} });
         assert!(out.contains("must be `async fn`"), "{out}");
         assert!(
-            out.contains("needs a target, one of `server`, `stdio`, `http` or `rmcp`"),
+            out.contains(
+                "needs a target, one of `server`, `stdio`, `http`, `http_command` or `rmcp`"
+            ),
             "{out}"
         );
     }

@@ -81,6 +81,8 @@ const PIPE_BYTES: usize = 256 * 1024;
 pub struct RmcpServer {
     client: Client,
     label: String,
+    /// The handler's `get_info().server_info` (name and version), known before any request.
+    server_info: Value,
     task: AbortOnDrop,
     /// Why rmcp's service stopped, once it has: an error starting the service, or the task's
     /// panic. Quoted by a failing request, so a test says why the server went away.
@@ -111,6 +113,10 @@ impl RmcpServer {
             "rmcp server {} {} (in process)",
             info.server_info.name, info.server_info.version
         );
+        let server_info = serde_json::json!({
+            "name": info.server_info.name,
+            "version": info.server_info.version,
+        });
         let (client_end, server_end) = tokio::io::duplex(PIPE_BYTES);
         let stopped = Arc::new(Mutex::new(None));
         let record = Arc::clone(&stopped);
@@ -131,6 +137,7 @@ impl RmcpServer {
         RmcpServer {
             client: Client::connect(read, write),
             label,
+            server_info,
             task: AbortOnDrop(task),
             stopped,
         }
@@ -211,6 +218,8 @@ impl Target for RmcpServer {
     }
 
     fn connection(&self) -> Connection {
-        self.client.connection()
+        self.client
+            .connection()
+            .with_server_info(self.server_info.clone())
     }
 }

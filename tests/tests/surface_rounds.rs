@@ -146,7 +146,7 @@ async fn a_tampered_state_is_refused(mcp: TestContext) {
 
 #[mcp_test(server = repo, capabilities(elicitation))]
 #[should_panic(
-    expected = "drive_tool: round 1: no scripted answer for question \"confirm\":\n{\n  \"method\": \"elicitation/create\""
+    expected = "drive_tool: round 1: no scripted answer for question \"confirm\" (the script answers none):\n{\n  \"method\": \"elicitation/create\""
 )]
 async fn a_question_without_a_scripted_answer_shows_the_question(mcp: TestContext) {
     mcp.drive_tool("delete_branch", json!({"branch": "main"}), json!({}))

@@ -162,6 +162,12 @@ pub struct Connection {
     /// kept. The checker holds an `InitializeResult` to the rule that it states the server's
     /// capabilities and information.
     pub handshake: Option<Value>,
+    /// The server's `Implementation` (`{"name": .., "version": ..}`) when the target knows it
+    /// without asking: an rmcp handler served in process states it before any request.
+    /// `None`: not known before a reply says it. Coverage names the server of a reply that
+    /// carries no `serverInfo` with it, so one server is one row whether or not the suite
+    /// discovered it.
+    pub server_info: Option<Value>,
 }
 
 impl Connection {
@@ -216,6 +222,13 @@ impl Connection {
     #[must_use]
     pub fn with_handshake(mut self, handshake: Value) -> Self {
         self.handshake = Some(handshake);
+        self
+    }
+
+    /// With the server's [`server_info`](Connection::server_info) known.
+    #[must_use]
+    pub fn with_server_info(mut self, info: Value) -> Self {
+        self.server_info = Some(info);
         self
     }
 }

@@ -115,6 +115,20 @@ impl Answers {
         self
     }
 
+    /// The keys answered by key ([`answer`](Self::answer)): what a failure for an unanswered
+    /// question lists, so a misspelt key shows.
+    ///
+    /// ```
+    /// use mcp_test::target::Answers;
+    /// let answers = Answers::new().answer("name", serde_json::json!({})).answer("age", serde_json::json!({}));
+    /// let mut keys: Vec<&str> = answers.keys().collect();
+    /// keys.sort();
+    /// assert_eq!(keys, ["age", "name"]);
+    /// ```
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.by_key.keys().map(String::as_str)
+    }
+
     /// The next answer in order: each is used once, for the next input request that has no
     /// answer by key, in the order the server asks.
     ///

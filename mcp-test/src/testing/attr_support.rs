@@ -1,4 +1,5 @@
-//! What `#[mcp_test(stdio = ..)]`, `#[mcp_test(http = ..)]` and `#[mcp_test(rmcp = ..)]` expand to, reached through
+//! What `#[mcp_test(stdio = ..)]`, `#[mcp_test(http = ..)]`, `#[mcp_test(http_command = ..)]`,
+//! `#[mcp_test(rmcp = ..)]` and `#[mcp_test(start_paused = true)]` expand to, reached through
 //! `mcp_test::__private`. Not public API.
 //!
 //! Without the feature a target needs, the same name is a function whose bound nothing
@@ -91,4 +92,56 @@ pub trait NeedsHttpFeature {}
 #[cfg(not(feature = "http"))]
 pub fn http_context<U: NeedsHttpFeature>(_url: U, _options: RequestOptions) -> TestContext {
     unreachable!("NeedsHttpFeature has no implementations")
+}
+
+/// `#[mcp_test(start_paused = true)]`: the test's runtime starts with tokio's clock paused.
+#[cfg(feature = "test-util")]
+pub fn start_paused(builder: &mut tokio::runtime::Builder, paused: bool) {
+    builder.start_paused(paused);
+}
+
+/// Implemented by nothing: the bound of `start_paused` without the `test-util` feature.
+#[cfg(not(feature = "test-util"))]
+#[diagnostic::on_unimplemented(
+    message = "`#[mcp_test(start_paused = true)]` needs the `test-util` feature of mcp-test",
+    label = "needs the `test-util` feature (tokio's paused clock)",
+    note = "enable it where mcp-test is a dependency: `mcp-test = {{ version = \"..\", features = [\"test-util\"] }}`"
+)]
+pub trait NeedsTestUtilFeature {}
+
+/// Without the `test-util` feature: a compile error at `true`, naming the feature.
+#[cfg(not(feature = "test-util"))]
+pub fn start_paused<P: NeedsTestUtilFeature>(_builder: &mut tokio::runtime::Builder, _paused: P) {
+    unreachable!("NeedsTestUtilFeature has no implementations")
+}
+
+/// `#[mcp_test(http_command = command)]`: starts the command, learns its address and connects
+/// ([`TestContext::http_command`]), with the test's options.
+#[cfg(all(feature = "client", feature = "http"))]
+#[track_caller]
+pub fn http_command_context(
+    command: impl super::IntoHttpCommand,
+    options: RequestOptions,
+) -> impl std::future::Future<Output = TestContext> {
+    let started = TestContext::http_command(command);
+    async move { started.await.with(|_| options) }
+}
+
+/// Implemented by nothing: the bound of `http_command_context` without the `client` and
+/// `http` features.
+#[cfg(not(all(feature = "client", feature = "http")))]
+#[diagnostic::on_unimplemented(
+    message = "`#[mcp_test(http_command = ..)]` needs the `client` and `http` features of mcp-test",
+    label = "needs the `client` and `http` features",
+    note = "enable them where mcp-test is a dependency: `mcp-test = {{ version = \"..\", features = [\"client\", \"http\"] }}`"
+)]
+pub trait NeedsClientAndHttpFeatures {}
+
+/// Without the `client` and `http` features: a compile error at `http_command`, naming them.
+#[cfg(not(all(feature = "client", feature = "http")))]
+pub fn http_command_context<C: NeedsClientAndHttpFeatures>(
+    _command: C,
+    _options: RequestOptions,
+) -> std::future::Pending<TestContext> {
+    unreachable!("NeedsClientAndHttpFeatures has no implementations")
 }

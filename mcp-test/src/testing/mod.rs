@@ -20,6 +20,14 @@
 //!   accepts, and on the wrong branch panic naming the branch they found, with everything
 //!   received.
 //!
+//! Every helper and assertion that can fail reports the test's line: the sync ones are
+//! `#[track_caller]` (the panic is located there), and the async ones (the request, task and
+//! round helpers, free or on [`TestContext`]) capture where they were called before they are
+//! awaited and begin their panic message with it (`tests/orders.rs:42:20: stdio ... gave no
+//! reply to tools/call "refund": ...`), since a panic inside a future is located in
+//! mcp-test's sources. A question a round script has no answer for lists the keys the script
+//! does answer, so a misspelt key shows.
+//!
 //! ```
 //! use mcp_test::prelude::*;
 //!
@@ -62,6 +70,8 @@ pub mod coverage;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
+#[cfg(all(feature = "client", feature = "http"))]
+mod http_command;
 mod in_process;
 mod request;
 mod request_macro;
@@ -76,6 +86,11 @@ pub use crate::wire::build::{
     put_mirrored_headers_for,
 };
 pub use assert::__assert;
+#[cfg(all(feature = "client", feature = "http"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "client", feature = "http"))))]
+pub use http_command::{
+    DEFAULT_STARTUP, HttpCommand, HttpCommandError, HttpProcess, IntoHttpCommand, PORT,
+};
 #[cfg(feature = "client")]
 pub use request::IntoCommand;
 pub use request::{
@@ -88,7 +103,11 @@ pub use response::{
     json_response, result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
-pub use snapshot::normalize;
+#[cfg(feature = "insta")]
+pub use snapshot::__case_settings;
+pub use snapshot::{
+    __case_of, DEFAULT_REDACTIONS, DefaultRedaction, Redactions, RedactionsGuard, normalize,
+};
 pub use tasks::{
     __task_status, POLL_LIMIT, answer_task, call_tool_as_task, cancel_task, get_task, poll_task,
     run_task, task_id, task_status, update_task,

@@ -8,6 +8,8 @@ use crate::target::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, Target, dri
 use crate::wire::CallToolResult;
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::future::Future;
+use std::panic::Location;
 
 /// The most rounds [`drive_tool`] runs before it gives up: a tool still asking after this many
 /// rounds fails the test rather than looping. It is [`DEFAULT_MAX_ROUNDS`], the round driver's
@@ -74,13 +76,14 @@ impl AsResponse for RunOutcome<CallToolResult> {
 /// assert_eq!(rounds[0]["result"]["inputRequests"]["name"]["params"]["message"], "Your name?");
 /// # }
 /// ```
-pub async fn drive_tool(
+#[track_caller]
+pub fn drive_tool(
     target: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     answers: impl Serialize,
     options: &RequestOptions,
-) -> (Value, Vec<Value>) {
+) -> impl Future<Output = (Value, Vec<Value>)> {
     let answers = match serde_json::to_value(answers) {
         Ok(Value::Object(answers)) => answers,
         Ok(other) => panic!(
@@ -94,7 +97,15 @@ pub async fn drive_tool(
             answers.answer(key, answer)
         });
     let body = options.tool_call_body("drive_tool", name, arguments);
-    let mut rounds = rounds_or_panic("drive_tool", target, &body, &answers, options).await;
+    let caller = Location::caller();
+    async move {
+        let rounds = rounds_or_panic("drive_tool", target, &body, &answers, options, caller).await;
+        split_rounds(rounds)
+    }
+}
+
+/// The final response and the `input_required` responses before it.
+fn split_rounds(mut rounds: Rounds) -> (Value, Vec<Value>) {
     let last = rounds
         .exchanges
         .pop()
@@ -115,6 +126,7 @@ pub(super) async fn rounds_or_panic(
     body: &Value,
     answers: &Answers,
     options: &RequestOptions,
+    caller: &'static Location<'static>,
 ) -> Rounds {
     let driven = match super::coverage::Recorder::from_env() {
         Some(recorder) => {
@@ -131,11 +143,19 @@ pub(super) async fn rounds_or_panic(
             request,
             rounds,
             ..
-        }) => panic!(
-            "{helper}: round {round}: no scripted answer for question {key:?}:\n{}\nreceived:\n{}",
-            show(&request),
-            show(rounds.last())
-        ),
+        }) => {
+            let mut scripted: Vec<String> = answers.keys().map(|key| format!("{key:?}")).collect();
+            if scripted.is_empty() {
+                scripted.push("none".to_owned());
+            }
+            panic!(
+                "{caller}: {helper}: round {round}: no scripted answer for question {key:?} \
+                 (the script answers {}):\n{}\nreceived:\n{}",
+                scripted.join(", "),
+                show(&request),
+                show(rounds.last())
+            )
+        }
         Err(e) => {
             let received: Vec<String> = e
                 .rounds()
@@ -148,7 +168,7 @@ pub(super) async fn rounds_or_panic(
                 })
                 .unwrap_or_default();
             panic!(
-                "{helper}: {e} (target: {})\nreceived:\n{}",
+                "{caller}: {helper}: {e} (target: {})\nreceived:\n{}",
                 target.label(),
                 received.join("\n")
             )
@@ -158,13 +178,14 @@ pub(super) async fn rounds_or_panic(
 
 impl TestContext {
     /// [`drive_tool`] with this context; see the example there.
-    pub async fn drive_tool(
+    #[track_caller]
+    pub fn drive_tool(
         &self,
         name: &str,
         arguments: impl Serialize,
         answers: impl Serialize,
-    ) -> (Value, Vec<Value>) {
-        drive_tool(self.target(), name, arguments, answers, self.options()).await
+    ) -> impl Future<Output = (Value, Vec<Value>)> {
+        drive_tool(self.target(), name, arguments, answers, self.options())
     }
 
     /// Calls tool `name` and drives its rounds with `answers` (by key, in order, by method,
@@ -206,22 +227,27 @@ impl TestContext {
     /// assert_eq!(rounds.len(), 2);
     /// # }
     /// ```
-    pub async fn call_tool_rounds(
+    #[track_caller]
+    pub fn call_tool_rounds(
         &self,
         name: &str,
         arguments: impl Serialize,
         answers: &Answers,
-    ) -> Rounds {
+    ) -> impl Future<Output = Rounds> {
         let body = self
             .options()
             .tool_call_body("call_tool_rounds", name, arguments);
-        rounds_or_panic(
-            "call_tool_rounds",
-            self.target(),
-            &body,
-            answers,
-            self.options(),
-        )
-        .await
+        let caller = Location::caller();
+        async move {
+            rounds_or_panic(
+                "call_tool_rounds",
+                self.target(),
+                &body,
+                answers,
+                self.options(),
+                caller,
+            )
+            .await
+        }
     }
 }

@@ -7,15 +7,18 @@
 //!
 //! Polling honours the task's `pollIntervalMs`. A test server built with
 //! [`ServerBuilder::task_poll_interval(None)`](crate::ServerBuilder::task_poll_interval) sends
-//! none, and the poll waits from a millisecond up between `tasks/get`s; under
-//! `#[tokio::test(start_paused = true)]` every wait, the tool's own timers included, is
-//! virtual, so no test sleeps.
+//! none, and the poll waits from a millisecond up between `tasks/get`s. Every wait is on
+//! tokio's clock: under `#[mcp_test(start_paused = true)]` (feature `test-util`) or
+//! `#[tokio::test(start_paused = true)]` every wait, the server's `pollIntervalMs` and the
+//! tool's own timers included, is virtual, so no test sleeps.
 
-use super::request::{RequestOptions, TestContext, send};
+use super::request::{RequestOptions, TestContext, send_at};
 use crate::target::Target;
 use crate::tasks::TaskStatus;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::future::Future;
+use std::panic::Location;
 use std::time::Duration;
 
 /// How long [`poll_task`] polls before it gives up (virtual under a paused clock).
@@ -123,15 +126,17 @@ fn pretty(value: &Value) -> String {
 /// assert_tool_text!(plain, "counted to 3");
 /// # }
 /// ```
-pub async fn call_tool_as_task(
+#[track_caller]
+pub fn call_tool_as_task(
     server: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let options = options.declaring_tasks();
     let body = options.tool_call_body("call_tool_as_task", name, arguments);
-    send(server, &body, &options).await
+    let caller = Location::caller();
+    async move { send_at(server, &body, &options, caller).await }
 }
 
 fn task_params(task_id: &str) -> Map<String, Value> {
@@ -154,14 +159,24 @@ fn task_params(task_id: &str) -> Map<String, Value> {
 /// assert_rpc_error!(unknown, -32602, "Task not found");
 /// # }
 /// ```
-pub async fn get_task(
+#[track_caller]
+pub fn get_task(
     server: &(impl Target + ?Sized),
     task_id: &str,
     options: &RequestOptions,
+) -> impl Future<Output = Value> {
+    get_task_at(server, task_id, options, Location::caller())
+}
+
+async fn get_task_at(
+    server: &(impl Target + ?Sized),
+    task_id: &str,
+    options: &RequestOptions,
+    caller: &'static Location<'static>,
 ) -> Value {
     let options = options.declaring_tasks();
     let body = options.task_body("get_task", "tasks/get", task_params(task_id));
-    send(server, &body, &options).await
+    send_at(server, &body, &options, caller).await
 }
 
 /// Sends `tasks/update` delivering `input_responses` (keyed like the task's
@@ -180,12 +195,20 @@ pub async fn get_task(
 /// assert_rpc_error!(reply, -32602);
 /// # }
 /// ```
-pub async fn update_task(
+#[track_caller]
+pub fn update_task(
     server: &(impl Target + ?Sized),
     task_id: &str,
     input_responses: impl Serialize,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
+    let body = update_body(task_id, input_responses, options);
+    let caller = Location::caller();
+    async move { send_at(server, &body, &options.declaring_tasks(), caller).await }
+}
+
+#[track_caller]
+fn update_body(task_id: &str, input_responses: impl Serialize, options: &RequestOptions) -> Value {
     let options = options.declaring_tasks();
     let mut params = task_params(task_id);
     let responses = match serde_json::to_value(input_responses) {
@@ -197,8 +220,7 @@ pub async fn update_task(
         Err(e) => panic!("update_task: input_responses do not serialize: {e}"),
     };
     params.insert("inputResponses".to_owned(), responses);
-    let body = options.task_body("update_task", "tasks/update", params);
-    send(server, &body, &options).await
+    options.task_body("update_task", "tasks/update", params)
 }
 
 /// Sends `tasks/cancel` for `task_id` and returns the complete JSON-RPC response.
@@ -228,14 +250,16 @@ pub async fn update_task(
 /// assert_task_status!(get_task(&server, task_id(&created), &opts).await, "cancelled");
 /// # }
 /// ```
-pub async fn cancel_task(
+#[track_caller]
+pub fn cancel_task(
     server: &(impl Target + ?Sized),
     task_id: &str,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let options = options.declaring_tasks();
     let body = options.task_body("cancel_task", "tasks/cancel", task_params(task_id));
-    send(server, &body, &options).await
+    let caller = Location::caller();
+    async move { send_at(server, &body, &options, caller).await }
 }
 
 /// Polls `tasks/get` until the task settles: a terminal status (`completed`, `failed`,
@@ -277,43 +301,49 @@ pub fn poll_task<'a>(
     task_id: &'a str,
     options: &'a RequestOptions,
 ) -> impl std::future::Future<Output = Value> + 'a {
-    let caller = std::panic::Location::caller();
-    async move {
-        let started = tokio::time::Instant::now();
-        let mut backoff = Duration::from_millis(1);
-        loop {
-            let response = get_task(server, task_id, options).await;
-            if response.get("error").is_some() {
-                panic!(
-                    "poll_task (at {caller}): tasks/get for task {task_id:?} failed:\n{}",
-                    pretty(&response)
-                );
-            }
-            match task_status(&response) {
-                Some(status) if status.is_terminal() || status == TaskStatus::InputRequired => {
-                    return response;
-                }
-                Some(_) => {}
-                None => panic!(
-                    "poll_task (at {caller}): tasks/get for task {task_id:?} answered without a known status:\n{}",
-                    pretty(&response)
-                ),
-            }
-            if started.elapsed() >= POLL_LIMIT {
-                panic!(
-                    "poll_task (at {caller}): task {task_id:?} did not settle within {} s; last answer:\n{}",
-                    POLL_LIMIT.as_secs(),
-                    pretty(&response)
-                );
-            }
-            let interval = task_object(&response)
-                .get("pollIntervalMs")
-                .and_then(Value::as_u64)
-                .filter(|ms| *ms > 0)
-                .map_or(backoff, Duration::from_millis);
-            backoff = (backoff * 2).min(MAX_BACKOFF);
-            tokio::time::sleep(interval.min(POLL_LIMIT)).await;
+    poll_task_at(server, task_id, options, Location::caller())
+}
+
+async fn poll_task_at(
+    server: &(impl Target + ?Sized),
+    task_id: &str,
+    options: &RequestOptions,
+    caller: &'static Location<'static>,
+) -> Value {
+    let started = tokio::time::Instant::now();
+    let mut backoff = Duration::from_millis(1);
+    loop {
+        let response = get_task_at(server, task_id, options, caller).await;
+        if response.get("error").is_some() {
+            panic!(
+                "poll_task (at {caller}): tasks/get for task {task_id:?} failed:\n{}",
+                pretty(&response)
+            );
         }
+        match task_status(&response) {
+            Some(status) if status.is_terminal() || status == TaskStatus::InputRequired => {
+                return response;
+            }
+            Some(_) => {}
+            None => panic!(
+                "poll_task (at {caller}): tasks/get for task {task_id:?} answered without a known status:\n{}",
+                pretty(&response)
+            ),
+        }
+        if started.elapsed() >= POLL_LIMIT {
+            panic!(
+                "poll_task (at {caller}): task {task_id:?} did not settle within {} s; last answer:\n{}",
+                POLL_LIMIT.as_secs(),
+                pretty(&response)
+            );
+        }
+        let interval = task_object(&response)
+            .get("pollIntervalMs")
+            .and_then(Value::as_u64)
+            .filter(|ms| *ms > 0)
+            .map_or(backoff, Duration::from_millis);
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+        tokio::time::sleep(interval.min(POLL_LIMIT)).await;
     }
 }
 
@@ -359,16 +389,17 @@ pub fn answer_task<'a>(
     input_responses: impl Serialize + 'a,
     options: &'a RequestOptions,
 ) -> impl std::future::Future<Output = Value> + 'a {
-    let caller = std::panic::Location::caller();
+    let body = update_body(task_id, input_responses, options);
+    let caller = Location::caller();
     async move {
-        let ack = update_task(server, task_id, input_responses, options).await;
+        let ack = send_at(server, &body, &options.declaring_tasks(), caller).await;
         if ack.get("result").is_none() {
             panic!(
                 "answer_task (at {caller}): tasks/update for task {task_id:?} was not acknowledged:\n{}",
                 pretty(&ack)
             );
         }
-        poll_task(server, task_id, options).await
+        poll_task_at(server, task_id, options, caller).await
     }
 }
 
@@ -400,13 +431,25 @@ pub fn answer_task<'a>(
 /// assert_tool_error!(task["result"].clone(), "out of paper");
 /// # }
 /// ```
-pub async fn run_task(
+#[track_caller]
+pub fn run_task(
     server: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     options: &RequestOptions,
+) -> impl Future<Output = Value> {
+    let create = call_tool_as_task(server, name, arguments, options);
+    let caller = Location::caller();
+    async move { run_task_after(server, create, options, caller).await }
+}
+
+async fn run_task_after(
+    server: &(impl Target + ?Sized),
+    create: impl Future<Output = Value>,
+    options: &RequestOptions,
+    caller: &'static Location<'static>,
 ) -> Value {
-    let created = call_tool_as_task(server, name, arguments, options).await;
+    let created = create.await;
     let is_task = created
         .pointer("/result/resultType")
         .and_then(Value::as_str)
@@ -415,7 +458,7 @@ pub async fn run_task(
         return created;
     }
     let id = task_id(&created).to_owned();
-    poll_task(server, &id, options).await
+    poll_task_at(server, &id, options, caller).await
 }
 
 /// Asserts that `response` (a JSON-RPC response or a task object, see
@@ -481,23 +524,35 @@ impl TestContext {
     /// assert_task_status!(mcp.poll_task(&id).await, "completed");
     /// # }
     /// ```
-    pub async fn call_tool_as_task(&self, name: &str, arguments: impl Serialize) -> Value {
-        call_tool_as_task(self.target(), name, arguments, self.options()).await
+    #[track_caller]
+    pub fn call_tool_as_task(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+    ) -> impl Future<Output = Value> {
+        call_tool_as_task(self.target(), name, arguments, self.options())
     }
 
     /// [`get_task`] with this context.
-    pub async fn get_task(&self, task_id: &str) -> Value {
-        get_task(self.target(), task_id, self.options()).await
+    #[track_caller]
+    pub fn get_task(&self, task_id: &str) -> impl Future<Output = Value> {
+        get_task(self.target(), task_id, self.options())
     }
 
     /// [`update_task`] with this context.
-    pub async fn update_task(&self, task_id: &str, input_responses: impl Serialize) -> Value {
-        update_task(self.target(), task_id, input_responses, self.options()).await
+    #[track_caller]
+    pub fn update_task(
+        &self,
+        task_id: &str,
+        input_responses: impl Serialize,
+    ) -> impl Future<Output = Value> {
+        update_task(self.target(), task_id, input_responses, self.options())
     }
 
     /// [`cancel_task`] with this context.
-    pub async fn cancel_task(&self, task_id: &str) -> Value {
-        cancel_task(self.target(), task_id, self.options()).await
+    #[track_caller]
+    pub fn cancel_task(&self, task_id: &str) -> impl Future<Output = Value> {
+        cancel_task(self.target(), task_id, self.options())
     }
 
     /// [`poll_task`] with this context.
@@ -520,7 +575,8 @@ impl TestContext {
     }
 
     /// [`run_task`] with this context.
-    pub async fn run_task(&self, name: &str, arguments: impl Serialize) -> Value {
-        run_task(self.target(), name, arguments, self.options()).await
+    #[track_caller]
+    pub fn run_task(&self, name: &str, arguments: impl Serialize) -> impl Future<Output = Value> {
+        run_task(self.target(), name, arguments, self.options())
     }
 }

@@ -16,7 +16,10 @@
 //!   the tool's `outputSchema`;
 //! - [`Invariant::Answers`]: the server answers the call and the next request after it;
 //! - [`Invariant::InvalidNamed`]: arguments that break exactly one constraint get a tool
-//!   execution error (`isError: true`) whose text names that JSON pointer.
+//!   execution error (`isError: true`) whose text names that place: by its JSON pointer
+//!   (`/room`), by the field's name as a word (`` missing field `room` ``, as rmcp and serde
+//!   write it; pydantic's and zod's field paths), or by the offending value
+//!   ([`names_broken_place`] lists the conventions), so the default holds for any SDK.
 //!
 //! User invariants are closures over the valid arguments and the whole response
 //! ([`PropertyOptions::invariant`]).
@@ -70,7 +73,7 @@ mod trees;
 
 pub use run::{
     Invariant, PropertyFailure, PropertyOptions, PropertyReport, PropertyRun, UserInvariant,
-    check_properties,
+    check_properties, names_broken_place,
 };
 pub use strategy::{Broken, StrategyError, broken_arguments, valid_arguments};
 
@@ -85,7 +88,15 @@ pub async fn __assert_properties(
     target: &dyn crate::target::Target,
     options: PropertyOptions,
 ) -> Result<PropertyReport, String> {
-    let report = check_properties(target, &options).await;
+    // Part of a test suite: recorded when MCP_TEST_COVERAGE is set, like the test helpers
+    // and `assert_schema_cases!`, so a tool tested only by properties counts as covered.
+    let report = match crate::testing::coverage::Recorder::from_env() {
+        Some(recorder) => {
+            let recording = crate::testing::coverage::Recording::new(target, recorder.clone());
+            check_properties(&recording, &options).await
+        }
+        None => check_properties(target, &options).await,
+    };
     if report.failures.is_empty() && report.problems.is_empty() {
         return Ok(report);
     }

@@ -35,8 +35,10 @@ pub enum Invariant {
     OutputSchema,
     /// The server answers each call, and the next request after it (`tools/list`).
     Answers,
-    /// Arguments that break exactly one constraint get `isError: true` whose text names the
-    /// JSON pointer of that place.
+    /// Arguments that break exactly one constraint get `isError: true` whose text names that
+    /// place, in any of the conventions SDKs use ([`names_broken_place`]): its JSON pointer
+    /// (`/data/when`), the name of the field (`` missing field `room` ``), or the offending
+    /// value (`invalid value: integer -5`).
     InvalidNamed,
 }
 
@@ -396,7 +398,8 @@ pub enum FailureKind {
     AcceptedInvalid,
     /// Broken arguments got a JSON-RPC error rather than a tool execution error.
     RpcErrorOnInvalid,
-    /// Broken arguments got a tool execution error that does not name the pointer.
+    /// Broken arguments got a tool execution error that does not name the broken place (by
+    /// pointer, field name or offending value: see [`names_broken_place`]).
     Unnamed,
     /// A user invariant.
     User,
@@ -1130,11 +1133,13 @@ impl Unit {
             .filter_map(|b| b.get("text").and_then(Value::as_str))
             .collect::<Vec<_>>()
             .join("\n");
-        if !text.contains(at.as_str()) {
+        if !names_broken_place(&text, broken) {
             return fail(
                 FailureKind::Unnamed,
                 format!(
-                    "the tool execution error does not name `{at}`, the one place the arguments break the schema"
+                    "the tool execution error does not name `{at}`, the one place the arguments \
+                     break the schema: neither that JSON pointer, nor the field's name, nor the \
+                     offending value is in its text"
                 ),
             );
         }
@@ -1180,4 +1185,77 @@ where
         };
     }
     (best.0, best.1, calls)
+}
+
+/// Whether an error `text` names the one place `broken` breaks the schema, in any of the
+/// conventions of the SDKs:
+///
+/// - the **JSON pointer** of the place (`/data/when`), as mcp-test's runtime writes it;
+/// - the **name of the field**: the last member name on the pointer (`when` for
+///   `/data/when`, `tags` for `/tags/2`), as a whole word (`` missing field `room` `` from
+///   rmcp/serde, `room\n  Field required` from pydantic, `"path": ["room"]` from zod), or the
+///   path joined with dots (`data.when`);
+/// - the **offending value**, as a whole word: a number or boolean as JSON writes it
+///   (`invalid value: integer -5`), a string of two or more characters as written or quoted.
+///
+/// The root pointer (the arguments as a whole) is named by any text.
+///
+/// ```
+/// use mcp_test::cases::properties::{Broken, names_broken_place};
+/// use serde_json::json;
+/// let missing = Broken { args: json!({}), pointer: "/room".into(), keyword: "required".into() };
+/// assert!(names_broken_place("failed to deserialize parameters: missing field `room`", &missing));
+/// assert!(names_broken_place("Invalid arguments: /room is required", &missing));
+/// assert!(!names_broken_place("failed to deserialize parameters", &missing));
+/// // A word, not a part of one.
+/// assert!(!names_broken_place("no bedroom given", &missing));
+///
+/// let low = Broken { args: json!({"data": {"nights": -5}}), pointer: "/data/nights".into(),
+///     keyword: "minimum".into() };
+/// assert!(names_broken_place("invalid value: integer `-5`, expected u32", &low));
+/// assert!(names_broken_place("data.nights: must be >= 1", &low));
+/// ```
+pub fn names_broken_place(text: &str, broken: &Broken) -> bool {
+    let pointer = broken.pointer.as_str();
+    if pointer.is_empty() || text.contains(pointer) {
+        return true;
+    }
+    let segments: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let is_index = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(field) = segments.iter().rev().find(|s| !is_index(s))
+        && has_word(text, field)
+    {
+        return true;
+    }
+    if segments.len() > 1 && text.contains(&segments.join(".")) {
+        return true;
+    }
+    match broken.args.pointer(pointer) {
+        Some(Value::String(value)) if value.chars().count() >= 2 => {
+            has_word(text, value) || text.contains(&Value::from(value.as_str()).to_string())
+        }
+        Some(value @ (Value::Number(_) | Value::Bool(_))) => has_word(text, &value.to_string()),
+        _ => false,
+    }
+}
+
+/// Whether `word` occurs in `text` with no letter, digit or `_` right before or after it.
+fn has_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let inside = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let starts_inside = word.chars().next().is_some_and(inside);
+        let ends_inside = word.chars().next_back().is_some_and(inside);
+        let joined_before = starts_inside && before.is_some_and(inside);
+        let joined_after = ends_inside && after.is_some_and(inside);
+        !joined_before && !joined_after
+    })
 }

@@ -536,8 +536,12 @@ fn string(obj: &Map<String, Value>) -> SBoxedStrategy<Value> {
 
 fn integer(obj: &Map<String, Value>) -> SBoxedStrategy<Value> {
     let (lo, hi) = integer_bounds(obj);
-    let lo = lo.unwrap_or(-SAFE_INTEGER).max(-SAFE_INTEGER);
-    let hi = hi.unwrap_or(SAFE_INTEGER).min(SAFE_INTEGER);
+    let (format_lo, format_hi) = format_range(obj);
+    let lo = lo
+        .unwrap_or(-SAFE_INTEGER)
+        .max(-SAFE_INTEGER)
+        .max(format_lo);
+    let hi = hi.unwrap_or(SAFE_INTEGER).min(SAFE_INTEGER).min(format_hi);
     if lo > hi {
         return Just(Value::from(lo)).sboxed();
     }
@@ -554,6 +558,25 @@ fn integer(obj: &Map<String, Value>) -> SBoxedStrategy<Value> {
         return (klo..=khi).prop_map(move |k| Value::from(k * m)).sboxed();
     }
     (lo..=hi).prop_map(Value::from).sboxed()
+}
+
+/// The range of an integer `format` as Rust's schemars and OpenAPI write it (`int8` ..
+/// `uint64`), unbounded otherwise. Valid values are drawn inside it: a server typed that way
+/// (a Rust `u32` field) rejects what lies outside, although the schema, for which `format` is
+/// an annotation, allows it, and its error then names that field rather than the one a broken
+/// case broke. Only valid values are narrowed; a value outside is never called invalid.
+fn format_range(obj: &Map<String, Value>) -> (i64, i64) {
+    let unbounded = (i64::MIN, i64::MAX);
+    match obj.get("format").and_then(Value::as_str) {
+        Some("int8") => (i64::from(i8::MIN), i64::from(i8::MAX)),
+        Some("int16") => (i64::from(i16::MIN), i64::from(i16::MAX)),
+        Some("int32") => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        Some("uint8") => (0, i64::from(u8::MAX)),
+        Some("uint16") => (0, i64::from(u16::MAX)),
+        Some("uint32") => (0, i64::from(u32::MAX)),
+        Some("uint64" | "uint" | "uint128") => (0, i64::MAX),
+        _ => unbounded,
+    }
 }
 
 fn div_ceil(a: i64, b: i64) -> i64 {
@@ -983,6 +1006,22 @@ mod tests {
                 }
                 assert!(validator.is_valid(&tree.current()));
             }
+        }
+    }
+
+    #[test]
+    fn integers_stay_inside_their_format() {
+        let schema = serde_json::json!({"type": "object", "required": ["n", "b"], "properties": {
+            "n": {"type": "integer", "format": "uint32", "minimum": 0},
+            "b": {"type": "integer", "format": "int8"}}});
+        let strategy = valid_arguments(&schema).unwrap();
+        let mut runner = TestRunner::deterministic();
+        for _ in 0..256 {
+            let args = strategy.new_tree(&mut runner).unwrap().current();
+            let n = args["n"].as_i64().unwrap();
+            let b = args["b"].as_i64().unwrap();
+            assert!((0..=i64::from(u32::MAX)).contains(&n), "{args}");
+            assert!((-128..=127).contains(&b), "{args}");
         }
     }
 

@@ -8,7 +8,7 @@
 //! recorded: the request helpers ([`call_tool`](super::call_tool), [`list_tools`](super::list_tools),
 //! [`read_resource`](super::read_resource), [`send`](super::send), the `TestContext` methods,
 //! the task helpers...), the round helpers ([`drive_tool`](super::drive_tool),
-//! `TestContext::call_tool_rounds`) and `assert_schema_cases!`. Recording only looks at what
+//! `TestContext::call_tool_rounds`), `assert_schema_cases!` and `assert_properties!`. Recording only looks at what
 //! passed: it sends nothing and changes no reply, so no test can see it. When the variable is
 //! unset, the cost is one cached check per request.
 //!
@@ -40,8 +40,11 @@
 //! [`run_tool`](super::run_tool)) is not recorded.
 //!
 //! The server of a request is the in-process server's info, else the `serverInfo` in the
-//! reply's `_meta` (2026-07-28) or result (`server/discover`, `initialize`), else it is found
-//! at report time from other requests to the same target; else the target's label stands.
+//! reply's `_meta` (2026-07-28) or result (`server/discover`, `initialize`), else what the
+//! target knew before asking ([`Connection::server_info`](crate::target::Connection::server_info):
+//! an rmcp handler in process states its name and version), else it is found at report time
+//! from other requests to the same target; else the target's label stands. So a server is
+//! one row whether or not the suite discovered it.
 //! In-process servers with the same name and version are one server in the report, whose
 //! universe is the union of theirs.
 //!
@@ -227,7 +230,11 @@ impl Recorder {
                 }
                 Some(info)
             }
-            None => response.and_then(server_info),
+            // Else what the target knew of its server before asking (an rmcp handler in
+            // process), so a reply without `serverInfo` is not a second row under the label.
+            None => response
+                .and_then(server_info)
+                .or_else(|| known_server_info(target)),
         };
         if in_process.is_none()
             && let Some(event) = listed_universe(method, response, &label, server.as_ref())
@@ -489,6 +496,15 @@ fn server_info(response: &Value) -> Option<Value> {
         .get("_meta")
         .and_then(|m| m.get(meta_keys::SERVER_INFO))
         .or_else(|| result.get("serverInfo"))?;
+    let name = info.get("name")?.as_str()?;
+    let version = info.get("version").and_then(Value::as_str).unwrap_or("");
+    Some(json!({"name": name, "version": version}))
+}
+
+/// The server's name and version as the target knew them before any reply
+/// ([`Connection::server_info`]).
+fn known_server_info(target: &(impl Target + ?Sized)) -> Option<Value> {
+    let info = target.connection().server_info?;
     let name = info.get("name")?.as_str()?;
     let version = info.get("version").and_then(Value::as_str).unwrap_or("");
     Some(json!({"name": name, "version": version}))

@@ -349,8 +349,9 @@ impl TestContext {
     }
 
     /// [`call_tool`] with this context; see the example on [`TestContext`].
-    pub async fn call_tool(&self, name: &str, arguments: impl Serialize) -> Value {
-        call_tool(&*self.target, name, arguments, &self.options).await
+    #[track_caller]
+    pub fn call_tool(&self, name: &str, arguments: impl Serialize) -> impl Future<Output = Value> {
+        call_tool(&*self.target, name, arguments, &self.options)
     }
 
     /// [`list_tools`] with this context.
@@ -364,8 +365,9 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.list_tools().await, -32601);
     /// # }
     /// ```
-    pub async fn list_tools(&self) -> Value {
-        list_tools(&*self.target, &self.options).await
+    #[track_caller]
+    pub fn list_tools(&self) -> impl Future<Output = Value> {
+        list_tools(&*self.target, &self.options)
     }
 
     /// [`list_resources`] with this context.
@@ -379,8 +381,9 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.list_resources().await, -32601);
     /// # }
     /// ```
-    pub async fn list_resources(&self) -> Value {
-        list_resources(&*self.target, &self.options).await
+    #[track_caller]
+    pub fn list_resources(&self) -> impl Future<Output = Value> {
+        list_resources(&*self.target, &self.options)
     }
 
     /// [`list_resource_templates`] with this context.
@@ -394,8 +397,9 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.list_resource_templates().await, -32601);
     /// # }
     /// ```
-    pub async fn list_resource_templates(&self) -> Value {
-        list_resource_templates(&*self.target, &self.options).await
+    #[track_caller]
+    pub fn list_resource_templates(&self) -> impl Future<Output = Value> {
+        list_resource_templates(&*self.target, &self.options)
     }
 
     /// [`read_resource`] with this context.
@@ -409,8 +413,9 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.read_resource("file:///a").await, -32601);
     /// # }
     /// ```
-    pub async fn read_resource(&self, uri: &str) -> Value {
-        read_resource(&*self.target, uri, &self.options).await
+    #[track_caller]
+    pub fn read_resource(&self, uri: &str) -> impl Future<Output = Value> {
+        read_resource(&*self.target, uri, &self.options)
     }
 
     /// [`list_prompts`] with this context.
@@ -424,8 +429,9 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.list_prompts().await, -32601);
     /// # }
     /// ```
-    pub async fn list_prompts(&self) -> Value {
-        list_prompts(&*self.target, &self.options).await
+    #[track_caller]
+    pub fn list_prompts(&self) -> impl Future<Output = Value> {
+        list_prompts(&*self.target, &self.options)
     }
 
     /// [`get_prompt`] with this context.
@@ -439,8 +445,9 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.get_prompt("p", serde_json::json!({})).await, -32601);
     /// # }
     /// ```
-    pub async fn get_prompt(&self, name: &str, arguments: impl Serialize) -> Value {
-        get_prompt(&*self.target, name, arguments, &self.options).await
+    #[track_caller]
+    pub fn get_prompt(&self, name: &str, arguments: impl Serialize) -> impl Future<Output = Value> {
+        get_prompt(&*self.target, name, arguments, &self.options)
     }
 
     /// [`complete`] with this context.
@@ -454,8 +461,13 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.complete(serde_json::json!({"type": "ref/prompt", "name": "p"}), serde_json::json!({"name": "a", "value": ""})).await, -32601);
     /// # }
     /// ```
-    pub async fn complete(&self, reference: impl Serialize, argument: impl Serialize) -> Value {
-        complete(&*self.target, reference, argument, &self.options).await
+    #[track_caller]
+    pub fn complete(
+        &self,
+        reference: impl Serialize,
+        argument: impl Serialize,
+    ) -> impl Future<Output = Value> {
+        complete(&*self.target, reference, argument, &self.options)
     }
 
     /// [`discover`] with this context.
@@ -468,8 +480,9 @@ impl TestContext {
     /// assert_eq!(result(mcp.discover().await)["supportedVersions"][0], "2026-07-28");
     /// # }
     /// ```
-    pub async fn discover(&self) -> Value {
-        discover(&*self.target, &self.options).await
+    #[track_caller]
+    pub fn discover(&self) -> impl Future<Output = Value> {
+        discover(&*self.target, &self.options)
     }
 
     /// [`request`] with this context.
@@ -483,8 +496,9 @@ impl TestContext {
     /// mcp_test::assert_rpc_error!(mcp.request("ping", serde_json::Value::Null).await, -32601);
     /// # }
     /// ```
-    pub async fn request(&self, method: &str, params: impl Serialize) -> Value {
-        request(&*self.target, method, params, &self.options).await
+    #[track_caller]
+    pub fn request(&self, method: &str, params: impl Serialize) -> impl Future<Output = Value> {
+        request(&*self.target, method, params, &self.options)
     }
 
     /// [`send`] with this context: a prebuilt body, as this context's caller.
@@ -498,13 +512,15 @@ impl TestContext {
     /// assert_eq!(reply["id"], "d-1");
     /// # }
     /// ```
-    pub async fn send(&self, body: &Value) -> Value {
-        send(&*self.target, body, &self.options).await
+    #[track_caller]
+    pub fn send(&self, body: &Value) -> impl Future<Output = Value> {
+        send(&*self.target, body, &self.options)
     }
 
     /// [`exchange`]: the response and the notifications `body` caused.
-    pub async fn exchange(&self, body: &Value) -> Exchange {
-        exchange(&*self.target, body, &self.options).await
+    #[track_caller]
+    pub fn exchange(&self, body: &Value) -> impl Future<Output = Exchange> {
+        exchange(&*self.target, body, &self.options)
     }
 
     /// Calls tool `name` and returns the whole [`Exchange`]: the response and the progress and
@@ -537,11 +553,17 @@ impl TestContext {
     /// assert_eq!(progress[0]["params"]["message"], "half");
     /// # }
     /// ```
-    pub async fn call_tool_exchange(&self, name: &str, arguments: impl Serialize) -> Exchange {
+    #[track_caller]
+    pub fn call_tool_exchange(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+    ) -> impl Future<Output = Exchange> {
         let body = self
             .options
             .tool_call_body("call_tool_exchange", name, arguments);
-        exchange(&*self.target, &body, &self.options).await
+        let caller = std::panic::Location::caller();
+        async move { super::helpers::exchange_at(&*self.target, &body, &self.options, caller).await }
     }
 }
 

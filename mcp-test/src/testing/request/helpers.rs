@@ -4,6 +4,7 @@ use super::options::{RequestOptions, Takes, object};
 use crate::target::{Exchange, Target, describe};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::panic::Location;
 
 /// Sends `body` to the target: for a [`Server`], encodes it, dispatches it through
 /// [`Server::handle_json_with`] as `options`' caller, and decodes the reply; for a
@@ -12,16 +13,45 @@ async fn dispatch(
     server: &(impl Target + ?Sized),
     body: &Value,
     options: &RequestOptions,
+    caller: &'static Location<'static>,
 ) -> Value {
-    exchange(server, body, options)
+    exchange_at(server, body, options, caller)
         .await
         .response
         .unwrap_or(Value::Null)
 }
 
+/// [`exchange`] for a helper that captured its caller's location: a transport failure panics
+/// naming that line (the test's), since a panic inside this future would name this file.
+pub(crate) async fn exchange_at(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+    caller: &'static Location<'static>,
+) -> Exchange {
+    match crate::testing::coverage::send_recorded(server, body, &options.caller()).await {
+        Ok(exchange) => exchange,
+        Err(e) => panic!(
+            "{caller}: {} gave no reply to {}: {e}",
+            server.label(),
+            describe(body)
+        ),
+    }
+}
+
+/// [`send`] for a helper that captured its caller's location.
+pub(crate) async fn send_at(
+    server: &(impl Target + ?Sized),
+    body: &Value,
+    options: &RequestOptions,
+    caller: &'static Location<'static>,
+) -> Value {
+    dispatch(server, body, options, caller).await
+}
+
 /// Sends `body` and returns the whole [`Exchange`]: the response and the notifications the
 /// request caused (progress, log messages), in process as over the wire. Panics, naming the
-/// target and the transport error, when no reply can be had.
+/// target, the transport error and the line of the call, when no reply can be had.
 ///
 /// ```
 /// use mcp_test::testing::{exchange, build_request, RequestOptions};
@@ -34,19 +64,14 @@ async fn dispatch(
 /// assert_eq!(exchange.response.unwrap()["result"]["supportedVersions"][0], "2026-07-28");
 /// # }
 /// ```
-pub async fn exchange(
+#[track_caller]
+pub fn exchange(
     server: &(impl Target + ?Sized),
     body: &Value,
     options: &RequestOptions,
-) -> Exchange {
-    match crate::testing::coverage::send_recorded(server, body, &options.caller()).await {
-        Ok(exchange) => exchange,
-        Err(e) => panic!(
-            "{} gave no reply to {}: {e}",
-            server.label(),
-            describe(body)
-        ),
-    }
+) -> impl Future<Output = Exchange> {
+    let caller = Location::caller();
+    exchange_at(server, body, options, caller)
 }
 
 /// Sends an already built request body (from [`build_request`](crate::testing::build_request) or
@@ -65,12 +90,14 @@ pub async fn exchange(
 /// assert_rpc_error!(response, -32601);
 /// # }
 /// ```
-pub async fn send(
+#[track_caller]
+pub fn send(
     server: &(impl Target + ?Sized),
     body: &Value,
     options: &RequestOptions,
-) -> Value {
-    dispatch(server, body, options).await
+) -> impl Future<Output = Value> {
+    let caller = Location::caller();
+    dispatch(server, body, options, caller)
 }
 
 /// Calls tool `name` with `arguments` and returns the complete JSON-RPC response. Takes the
@@ -100,14 +127,16 @@ pub async fn send(
 /// assert_eq!(response["result"]["content"][0]["text"], "alice");
 /// # }
 /// ```
-pub async fn call_tool(
+#[track_caller]
+pub fn call_tool(
     server: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let body = options.tool_call_body("call_tool", name, arguments);
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Lists one page of tools; pass the `cursor` option for a continuation.
@@ -123,9 +152,14 @@ pub async fn call_tool(
 /// assert_eq!(response["error"]["code"], -32601);
 /// # }
 /// ```
-pub async fn list_tools(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+#[track_caller]
+pub fn list_tools(
+    server: &(impl Target + ?Sized),
+    options: &RequestOptions,
+) -> impl Future<Output = Value> {
     let body = options.body("list_tools", Takes::Cursor, "tools/list", Map::new());
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Lists one page of resources; pass the `cursor` option for a continuation.
@@ -140,14 +174,19 @@ pub async fn list_tools(server: &(impl Target + ?Sized), options: &RequestOption
 /// assert_rpc_error!(list_resources(&server, &RequestOptions::new()).await, -32601);
 /// # }
 /// ```
-pub async fn list_resources(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+#[track_caller]
+pub fn list_resources(
+    server: &(impl Target + ?Sized),
+    options: &RequestOptions,
+) -> impl Future<Output = Value> {
     let body = options.body(
         "list_resources",
         Takes::Cursor,
         "resources/list",
         Map::new(),
     );
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Lists one page of resource templates; pass the `cursor` option for a continuation.
@@ -161,17 +200,19 @@ pub async fn list_resources(server: &(impl Target + ?Sized), options: &RequestOp
 /// assert_rpc_error!(list_resource_templates(&server, &RequestOptions::new()).await, -32601);
 /// # }
 /// ```
-pub async fn list_resource_templates(
+#[track_caller]
+pub fn list_resource_templates(
     server: &(impl Target + ?Sized),
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let body = options.body(
         "list_resource_templates",
         Takes::Cursor,
         "resources/templates/list",
         Map::new(),
     );
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Reads the resource at `uri`. Takes the retry options.
@@ -186,15 +227,17 @@ pub async fn list_resource_templates(
 /// assert_rpc_error!(response, -32601, "resources/read");
 /// # }
 /// ```
-pub async fn read_resource(
+#[track_caller]
+pub fn read_resource(
     server: &(impl Target + ?Sized),
     uri: &str,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let mut params = Map::new();
     params.insert("uri".to_owned(), Value::from(uri));
     let body = options.body("read_resource", Takes::Retry, "resources/read", params);
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Lists one page of prompts; pass the `cursor` option for a continuation.
@@ -208,9 +251,14 @@ pub async fn read_resource(
 /// assert_rpc_error!(list_prompts(&server, &RequestOptions::new()).await, -32601);
 /// # }
 /// ```
-pub async fn list_prompts(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+#[track_caller]
+pub fn list_prompts(
+    server: &(impl Target + ?Sized),
+    options: &RequestOptions,
+) -> impl Future<Output = Value> {
     let body = options.body("list_prompts", Takes::Cursor, "prompts/list", Map::new());
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Gets prompt `name` with string `arguments`. Takes the retry options.
@@ -226,18 +274,20 @@ pub async fn list_prompts(server: &(impl Target + ?Sized), options: &RequestOpti
 /// assert_rpc_error!(response, -32601);
 /// # }
 /// ```
-pub async fn get_prompt(
+#[track_caller]
+pub fn get_prompt(
     server: &(impl Target + ?Sized),
     name: &str,
     arguments: impl Serialize,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let arguments = object("get_prompt", "arguments", arguments);
     let mut params = Map::new();
     params.insert("name".to_owned(), Value::from(name));
     params.insert("arguments".to_owned(), arguments);
     let body = options.body("get_prompt", Takes::Retry, "prompts/get", params);
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Requests completions for a prompt or resource-template reference: `reference` is the wire
@@ -260,12 +310,13 @@ pub async fn get_prompt(
 /// assert_rpc_error!(response, -32601);
 /// # }
 /// ```
-pub async fn complete(
+#[track_caller]
+pub fn complete(
     server: &(impl Target + ?Sized),
     reference: impl Serialize,
     argument: impl Serialize,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let mut params = Map::new();
     params.insert("ref".to_owned(), object("complete", "reference", reference));
     params.insert(
@@ -273,7 +324,8 @@ pub async fn complete(
         object("complete", "argument", argument),
     );
     let body = options.body("complete", Takes::Completion, "completion/complete", params);
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Sends `server/discover`.
@@ -288,9 +340,14 @@ pub async fn complete(
 /// assert_eq!(discovered["supportedVersions"][0], "2026-07-28");
 /// # }
 /// ```
-pub async fn discover(server: &(impl Target + ?Sized), options: &RequestOptions) -> Value {
+#[track_caller]
+pub fn discover(
+    server: &(impl Target + ?Sized),
+    options: &RequestOptions,
+) -> impl Future<Output = Value> {
     let body = options.body("discover", Takes::Nothing, "server/discover", Map::new());
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }
 
 /// Sends any request method through the same builder. `params` is an object (or `null` for
@@ -309,12 +366,13 @@ pub async fn discover(server: &(impl Target + ?Sized), options: &RequestOptions)
 /// assert_rpc_error!(response, -32601, "removed");
 /// # }
 /// ```
-pub async fn request(
+#[track_caller]
+pub fn request(
     server: &(impl Target + ?Sized),
     method: &str,
     params: impl Serialize,
     options: &RequestOptions,
-) -> Value {
+) -> impl Future<Output = Value> {
     let params = match object("request", "params", params) {
         Value::Null => Map::new(),
         Value::Object(params) => params,
@@ -333,5 +391,6 @@ pub async fn request(
         }
     }
     let body = options.body("request", Takes::Retry, method, params);
-    dispatch(server, &body, options).await
+    let caller = Location::caller();
+    async move { dispatch(server, &body, options, caller).await }
 }

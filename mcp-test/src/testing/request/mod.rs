@@ -10,6 +10,7 @@ mod options;
 #[cfg(feature = "client")]
 pub use context::IntoCommand;
 pub use context::{IntoTestServer, TestContext};
+pub(crate) use helpers::send_at;
 pub use helpers::{
     call_tool, complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
     list_resources, list_tools, read_resource, request, send,
