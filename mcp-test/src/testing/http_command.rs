@@ -1,41 +1,6 @@
 //! Your own server binary as an HTTP fixture: start the command, learn the address it serves
 //! on, connect over Streamable HTTP, and stop it with the test. Features `client` and `http`.
-//!
-//! The address is learned one of two ways:
-//!
-//! - **printed** (the default): the first line on the server's stdout or stderr that names an
-//!   address: a URL (`http://127.0.0.1:43211/mcp`, used as written; a base URL without a
-//!   path gets [`path`](HttpCommand::path)) or a socket address
-//!   (`listening on 127.0.0.1:43211`, `[::1]:43211`, `localhost:43211`, `0.0.0.0:43211`),
-//!   which becomes `http://HOST:PORT` + [`path`](HttpCommand::path) (`/mcp` by default; an
-//!   unspecified host is reached on loopback). Start your server on port 0 and print the
-//!   address it got, and no two tests ever race for a port;
-//! - **given**: an argument holding [`PORT`] (`"--port={port}"`) or [`port_env`](HttpCommand::port_env)
-//!   (`PORT=..`): a free port is picked, handed to the server, and the fixture connects once
-//!   something accepts connections there.
-//!
-//! Either way the wait is bounded ([`startup_timeout`](HttpCommand::startup_timeout), 10 s by
-//! default, in real time even under a paused tokio clock), and a server that exits first or
-//! names no address fails with what it printed. The process is killed when the last clone of
-//! the [`TestContext`] (or the [`HttpProcess`]) is dropped.
-//!
-//! ```ignore
-//! // A binary of the crate under test, which prints `listening on ADDR` once bound.
-//! #[mcp_test(http_command = [env!("CARGO_BIN_EXE_my_server"), "--http", "127.0.0.1:0"])]
-//! async fn lists_tools(mcp: TestContext) {
-//!     assert!(mcp.list_tools().await["result"]["tools"].is_array());
-//! }
-//!
-//! // A port given to it, on a path of its own.
-//! #[tokio::test]
-//! async fn on_a_given_port() {
-//!     let mcp = TestContext::http_command(
-//!         HttpCommand::new([env!("CARGO_BIN_EXE_my_server"), "--port", "{port}"]).path("/"),
-//!     )
-//!     .await;
-//!     assert!(mcp.list_tools().await["result"]["tools"].is_array());
-//! }
-//! ```
+//! See [`HttpCommand`].
 
 use super::request::{IntoCommand, TestContext};
 use crate::client::{Client, ClientError};
@@ -66,8 +31,47 @@ pub const DEFAULT_STARTUP: Duration = Duration::from_secs(10);
 /// How many of the server's last output lines a startup failure shows.
 const KEPT_LINES: usize = 40;
 
-/// A command that serves MCP over Streamable HTTP, to start as a test's server: see the
-/// [module](self). Anything [`IntoCommand`] takes converts into one
+/// A command that serves MCP over Streamable HTTP, to start as a test's server: start the
+/// command, learn the address it serves on, connect over Streamable HTTP, and stop it with the
+/// test. Features `client` and `http`.
+///
+/// The address is learned one of two ways:
+///
+/// - **printed** (the default): the first line on the server's stdout or stderr that names an
+///   address: a URL (`http://127.0.0.1:43211/mcp`, used as written; a base URL without a
+///   path gets [`path`](HttpCommand::path)) or a socket address
+///   (`listening on 127.0.0.1:43211`, `[::1]:43211`, `localhost:43211`, `0.0.0.0:43211`),
+///   which becomes `http://HOST:PORT` + [`path`](HttpCommand::path) (`/mcp` by default; an
+///   unspecified host is reached on loopback). Start your server on port 0 and print the
+///   address it got, and no two tests ever race for a port;
+/// - **given**: an argument holding [`PORT`] (`"--port={port}"`) or [`port_env`](HttpCommand::port_env)
+///   (`PORT=..`): a free port is picked, handed to the server, and the fixture connects once
+///   something accepts connections there.
+///
+/// Either way the wait is bounded ([`startup_timeout`](HttpCommand::startup_timeout), 10 s by
+/// default, in real time even under a paused tokio clock), and a server that exits first or
+/// names no address fails with what it printed. The process is killed when the last clone of
+/// the [`TestContext`] (or the [`HttpProcess`]) is dropped.
+///
+/// ```ignore
+/// // A binary of the crate under test, which prints `listening on ADDR` once bound.
+/// #[mcp_test(http_command = [env!("CARGO_BIN_EXE_my_server"), "--http", "127.0.0.1:0"])]
+/// async fn lists_tools(mcp: TestContext) {
+///     assert!(mcp.list_tools().await["result"]["tools"].is_array());
+/// }
+///
+/// // A port given to it, on a path of its own.
+/// #[tokio::test]
+/// async fn on_a_given_port() {
+///     let mcp = TestContext::http_command(
+///         HttpCommand::new([env!("CARGO_BIN_EXE_my_server"), "--port", "{port}"]).path("/"),
+///     )
+///     .await;
+///     assert!(mcp.list_tools().await["result"]["tools"].is_array());
+/// }
+/// ```
+///
+/// Anything [`IntoCommand`] takes converts into one
 /// ([`IntoHttpCommand`]), which learns a printed address and connects on `/mcp`.
 ///
 /// ```
