@@ -81,6 +81,7 @@ pub mod rmcp;
 pub mod rounds;
 pub mod schema;
 mod server;
+pub mod session;
 pub mod spec;
 pub mod string_args;
 mod subscriptions;

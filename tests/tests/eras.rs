@@ -1,0 +1,523 @@
+//! One server, both eras: the runtime answers the 2025-11-25 `initialize` handshake beside
+//! 2026-07-28, in process (a `Session`), over stdio, and to mcp-test's own client in
+//! `Era::Legacy`; a tool that elicits, written once, passes the same assertions in both eras.
+
+use mcp_test::client::Client;
+use mcp_test::rounds::Elicitation;
+use mcp_test::session::Session;
+use mcp_test::spec::check_response_in;
+use mcp_test::target::{Answers, Target};
+use mcp_test::transport::stdio::{StdioConfig, serve};
+use mcp_test::wire::Era;
+use mcp_test::{CallToolResult, Caller, Context, Server, Tool, ToolError};
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+/// Asks for a name, the same code in both eras.
+struct Greet;
+
+impl Tool for Greet {
+    const NAME: &'static str = "greet";
+    fn input_schema() -> Value {
+        json!({"type": "object", "additionalProperties": false})
+    }
+    fn parse(_: Value) -> Result<Self, ToolError> {
+        Ok(Greet)
+    }
+    async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+        let schema = json!({"type": "object", "properties": {"name": {"type": "string"}},
+                            "required": ["name"]});
+        ctx.progress(1.0, Some(2.0), Some("asking"));
+        Ok(match ctx.elicit("What is your name?", schema).await {
+            Ok(Elicitation::Accept(form)) => {
+                CallToolResult::text(format!("Hello, {}!", form["name"].as_str().unwrap_or("?")))
+            }
+            Ok(Elicitation::Decline) => CallToolResult::text("Hello, whoever you are."),
+            Ok(Elicitation::Cancel) => CallToolResult::error_text("cancelled"),
+            Err(e) if e.is_not_supported() => CallToolResult::text("Hello! (no questions here)"),
+            Err(e) => return Err(e.into()),
+        })
+    }
+}
+
+/// Logs at two levels.
+struct Chatty;
+
+impl Tool for Chatty {
+    const NAME: &'static str = "chatty";
+    fn input_schema() -> Value {
+        json!({"type": "object"})
+    }
+    fn parse(_: Value) -> Result<Self, ToolError> {
+        Ok(Chatty)
+    }
+    async fn call(self, ctx: &Context) -> Result<CallToolResult, ToolError> {
+        ctx.log(
+            mcp_test::wire::LoggingLevel::Debug,
+            None,
+            json!("debug line"),
+        );
+        ctx.log(
+            mcp_test::wire::LoggingLevel::Error,
+            None,
+            json!("error line"),
+        );
+        Ok(CallToolResult::text("said"))
+    }
+}
+
+fn server() -> Server {
+    Server::builder("eras", "1.0.0")
+        .tool::<Greet>()
+        .tool::<Chatty>()
+        .logging()
+        .instructions("Say hello.")
+        .resource(
+            mcp_test::resources::Resource::new("file:///notes.txt", "notes")
+                .mime_type("text/plain")
+                .text("remember"),
+        )
+        .build()
+        .unwrap()
+}
+
+fn initialize(id: i64, version: &str, capabilities: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": version, "capabilities": capabilities,
+        "clientInfo": {"name": "eras-test", "version": "1"}}})
+}
+
+fn request(id: i64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+async fn send(session: &Session, message: Value) -> Value {
+    let exchange = session.send(&message, &Caller::default()).await.unwrap();
+    exchange.response.unwrap_or(Value::Null)
+}
+
+/// A 2025-era session in process, initialized with `capabilities`, whose server requests are
+/// answered by `answer` (the elicitation/create params in, the result out).
+fn legacy_session(
+    server: Server,
+    answer: impl Fn(&Value) -> Value + Send + 'static,
+) -> (Session, mpsc::UnboundedReceiver<Value>) {
+    let (out, mut requests) = mpsc::unbounded_channel::<Value>();
+    let (others_tx, others) = mpsc::unbounded_channel();
+    let session = Session::new(server, Some(out));
+    let answering = session.clone();
+    tokio::spawn(async move {
+        while let Some(message) = requests.recv().await {
+            if message.get("id").is_some() {
+                assert_eq!(message["method"], "elicitation/create", "{message}");
+                let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": answer(&message["params"])});
+                assert!(answering.deliver(&reply), "the session waits for {reply}");
+            } else {
+                let _ = others_tx.send(message);
+            }
+        }
+    });
+    (session, others)
+}
+
+#[tokio::test]
+async fn initialize_negotiates_a_2025_revision_and_declares_what_is_registered() {
+    let session = Session::new(server(), None);
+    let reply = send(&session, initialize(1, "2025-11-25", json!({}))).await;
+    check_response_in(Era::Legacy, "initialize", &reply).unwrap();
+    let result = &reply["result"];
+    assert_eq!(result["protocolVersion"], "2025-11-25");
+    assert_eq!(result["serverInfo"]["name"], "eras");
+    assert_eq!(result["instructions"], "Say hello.");
+    assert_eq!(result["capabilities"]["tools"]["listChanged"], true);
+    assert_eq!(result["capabilities"]["resources"]["subscribe"], true);
+    assert!(result["capabilities"]["logging"].is_object());
+    assert!(result["capabilities"].get("prompts").is_none());
+    assert!(result["capabilities"].get("extensions").is_none());
+    assert_eq!(session.era(), Some(Era::Legacy));
+    assert!(!session.initialized());
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(send(&session, note).await, Value::Null);
+    assert!(session.initialized());
+    let again = send(&session, initialize(2, "2025-11-25", json!({}))).await;
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+
+    // An older supported revision is echoed; an unknown one gets the latest.
+    for (offered, chosen) in [("2025-06-18", "2025-06-18"), ("2024-11-05", "2025-11-25")] {
+        let session = Session::new(server(), None);
+        let reply = send(&session, initialize(1, offered, json!({}))).await;
+        assert_eq!(reply["result"]["protocolVersion"], chosen, "{reply}");
+    }
+    // A malformed initialize names what is wrong.
+    let session = Session::new(server(), None);
+    let reply = send(
+        &session,
+        request(1, "initialize", json!({"capabilities": {}})),
+    )
+    .await;
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("protocolVersion")
+    );
+    assert_eq!(session.era(), None);
+}
+
+#[tokio::test]
+async fn a_2025_session_serves_results_in_2025_shape() {
+    let session = Session::new(server(), None);
+    send(&session, initialize(1, "2025-11-25", json!({}))).await;
+    for (id, method, params) in [
+        (2, "ping", json!({})),
+        (3, "tools/list", json!({})),
+        (4, "resources/list", json!({})),
+        (5, "resources/read", json!({"uri": "file:///notes.txt"})),
+        (6, "tools/call", json!({"name": "chatty", "arguments": {}})),
+        (
+            7,
+            "resources/subscribe",
+            json!({"uri": "file:///notes.txt"}),
+        ),
+        (8, "logging/setLevel", json!({"level": "info"})),
+    ] {
+        let reply = send(&session, request(id, method, params)).await;
+        assert!(reply.get("result").is_some(), "{method}: {reply}");
+        check_response_in(Era::Legacy, method, &reply)
+            .unwrap_or_else(|e| panic!("{method}: {e}: {reply}"));
+        let result = reply["result"].as_object().unwrap();
+        for key in ["resultType", "ttlMs", "cacheScope"] {
+            assert!(!result.contains_key(key), "{method} carries {key}: {reply}");
+        }
+    }
+    // The 2026-only methods do not exist in this era.
+    for method in ["server/discover", "subscriptions/listen"] {
+        let reply = send(&session, request(9, method, json!({}))).await;
+        assert_eq!(reply["error"]["code"], -32601, "{method}: {reply}");
+    }
+    let bad = send(
+        &session,
+        request(10, "logging/setLevel", json!({"level": "loud"})),
+    )
+    .await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+}
+
+#[tokio::test]
+async fn set_level_decides_which_log_messages_are_sent() {
+    let session = Session::new(server(), None);
+    send(&session, initialize(1, "2025-11-25", json!({}))).await;
+    let call = request(2, "tools/call", json!({"name": "chatty"}));
+    let silent = session.send(&call, &Caller::default()).await.unwrap();
+    assert!(
+        silent.notifications.is_empty(),
+        "{:?}",
+        silent.notifications
+    );
+    send(
+        &session,
+        request(3, "logging/setLevel", json!({"level": "warning"})),
+    )
+    .await;
+    let loud = session.send(&call, &Caller::default()).await.unwrap();
+    let levels: Vec<&Value> = loud
+        .notifications_of("notifications/message")
+        .map(|n| &n["params"]["level"])
+        .collect();
+    assert_eq!(levels, [&json!("error")]);
+}
+
+#[tokio::test]
+async fn subscriptions_and_list_changes_reach_a_2025_session() {
+    let server = server();
+    let (session, mut others) = legacy_session(server.clone(), |_| json!({"action": "cancel"}));
+    send(&session, initialize(1, "2025-11-25", json!({}))).await;
+    // Not subscribed yet: an update is not sent, a list change is.
+    server.notify_resource_updated("file:///notes.txt");
+    server.notify_tools_list_changed();
+    let first = tokio::time::timeout(Duration::from_secs(10), others.recv())
+        .await
+        .unwrap();
+    assert_eq!(first.unwrap()["method"], "notifications/tools/list_changed");
+    send(
+        &session,
+        request(
+            2,
+            "resources/subscribe",
+            json!({"uri": "file:///notes.txt"}),
+        ),
+    )
+    .await;
+    server.notify_resource_updated("file:///other.txt");
+    server.notify_resource_updated("file:///notes.txt");
+    let update = tokio::time::timeout(Duration::from_secs(10), others.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        update,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+               "params": {"uri": "file:///notes.txt"}})
+    );
+    send(
+        &session,
+        request(
+            3,
+            "resources/unsubscribe",
+            json!({"uri": "file:///notes.txt"}),
+        ),
+    )
+    .await;
+    server.notify_resource_updated("file:///notes.txt");
+    server.notify_prompts_list_changed(); // no prompts: not declared, not sent
+    server.notify_resources_list_changed();
+    let next = tokio::time::timeout(Duration::from_secs(10), others.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        next["method"], "notifications/resources/list_changed",
+        "{next}"
+    );
+}
+
+/// What calling `greet` shows, in either era, when the client answers `answer` (or, with
+/// `None`, declares no elicitation).
+async fn greet_in(era: Era, answer: Option<Value>) -> (Value, Vec<Value>) {
+    let capabilities = if answer.is_some() {
+        json!({"elicitation": {}})
+    } else {
+        json!({})
+    };
+    match era {
+        Era::Current => {
+            let server = server();
+            let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": capabilities,
+                          "progressToken": "p"},
+                "name": "greet", "arguments": {}}});
+            let answers = match &answer {
+                Some(a) => Answers::new().answer("elicit-1", a.clone()),
+                None => Answers::new(),
+            };
+            let rounds =
+                mcp_test::target::drive(&server, &body, &answers, &Caller::default(), None)
+                    .await
+                    .unwrap();
+            let progress = rounds
+                .exchanges
+                .iter()
+                .flat_map(|r| r.notifications.iter().cloned())
+                .collect::<Vec<_>>();
+            (rounds.last().clone(), progress)
+        }
+        Era::Legacy => {
+            let reply = answer.clone().unwrap_or(Value::Null);
+            let (session, _others) = legacy_session(server(), move |params| {
+                assert_eq!(params["message"], "What is your name?");
+                reply.clone()
+            });
+            send(&session, initialize(1, "2025-11-25", capabilities)).await;
+            let call = request(
+                2,
+                "tools/call",
+                json!({"name": "greet", "arguments": {},
+                                                        "_meta": {"progressToken": "p"}}),
+            );
+            let exchange = session.send(&call, &Caller::default()).await.unwrap();
+            let response = exchange.response.unwrap();
+            check_response_in(Era::Legacy, "tools/call", &response).unwrap();
+            (response, exchange.notifications)
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_tool_that_elicits_passes_the_same_test_in_both_eras() {
+    for era in [Era::Current, Era::Legacy] {
+        let accept = json!({"action": "accept", "content": {"name": "Ada"}});
+        let (response, notes) = greet_in(era, Some(accept)).await;
+        assert_eq!(
+            response["result"]["content"][0]["text"], "Hello, Ada!",
+            "{era}: {response}"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n["method"] == "notifications/progress"
+                    && n["params"]["progressToken"] == "p"),
+            "{era}: {notes:?}"
+        );
+        let (response, _) = greet_in(era, Some(json!({"action": "decline"}))).await;
+        assert_eq!(
+            response["result"]["content"][0]["text"], "Hello, whoever you are.",
+            "{era}: {response}"
+        );
+        let (response, _) = greet_in(era, None).await;
+        assert_eq!(
+            response["result"]["content"][0]["text"], "Hello! (no questions here)",
+            "{era}: {response}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_eras_option_refuses_the_era_left_out() {
+    let modern = Server::builder("m", "1")
+        .tool::<Chatty>()
+        .eras([Era::Current])
+        .build()
+        .unwrap();
+    let session = Session::new(modern, None);
+    let reply = send(&session, initialize(1, "2025-11-25", json!({}))).await;
+    assert_eq!(reply["error"]["code"], -32601, "{reply}");
+
+    let legacy = Server::builder("l", "1")
+        .tool::<Chatty>()
+        .eras([Era::Legacy])
+        .build()
+        .unwrap();
+    let session = Session::new(legacy, None);
+    let discover = send(&session, request(1, "server/discover", json!({}))).await;
+    assert_eq!(discover["error"]["code"], -32601, "{discover}");
+    let early = send(&session, request(2, "tools/list", json!({}))).await;
+    assert_eq!(early["error"]["code"], -32600, "{early}");
+    assert_eq!(
+        send(&session, request(3, "ping", json!({}))).await["result"],
+        json!({})
+    );
+    let reply = send(&session, initialize(4, "2025-11-25", json!({}))).await;
+    assert_eq!(reply["result"]["protocolVersion"], "2025-11-25", "{reply}");
+
+    let none = Server::builder("n", "1").eras([]).build().unwrap_err();
+    assert!(none.to_string().contains("at least one era"), "{none}");
+}
+
+#[tokio::test]
+async fn a_2026_request_first_keeps_the_connection_in_2026() {
+    let session = Session::new(server(), None);
+    let discover = send(
+        &session,
+        request(
+            1,
+            "server/discover",
+            json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}}),
+        ),
+    )
+    .await;
+    assert_eq!(discover["result"]["resultType"], "complete", "{discover}");
+    assert_eq!(session.era(), Some(Era::Current));
+    let init = send(&session, initialize(2, "2025-11-25", json!({}))).await;
+    assert_eq!(init["error"]["code"], -32601, "{init}");
+}
+
+/// mcp-test's own client finds a 2025-era server (one serving only that era) over stdio and
+/// speaks to it in `Era::Legacy`.
+#[tokio::test]
+async fn the_client_in_the_legacy_era_over_stdio() {
+    let legacy = Server::builder("legacy", "1.0.0")
+        .tool::<Chatty>()
+        .eras([Era::Legacy])
+        .build()
+        .unwrap();
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    tokio::spawn(serve(
+        legacy,
+        server_read,
+        server_write,
+        StdioConfig::default(),
+    ));
+    let (read, write) = tokio::io::split(client_end);
+    let client = Client::connect(read, write);
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Legacy);
+    assert_eq!(handshake.protocol_version, "2025-11-25");
+    let tools = client
+        .send(&client.request_body("tools/list", json!({})))
+        .await
+        .unwrap();
+    check_in_legacy("tools/list", &tools);
+    assert_eq!(tools["result"]["tools"][0]["name"], "chatty");
+    let called = client
+        .send(&client.tool_call_body("chatty", json!({})))
+        .await
+        .unwrap();
+    check_in_legacy("tools/call", &called);
+    assert_eq!(called["result"]["content"][0]["text"], "said");
+    let pong = client.call("ping", json!({})).await.unwrap();
+    assert_eq!(pong, json!({}));
+}
+
+fn check_in_legacy(method: &str, response: &Value) {
+    check_response_in(Era::Legacy, method, response)
+        .unwrap_or_else(|e| panic!("{method}: {e}: {response}"));
+}
+
+/// Over stdio, a 2025-era client answers the server's `elicitation/create` on the same
+/// pipe, and the tool call resumes.
+#[tokio::test]
+async fn elicitation_over_stdio_in_the_2025_era() {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let serving = tokio::spawn(serve(
+        server(),
+        server_read,
+        server_write,
+        StdioConfig::default(),
+    ));
+    let (read, mut write) = tokio::io::split(client_end);
+    let mut lines = BufReader::new(read).lines();
+    let mut next = async || -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("the server writes within 10 s")
+            .unwrap()
+            .expect("a line");
+        serde_json::from_str(&line).unwrap()
+    };
+    let mut write_line = async |message: Value| {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    };
+    write_line(initialize(1, "2025-11-25", json!({"elicitation": {}}))).await;
+    assert_eq!(next().await["result"]["protocolVersion"], "2025-11-25");
+    write_line(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+    write_line(request(
+        2,
+        "tools/call",
+        json!({"name": "greet", "arguments": {}}),
+    ))
+    .await;
+    let asked = next().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    assert_eq!(
+        asked["params"]["requestedSchema"]["required"],
+        json!(["name"])
+    );
+    write_line(json!({"jsonrpc": "2.0", "id": asked["id"],
+                      "result": {"action": "accept", "content": {"name": "Grace"}}}))
+    .await;
+    let done = next().await;
+    assert_eq!(done["id"], 2, "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Grace!",
+        "{done}"
+    );
+    check_in_legacy("tools/call", &done);
+    // End of input: the server finishes and returns.
+    write.shutdown().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("the server returns at end of input")
+        .unwrap()
+        .unwrap();
+}
