@@ -8,8 +8,8 @@
 //!
 //! - `initialize` (when the server serves [`Era::Legacy`], see
 //!   [`ServerBuilder::eras`](crate::ServerBuilder::eras)) makes a 2025-era session;
-//! - `server/discover`, or any message whose `params._meta` names a protocol version, makes a
-//!   2026-07-28 session, answered by [`Server::handle_value`] exactly as without a session
+//! - `server/discover`, or any message whose `params._meta` names a protocol version (an
+//!   `initialize` too), makes a 2026-07-28 session, answered by [`Server::handle_value`] exactly as without a session
 //!   (a later `initialize` is -32601 there);
 //! - anything else is answered without fixing the era: as 2026-07-28 would answer it when
 //!   that era is served (a request without `_meta` is -32602), else -32600 asking for
@@ -231,15 +231,10 @@ impl Session {
                 let Some((id, method)) = shape(&message) else {
                     return server.handle_value(message, caller).await;
                 };
-                if method == "initialize" && server.serves(Era::Legacy) {
+                let modern = method == "server/discover" || names_a_version(&message);
+                if method == "initialize" && !modern && server.serves(Era::Legacy) {
                     return Some(self.initialize(id?, &message));
                 }
-                let modern = method == "server/discover"
-                    || message
-                        .get("params")
-                        .and_then(|p| p.get("_meta"))
-                        .and_then(|m| m.get(meta_keys::PROTOCOL_VERSION))
-                        .is_some();
                 if server.serves(Era::Current) && modern {
                     lock(&self.inner.state).era = Some(Era::Current);
                     return server.handle_value(message, caller).await;
@@ -626,6 +621,16 @@ impl Session {
         }
         Ok(answers)
     }
+}
+
+/// Whether `params._meta` names a protocol version: a 2026-07-28 request (an `initialize`
+/// shaped so is one too, answered -32601 as 2026-07-28 answers it).
+pub(crate) fn names_a_version(message: &Value) -> bool {
+    message
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(meta_keys::PROTOCOL_VERSION))
+        .is_some()
 }
 
 /// The id (`None` for a notification) and method of a message in JSON-RPC shape; `None` when

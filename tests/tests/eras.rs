@@ -521,3 +521,216 @@ async fn elicitation_over_stdio_in_the_2025_era() {
         .unwrap()
         .unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streamable HTTP: 2025-era sessions beside 2026-07-28 on one endpoint.
+// ---------------------------------------------------------------------------------------------
+
+mod over_http {
+    use super::*;
+    use mcp_test::testing::http::{oneshot, oneshot_stream};
+    use mcp_test::transport::http::{HttpConfig, Router, bind_local, router};
+
+    fn post(body: &Value, session: Option<&str>) -> http::Request<String> {
+        let mut request = http::Request::post("/mcp")
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        request.body(body.to_string()).unwrap()
+    }
+
+    fn with_session(method: http::Method, session: &str) -> http::Request<String> {
+        http::Request::builder()
+            .method(method)
+            .uri("/mcp")
+            .header("mcp-session-id", session)
+            .body(String::new())
+            .unwrap()
+    }
+
+    fn json(response: &http::Response<axum::body::Bytes>) -> Value {
+        let messages = mcp_test::transport::http::messages(response.body());
+        messages.last().cloned().unwrap_or(Value::Null)
+    }
+
+    /// Initializes a 2025-era session; returns its id.
+    async fn start(app: &Router, capabilities: Value) -> String {
+        let reply = oneshot(app, post(&initialize(1, "2025-11-25", capabilities), None)).await;
+        assert_eq!(reply.status(), 200);
+        let body = json(&reply);
+        check_in_legacy("initialize", &body);
+        let id = reply.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            id.len() >= 32 && id.chars().all(|c| c.is_ascii_hexdigit()),
+            "{id}"
+        );
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        assert_eq!(oneshot(app, post(&note, Some(&id))).await.status(), 202);
+        id
+    }
+
+    #[tokio::test]
+    async fn sessions_live_beside_stateless_requests_on_one_endpoint() {
+        let app = router(server(), HttpConfig::default());
+        let session = start(&app, json!({})).await;
+        let tools = oneshot(
+            &app,
+            post(&request(2, "tools/list", json!({})), Some(&session)),
+        )
+        .await;
+        assert_eq!(tools.status(), 200);
+        check_in_legacy("tools/list", &json(&tools));
+        assert!(tools.headers().get("mcp-session-id").is_none());
+
+        // A 2026-07-28 request on the same endpoint is still stateless.
+        let modern = mcp_test::testing::http::TestRouter::new(server(), HttpConfig::default());
+        let discover = modern
+            .post(&mcp_test::testing::build_request(
+                "server/discover",
+                Value::Null,
+            ))
+            .await;
+        assert_eq!(discover.status(), 200);
+        assert!(discover.headers().get("mcp-session-id").is_none());
+        assert_eq!(json(&discover)["result"]["resultType"], "complete");
+
+        // An unknown session is 404; DELETE ends one, after which it is unknown too.
+        let unknown = oneshot(&app, post(&request(3, "ping", json!({})), Some("feed"))).await;
+        assert_eq!(unknown.status(), 404);
+        let gone = oneshot(&app, with_session(http::Method::DELETE, &session)).await;
+        assert_eq!(gone.status(), 204);
+        let after = oneshot(&app, post(&request(4, "ping", json!({})), Some(&session))).await;
+        assert_eq!(after.status(), 404);
+
+        // A version header the session does not speak is 400.
+        let other = start(&app, json!({})).await;
+        let mut wrong = post(&request(5, "ping", json!({})), Some(&other));
+        wrong
+            .headers_mut()
+            .insert("mcp-protocol-version", "1999-01-01".parse().unwrap());
+        assert_eq!(oneshot(&app, wrong).await.status(), 400);
+        // GET and DELETE without a session are not offered.
+        let get = http::Request::get("/mcp").body(String::new()).unwrap();
+        assert_eq!(oneshot(&app, get).await.status(), 405);
+        // A foreign Origin is refused on every method.
+        let mut foreign = with_session(http::Method::GET, &other);
+        foreign
+            .headers_mut()
+            .insert("origin", "https://evil.example".parse().unwrap());
+        assert_eq!(oneshot(&app, foreign).await.status(), 403);
+    }
+
+    #[tokio::test]
+    async fn a_legacy_only_server_asks_for_initialize_first() {
+        let legacy = Server::builder("l", "1")
+            .tool::<Chatty>()
+            .eras([Era::Legacy])
+            .build()
+            .unwrap();
+        let app = router(legacy, HttpConfig::default());
+        let early = oneshot(&app, post(&request(1, "tools/list", json!({})), None)).await;
+        assert_eq!(early.status(), 400);
+        assert_eq!(json(&early)["error"]["code"], -32600);
+    }
+
+    #[tokio::test]
+    async fn the_get_stream_carries_list_changes_and_updates() {
+        let server = server();
+        let app = router(server.clone(), HttpConfig::default());
+        let session = start(&app, json!({})).await;
+        let (head, mut stream) =
+            oneshot_stream(&app, with_session(http::Method::GET, &session)).await;
+        assert_eq!(head.status, 200);
+        assert_eq!(head.headers["content-type"], "text/event-stream");
+        let second = oneshot(&app, with_session(http::Method::GET, &session)).await;
+        assert_eq!(second.status(), 409);
+        let subscribe = request(
+            2,
+            "resources/subscribe",
+            json!({"uri": "file:///notes.txt"}),
+        );
+        assert_eq!(
+            oneshot(&app, post(&subscribe, Some(&session)))
+                .await
+                .status(),
+            200
+        );
+        server.notify_tools_list_changed();
+        server.notify_resource_updated("file:///notes.txt");
+        let first = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .unwrap();
+        assert_eq!(first.unwrap()["method"], "notifications/tools/list_changed");
+        let next = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .unwrap();
+        assert_eq!(next.unwrap()["params"]["uri"], "file:///notes.txt");
+    }
+
+    #[tokio::test]
+    async fn elicitation_travels_on_the_post_stream() {
+        let app = router(server(), HttpConfig::default());
+        let session = start(&app, json!({"elicitation": {}})).await;
+        let call = request(2, "tools/call", json!({"name": "greet", "arguments": {}}));
+        let (head, mut stream) = oneshot_stream(&app, post(&call, Some(&session))).await;
+        assert_eq!(head.status, 200);
+        assert_eq!(head.headers["content-type"], "text/event-stream");
+        let asked = loop {
+            let message = tokio::time::timeout(Duration::from_secs(10), stream.next())
+                .await
+                .unwrap()
+                .expect("the stream carries the question");
+            if message.get("id").is_some() {
+                break message;
+            }
+        };
+        assert_eq!(asked["method"], "elicitation/create", "{asked}");
+        let answer = json!({"jsonrpc": "2.0", "id": asked["id"],
+                            "result": {"action": "accept", "content": {"name": "Lin"}}});
+        assert_eq!(
+            oneshot(&app, post(&answer, Some(&session))).await.status(),
+            202
+        );
+        let done = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(done["id"], 2, "{done}");
+        assert_eq!(done["result"]["content"][0]["text"], "Hello, Lin!");
+        check_in_legacy("tools/call", &done);
+    }
+
+    /// mcp-test's own client finds a 2025-era server over HTTP and speaks to it in its
+    /// session.
+    #[tokio::test]
+    async fn the_client_in_the_legacy_era_over_http() {
+        let legacy = Server::builder("legacy", "1.0.0")
+            .tool::<Chatty>()
+            .eras([Era::Legacy])
+            .build()
+            .unwrap();
+        let listener = bind_local(0).await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        tokio::spawn(mcp_test::transport::http::serve(
+            listener,
+            legacy,
+            HttpConfig::default(),
+        ));
+        let client = Client::http(&url).unwrap();
+        let handshake = client.era().await.unwrap();
+        assert_eq!(handshake.era, Era::Legacy);
+        let called = client
+            .send(&client.tool_call_body("chatty", json!({})))
+            .await
+            .unwrap();
+        check_in_legacy("tools/call", &called);
+        assert_eq!(called["result"]["content"][0]["text"], "said");
+    }
+}
