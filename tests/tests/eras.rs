@@ -734,3 +734,88 @@ mod over_http {
         assert_eq!(called["result"]["content"][0]["text"], "said");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The checker, reaching a server of this runtime in the 2025 era.
+// ---------------------------------------------------------------------------------------------
+
+mod checked {
+    use super::*;
+    use mcp_test::cases::Connected;
+    use mcp_test::transport::http::{HttpConfig, bind_local};
+    use mcp_test_check::{CheckOptions, CheckReport, Severity, check};
+
+    /// The test server, answering only the 2025-11-25 handshake, so the checker's
+    /// `server/discover` probe finds a 2025-era server.
+    fn legacy_server() -> Server {
+        Server::builder("eras", "1.0.0")
+            .tool::<Greet>()
+            .tool::<Chatty>()
+            .logging()
+            .resource(
+                mcp_test::resources::Resource::new("file:///notes.txt", "notes")
+                    .mime_type("text/plain")
+                    .text("remember"),
+            )
+            .eras([Era::Legacy])
+            .build()
+            .unwrap()
+    }
+
+    fn options() -> CheckOptions {
+        CheckOptions::default()
+            .timeout(Duration::from_secs(10))
+            .deadline(Some(Duration::from_secs(60)))
+            .case_time(None)
+            // Both tools only talk; let the probes call them.
+            .allow_destructive(true)
+    }
+
+    /// No defect and no warning: the one note says the server was checked in the 2025 era.
+    fn assert_clean(report: &CheckReport) {
+        let flagged = report
+            .findings()
+            .filter(|f| f.severity != Severity::Info)
+            .count();
+        assert_eq!(flagged, 0, "{}", report.to_text());
+        assert!(
+            report.findings().all(|f| f.probe == "discovery/fields"),
+            "{}",
+            report.to_text()
+        );
+    }
+
+    #[tokio::test]
+    async fn check_finds_nothing_over_stdio_in_the_2025_era() {
+        let (client_end, server_end) = tokio::io::duplex(1024 * 1024);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(serve(
+            legacy_server(),
+            server_read,
+            server_write,
+            StdioConfig::default(),
+        ));
+        let (read, write) = tokio::io::split(client_end);
+        let connected = Connected::probe(Client::connect(read, write), "eras over stdio")
+            .await
+            .unwrap();
+        assert_eq!(connected.connection().era, Some(Era::Legacy));
+        assert_clean(&check(&connected, &options()).await);
+    }
+
+    #[tokio::test]
+    async fn check_finds_nothing_over_http_in_the_2025_era() {
+        let listener = bind_local(0).await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        tokio::spawn(mcp_test::transport::http::serve(
+            listener,
+            legacy_server(),
+            HttpConfig::default(),
+        ));
+        let connected = Connected::probe(Client::http(&url).unwrap(), "eras over HTTP")
+            .await
+            .unwrap();
+        assert_eq!(connected.connection().era, Some(Era::Legacy));
+        assert_clean(&check(&connected, &options()).await);
+    }
+}
