@@ -784,6 +784,13 @@ impl Server {
         self.inner.changes.announce(Change::Close);
     }
 
+    /// How long a request of `caller` may run: its timeout capped by the server's maximum.
+    pub(crate) fn request_timeout(&self, caller: &Caller) -> Duration {
+        caller.timeout.map_or(self.inner.max_request_timeout, |t| {
+            t.min(self.inner.max_request_timeout)
+        })
+    }
+
     /// Handles one JSON-RPC message given as JSON text, as an anonymous caller. Returns the
     /// response as JSON text, or `None` for a notification.
     pub async fn handle_json(&self, message: &str) -> Option<String> {
@@ -810,9 +817,7 @@ impl Server {
             Err(response) => return Some(response),
         };
         let id = incoming.id.clone();
-        let timeout = caller.timeout.map_or(self.inner.max_request_timeout, |t| {
-            t.min(self.inner.max_request_timeout)
-        });
+        let timeout = self.request_timeout(caller);
         let method = Method::parse(&incoming.method);
         // A subscription lives until it is cancelled; every other request has a deadline.
         let outcome = if method == Method::Served(Served::Listen) {

@@ -45,9 +45,10 @@
 //!   [`Context::elicit`](crate::Context::elicit), `create_message`, `list_roots`) is sent here
 //!   as a server-to-client request (`elicitation/create`, `sampling/createMessage`,
 //!   `roots/list`) on the connection, and its answer resumes the handler, so a tool written
-//!   once asks the same way in both eras. A question the client did not declare the
-//!   capability for is never sent: the error the handler propagates is -32602 (2025-11-25
-//!   has no -32021) naming the capability, with `data.requiredCapabilities`.
+//!   once asks the same way in both eras. Each answer is awaited as long as a request may run
+//!   (the caller's timeout capped by the server's maximum). A question the client did not
+//!   declare the capability for is never sent: the error the handler propagates is -32602
+//!   (2025-11-25 has no -32021) naming the capability, with `data.requiredCapabilities`.
 //!
 //! ```
 //! use mcp_test::session::Session;
@@ -222,9 +223,7 @@ impl Session {
             return None;
         }
         let server = &self.inner.server;
-        let method = message.get("method").and_then(Value::as_str);
-        let era = self.era();
-        match era {
+        match self.era() {
             Some(Era::Current) => return server.handle_value(message, caller).await,
             Some(Era::Legacy) => {}
             None => {
@@ -258,7 +257,6 @@ impl Session {
                 });
             }
         }
-        let _ = method;
         self.legacy(message, caller, out).await
     }
 
@@ -537,7 +535,7 @@ impl Session {
                     error,
                 };
             }
-            match self.ask_client(&result, out).await {
+            match self.ask_client(&result, caller, out).await {
                 Ok(answers) => {
                     let params = message["params"].as_object_mut().expect("an object");
                     params.insert("inputResponses".into(), Value::Object(answers));
@@ -565,6 +563,7 @@ impl Session {
     async fn ask_client(
         &self,
         result: &Value,
+        caller: &Caller,
         out: Option<&Outgoing>,
     ) -> Result<Map<String, Value>, ErrorObject> {
         let Some(out) = out.or(self.inner.outgoing.as_ref()) else {
@@ -602,12 +601,22 @@ impl Session {
             waiting.push((key.clone(), method, rx));
         }
         let mut answers = Map::new();
+        let wait = self.inner.server.request_timeout(caller);
         for (key, method, rx) in waiting {
-            let reply = rx.await.map_err(|_| {
-                ErrorObject::internal(format!(
-                    "Internal error: the connection closed before the client answered {method}"
-                ))
-            })?;
+            let reply = match tokio::time::timeout(wait, rx).await {
+                Ok(Ok(reply)) => reply,
+                Ok(Err(_)) => {
+                    return Err(ErrorObject::internal(format!(
+                        "Internal error: the connection closed before the client answered {method}"
+                    )));
+                }
+                Err(_) => {
+                    return Err(ErrorObject::internal(format!(
+                        "Internal error: the client did not answer {method} within {} ms",
+                        wait.as_millis()
+                    )));
+                }
+            };
             if let Some(result) = reply.get("result") {
                 answers.insert(key, result.clone());
             } else {

@@ -707,6 +707,34 @@ mod over_http {
         check_in_legacy("tools/call", &done);
     }
 
+    #[tokio::test]
+    async fn cancelled_stops_a_request_of_the_session() {
+        let app = router(server(), HttpConfig::default());
+        let session = start(&app, json!({"elicitation": {}})).await;
+        let call = request(7, "tools/call", json!({"name": "greet", "arguments": {}}));
+        let (_, mut stream) = oneshot_stream(&app, post(&call, Some(&session))).await;
+        // The tool waits for its question's answer; the client cancels the call instead.
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(10), stream.next())
+                .await
+                .unwrap()
+                .expect("the stream carries the question");
+            if message.get("id").is_some() {
+                break;
+            }
+        }
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                            "params": {"requestId": 7, "reason": "changed my mind"}});
+        assert_eq!(
+            oneshot(&app, post(&cancel, Some(&session))).await.status(),
+            202
+        );
+        let rest = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("the stream ends once the request is cancelled");
+        assert_eq!(rest, None, "no response to a cancelled request");
+    }
+
     /// mcp-test's own client finds a 2025-era server over HTTP and speaks to it in its
     /// session.
     #[tokio::test]

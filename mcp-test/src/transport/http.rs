@@ -40,7 +40,8 @@
 //! - `MCP-Protocol-Version`, when sent, must be a revision the session supports
 //!   ([`LEGACY_VERSIONS`]), else **400**; the 2026-07-28 mirrored headers are not asked for;
 //! - a POSTed notification or response (the client's answer to a server request) gets
-//!   **202**; a request is answered with JSON, or an SSE stream carrying its notifications
+//!   **202**; `notifications/cancelled` stops the request it names (its stream ends without
+//!   a response); a request is answered with JSON, or an SSE stream carrying its notifications
 //!   and the server's requests (`elicitation/create`, ...) before its response;
 //! - GET with the session id opens the session's own SSE stream (list changes, resource
 //!   updates), one at a time (a second gets **409**); DELETE ends the session (**204**);
@@ -261,6 +262,8 @@ struct HttpSession {
     /// The session's own messages (no request's), for the GET stream; taken while one is
     /// open.
     stream: Mutex<Option<mpsc::UnboundedReceiver<Value>>>,
+    /// The requests in flight, which `notifications/cancelled` stops.
+    in_flight: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
 }
 
 /// The `Mcp-Session-Id` header.
@@ -498,6 +501,7 @@ async fn start_session(app: &Arc<App>, message: Value, caller: Caller) -> http::
                 session,
                 principal: caller.identity.principal.clone(),
                 stream: Mutex::new(Some(stream)),
+                in_flight: Mutex::default(),
             }),
         );
     }
@@ -539,21 +543,36 @@ async fn in_session(
     }
     let is_request = message.get("id").is_some() && message.get("method").is_some();
     if !is_request {
+        if message.get("method").and_then(Value::as_str) == Some("notifications/cancelled") {
+            // basic/utilities/cancellation: stop the request; nothing more is sent for it.
+            let target = message
+                .get("params")
+                .and_then(|p| p.get("requestId"))
+                .and_then(RequestId::from_value);
+            if let Some(target) = target
+                && let Some(handle) = lock(&session.in_flight).remove(&target)
+            {
+                handle.abort();
+            }
+            return accepted();
+        }
         // A notification (or a response nobody waits for): 202, whatever it was.
         let _ = session.session.handle_value(message, &caller).await;
         return accepted();
     }
-    run_streamed(app, session.session.clone(), message, caller).await
+    run_streamed(app, session, message, caller).await
 }
 
 /// Runs a 2025-era request: JSON when nothing comes before its response, else an SSE stream
 /// of its notifications and the server's requests, then the response.
 async fn run_streamed(
     app: &Arc<App>,
-    session: Session,
+    held: &Arc<HttpSession>,
     message: Value,
     mut caller: Caller,
 ) -> http::Response<Body> {
+    let session = held.session.clone();
+    let request_id = message.get("id").and_then(RequestId::from_value);
     let (merged, mut rx) = mpsc::unbounded_channel::<Value>();
     let (notes, mut note_rx) = mpsc::unbounded_channel::<Notification>();
     caller.notifications = Some(notes);
@@ -566,12 +585,23 @@ async fn run_streamed(
             }
         }
     });
+    let registry = held.clone();
+    let registered = request_id.clone();
     let mut task = AbortOnDrop(tokio::spawn(async move {
         let requests = merged;
-        session
+        let response = session
             .handle_value_on(message, &caller, Some(&requests))
-            .await
+            .await;
+        if let Some(id) = registered {
+            lock(&registry.in_flight).remove(&id);
+        }
+        response
     }));
+    if let Some(id) = request_id
+        && !task.0.is_finished()
+    {
+        lock(&held.in_flight).insert(id, task.0.abort_handle());
+    }
     let Some(first) = rx.recv().await else {
         return match (&mut task.0).await {
             Ok(Some(response)) => json_response(&app.config, true, &response),
