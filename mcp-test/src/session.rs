@@ -45,8 +45,10 @@
 //!   [`Context::elicit`](crate::Context::elicit), `create_message`, `list_roots`) is sent here
 //!   as a server-to-client request (`elicitation/create`, `sampling/createMessage`,
 //!   `roots/list`) on the connection, and its answer resumes the handler, so a tool written
-//!   once asks the same way in both eras. Each answer is awaited as long as a request may run
-//!   (the caller's timeout capped by the server's maximum). A question the client did not
+//!   once asks the same way in both eras. The answers are awaited as long as a request may run
+//!   (the caller's timeout capped by the server's maximum); when the request ends first
+//!   (cancelled, timed out), the questions still open are withdrawn with
+//!   `notifications/cancelled`. A question the client did not
 //!   declare the capability for is never sent: the error the handler propagates is -32602
 //!   (2025-11-25 has no -32021) naming the capability, with `data.requiredCapabilities`.
 //!
@@ -181,9 +183,7 @@ impl Session {
     /// request the server sent. Returns `false` when no such request is waiting (the message
     /// is not a response, or its id is unknown or already answered).
     pub fn deliver(&self, message: &Value) -> bool {
-        if message.get("method").is_some()
-            || !(message.get("result").is_some() || message.get("error").is_some())
-        {
+        if !is_response(message) {
             return false;
         }
         let Some(id) = message.get("id").and_then(RequestId::from_value) else {
@@ -204,8 +204,9 @@ impl Session {
         }
     }
 
-    /// Handles one message; `None` for a notification (and for a response, which
-    /// [`Session::deliver`] takes). Server requests of this message go on the session's
+    /// Handles one message; `None` for a notification, and in the 2025 era for a response
+    /// (one that answers a question of the server's is [`delivered`](Session::deliver), any
+    /// other ignored). Server requests of this message go on the session's
     /// [`Outgoing`].
     pub async fn handle_value(&self, message: Value, caller: &Caller) -> Option<Response> {
         self.handle_value_on(message, caller, None).await
@@ -223,6 +224,10 @@ impl Session {
             return None;
         }
         let server = &self.inner.server;
+        if self.era() == Some(Era::Legacy) && is_response(&message) {
+            // An answer to a question withdrawn or never asked: a response gets no response.
+            return None;
+        }
         match self.era() {
             Some(Era::Current) => return server.handle_value(message, caller).await,
             Some(Era::Legacy) => {}
@@ -577,6 +582,11 @@ impl Session {
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let mut waiting = Vec::new();
+        let mut withdrawn = Withdraw {
+            pending: &self.inner.pending,
+            out,
+            ids: Vec::new(),
+        };
         for (key, request) in requests {
             let method = request
                 .get("method")
@@ -589,6 +599,7 @@ impl Session {
             );
             let (tx, rx) = oneshot::channel();
             lock(&self.inner.pending).insert(RequestId::String(id.clone()), tx);
+            withdrawn.ids.push(RequestId::String(id.clone()));
             let mut sent = json!({"jsonrpc": "2.0", "id": id, "method": method});
             if let Some(params) = request.get("params") {
                 sent["params"] = params.clone();
@@ -602,8 +613,9 @@ impl Session {
         }
         let mut answers = Map::new();
         let wait = self.inner.server.request_timeout(caller);
+        let deadline = tokio::time::Instant::now() + wait;
         for (key, method, rx) in waiting {
-            let reply = match tokio::time::timeout(wait, rx).await {
+            let reply = match tokio::time::timeout_at(deadline, rx).await {
                 Ok(Ok(reply)) => reply,
                 Ok(Err(_)) => {
                     return Err(ErrorObject::internal(format!(
@@ -630,6 +642,37 @@ impl Session {
         }
         Ok(answers)
     }
+}
+
+/// The server's requests still waiting for the client's answer. When the request that asked
+/// ends first (cancelled, timed out, or failed on another answer), dropping this withdraws
+/// them and tells the client with `notifications/cancelled` (2025-11-25
+/// basic/utilities/cancellation: either side may cancel a request it sent).
+struct Withdraw<'a> {
+    pending: &'a Mutex<HashMap<RequestId, oneshot::Sender<Value>>>,
+    out: &'a Outgoing,
+    ids: Vec<RequestId>,
+}
+
+impl Drop for Withdraw<'_> {
+    fn drop(&mut self) {
+        let mut pending = lock(self.pending);
+        for id in self.ids.drain(..) {
+            // An answered request left the map when its answer was delivered.
+            if pending.remove(&id).is_some() {
+                let params = json!({"requestId": id, "reason": "the request that asked has ended"});
+                let _ = self
+                    .out
+                    .send(notification("notifications/cancelled", Some(params)));
+            }
+        }
+    }
+}
+
+/// A JSON-RPC response: no `method`, a `result` or an `error`.
+fn is_response(message: &Value) -> bool {
+    message.get("method").is_none()
+        && (message.get("result").is_some() || message.get("error").is_some())
 }
 
 /// Whether `params._meta` names a protocol version: a 2026-07-28 request (an `initialize`

@@ -522,6 +522,73 @@ async fn elicitation_over_stdio_in_the_2025_era() {
         .unwrap();
 }
 
+/// Over stdio, cancelling a call whose question is still open withdraws the question: the
+/// server tells the client with `notifications/cancelled` and sends no response to the call.
+#[tokio::test]
+async fn cancelling_a_call_withdraws_its_open_question() {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let serving = tokio::spawn(serve(
+        server(),
+        server_read,
+        server_write,
+        StdioConfig::default(),
+    ));
+    let (read, mut write) = tokio::io::split(client_end);
+    let mut lines = BufReader::new(read).lines();
+    let mut next = async || -> Option<Value> {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("the server writes within 10 s")
+            .unwrap()?;
+        Some(serde_json::from_str(&line).unwrap())
+    };
+    let mut write_line = async |message: Value| {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    };
+    write_line(initialize(1, "2025-11-25", json!({"elicitation": {}}))).await;
+    assert_eq!(
+        next().await.unwrap()["result"]["protocolVersion"],
+        "2025-11-25"
+    );
+    write_line(request(
+        2,
+        "tools/call",
+        json!({"name": "greet", "arguments": {}}),
+    ))
+    .await;
+    let asked = next().await.unwrap();
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    write_line(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                      "params": {"requestId": 2}}),
+    )
+    .await;
+    let withdrawn = next().await.unwrap();
+    assert_eq!(
+        withdrawn["method"], "notifications/cancelled",
+        "{withdrawn}"
+    );
+    assert_eq!(withdrawn["params"]["requestId"], asked["id"]);
+    // A late answer is not taken for anything, and the call gets no response: the next line
+    // is the answer to a ping.
+    write_line(json!({"jsonrpc": "2.0", "id": asked["id"],
+                      "result": {"action": "accept", "content": {"name": "Late"}}}))
+    .await;
+    write_line(request(3, "ping", json!({}))).await;
+    let pong = next().await.unwrap();
+    assert_eq!(pong["id"], 3, "{pong}");
+    write.shutdown().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("the server returns at end of input")
+        .unwrap()
+        .unwrap();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Streamable HTTP: 2025-era sessions beside 2026-07-28 on one endpoint.
 // ---------------------------------------------------------------------------------------------
@@ -729,10 +796,20 @@ mod over_http {
             oneshot(&app, post(&cancel, Some(&session))).await.status(),
             202
         );
-        let rest = tokio::time::timeout(Duration::from_secs(10), stream.next())
+        // The stream ends with no response; the open question is withdrawn on it.
+        let mut rest = Vec::new();
+        while let Some(message) = tokio::time::timeout(Duration::from_secs(10), stream.next())
             .await
-            .expect("the stream ends once the request is cancelled");
-        assert_eq!(rest, None, "no response to a cancelled request");
+            .expect("the stream ends once the request is cancelled")
+        {
+            rest.push(message);
+        }
+        assert!(rest.iter().all(|m| m.get("method").is_some()), "{rest:?}");
+        assert!(
+            rest.iter()
+                .any(|m| m["method"] == "notifications/cancelled"),
+            "{rest:?}"
+        );
     }
 
     /// mcp-test's own client finds a 2025-era server over HTTP and speaks to it in its
