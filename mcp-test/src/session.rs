@@ -21,7 +21,9 @@
 //! - **Version negotiation** (basic/lifecycle of 2025-11-25): the server echoes an offered
 //!   revision it supports, [`LEGACY_VERSIONS`] (2025-11-25 and 2025-06-18), and answers any
 //!   other with 2025-11-25, the latest. 2025-03-26 is not among them: it obliges servers to
-//!   accept JSON-RPC batches, which this runtime refuses in every era.
+//!   accept JSON-RPC batches, which this runtime refuses in every era. A 2025-06-18 session
+//!   gets the same results as a 2025-11-25 one: fields 2025-11-25 added (`icons`, URL-mode
+//!   elicitation when the client declares it) are not removed.
 //! - **Capabilities**: the `InitializeResult` declares what is registered (`tools`,
 //!   `resources` with `subscribe` and `listChanged`, `prompts`, `completions`, `logging`),
 //!   without the 2026-only `extensions`. The client's declared capabilities (`elicitation`,
