@@ -1,6 +1,8 @@
 //! The conformance fixture server: every tool, resource and prompt the official MCP
-//! conformance suite (`@modelcontextprotocol/conformance`, revision 2026-07-28) calls, with the
-//! exact names and texts its scenarios expect, built only from `mcp-test`'s public API.
+//! conformance suite (`@modelcontextprotocol/conformance`, revisions 2026-07-28 and 2025-11-25)
+//! calls, with the exact names and texts its scenarios expect, built only from `mcp-test`'s
+//! public API. It serves both eras (the runtime's default): the 2025-11-25 scenarios reach it
+//! through the `initialize` handshake, and its tools ask their questions the same way in both.
 //!
 //! ```text
 //! cargo run -p mcp-test --example conformance                          # stdio
@@ -13,7 +15,7 @@
 
 use mcp_test::prompts::{Prompt, PromptArgument, PromptMessage};
 use mcp_test::resources::{Resource, ResourceTemplate};
-use mcp_test::rounds::{AskError, Capability, SamplingMessage, SamplingRequest};
+use mcp_test::rounds::{AskError, Capability, Elicitation, SamplingMessage, SamplingRequest};
 use mcp_test::transport::{http, stdio};
 use mcp_test::wire::{LoggingLevel, ResourceContents};
 use mcp_test::{CallToolResult, Content, Context, Server, ServerBuilder, Tool, ToolError};
@@ -293,6 +295,132 @@ impl StreamingElicitation {
             Some(content) => format!("Hello, {}!", content["name"].as_str().unwrap_or("")),
             None => "The user did not give a name.".to_owned(),
         })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tools of the 2025-11-25 scenarios. Each asks as every tool does (`ctx.elicit`,
+// `ctx.create_message`); a 2025-era session sends the question to the client as a request.
+// ---------------------------------------------------------------------------------------------
+
+/// Logs three messages at `info`, a little apart.
+#[derive(Tool)]
+#[tool(name = "test_tool_with_logging")]
+struct ToolWithLogging {}
+
+impl ToolWithLogging {
+    async fn run(self, ctx: &Context) -> Result<&'static str, ToolError> {
+        let steps = [
+            "Tool execution started",
+            "Tool processing data",
+            "Tool execution completed",
+        ];
+        for (i, step) in steps.into_iter().enumerate() {
+            if i > 0 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            ctx.log(LoggingLevel::Info, Some("conformance"), json!(step));
+        }
+        Ok("Logging tool completed")
+    }
+}
+
+/// Asks the client's model to answer `prompt`.
+#[derive(Tool)]
+#[tool(name = "test_sampling")]
+struct Sampling {
+    /// The prompt to send to the model.
+    prompt: String,
+}
+
+impl Sampling {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        let request = SamplingRequest::new(100).message(SamplingMessage::user(self.prompt));
+        let sampled = ctx.create_message(request).await?;
+        Ok(format!(
+            "LLM response: {}",
+            sampled.text().unwrap_or("(no text)")
+        ))
+    }
+}
+
+/// How an elicitation ended, for the 2025-era scenarios' texts.
+fn elicited(answer: &Elicitation<serde_json::Map<String, Value>>) -> (&'static str, Value) {
+    match answer {
+        Elicitation::Accept(content) => ("accept", Value::Object(content.clone())),
+        Elicitation::Decline => ("decline", json!({})),
+        Elicitation::Cancel => ("cancel", json!({})),
+    }
+}
+
+/// Asks the user for a username and an email address.
+#[derive(Tool)]
+#[tool(name = "test_elicitation")]
+struct ElicitationTool {
+    /// The message to show the user.
+    message: String,
+}
+
+impl ElicitationTool {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        let schema = json!({"type": "object", "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"}},
+            "required": ["username", "email"]});
+        let answer = ctx.elicit(self.message, schema).await?;
+        let (action, content) = elicited(&answer);
+        Ok(format!("User response: action={action}, content={content}"))
+    }
+}
+
+/// Asks with a default for every primitive type (SEP-1034).
+#[derive(Tool)]
+#[tool(name = "test_elicitation_sep1034_defaults")]
+struct ElicitationDefaults {}
+
+impl ElicitationDefaults {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        let schema = json!({"type": "object", "properties": {
+            "name": {"type": "string", "default": "John Doe"},
+            "age": {"type": "integer", "default": 30},
+            "score": {"type": "number", "default": 95.5},
+            "status": {"type": "string", "enum": ["active", "inactive", "pending"],
+                       "default": "active"},
+            "verified": {"type": "boolean", "default": true}}});
+        let answer = ctx.elicit("Please review your profile", schema).await?;
+        let (action, content) = elicited(&answer);
+        Ok(format!(
+            "Elicitation completed: action={action}, content={content}"
+        ))
+    }
+}
+
+/// Asks with all five enum forms (SEP-1330).
+#[derive(Tool)]
+#[tool(name = "test_elicitation_sep1330_enums")]
+struct ElicitationEnums {}
+
+impl ElicitationEnums {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        let schema = json!({"type": "object", "properties": {
+            "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            "titledSingle": {"type": "string", "oneOf": [
+                {"const": "value1", "title": "First Option"},
+                {"const": "value2", "title": "Second Option"},
+                {"const": "value3", "title": "Third Option"}]},
+            "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                           "enumNames": ["Option One", "Option Two", "Option Three"]},
+            "untitledMulti": {"type": "array",
+                              "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+            "titledMulti": {"type": "array", "items": {"anyOf": [
+                {"const": "value1", "title": "First Choice"},
+                {"const": "value2", "title": "Second Choice"},
+                {"const": "value3", "title": "Third Choice"}]}}}});
+        let answer = ctx.elicit("Please choose", schema).await?;
+        let (action, content) = elicited(&answer);
+        Ok(format!(
+            "Elicitation completed: action={action}, content={content}"
+        ))
     }
 }
 
@@ -680,6 +808,11 @@ pub fn conformance_builder() -> ServerBuilder {
         .tool::<TriggerToolChange>()
         .tool::<TriggerPromptChange>()
         .tool::<LoggingTool>()
+        .tool::<ToolWithLogging>()
+        .tool::<Sampling>()
+        .tool::<ElicitationTool>()
+        .tool::<ElicitationDefaults>()
+        .tool::<ElicitationEnums>()
         .tool::<StreamingElicitation>()
         .tool::<InputElicitation>()
         .tool::<InputSampling>()

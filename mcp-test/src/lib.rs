@@ -8,7 +8,9 @@
 //! - [`Server`] serves tools on the real wire: `server/discover`, `tools/list`, `tools/call`,
 //!   with the envelope, error codes, cache hints and `resultType` of the spec. Its entry point
 //!   takes JSON text and returns JSON text ([`Server::handle_json`]), so every test exercises
-//!   serialization.
+//!   serialization. A connection to it ([`session::Session`]: stdio, HTTP, or in process)
+//!   speaks 2026-07-28 or the 2025-11-25 `initialize` handshake, fixed by its first message
+//!   ([`ServerBuilder::eras`] chooses the eras served).
 //! - [`resources`] and [`prompts`] declare resources, RFC 6570 resource templates
 //!   ([`uri_template`]) and prompts with typed builders; [`completion`] completes their
 //!   arguments; [`Access`] restricts any definition to the callers allowed to see it
@@ -81,6 +83,7 @@ pub mod rmcp;
 pub mod rounds;
 pub mod schema;
 mod server;
+pub mod session;
 pub mod spec;
 pub mod string_args;
 mod subscriptions;

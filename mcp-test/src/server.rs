@@ -144,6 +144,15 @@ struct Inner {
     logging: bool,
     /// The tasks extension, when a tool may run as a task.
     tasks: Option<Arc<crate::tasks::Tasks>>,
+    /// The eras a [`Session`](crate::session::Session) serves.
+    eras: Eras,
+}
+
+/// Which protocol eras a server's connections speak; see [`ServerBuilder::eras`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Eras {
+    current: bool,
+    legacy: bool,
 }
 
 /// Who sent a request and what the transport attached to it: the input of
@@ -208,6 +217,7 @@ pub struct ServerBuilder {
     catalog: CatalogBuilder,
     logging: bool,
     tasks: crate::tasks::TaskConfig,
+    eras: Eras,
 }
 
 impl fmt::Debug for ServerBuilder {
@@ -249,6 +259,53 @@ impl ServerBuilder {
     /// ```
     pub fn logging(mut self) -> Self {
         self.logging = true;
+        self
+    }
+
+    /// The protocol eras the server's connections speak (default: both). A connection (a
+    /// [`Session`](crate::session::Session): a stdio process, an HTTP session, a test in
+    /// process) is in one era, fixed by its first message: `initialize` starts a 2025-11-25
+    /// session ([`Era::Legacy`](wire::Era::Legacy)), a request carrying `_meta` (or
+    /// `server/discover`) a 2026-07-28 one ([`Era::Current`](wire::Era::Current)). An era left
+    /// out is refused as a server of the other era alone would refuse it: without
+    /// `Era::Legacy`, `initialize` is -32601; without `Era::Current`, `server/discover` is
+    /// -32601 and every other request before `initialize` -32600. [`Server::handle_json`],
+    /// which has no connection, always speaks 2026-07-28.
+    ///
+    /// An empty list is a [`BuildError::NoEra`].
+    ///
+    /// ```
+    /// use mcp_test::session::Session;
+    /// use mcp_test::wire::Era;
+    /// use mcp_test::{Caller, Server};
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let modern_only = Server::builder("s", "1").eras([Era::Current]).build().unwrap();
+    /// assert!(!modern_only.serves(Era::Legacy));
+    /// let session = Session::new(modern_only, None);
+    /// let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    ///     "protocolVersion": "2025-11-25", "capabilities": {},
+    ///     "clientInfo": {"name": "host", "version": "1"}}});
+    /// let reply = serde_json::to_value(session.handle_value(init, &Caller::default()).await).unwrap();
+    /// assert_eq!(reply["error"]["code"], -32601);
+    ///
+    /// let both = Server::builder("s", "1").build().unwrap();
+    /// assert!(both.serves(Era::Legacy) && both.serves(Era::Current));
+    /// # }
+    /// ```
+    pub fn eras(mut self, eras: impl IntoIterator<Item = wire::Era>) -> Self {
+        self.eras = Eras {
+            current: false,
+            legacy: false,
+        };
+        for era in eras {
+            match era {
+                wire::Era::Current => self.eras.current = true,
+                wire::Era::Legacy => self.eras.legacy = true,
+            }
+        }
         self
     }
 
@@ -501,6 +558,9 @@ impl ServerBuilder {
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
         }
+        if !self.eras.current && !self.eras.legacy {
+            return Err(BuildError::NoEra);
+        }
         let request_state = match self.request_state_key {
             Some(key) if key.len() < request_state::MIN_KEY_LEN => {
                 return Err(BuildError::ShortRequestStateKey(key.len()));
@@ -532,6 +592,7 @@ impl ServerBuilder {
                 changes,
                 logging: self.logging,
                 tasks,
+                eras: self.eras,
             }),
         })
     }
@@ -597,7 +658,30 @@ impl Server {
             catalog: CatalogBuilder::default(),
             logging: false,
             tasks: crate::tasks::TaskConfig::default(),
+            eras: Eras {
+                current: true,
+                legacy: true,
+            },
         }
+    }
+
+    /// Whether the server's connections speak `era` ([`ServerBuilder::eras`]).
+    pub fn serves(&self, era: wire::Era) -> bool {
+        match era {
+            wire::Era::Current => self.inner.eras.current,
+            wire::Era::Legacy => self.inner.eras.legacy,
+        }
+    }
+
+    /// The `instructions` of `server/discover` (and of a 2025-era `InitializeResult`).
+    pub fn instructions(&self) -> Option<&str> {
+        self.inner.instructions.as_deref()
+    }
+
+    /// A receiver of every change the server announces (a 2025-era session's list-change
+    /// and resource-update notifications).
+    pub(crate) fn watch_changes(&self) -> tokio::sync::broadcast::Receiver<Change> {
+        self.inner.changes.watch()
     }
 
     /// The server's implementation info, as every result's `_meta` carries it.
@@ -700,6 +784,13 @@ impl Server {
         self.inner.changes.announce(Change::Close);
     }
 
+    /// How long a request of `caller` may run: its timeout capped by the server's maximum.
+    pub(crate) fn request_timeout(&self, caller: &Caller) -> Duration {
+        caller.timeout.map_or(self.inner.max_request_timeout, |t| {
+            t.min(self.inner.max_request_timeout)
+        })
+    }
+
     /// Handles one JSON-RPC message given as JSON text, as an anonymous caller. Returns the
     /// response as JSON text, or `None` for a notification.
     pub async fn handle_json(&self, message: &str) -> Option<String> {
@@ -726,9 +817,7 @@ impl Server {
             Err(response) => return Some(response),
         };
         let id = incoming.id.clone();
-        let timeout = caller.timeout.map_or(self.inner.max_request_timeout, |t| {
-            t.min(self.inner.max_request_timeout)
-        });
+        let timeout = self.request_timeout(caller);
         let method = Method::parse(&incoming.method);
         // A subscription lives until it is cancelled; every other request has a deadline.
         let outcome = if method == Method::Served(Served::Listen) {

@@ -59,6 +59,11 @@ impl Default for Hub {
 }
 
 impl Hub {
+    /// A receiver of every change announced from now on.
+    pub(crate) fn watch(&self) -> broadcast::Receiver<Change> {
+        self.sender.subscribe()
+    }
+
     pub(crate) fn announce(&self, change: Change) {
         // No receiver means no subscription is open: nothing to tell.
         let _ = self.sender.send(change);

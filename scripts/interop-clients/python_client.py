@@ -1,6 +1,8 @@
-"""The official Python MCP SDK client (mcp==2.3.0, default mode="auto") against the conformance
-fixture server: discover, list tools, call a tool, finish a multi-round elicitation tool, read a
-resource, get a prompt. Usage: python_client.py stdio FIXTURE_BINARY | python_client.py http URL
+"""The official Python MCP SDK client (mcp==2.3.0) against the conformance fixture server, in
+mode "auto" (discover: 2026-07-28) or "legacy" (the 2025-11-25 initialize handshake): list
+tools, call a tool, finish a multi-round elicitation tool (input_required rounds in 2026-07-28,
+elicitation/create requests from the server in 2025-11-25), read a resource, get a prompt.
+Usage: python_client.py stdio FIXTURE_BINARY [MODE] | python_client.py http URL [MODE]
 Exits non-zero, naming the step, on any failure."""
 
 import sys
@@ -24,11 +26,12 @@ async def elicit(context, params):
     return types.ElicitResult(action="accept", content=content)
 
 
-async def main(kind, target):
+async def main(kind, target, mode="auto"):
     server = StdioServerParameters(command=target, args=[]) if kind == "stdio" else target
-    async with Client(server, elicitation_callback=elicit, read_timeout_seconds=30) as client:
+    async with Client(server, elicitation_callback=elicit, read_timeout_seconds=30, mode=mode) as client:
         version = client.protocol_version
-        check("discover (mode=auto picked 2026-07-28)", version == "2026-07-28", version)
+        expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
+        check(f"handshake (mode={mode} picked {expected})", version == expected, version)
 
         tools = await client.list_tools()
         names = [t.name for t in tools.tools]
@@ -52,6 +55,6 @@ async def main(kind, target):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("stdio", "http"):
-        raise SystemExit("usage: python_client.py stdio FIXTURE_BINARY | python_client.py http URL")
-    anyio.run(main, sys.argv[1], sys.argv[2])
+    if len(sys.argv) not in (3, 4) or sys.argv[1] not in ("stdio", "http"):
+        raise SystemExit("usage: python_client.py stdio FIXTURE_BINARY [MODE] | python_client.py http URL [MODE]")
+    anyio.run(main, *sys.argv[1:])

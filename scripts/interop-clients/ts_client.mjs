@@ -1,14 +1,16 @@
-// The official TypeScript MCP SDK v2 client (@modelcontextprotocol/client@2.4.0, version
-// negotiation "auto", i.e. 2026 mode) against the conformance fixture server: discover, list
-// tools, call a tool, finish a multi-round elicitation tool, read a resource, get a prompt.
-// Usage: node ts_client.mjs stdio FIXTURE_BINARY | node ts_client.mjs http URL
+// The official TypeScript MCP SDK v2 client (@modelcontextprotocol/client@2.4.0) against the
+// conformance fixture server, with version negotiation "auto" (2026-07-28) or "legacy" (the
+// 2025-11-25 initialize handshake): list tools, call a tool, finish a multi-round elicitation
+// tool (input_required rounds in 2026-07-28, elicitation/create requests from the server in
+// 2025-11-25), read a resource, get a prompt.
+// Usage: node ts_client.mjs stdio FIXTURE_BINARY [MODE] | node ts_client.mjs http URL [MODE]
 // Exits non-zero, naming the step, on any failure.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-const [kind, target] = process.argv.slice(2);
-if (process.argv.length !== 4 || !['stdio', 'http'].includes(kind)) {
-  console.error('usage: node ts_client.mjs stdio FIXTURE_BINARY | node ts_client.mjs http URL');
+const [kind, target, mode = 'auto'] = process.argv.slice(2);
+if (![4, 5].includes(process.argv.length) || !['stdio', 'http'].includes(kind)) {
+  console.error('usage: node ts_client.mjs stdio FIXTURE_BINARY [MODE] | node ts_client.mjs http URL [MODE]');
   process.exit(2);
 }
 
@@ -22,7 +24,7 @@ function check(step, condition, detail) {
 
 const client = new Client(
   { name: 'mcp-test-interop', version: '1.0.0' },
-  { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode } },
 );
 // Answers the fixture's questions (the multi-round tool asks name, then color).
 client.setRequestHandler('elicitation/create', async (request) => {
@@ -37,7 +39,8 @@ const transport = kind === 'stdio'
 try {
   await client.connect(transport);
   const version = client.getNegotiatedProtocolVersion();
-  check('discover (auto negotiation picked 2026-07-28)', version === '2026-07-28', version);
+  const expected = mode === 'legacy' ? '2025-11-25' : '2026-07-28';
+  check(`handshake (${mode} negotiation picked ${expected})`, version === expected, version);
 
   const tools = await client.listTools();
   const names = tools.tools.map((t) => t.name);

@@ -96,9 +96,12 @@ impl Confirm {
     }
 }
 
-/// The correct server.
+/// The correct server. It serves 2026-07-28 alone: several switches break how a modern-only
+/// server refuses 2025-era traffic (`initialize`, sessions, GET), which a dual-era server
+/// answers instead.
 pub fn builder() -> ServerBuilder {
     Server::builder("broken-server", "1.0.0")
+        .eras([mcp_test::wire::Era::Current])
         .logging()
         .instructions("A server for testing checkers: each --break SWITCH breaks one rule.")
         .tool::<Add>()

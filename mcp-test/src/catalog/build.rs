@@ -31,6 +31,9 @@ pub enum BuildError {
     /// The page size is zero.
     #[error("the page size must be at least 1")]
     ZeroPageSize,
+    /// `ServerBuilder::eras` was given no era.
+    #[error("the server must serve at least one era: ServerBuilder::eras got an empty list")]
+    NoEra,
     /// The `requestState` key is shorter than 32 bytes.
     #[error("the requestState key must be at least 32 bytes long, is {0}")]
     ShortRequestStateKey(usize),

@@ -668,13 +668,22 @@ impl Client {
         }
     }
 
-    /// The 2025-11-25 `initialize` request this client sends to a legacy server.
+    /// The 2025-11-25 `initialize` request this client sends to a legacy server. Its
+    /// capabilities leave out `elicitation`, `sampling` and `roots`: in that era they invite
+    /// the server's own requests, which this client does not answer (stdio refuses them, HTTP
+    /// leaves them unread), so a server that honours the declaration would wait in vain.
     fn initialize_body(&self) -> Value {
+        let mut capabilities = self.inner.capabilities.clone();
+        if let Some(capabilities) = capabilities.as_object_mut() {
+            for served_by_the_client in ["elicitation", "sampling", "roots"] {
+                capabilities.remove(served_by_the_client);
+            }
+        }
         json!({
             "jsonrpc": "2.0", "id": self.next_id(), "method": "initialize",
             "params": {
                 "protocolVersion": LEGACY_PROTOCOL_VERSION,
-                "capabilities": self.inner.capabilities,
+                "capabilities": capabilities,
                 "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}
             }
         })

@@ -59,6 +59,7 @@ pub use http_options::HttpOptions;
 pub use synthesize::synthesize_answer;
 
 use crate::server::{Caller, Server};
+use crate::session::Session;
 use crate::wire::Era;
 use serde_json::Value;
 use std::time::Duration;
@@ -121,6 +122,53 @@ impl Target for Server {
                 ..Exchange::default()
             })
         })
+    }
+}
+
+/// A connection to an in-process server in either era: the first message fixes it (see
+/// [`session`](crate::session)). The server's own requests go to the session's
+/// [`Outgoing`](crate::session::Outgoing), given when it was made.
+impl Target for Session {
+    fn label(&self) -> String {
+        let info = self.server().info();
+        format!("{} {} (in process, session)", info.name, info.version)
+    }
+
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            answered::answering(self.server());
+            let (sink, mut received) = tokio::sync::mpsc::unbounded_channel();
+            let mut caller = caller.clone();
+            caller.notifications = Some(sink);
+            // Through text, as on a wire: every message exercises serialization.
+            let text = serde_json::to_string(message).expect("a JSON value always encodes");
+            let message = serde_json::from_str(&text).expect("JSON text decodes");
+            let reply = self.handle_value(message, &caller).await;
+            drop(caller);
+            let mut notifications = Vec::new();
+            while let Ok(notification) = received.try_recv() {
+                notifications.push(
+                    serde_json::to_value(&notification).expect("a notification always encodes"),
+                );
+            }
+            Ok(Exchange {
+                response: reply.map(|r| serde_json::to_value(r).expect("a response encodes")),
+                notifications,
+                status: None,
+                content_type: None,
+            })
+        })
+    }
+
+    fn connection(&self) -> Connection {
+        let mut connection = Connection::new();
+        if let Some(era) = self.era() {
+            connection = connection.with_era(era);
+        }
+        if let Some(version) = self.protocol_version() {
+            connection = connection.with_protocol_version(version);
+        }
+        connection
     }
 }
 

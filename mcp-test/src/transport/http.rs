@@ -19,7 +19,34 @@
 //! A notification gets **202** with an empty body. A request is answered with JSON, or with an
 //! SSE stream (`event: message`) when the handler sends progress or log notifications before
 //! its response; the stream ends with the response. Closing the response stream cancels the
-//! request. `Mcp-Session-Id` is never minted or echoed.
+//! request. A 2026-07-28 request gets no `Mcp-Session-Id`.
+//!
+//! # The 2025-11-25 era on the same endpoint
+//!
+//! When the server serves [`Era::Legacy`] (the default, see
+//! [`ServerBuilder::eras`](crate::ServerBuilder::eras)), a POSTed `initialize` without
+//! `Mcp-Session-Id` (and without a protocol version in `params._meta`, which makes it a
+//! 2026-07-28 request, -32601) starts a 2025-era [`Session`] (basic/transports of 2025-11-25, §Session
+//! Management):
+//!
+//! - its `InitializeResult` carries a fresh `Mcp-Session-Id` header (32 random bytes, hex),
+//!   which every later request of the session sends; the session is bound to the principal
+//!   that initialized it;
+//! - a request with an unknown or ended session id gets **404** (a 2026-07-28 request, whose
+//!   `params._meta` names a protocol version, is served as if the header were not there, as
+//!   that revision asks); without one (other than `initialize`), when the server does not
+//!   also serve 2026-07-28, **400**; a server that serves 2026-07-28 alone ignores the
+//!   header, as before;
+//! - `MCP-Protocol-Version`, when sent, must be a revision the session supports
+//!   ([`LEGACY_VERSIONS`]), else **400**; the 2026-07-28 mirrored headers are not asked for;
+//! - a POSTed notification or response (the client's answer to a server request) gets
+//!   **202**; `notifications/cancelled` stops the request it names (its stream ends without
+//!   a response); a request is answered with JSON, or an SSE stream carrying its notifications
+//!   and the server's requests (`elicitation/create`, ...) before its response;
+//! - GET with the session id opens the session's own SSE stream (list changes, resource
+//!   updates), one at a time (a second gets **409**); DELETE ends the session (**204**);
+//!   GET and DELETE without a session id get **405** with `Allow: POST`;
+//! - the Host and Origin checks (and authentication) apply to every method.
 //!
 //! ```
 //! use mcp_test::transport::http::{router, HttpConfig};
@@ -32,7 +59,8 @@
 use crate::context::Identity;
 use crate::headers::{self, HeaderParam};
 use crate::server::{Caller, Server};
-use crate::wire::{ErrorObject, Notification, RequestId, RequestMeta, Response, error_codes};
+use crate::session::{LEGACY_VERSIONS, Session};
+use crate::wire::{Era, ErrorObject, Notification, RequestId, RequestMeta, Response, error_codes};
 pub use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -40,8 +68,9 @@ use futures_util::future::BoxFuture;
 use http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, HOST, ORIGIN, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderValue, Method, StatusCode};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -221,6 +250,30 @@ impl HttpConfig {
 struct App {
     server: Server,
     config: HttpConfig,
+    /// The open 2025-era sessions, by `Mcp-Session-Id`.
+    sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+}
+
+/// One 2025-era session over HTTP.
+struct HttpSession {
+    session: Session,
+    /// The principal that initialized it; other callers do not find it.
+    principal: Option<String>,
+    /// The session's own messages (no request's), for the GET stream; taken while one is
+    /// open.
+    stream: Mutex<Option<mpsc::UnboundedReceiver<Value>>>,
+    /// The requests in flight, which `notifications/cancelled` stops.
+    in_flight: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
+}
+
+/// The `Mcp-Session-Id` header.
+const SESSION_ID: &str = "mcp-session-id";
+
+/// The most 2025-era sessions open at once; `initialize` beyond it gets 503.
+const MAX_SESSIONS: usize = 10_000;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The MCP endpoint as an axum router, for `axum::serve` or, in tests,
@@ -229,7 +282,11 @@ pub fn router(server: Server, config: HttpConfig) -> Router {
     let path = config.path.clone();
     Router::new()
         .route(&path, axum::routing::any(endpoint))
-        .with_state(Arc::new(App { server, config }))
+        .with_state(Arc::new(App {
+            server,
+            config,
+            sessions: Mutex::default(),
+        }))
 }
 
 /// Serves `server` over HTTP on `addr` until the returned future is dropped or fails. Bind
@@ -252,7 +309,14 @@ async fn endpoint(
     request: http::Request<Body>,
 ) -> http::Response<Body> {
     let (parts, body) = request.into_parts();
-    if parts.method != Method::POST {
+    // A server of 2026-07-28 alone ignores `Mcp-Session-Id`, as that revision asks.
+    let session_id = parts
+        .headers
+        .get(SESSION_ID)
+        .filter(|_| app.server.serves(Era::Legacy))
+        .map(|v| v.to_str().unwrap_or_default().to_owned());
+    let allowed = [Method::POST, Method::GET, Method::DELETE];
+    if !allowed.contains(&parts.method) || (parts.method != Method::POST && session_id.is_none()) {
         return http::Response::builder()
             .status(StatusCode::METHOD_NOT_ALLOWED)
             .header(ALLOW, "POST")
@@ -281,17 +345,85 @@ async fn endpoint(
             }
         },
     };
-    let bytes = match axum::body::to_bytes(body, app.config.max_body_bytes).await {
+    let caller = Caller {
+        identity,
+        timeout: Some(app.config.request_timeout),
+        ..Caller::default()
+    };
+    if let Some(id) = session_id {
+        let Some(session) = find_session(&app, &id, &caller) else {
+            if parts.method != Method::POST || !app.server.serves(Era::Current) {
+                return unknown_session(&id);
+            }
+            // A 2026-07-28 request is served as if the header were not there; anything else
+            // names a session that ended or never was.
+            let message = match read_message(&app.config, body).await {
+                Ok(message) => message,
+                Err(response) => return response,
+            };
+            let modern = crate::session::names_a_version(&message)
+                || message.get("method").and_then(Value::as_str) == Some("server/discover");
+            if !modern {
+                return unknown_session(&id);
+            }
+            return stateless(app, &parts.headers, message, caller).await;
+        };
+        return match parts.method {
+            Method::GET => open_stream(session),
+            Method::DELETE => {
+                lock(&app.sessions).remove(&id);
+                session.session.close();
+                http::Response::builder()
+                    .status(StatusCode::NO_CONTENT)
+                    .body(Body::empty())
+                    .expect("static response")
+            }
+            _ => {
+                let message = match read_message(&app.config, body).await {
+                    Ok(message) => message,
+                    Err(response) => return response,
+                };
+                in_session(&app, &session, &parts.headers, message, caller).await
+            }
+        };
+    }
+    let message = match read_message(&app.config, body).await {
+        Ok(message) => message,
+        Err(response) => return response,
+    };
+    let initialize = message.get("method").and_then(Value::as_str) == Some("initialize")
+        && message.get("id").is_some()
+        && !crate::session::names_a_version(&message);
+    if initialize && app.server.serves(Era::Legacy) {
+        return start_session(&app, message, caller).await;
+    }
+    if !app.server.serves(Era::Current) {
+        let id = message.get("id").and_then(RequestId::from_value);
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            id,
+            ErrorObject::invalid_request(
+                "missing Mcp-Session-Id: send initialize first (this server serves only the 2025-11-25 handshake)",
+            ),
+        );
+    }
+    stateless(app, &parts.headers, message, caller).await
+}
+
+/// Reads the body as one JSON value: 413 over the limit, 400 / -32700 when it is not UTF-8
+/// JSON.
+async fn read_message(config: &HttpConfig, body: Body) -> Result<Value, http::Response<Body>> {
+    let bytes = match axum::body::to_bytes(body, config.max_body_bytes).await {
         Ok(bytes) => bytes,
         Err(e) => {
             let e = e.into_inner();
             let too_large = e.is::<http_body_util::LengthLimitError>();
-            return if too_large {
+            return Err(if too_large {
                 http::Response::builder()
                     .status(StatusCode::PAYLOAD_TOO_LARGE)
                     .body(Body::from(format!(
                         "the request body exceeds the limit of {} bytes",
-                        app.config.max_body_bytes
+                        config.max_body_bytes
                     )))
                     .expect("static response")
             } else {
@@ -300,39 +432,274 @@ async fn endpoint(
                     None,
                     ErrorObject::parse_error(format!("could not read the body: {e}")),
                 )
-            };
+            });
         }
     };
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(text) => text,
-        Err(e) => {
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        json_error(
+            StatusCode::BAD_REQUEST,
+            None,
+            ErrorObject::parse_error(format!("the body is not UTF-8: {e}")),
+        )
+    })?;
+    serde_json::from_str(text)
+        .map_err(|e| json_error(StatusCode::BAD_REQUEST, None, ErrorObject::parse_error(e)))
+}
+
+/// The session `id` names, when `caller` may use it.
+fn find_session(app: &App, id: &str, caller: &Caller) -> Option<Arc<HttpSession>> {
+    let session = lock(&app.sessions).get(id).cloned()?;
+    (session.principal == caller.identity.principal).then_some(session)
+}
+
+fn unknown_session(id: &str) -> http::Response<Body> {
+    json_error(
+        StatusCode::NOT_FOUND,
+        None,
+        ErrorObject::invalid_request(format!(
+            "no session {id:?}: it ended or never existed; send initialize to start a new one"
+        )),
+    )
+}
+
+/// `initialize` without a session id: a new 2025-era session, whose id the result carries.
+async fn start_session(app: &Arc<App>, message: Value, caller: Caller) -> http::Response<Body> {
+    if lock(&app.sessions).len() >= MAX_SESSIONS {
+        let id = message.get("id").and_then(RequestId::from_value);
+        return json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            id,
+            ErrorObject::internal(format!(
+                "Internal error: {MAX_SESSIONS} sessions are open; end one with DELETE first"
+            )),
+        );
+    }
+    let (outgoing, stream) = mpsc::unbounded_channel();
+    let session = Session::new(app.server.clone(), Some(outgoing));
+    let response = session.handle_value(message, &caller).await;
+    let Some(response) = response else {
+        return accepted();
+    };
+    let mut reply = json_response(&app.config, true, &response);
+    if response.error().is_none() && session.era() == Some(Era::Legacy) {
+        let mut bytes = [0_u8; 32];
+        if let Err(e) = getrandom::fill(&mut bytes) {
             return json_error(
-                StatusCode::BAD_REQUEST,
+                StatusCode::INTERNAL_SERVER_ERROR,
                 None,
-                ErrorObject::parse_error(format!("the body is not UTF-8: {e}")),
+                ErrorObject::internal(format!("Internal error: no random session id: {e}")),
             );
         }
-    };
-    let message: Value = match serde_json::from_str(text) {
-        Ok(message) => message,
-        Err(e) => {
-            return json_error(StatusCode::BAD_REQUEST, None, ErrorObject::parse_error(e));
+        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        reply.headers_mut().insert(
+            SESSION_ID,
+            HeaderValue::from_str(&id).expect("hex is a header value"),
+        );
+        lock(&app.sessions).insert(
+            id,
+            Arc::new(HttpSession {
+                session,
+                principal: caller.identity.principal.clone(),
+                stream: Mutex::new(Some(stream)),
+                in_flight: Mutex::default(),
+            }),
+        );
+    }
+    reply
+}
+
+/// A POST of a 2025-era session.
+async fn in_session(
+    app: &Arc<App>,
+    session: &Arc<HttpSession>,
+    headers: &HeaderMap,
+    message: Value,
+    caller: Caller,
+) -> http::Response<Body> {
+    let id = message.get("id").and_then(RequestId::from_value);
+    match single_header(headers, headers::PROTOCOL_VERSION, "MCP-Protocol-Version") {
+        Ok(None) => {}
+        Ok(Some(version)) if LEGACY_VERSIONS.contains(&version) => {}
+        Ok(Some(version)) => {
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                id,
+                ErrorObject::invalid_request(format!(
+                    "MCP-Protocol-Version {version:?} is not one this session supports ({})",
+                    LEGACY_VERSIONS.join(", ")
+                )),
+            );
         }
+        Err(error) => {
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                id,
+                ErrorObject::invalid_request(error.message),
+            );
+        }
+    }
+    if session.session.deliver(&message) {
+        return accepted();
+    }
+    let is_request = message.get("id").is_some() && message.get("method").is_some();
+    if !is_request {
+        if message.get("method").and_then(Value::as_str) == Some("notifications/cancelled") {
+            // basic/utilities/cancellation: stop the request; nothing more is sent for it.
+            let target = message
+                .get("params")
+                .and_then(|p| p.get("requestId"))
+                .and_then(RequestId::from_value);
+            if let Some(target) = target
+                && let Some(handle) = lock(&session.in_flight).remove(&target)
+            {
+                handle.abort();
+            }
+            return accepted();
+        }
+        // A notification (or a response nobody waits for): 202, whatever it was.
+        let _ = session.session.handle_value(message, &caller).await;
+        return accepted();
+    }
+    run_streamed(app, session, message, caller).await
+}
+
+/// Runs a 2025-era request: JSON when nothing comes before its response, else an SSE stream
+/// of its notifications and the server's requests, then the response.
+async fn run_streamed(
+    app: &Arc<App>,
+    held: &Arc<HttpSession>,
+    message: Value,
+    mut caller: Caller,
+) -> http::Response<Body> {
+    let session = held.session.clone();
+    let request_id = message.get("id").and_then(RequestId::from_value);
+    let (merged, mut rx) = mpsc::unbounded_channel::<Value>();
+    let (notes, mut note_rx) = mpsc::unbounded_channel::<Notification>();
+    caller.notifications = Some(notes);
+    let forward = merged.clone();
+    tokio::spawn(async move {
+        while let Some(note) = note_rx.recv().await {
+            let note = serde_json::to_value(&note).expect("notifications encode");
+            if forward.send(note).is_err() {
+                break;
+            }
+        }
+    });
+    let registry = held.clone();
+    let registered = request_id.clone();
+    let mut task = AbortOnDrop(tokio::spawn(async move {
+        let requests = merged;
+        let response = session
+            .handle_value_on(message, &caller, Some(&requests))
+            .await;
+        if let Some(id) = registered {
+            lock(&registry.in_flight).remove(&id);
+        }
+        response
+    }));
+    if let Some(id) = request_id
+        && !task.0.is_finished()
+    {
+        lock(&held.in_flight).insert(id, task.0.abort_handle());
+    }
+    let Some(first) = rx.recv().await else {
+        return match (&mut task.0).await {
+            Ok(Some(response)) => json_response(&app.config, true, &response),
+            Ok(None) => accepted(),
+            Err(e) => json_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                None,
+                ErrorObject::internal(format!("Internal error: the request task failed: {e}")),
+            ),
+        };
     };
-    let caller = Caller {
-        identity,
-        timeout: Some(app.config.request_timeout),
-        ..Caller::default()
+    let stream = futures_util::stream::unfold(
+        (Some(first), rx, Some(task)),
+        |(pending, mut rx, task)| async move {
+            if let Some(message) = pending {
+                return Some((
+                    Ok::<_, std::convert::Infallible>(sse_frame(&message.to_string())),
+                    (None, rx, task),
+                ));
+            }
+            let mut task = task?;
+            if let Some(message) = rx.recv().await {
+                return Some((Ok(sse_frame(&message.to_string())), (None, rx, Some(task))));
+            }
+            let response = (&mut task.0).await.ok().flatten()?;
+            let frame = sse_frame(&serde_json::to_string(&response).expect("responses serialize"));
+            Some((Ok(frame), (None, rx, None)))
+        },
+    );
+    sse_response(Body::from_stream(stream))
+}
+
+/// GET of a 2025-era session: its own SSE stream, one at a time.
+fn open_stream(session: Arc<HttpSession>) -> http::Response<Body> {
+    let Some(rx) = lock(&session.stream).take() else {
+        return http::Response::builder()
+            .status(StatusCode::CONFLICT)
+            .body(Body::from(
+                "this session's SSE stream is already open: one GET stream at a time",
+            ))
+            .expect("static response");
     };
+    // Hands the receiver back when the client closes the stream, so it may GET again.
+    struct Held {
+        rx: Option<mpsc::UnboundedReceiver<Value>>,
+        session: Arc<HttpSession>,
+    }
+    impl Drop for Held {
+        fn drop(&mut self) {
+            if let Some(rx) = self.rx.take() {
+                *lock(&self.session.stream) = Some(rx);
+            }
+        }
+    }
+    let held = Held {
+        rx: Some(rx),
+        session,
+    };
+    let stream = futures_util::stream::unfold(held, |mut held| async move {
+        let message = held.rx.as_mut()?.recv().await?;
+        Some((
+            Ok::<_, std::convert::Infallible>(sse_frame(&message.to_string())),
+            held,
+        ))
+    });
+    sse_response(Body::from_stream(stream))
+}
+
+fn sse_response(body: Body) -> http::Response<Body> {
+    http::Response::builder()
+        .status(StatusCode::OK)
+        .header(CONTENT_TYPE, "text/event-stream")
+        .header(CACHE_CONTROL, "no-cache")
+        .header("x-accel-buffering", "no")
+        .body(body)
+        .expect("static response")
+}
+
+fn accepted() -> http::Response<Body> {
+    http::Response::builder()
+        .status(StatusCode::ACCEPTED)
+        .body(Body::empty())
+        .expect("static response")
+}
+
+/// A request with no session: the 2026-07-28 stateless handling.
+async fn stateless(
+    app: Arc<App>,
+    headers: &HeaderMap,
+    message: Value,
+    caller: Caller,
+) -> http::Response<Body> {
     let is_notification = message
         .as_object()
         .is_some_and(|m| !m.contains_key("id") && m.get("method").is_some_and(Value::is_string));
     if is_notification {
         app.server.handle_value(message, &caller).await;
-        return http::Response::builder()
-            .status(StatusCode::ACCEPTED)
-            .body(Body::empty())
-            .expect("static response");
+        return accepted();
     }
     let is_request = message.as_object().is_some_and(|m| {
         m.get("id").and_then(RequestId::from_value).is_some()
@@ -340,7 +707,7 @@ async fn endpoint(
             && m.get("jsonrpc") == Some(&Value::from("2.0"))
     });
     if is_request
-        && let Err(error) = check_headers(&app.server, &caller.identity, &parts.headers, &message)
+        && let Err(error) = check_headers(&app.server, &caller.identity, headers, &message)
     {
         let id = message.get("id").and_then(RequestId::from_value);
         return json_error(StatusCode::BAD_REQUEST, id, error);

@@ -9,8 +9,14 @@
 //! - A line longer than the limit, or not UTF-8, gets an error (-32600 / -32700) and the server
 //!   keeps serving.
 //! - At end of input the server stops reading, finishes the requests in flight, and returns.
+//! - The connection is one [`Session`]: its first message fixes the era (2026-07-28, or the
+//!   2025-11-25 `initialize` handshake, see [`session`](crate::session)). In the 2025 era the
+//!   server's own requests (`elicitation/create`, ...) and change notifications are written
+//!   on stdout too, and the client's responses to them, read on stdin, resume the request
+//!   that asked.
 
 use crate::server::{Caller, Server};
+use crate::session::Session;
 use crate::wire::{ErrorObject, RequestId, Response};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -78,6 +84,8 @@ where
     W: AsyncWrite + Unpin,
 {
     let (out_tx, out_rx) = mpsc::unbounded_channel::<String>();
+    let (own_tx, own_rx) = mpsc::unbounded_channel::<Value>();
+    let session = Session::new(server, Some(own_tx));
     let in_flight: Arc<Mutex<HashMap<RequestId, AbortHandle>>> = Arc::default();
     let mut tasks = JoinSet::new();
     let reading = async {
@@ -116,6 +124,9 @@ where
                     continue;
                 }
             };
+            if session.deliver(&message) {
+                continue;
+            }
             if message.get("method").and_then(Value::as_str) == Some("notifications/cancelled")
                 && message.get("id").is_none()
             {
@@ -131,13 +142,13 @@ where
                 continue;
             }
             let id = message.get("id").and_then(RequestId::from_value);
-            let server = server.clone();
+            let session = session.clone();
             let caller = config.caller.clone();
             let out = out_tx.clone();
             let registry = in_flight.clone();
             let task_id = id.clone();
             let handle = tasks.spawn(async move {
-                answer(server, message, caller, &out).await;
+                answer(session, message, caller, &out).await;
                 if let Some(id) = task_id {
                     lock(&registry).remove(&id);
                 }
@@ -147,28 +158,31 @@ where
             }
         }
     };
-    let writing = write_lines(writer, out_rx);
+    let writing = write_lines(writer, out_rx, own_rx);
     tokio::pin!(writing);
-    // Read until end of input while writing, then finish the requests in flight.
+    // Read until end of input while writing, then finish the requests in flight: a question
+    // still waiting for the client's answer can get none now, so it fails.
     tokio::select! {
         read = reading => read?,
         written = &mut writing => return written,
     }
+    session.close();
     while tasks.join_next().await.is_some() {}
+    drop(session);
     drop(out_tx);
     writing.await
 }
 
 /// Answers one message: its notifications as they come, then its response.
 async fn answer(
-    server: Server,
+    session: Session,
     message: Value,
     mut caller: Caller,
     out: &mpsc::UnboundedSender<String>,
 ) {
     let (note_tx, mut note_rx) = mpsc::unbounded_channel();
     caller.notifications = Some(note_tx);
-    let handling = server.handle_value(message, &caller);
+    let handling = session.handle_value(message, &caller);
     tokio::pin!(handling);
     let response = loop {
         tokio::select! {
@@ -187,11 +201,29 @@ async fn answer(
     }
 }
 
+/// Writes the replies and notifications of requests (`lines`) and the session's own messages
+/// (`own`) until `lines` closes.
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut writer: W,
     mut lines: mpsc::UnboundedReceiver<String>,
+    mut own: mpsc::UnboundedReceiver<Value>,
 ) -> std::io::Result<()> {
-    while let Some(mut line) = lines.recv().await {
+    let mut own_open = true;
+    loop {
+        let mut line = tokio::select! {
+            biased;
+            message = own.recv(), if own_open => match message {
+                Some(message) => message.to_string(),
+                None => {
+                    own_open = false;
+                    continue;
+                }
+            },
+            line = lines.recv() => match line {
+                Some(line) => line,
+                None => break,
+            },
+        };
         line.push('\n');
         writer.write_all(line.as_bytes()).await?;
         writer.flush().await?;
