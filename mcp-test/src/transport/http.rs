@@ -556,7 +556,21 @@ async fn in_session(
             }
             return accepted();
         }
-        // A notification (or a response nobody waits for): 202, whatever it was.
+        let notification =
+            message.get("id").is_none() && message.get("method").is_some_and(Value::is_string);
+        let response = message.get("method").is_none()
+            && message.get("id").is_some()
+            && (message.get("result").is_some() || message.get("error").is_some());
+        if !notification && !response {
+            // basic/transports (2025-11-25): input the server cannot accept gets an HTTP error
+            // status, whose body may be a JSON-RPC error with no id.
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                None,
+                ErrorObject::invalid_request("neither a request, a notification nor a response"),
+            );
+        }
+        // A notification (or a response nobody waits for): 202.
         let _ = session.session.handle_value(message, &caller).await;
         return accepted();
     }
