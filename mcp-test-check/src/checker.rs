@@ -7,7 +7,7 @@ use mcp_test::cases::Era;
 use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::target::{Target, TargetError};
 use serde_json::{Value, json};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -178,6 +178,11 @@ pub(crate) struct Checker<'a> {
     lap_start: Instant,
     /// How long one schema case may run ([`CheckOptions::case_time`](super::CheckOptions)).
     pub(crate) case_time: Option<Duration>,
+    /// Transport events a probe has judged already, by index into the connection's events
+    /// (`Connection::events`, which only grow): `transport/hygiene` leaves them alone, so one
+    /// thing the server did is one finding (a reply to a notification is not also a reply to
+    /// no request in flight).
+    pub(crate) judged_events: BTreeSet<usize>,
 }
 
 impl<'a> Checker<'a> {
@@ -194,6 +199,7 @@ impl<'a> Checker<'a> {
             jobs: 1,
             lap_start: Instant::now(),
             case_time: None,
+            judged_events: BTreeSet::new(),
         }
     }
 

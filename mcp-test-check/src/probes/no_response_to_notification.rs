@@ -124,8 +124,38 @@ async fn probe(c: &mut Checker<'_>) -> Out {
         method: METHOD.to_owned(),
         id: None,
     });
-    out.extend(judge(c.era, &seen).into_iter().map(|n| n.on(shown.clone())));
+    let found = judge(c.era, &seen);
+    if found.iter().any(|n| n.clause.is_some()) {
+        // The replies this probe called a response to its notification are judged here, not
+        // again by `transport/hygiene` as replies to no request in flight.
+        c.judged_events
+            .extend(answering(&seen).into_iter().map(|i| before + i));
+    }
+    out.extend(found.into_iter().map(|n| n.on(shown.clone())));
     out
+}
+
+/// The events of `seen` that [`judge`] takes for the server answering the notification: a
+/// reply under the follow-up request's id after the answer the client matched to it, or a
+/// reply under null to no request in flight (indices into `seen.events`).
+fn answering(seen: &Seen) -> Vec<usize> {
+    let follow_id = seen.follow_id.to_string();
+    let mismatched = seen
+        .follow
+        .as_ref()
+        .is_some_and(|f| f.get("id") != Some(&json!(seen.follow_id)));
+    seen.events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            if mismatched {
+                reply_under(e, &follow_id)
+            } else {
+                matches!(e, TransportEvent::UnmatchedReply { id, .. } if id == "null")
+            }
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Whether `event` is a reply under `id` (JSON text) to no request in flight, or a second one.
@@ -322,5 +352,29 @@ mod tests {
             "{}",
             found[0].message
         );
+    }
+
+    /// The replies taken for an answer to the notification are the ones `transport/hygiene`
+    /// must leave alone; another stray reply stays its to judge.
+    #[test]
+    fn the_replies_that_answer_the_notification_are_named() {
+        let null = TransportEvent::UnmatchedReply {
+            id: "null".to_owned(),
+            line: "{}".to_owned(),
+        };
+        let other = TransportEvent::UnmatchedReply {
+            id: "3".to_owned(),
+            line: "{}".to_owned(),
+        };
+        let s = seen(None, answer(json!(7)), vec![other.clone(), null]);
+        assert_eq!(answering(&s), vec![1]);
+        // The client took the null reply for the follow-up's answer: its real answer, under
+        // its id, came after.
+        let late = TransportEvent::UnmatchedReply {
+            id: "7".to_owned(),
+            line: "{}".to_owned(),
+        };
+        let s = seen(None, answer(Value::Null), vec![other, late]);
+        assert_eq!(answering(&s), vec![1]);
     }
 }

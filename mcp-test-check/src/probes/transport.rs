@@ -57,7 +57,11 @@ pub(crate) async fn transport(c: &mut Checker<'_>) {
     }
     let mut out: Out = Vec::new();
     let mut run: Vec<&TransportEvent> = Vec::new();
-    for event in &events {
+    for (i, event) in events.iter().enumerate() {
+        // Judged by the probe that caused it (`Checker::judged_events`).
+        if c.judged_events.contains(&i) {
+            continue;
+        }
         if matches!(
             event,
             TransportEvent::NotJson { .. } | TransportEvent::NotJsonRpc { .. }

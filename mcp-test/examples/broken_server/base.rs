@@ -251,9 +251,7 @@ const SWITCHES: &[Switch] = &[
         "answers a notification (check's notifications/cancelled for no request) with a result",
         "base/no-response-to-notification",
         "base/no-response-to-notification",
-        // Over stdio the stray reply is also a reply to no request in flight, which the
-        // transport probe reports.
-        HTTP,
+        BOTH,
     ),
     switch(
         "base/extension-served-undeclared",
