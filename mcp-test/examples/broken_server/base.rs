@@ -42,6 +42,10 @@ const fn switch(
     }
 }
 
+/// The switch that makes the fixture a 2025-era server (`main` serves the 2025-11-25
+/// handshake alone under it) which echoes any version `initialize` offers.
+pub const VERSION_ECHOED: &str = "lifecycle/initialize-echoes-any-version";
+
 const SWITCHES: &[Switch] = &[
     switch(
         "base/unknown-method-not-32601",
@@ -245,6 +249,13 @@ const SWITCHES: &[Switch] = &[
         "capabilities/respected",
         "capabilities/completions",
         BOTH,
+    ),
+    switch(
+        VERSION_ECHOED,
+        "serves the 2025-11-25 handshake alone, and answers initialize with whatever version was offered, one that is no revision of MCP included",
+        "legacy/lifecycle/other-version",
+        "lifecycle/version-negotiation",
+        HTTP,
     ),
     switch(
         "base/notification-answered",
@@ -553,6 +564,13 @@ impl Hooks for Base {
         _before: &mut Vec<Value>,
     ) {
         let asked = method(request).unwrap_or("");
+        if on.on(VERSION_ECHOED)
+            && asked == "initialize"
+            && let Some(offered) = request.and_then(|r| r.pointer("/params/protocolVersion"))
+            && let Some(result) = message.get_mut("result").and_then(Value::as_object_mut)
+        {
+            result.insert("protocolVersion".to_owned(), offered.clone());
+        }
         // On the way out, so a discover the transport refuses (a raw HTTP probe's) stays
         // refused as it was.
         if on.on("base/discover-error")

@@ -258,6 +258,10 @@ pub async fn main() -> std::io::Result<()> {
     for area in AREAS {
         builder = area.build(builder);
     }
+    if on.contains(base::VERSION_ECHOED) {
+        // A 2025-era server, so that `check` speaks the initialize handshake to it.
+        builder = builder.eras([mcp_test::wire::Era::Legacy]);
+    }
     let server = builder.build().expect("the fixture server builds");
     let fixture = Arc::new(Fixture {
         on: Breaks(on),
@@ -436,8 +440,9 @@ async fn rewrite_http(
     for area in AREAS {
         area.http_response(&fixture.on, &request_head, &mut response_head);
     }
-    // A stream that stays open (subscriptions/listen) passes as it is.
-    if streamed {
+    // A stream that stays open (subscriptions/listen, a 2025-era session's GET stream)
+    // passes as it is.
+    if streamed || request_head.method == http::Method::GET {
         return Response::from_parts(response_head, response_body);
     }
     let Ok(bytes) = axum::body::to_bytes(response_body, 64 << 20).await else {
