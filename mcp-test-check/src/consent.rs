@@ -101,6 +101,70 @@ pub(crate) fn open_world(tool: &Value) -> bool {
         != Some(false)
 }
 
+/// The consent a user gives to call tools, by class: what `check` calls, and what
+/// `generate --verify` verifies. The default calls read-only tools, open-world ones included.
+///
+/// ```
+/// use mcp_test_check::{CheckOptions, Consent};
+/// let consent = Consent::default();
+/// assert!(consent.open_world && !consent.allow_writes && !consent.allow_destructive);
+/// let writes = Consent::from(&CheckOptions::default().allow_writes(true));
+/// assert!(writes.allow_writes);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Consent {
+    /// Call open-world tools (`--no-open-world` is `false`).
+    pub open_world: bool,
+    /// Also call additive writes (`--allow-writes`).
+    pub allow_writes: bool,
+    /// Call every tool (`--allow-destructive`).
+    pub allow_destructive: bool,
+    /// Tools to call whatever their class (`--tool NAME`).
+    pub allow_tools: Vec<String>,
+}
+
+impl Default for Consent {
+    fn default() -> Self {
+        Consent {
+            open_world: true,
+            allow_writes: false,
+            allow_destructive: false,
+            allow_tools: Vec::new(),
+        }
+    }
+}
+
+impl From<&CheckOptions> for Consent {
+    fn from(options: &CheckOptions) -> Self {
+        Consent {
+            open_world: options.open_world,
+            allow_writes: options.allow_writes,
+            allow_destructive: options.allow_destructive,
+            allow_tools: options.allow_tools.clone(),
+        }
+    }
+}
+
+impl Consent {
+    /// Whether this consent lets a tool be called: `Err` says why not and which flags would.
+    ///
+    /// ```
+    /// use mcp_test_check::Consent;
+    /// use serde_json::json;
+    /// let commit = json!({"name": "commit", "annotations": {"destructiveHint": false}});
+    /// let held = Consent::default().allows(&commit).unwrap_err();
+    /// assert!(held.contains("--allow-writes"), "{held}");
+    /// let status = json!({"name": "status", "annotations": {"readOnlyHint": true}});
+    /// assert!(Consent::default().allows(&status).is_ok());
+    /// ```
+    pub fn allows(&self, tool: &Value) -> Result<(), String> {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        consent(name, ToolClass::of(tool), open_world(tool), self)
+            .map_err(|held| format!("{}; {} would allow it", held.why, held.allow_with))
+    }
+}
+
 /// Why consent held a tool back, and what would let `check` call it.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Held {
@@ -116,7 +180,7 @@ pub(crate) fn consent(
     name: &str,
     class: ToolClass,
     open_world: bool,
-    options: &CheckOptions,
+    options: &Consent,
 ) -> Result<(), Held> {
     if options.allow_tools.iter().any(|t| t == name) {
         return Ok(());
@@ -275,7 +339,7 @@ mod tests {
         let writes = CheckOptions::default().allow_writes(true);
         let all = CheckOptions::default().allow_destructive(true);
         let named = CheckOptions::default().allow_tools(["t"]);
-        let ok = |class, world, o: &CheckOptions| consent("t", class, world, o).is_ok();
+        let ok = |class, world, o: &CheckOptions| consent("t", class, world, &o.into()).is_ok();
         assert!(ok(ReadOnly, false, &closed));
         assert!(ok(OpenWorld, true, &default) && !ok(OpenWorld, true, &closed));
         assert!(!ok(AdditiveWrite, false, &default) && ok(AdditiveWrite, false, &writes));
@@ -288,7 +352,11 @@ mod tests {
         for class in [ReadOnly, OpenWorld, AdditiveWrite, Destructive] {
             assert!(ok(class, true, &named.clone().open_world(false)));
         }
-        let flags = |name, class, world, o| consent(name, class, world, o).unwrap_err().allow_with;
+        let flags = |name, class, world, o: &CheckOptions| {
+            consent(name, class, world, &o.into())
+                .unwrap_err()
+                .allow_with
+        };
         assert_eq!(
             flags("commit", AdditiveWrite, false, &default),
             "--allow-writes or --tool commit"

@@ -1,5 +1,6 @@
 //! Rust test files from derived cases: what `mcp-test generate` writes.
 
+use crate::Consent;
 use mcp_test::cases::{Case, Expectation, Outcome};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -64,8 +65,10 @@ impl GenerateOptions {
 /// [`expect_outcome`](mcp_test::cases::expect_outcome), plus one test that runs every derived case with
 /// [`assert_schema_cases!`](mcp_test::assert_schema_cases).
 ///
-/// `outcomes` (from `--verify`) turns each case the server disagreed with into an ignored test
-/// whose comment and ignore reason say what was predicted and what happened.
+/// `outcomes` (from `--verify`), of the cases verified in the order of `cases` (a case of a
+/// tool the consent did not let `--verify` call has none), turns each case the server
+/// disagreed with into an ignored test whose comment and ignore reason say what was predicted
+/// and what happened.
 ///
 /// The file needs `mcp-test` (with the features its header names: `cases`, plus `client` for a
 /// command or `http` for a URL), `serde_json` and `tokio` (features `macros`, `rt`) as
@@ -157,7 +160,10 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
     );
     let mut names = HashSet::new();
     names.insert("every_schema_case_holds".to_owned());
-    for (i, case) in cases.iter().enumerate() {
+    // The outcomes are of the cases verified, in the order of `cases`: those of tools the
+    // consent let `--verify` call (all of them, by default read-only ones).
+    let mut verified = outcomes.unwrap_or_default().iter().peekable();
+    for case in cases {
         let base = ident(&format!("{}_{}", case.tool, case.title));
         let mut name = base.clone();
         let mut n = 2;
@@ -165,7 +171,7 @@ pub fn render(cases: &[Case], outcomes: Option<&[Outcome]>, options: &GenerateOp
             name = format!("{base}_{n}");
             n += 1;
         }
-        let outcome = outcomes.and_then(|o| o.get(i)).filter(|o| o.case == *case);
+        let outcome = verified.next_if(|o| o.case == *case);
         out.push('\n');
         let _ = writeln!(out, "// {}: {}", case.source, one_line(&case.rationale));
         if let Some(o) = outcome.filter(|o| !o.agrees) {
@@ -297,6 +303,9 @@ pub struct GenerateConfig {
     pub cases: mcp_test::cases::CaseOptions,
     /// Dry-run every case first; a case the server disagrees with becomes an ignored test.
     pub verify: bool,
+    /// Which tools `verify` may call, as `check` does ([`Consent`]): by default read-only
+    /// ones; the cases of the others are written unverified.
+    pub consent: Consent,
     /// The timeout of each request to the server.
     pub timeout: std::time::Duration,
     /// AI-suggested cases on top of the rules engine's (which then makes edge cases).
@@ -311,6 +320,7 @@ impl GenerateConfig {
             file: GenerateOptions::new(source, label),
             cases: mcp_test::cases::CaseOptions::default().edge_cases(false),
             verify: false,
+            consent: Consent::default(),
             timeout: mcp_test::cases::DEFAULT_TIMEOUT,
             ai: None,
         }
@@ -347,6 +357,22 @@ impl GenerateConfig {
         self
     }
 
+    /// Which tools `verify` may call ([`Consent`]; by default read-only ones).
+    ///
+    /// ```
+    /// use mcp_test_check::Consent;
+    /// use mcp_test_check::generate::{GenerateConfig, ServerSource};
+    /// let mut writes = Consent::default();
+    /// writes.allow_writes = true;
+    /// let config = GenerateConfig::new(ServerSource::Example, "example").consent(writes);
+    /// assert!(config.consent.allow_writes);
+    /// ```
+    #[must_use]
+    pub fn consent(mut self, consent: Consent) -> Self {
+        self.consent = consent;
+        self
+    }
+
     /// Another timeout for each request to the server.
     #[must_use]
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -375,6 +401,9 @@ pub struct Generated {
     /// With [`GenerateConfig::verify`], how many predictions the server disagreed with (those
     /// tests are ignored).
     pub disagreements: Option<usize>,
+    /// With [`GenerateConfig::verify`], the tools whose cases were not verified because the
+    /// [`consent`](GenerateConfig::consent) does not let them be called: `tool: why`.
+    pub not_verified: Vec<String>,
     /// What the model suggested, when it was asked and answered.
     pub suggested: Option<crate::ai::Suggested>,
     /// Warnings: tools no case could be derived for, a model that could not be asked.
@@ -433,10 +462,32 @@ pub async fn generate_tests(
     let warnings: Vec<String> = problems.iter().map(ToString::to_string).collect();
     let (cases, suggested, warnings) =
         with_ai(target, config, &tools, cases, warnings, progress).await?;
+    let mut not_verified = Vec::new();
     let outcomes = if config.verify {
-        progress("verifying every case against the server");
+        // Only what the consent lets be called, as `check`: a dry run still runs the tool.
+        for tool in &tools {
+            if let Err(why) = config.consent.allows(tool) {
+                let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+                not_verified.push(format!("{name}: {why}"));
+            }
+        }
+        let allowed: Vec<Case> = cases
+            .iter()
+            .filter(|c| {
+                tools.iter().any(|t| {
+                    t.get("name").and_then(Value::as_str) == Some(c.tool.as_str())
+                        && config.consent.allows(t).is_ok()
+                })
+            })
+            .cloned()
+            .collect();
+        progress(&format!(
+            "verifying {} of {} cases against the server (the tools the consent lets be called)",
+            allowed.len(),
+            cases.len()
+        ));
         Some(
-            mcp_test::cases::verify_with(target, &cases, config.timeout)
+            mcp_test::cases::verify_with(target, &allowed, config.timeout)
                 .await
                 .outcomes,
         )
@@ -453,6 +504,7 @@ pub async fn generate_tests(
             .map(|o| o.iter().filter(|o| !o.agrees).count()),
         suggested,
         warnings,
+        not_verified,
     })
 }
 

@@ -65,7 +65,7 @@ mod table;
 mod example_server;
 pub mod generate;
 
-pub use consent::ToolClass;
+pub use consent::{Consent, ToolClass};
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS};
@@ -215,6 +215,7 @@ fn callable_tools(
     let mut callable = Vec::new();
     let mut task_only = Vec::new();
     let mut listed = Vec::new();
+    let consent = consent::Consent::from(options);
     for tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
         let mut entry = ListedTool::new(name, &tool);
@@ -222,7 +223,7 @@ fn callable_tools(
             .pointer("/execution/taskSupport")
             .and_then(Value::as_str)
             == Some("required");
-        match consent::consent(name, entry.class, entry.open_world, options) {
+        match consent::consent(name, entry.class, entry.open_world, &consent) {
             Err(held) => {
                 entry.not_called = Some(held.why);
                 entry.allow_with = Some(held.allow_with);

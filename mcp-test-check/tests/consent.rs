@@ -201,3 +201,58 @@ async fn a_named_tool_is_called_whatever_its_class_and_no_other_is_added() {
     let (report, sent, _) = checked(&CheckOptions::default().allow_destructive(true)).await;
     assert_eq!(sent, names(&TOOLS), "{}", report.to_text());
 }
+
+/// `generate --verify` dry-runs the derived cases, which calls the tools: by the same consent
+/// as `check`, so a default verify writes nothing, and the cases of the tools it held back are
+/// written unverified, named in `not_verified`.
+#[tokio::test]
+async fn generate_verify_calls_only_what_the_consent_allows() {
+    use mcp_test_check::Consent;
+    use mcp_test_check::generate::{GenerateConfig, ServerSource, generate_tests};
+    let verify = |consent: Consent| async move {
+        let git = Git::new();
+        let target = Watched {
+            server: git_like::server(git.clone()),
+            names: Mutex::new(BTreeSet::new()),
+        };
+        let config = GenerateConfig::new(ServerSource::Example, "git-like")
+            .verify(true)
+            .consent(consent);
+        let generated = generate_tests(&target, &config, &mut |_| {})
+            .await
+            .expect("the file is generated");
+        let sent = target.names.lock().unwrap().clone();
+        (generated, sent, git)
+    };
+    let (generated, sent, git) = verify(Consent::default()).await;
+    assert_eq!(
+        git.snapshot(),
+        Git::new().snapshot(),
+        "a default verify wrote"
+    );
+    assert_eq!(sent, names(&["fetch_url", "status"]));
+    let held: BTreeSet<&str> = generated
+        .not_verified
+        .iter()
+        .filter_map(|line| line.split(':').next())
+        .collect();
+    assert_eq!(
+        held,
+        ["checkout", "commit", "create_branch", "reset_hard"].into(),
+        "{:?}",
+        generated.not_verified
+    );
+    // Every tool's cases are still written, verified or not.
+    for tool in TOOLS {
+        assert!(generated.text.contains(tool), "no case of {tool}");
+    }
+    let mut writes = Consent::default();
+    writes.allow_writes = true;
+    let (_, sent, git) = verify(writes).await;
+    assert!(sent.contains("commit"), "{sent:?}");
+    assert_ne!(
+        git.snapshot(),
+        Git::new().snapshot(),
+        "--allow-writes wrote nothing"
+    );
+}

@@ -37,8 +37,8 @@ use mcp_test::target::{Target, TargetError};
 use mcp_test_check::ai::AiOptions;
 use mcp_test_check::generate::{self, AiGenerate, GenerateConfig, generate_tests};
 use mcp_test_check::{
-    CheckOptions, CheckReport, Expectations, check_connected_with_progress, check_unauthorized,
-    check_with_progress,
+    CheckOptions, CheckReport, Consent, Expectations, check_connected_with_progress,
+    check_unauthorized, check_with_progress,
 };
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -87,21 +87,11 @@ enum Format {
     Junit,
 }
 
+/// Which tools may be called, by the classes of their annotations (`mcp_test_check::Consent`).
 #[derive(Args)]
-struct CheckArgs {
-    #[command(flatten)]
-    target: TargetArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    /// Only one valid case per tool and action (no boundary or negative cases).
-    #[arg(long)]
-    no_edge_cases: bool,
-    /// No progress lines on stderr.
-    #[arg(long, short)]
-    quiet: bool,
+struct ConsentArgs {
     /// Do not call open-world tools: those whose `openWorldHint` is true or absent, which may
-    /// reach outside this machine (a paid or rate-limited API). By default check calls only
+    /// reach outside this machine (a paid or rate-limited API). By default only only
     /// read-only tools (`readOnlyHint: true`), open-world ones included, marked in the report.
     #[arg(long)]
     no_open_world: bool,
@@ -116,6 +106,34 @@ struct CheckArgs {
     /// Call this tool whatever its annotations say (repeatable).
     #[arg(long = "tool", value_name = "NAME")]
     tools: Vec<String>,
+}
+
+impl ConsentArgs {
+    fn consent(&self) -> Consent {
+        let mut consent = Consent::default();
+        consent.open_world = !self.no_open_world;
+        consent.allow_writes = self.allow_writes;
+        consent.allow_destructive = self.allow_destructive;
+        consent.allow_tools = self.tools.clone();
+        consent
+    }
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    target: TargetArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Only one valid case per tool and action (no boundary or negative cases).
+    #[arg(long)]
+    no_edge_cases: bool,
+    /// No progress lines on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    consent: ConsentArgs,
     /// The overall deadline in seconds, connecting included (0: none). When it passes the
     /// check stops sending, reports what ran, and exits 2 (1 if it found a defect). Closing
     /// the server afterwards takes at most --close-grace more.
@@ -228,8 +246,12 @@ struct GenerateArgs {
     #[arg(long, conflicts_with = "ai_generate")]
     edge_cases: bool,
     /// Dry-run every case first; a case the server disagrees with becomes an ignored test.
+    /// Only the cases of tools the consent flags allow are run (by default read-only ones),
+    /// as `check` calls them; the others are written unverified.
     #[arg(long)]
     verify: bool,
+    #[command(flatten)]
+    consent: ConsentArgs,
     #[command(flatten)]
     values: ValueArgs,
     #[command(flatten)]
@@ -426,10 +448,10 @@ async fn run_check(args: CheckArgs) -> ExitCode {
     let options = CheckOptions::default()
         .cases(cases)
         .timeout(timeout)
-        .open_world(!args.no_open_world)
-        .allow_writes(args.allow_writes)
-        .allow_destructive(args.allow_destructive)
-        .allow_tools(args.tools.iter().cloned())
+        .open_world(!args.consent.no_open_world)
+        .allow_writes(args.consent.allow_writes)
+        .allow_destructive(args.consent.allow_destructive)
+        .allow_tools(args.consent.tools.iter().cloned())
         // What connecting left of the deadline.
         .deadline(deadline.map(|d| d.saturating_sub(started.elapsed())))
         .close_grace(Duration::from_secs(args.close_grace))
@@ -458,7 +480,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
     print_report(&report, args.format);
     // A `--tool` that names no listed tool called nothing: most likely a typo.
     if !report.tools.is_empty() {
-        for name in &args.tools {
+        for name in &args.consent.tools {
             if !report.tools.iter().any(|t| &t.name == name) {
                 eprintln!(
                     "mcp-test: --tool {name}: the server lists no tool of that name, so it was not called"
@@ -553,6 +575,7 @@ async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
     let config = GenerateConfig::new(opened.source.clone(), target.label())
         .cases(cases)
         .verify(args.verify)
+        .consent(args.consent.consent())
         .timeout(Duration::from_secs(args.target.timeout.max(1)))
         .ai(ai);
     let generated =
@@ -574,6 +597,9 @@ async fn generate(args: GenerateArgs) -> Result<(), GenerateError> {
         "mcp-test: {} cases from {} tools",
         generated.cases, generated.tools
     );
+    for tool in &generated.not_verified {
+        eprintln!("mcp-test: verify: not run (no consent): {tool}");
+    }
     if let Some(bad) = generated.disagreements {
         eprintln!(
             "mcp-test: verify: {} of {} predictions hold; {bad} disagreeing cases become ignored tests",
