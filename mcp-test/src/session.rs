@@ -47,7 +47,9 @@
 //!   [`Context::elicit`](crate::Context::elicit), `create_message`, `list_roots`) is sent here
 //!   as a server-to-client request (`elicitation/create`, `sampling/createMessage`,
 //!   `roots/list`) on the connection, and its answer resumes the handler, so a tool written
-//!   once asks the same way in both eras. The answers are awaited as long as a request may run
+//!   once asks the same way in both eras. Each such request carries the question's key in
+//!   `params._meta["io.github.mcp-test/inputKey"]` ([`meta_keys::INPUT_KEY`](crate::wire::meta_keys::INPUT_KEY)),
+//!   so a client's answers scripted by key apply in both eras. The answers are awaited as long as a request may run
 //!   (the caller's timeout capped by the server's maximum); when the request ends first
 //!   (cancelled, timed out), the questions still open are withdrawn with
 //!   `notifications/cancelled`. A question the client did not
@@ -603,9 +605,19 @@ impl Session {
             lock(&self.inner.pending).insert(RequestId::String(id.clone()), tx);
             withdrawn.ids.push(RequestId::String(id.clone()));
             let mut sent = json!({"jsonrpc": "2.0", "id": id, "method": method});
-            if let Some(params) = request.get("params") {
-                sent["params"] = params.clone();
+            let mut params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+            if let Some(params) = params.as_object_mut() {
+                let meta = params
+                    .entry("_meta")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Some(meta) = meta.as_object_mut() {
+                    meta.insert(
+                        crate::wire::meta_keys::INPUT_KEY.to_owned(),
+                        Value::from(key.as_str()),
+                    );
+                }
             }
+            sent["params"] = params;
             if out.send(sent).is_err() {
                 return Err(ErrorObject::internal(
                     "Internal error: the connection closed before the server could ask its question",
