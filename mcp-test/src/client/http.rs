@@ -8,10 +8,10 @@
 //! [`transport::sse`](crate::transport::sse).
 
 use super::ClientError;
-use super::answering::AnswerSources;
 use super::limits::{
     DEFAULT_MAX_EVENT_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, is_too_deep, quoted,
 };
+use crate::target::answering::AnswerSources;
 use crate::target::{Exchange, HttpOptions, TransportEvent, describe};
 use crate::transport::sse::EventReader;
 use crate::wire::ToolDefinition;

@@ -54,7 +54,6 @@
 //! # }
 //! ```
 
-mod answering;
 #[cfg(feature = "http")]
 mod auth;
 #[cfg(feature = "http")]
@@ -140,7 +139,7 @@ struct Inner {
     probe_wait: Duration,
     next_id: AtomicI64,
     /// The answers to the server's own requests (2025 era), shared with the transport.
-    answers: Arc<answering::AnswerSources>,
+    answers: Arc<crate::target::answering::AnswerSources>,
     #[cfg(feature = "http")]
     tools: tokio::sync::Mutex<Option<Vec<ToolDefinition>>>,
 }
@@ -166,7 +165,7 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    fn new(transport: Transport, answers: Arc<answering::AnswerSources>) -> Client {
+    fn new(transport: Transport, answers: Arc<crate::target::answering::AnswerSources>) -> Client {
         Client {
             inner: Arc::new(Inner {
                 transport,
@@ -202,7 +201,7 @@ impl Client {
     #[cfg(feature = "client")]
     /// [`Client::spawn`] without the `async`: it must still run inside a tokio runtime.
     pub(crate) fn spawn_now(command: tokio::process::Command) -> Result<Client, ClientError> {
-        let answers = Arc::<answering::AnswerSources>::default();
+        let answers = Arc::<crate::target::answering::AnswerSources>::default();
         Ok(Client::new(
             Transport::Stdio(stdio::StdioTransport::spawn(command, answers.clone())?),
             answers,
@@ -234,7 +233,7 @@ impl Client {
         reader: impl tokio::io::AsyncRead + Send + Unpin + 'static,
         writer: impl tokio::io::AsyncWrite + Send + Unpin + 'static,
     ) -> Client {
-        let answers = Arc::<answering::AnswerSources>::default();
+        let answers = Arc::<crate::target::answering::AnswerSources>::default();
         Client::new(
             Transport::Stdio(stdio::StdioTransport::connect(
                 reader,
@@ -272,7 +271,7 @@ impl Client {
     /// # Ok::<(), mcp_test::client::ClientError>(())
     /// ```
     pub fn http_with(url: &str, options: &HttpOptions) -> Result<Client, ClientError> {
-        let answers = Arc::<answering::AnswerSources>::default();
+        let answers = Arc::<crate::target::answering::AnswerSources>::default();
         Ok(Client::new(
             Transport::Http(http::HttpTransport::new(url, options, answers.clone())?),
             answers,
@@ -735,8 +734,12 @@ impl Client {
     /// capabilities were set ([`Client::with_capabilities`]); else a server that honours the
     /// declaration would ask and get -32601.
     fn initialize_body(&self) -> Value {
-        let mut capabilities = self.inner.capabilities.clone();
-        let answers = self.inner.capabilities_set || self.inner.answers.has_fixed();
+        let keep = self.inner.capabilities_set || self.inner.answers.has_fixed();
+        self.initialize_body_declaring(self.inner.capabilities.clone(), keep)
+    }
+
+    fn initialize_body_declaring(&self, capabilities: Value, answers: bool) -> Value {
+        let mut capabilities = capabilities;
         if let Some(capabilities) = capabilities.as_object_mut()
             && !answers
         {
@@ -753,6 +756,33 @@ impl Client {
                 "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}
             }
         })
+    }
+
+    /// Speaks the 2025-11-25 `initialize` handshake at once (then
+    /// `notifications/initialized`), without probing with `server/discover` as
+    /// [`Client::era`] does: for a test that speaks the 2025 era to a server serving both.
+    /// A JSON-RPC error or a result without `protocolVersion` is [`ClientError::Protocol`].
+    pub async fn initialize(&self) -> Result<Handshake, ClientError> {
+        let response = self.send(&self.initialize_body()).await?;
+        let result = result_of("initialize", response)?;
+        self.finish_legacy(result).await
+    }
+
+    /// [`Client::initialize`] declaring `capabilities` as they are (a test context's).
+    pub(crate) async fn initialize_declaring(
+        &self,
+        capabilities: Value,
+    ) -> Result<Handshake, ClientError> {
+        let response = self
+            .send(&self.initialize_body_declaring(capabilities, true))
+            .await?;
+        let result = result_of("initialize", response)?;
+        self.finish_legacy(result).await
+    }
+
+    /// The answers to the server's own requests, shared with the transport.
+    pub(crate) fn answer_sources(&self) -> Arc<crate::target::answering::AnswerSources> {
+        self.inner.answers.clone()
     }
 
     /// After a successful `initialize`: remembers the revision and sends

@@ -1,11 +1,11 @@
 //! The stdio side of the client: a child process, one JSON-RPC message per line.
 
 use super::ClientError;
-use super::answering::AnswerSources;
 use super::limits::{
     DEFAULT_MAX_LINE_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, MAX_STDERR_BYTES, is_too_deep,
     quoted, stderr_tail,
 };
+use crate::target::answering::AnswerSources;
 use crate::target::{Exchange, TransportEvent, describe};
 use crate::transport::ndjson::{Line, LineReader};
 use serde_json::{Value, json};

@@ -185,7 +185,25 @@ impl TestContext {
         arguments: impl Serialize,
         answers: impl Serialize,
     ) -> impl Future<Output = (Value, Vec<Value>)> {
-        drive_tool(self.target(), name, arguments, answers, self.options())
+        let answers = match serde_json::to_value(answers) {
+            Ok(Value::Object(answers)) => answers,
+            Ok(other) => panic!(
+                "drive_tool: the answers must be a JSON object keyed like inputRequests, got {other}"
+            ),
+            Err(e) => panic!("drive_tool: the answers are not JSON: {e}"),
+        };
+        let scripted = answers
+            .iter()
+            .fold(Answers::new(), |script, (key, answer)| {
+                script.answer(key.clone(), answer.clone())
+            });
+        let answering = self.answering(&scripted);
+        let driven = drive_tool(self.target(), name, arguments, answers, self.options());
+        async move {
+            let outcome = driven.await;
+            drop(answering);
+            outcome
+        }
     }
 
     /// Calls tool `name` and drives its rounds with `answers` (by key, in order, by method,
@@ -238,7 +256,9 @@ impl TestContext {
             .options()
             .tool_call_body("call_tool_rounds", name, arguments);
         let caller = Location::caller();
+        let answering = self.answering(answers);
         async move {
+            let _answering = answering;
             rounds_or_panic(
                 "call_tool_rounds",
                 self.target(),

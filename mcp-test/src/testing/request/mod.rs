@@ -4,6 +4,7 @@
 //! [`Server`], or a [`Client`](crate::client::Client) connected to a server in another process.
 
 mod context;
+mod era;
 mod helpers;
 mod options;
 

@@ -447,6 +447,11 @@ impl RequestOptions {
 }
 
 impl RequestOptions {
+    /// The client capabilities these options declare.
+    pub(in crate::testing) fn client_capabilities_value(&self) -> Value {
+        self.client_capabilities.clone()
+    }
+
     /// These options with the tasks extension declared in the client capabilities (kept
     /// beside whatever else they declare).
     pub(in crate::testing) fn declaring_tasks(&self) -> RequestOptions {

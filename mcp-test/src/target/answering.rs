@@ -2,33 +2,33 @@
 //! `sampling/createMessage`, `roots/list`, `ping`) on an open 2025-11-25 connection, from the
 //! same [`Answers`] the 2026-07-28 round driver resends as `inputResponses`.
 
-use crate::target::Answers;
+use super::Answers;
 use crate::wire::{error_codes, meta_keys};
 use serde_json::{Value, json};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The methods a server asks of a client that declared the matching capability.
-pub(super) const ANSWERED_METHODS: [&str; 3] =
+pub(crate) const ANSWERED_METHODS: [&str; 3] =
     ["elicitation/create", "sampling/createMessage", "roots/list"];
 
-/// Where the answers come from: the client's own ([`Client::with_answers`](super::Client::with_answers))
-/// and those of each [`Client::call_rounds`](super::Client::call_rounds) in flight, the latest
-/// asked first.
+/// Where the answers come from: a client's own (`Client::with_answers`) and those of each
+/// round helper in flight (`Client::call_rounds`, a 2025-era `TestContext`'s
+/// `call_tool_rounds`), the latest asked first.
 #[derive(Default)]
-pub(super) struct AnswerSources {
+pub(crate) struct AnswerSources {
     fixed: Mutex<Option<Answers>>,
     in_flight: Mutex<Vec<(u64, Answers)>>,
     next: AtomicU64,
 }
 
-/// Removes the answers of one [`Client::call_rounds`](super::Client::call_rounds) when it ends.
-pub(super) struct InFlight<'a> {
-    sources: &'a AnswerSources,
+/// Removes the answers of one round helper in flight when it ends.
+pub(crate) struct InFlight {
+    sources: Arc<AnswerSources>,
     token: u64,
 }
 
-impl Drop for InFlight<'_> {
+impl Drop for InFlight {
     fn drop(&mut self) {
         self.sources
             .in_flight
@@ -38,8 +38,11 @@ impl Drop for InFlight<'_> {
     }
 }
 
+// Without a client feature only the in-process 2025-era context uses these sources, and it has
+// no answers of its own.
+#[cfg_attr(not(any(feature = "client", feature = "http")), allow(dead_code))]
 impl AnswerSources {
-    pub(super) fn set_fixed(&self, answers: Answers) {
+    pub(crate) fn set_fixed(&self, answers: Answers) {
         *self
             .fixed
             .lock()
@@ -47,7 +50,7 @@ impl AnswerSources {
     }
 
     /// Whether the client answers server requests from answers of its own.
-    pub(super) fn has_fixed(&self) -> bool {
+    pub(crate) fn has_fixed(&self) -> bool {
         self.fixed
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -55,7 +58,7 @@ impl AnswerSources {
     }
 
     /// `answers`, then the client's own: what a 2026-07-28 round answers from.
-    pub(super) fn with_fixed(&self, answers: &Answers) -> Answers {
+    pub(crate) fn with_fixed(&self, answers: &Answers) -> Answers {
         let fixed = self
             .fixed
             .lock()
@@ -75,14 +78,14 @@ impl AnswerSources {
     }
 
     /// Answers from `answers` too while the returned guard lives.
-    pub(super) fn during(&self, answers: &Answers) -> InFlight<'_> {
+    pub(crate) fn during(self: &Arc<Self>, answers: &Answers) -> InFlight {
         let token = self.next.fetch_add(1, Ordering::Relaxed);
         self.in_flight
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push((token, answers.clone()));
         InFlight {
-            sources: self,
+            sources: self.clone(),
             token,
         }
     }
@@ -97,7 +100,7 @@ impl AnswerSources {
     /// in order, per method, by a responder or synthesized apply to any server. No answer is
     /// an error naming the keys the script has (-32603); no answers at all is -32601, as for
     /// any method the client does not serve.
-    pub(super) fn respond(&self, request: &Value) -> Value {
+    pub(crate) fn respond(&self, request: &Value) -> Value {
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         let method = request.get("method").and_then(Value::as_str);
         if method == Some("ping") {
@@ -193,7 +196,7 @@ mod tests {
 
     #[test]
     fn answers_of_a_call_in_flight_come_first_and_leave_with_it() {
-        let sources = AnswerSources::default();
+        let sources = Arc::new(AnswerSources::default());
         sources.set_fixed(
             Answers::new().method("roots/list", json!({"roots": [{"uri": "file:///a"}]})),
         );
