@@ -376,7 +376,7 @@ impl Client {
     ///   HTTP an event of the reply's SSE stream), and the client answers it there. A server
     ///   of this crate's runtime names the question's key in
     ///   `params._meta["io.github.mcp-test/inputKey"]`
-    ///   ([`meta_keys::INPUT_KEY`](crate::wire::meta_keys::INPUT_KEY)), so answers by key
+    ///   ([`meta_keys::INPUT_KEY`]), so answers by key
     ///   apply in both eras; from another server the request is looked up under its method's
     ///   name (so answers in order, by method, by a responder or synthesized apply). A
     ///   question no answer covers gets a JSON-RPC error naming the keys the answers have.

@@ -9,8 +9,7 @@ use std::panic::Location;
 use std::time::Duration;
 
 /// How long the helpers wait for a reply unless [`RequestOptions::timeout`] says otherwise,
-/// on every target: 30 s, the client's default
-/// ([`client::DEFAULT_TIMEOUT`](crate::client::DEFAULT_TIMEOUT)).
+/// on every target: 30 s, the client's default (`client::DEFAULT_TIMEOUT`).
 ///
 /// ```
 /// assert_eq!(mcp_test::testing::DEFAULT_WAIT, std::time::Duration::from_secs(30));
