@@ -3,7 +3,7 @@
 //! ```text
 //! #[mcp_test(server = calculator, principal = "alice", scopes = ["math"],
 //!            capabilities(elicitation), protocol = "2026-07-28", timeout = 5000,
-//!            flavor = "current_thread", start_paused = true)]
+//!            flavor = "current_thread", start_paused = true, era = "2025-11-25")]
 //! async fn adds(mcp: TestContext) { ... }
 //! ```
 //!
@@ -25,7 +25,7 @@ use syn::{Expr, ExprLit, FnArg, ItemFn, Lit, LitBool, LitStr, ReturnType, Type};
 use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 
 const OPTIONS: &str = "server, stdio, http, http_command, rmcp, principal, tenant, scopes, capabilities(..), \
-protocol, timeout, flavor, start_paused, crate";
+protocol, timeout, flavor, start_paused, era, crate";
 /// The options that say where requests go; a test has exactly one.
 const TARGETS: &str = "`server`, `stdio`, `http`, `http_command` or `rmcp`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
@@ -58,6 +58,7 @@ struct Options<'e> {
     timeout: Slot<'e, Expr>,
     flavor: Slot<'e, LitStr>,
     start_paused: Slot<'e, LitBool>,
+    era: Slot<'e, EraChoice>,
     krate: Slot<'e, syn::Path>,
 }
 
@@ -77,6 +78,7 @@ impl<'e> Options<'e> {
             timeout: Slot::new(errors, KEYS, "timeout"),
             flavor: Slot::new(errors, KEYS, "flavor"),
             start_paused: Slot::new(errors, KEYS, "start_paused"),
+            era: Slot::new(errors, KEYS, "era"),
             krate: Slot::new(errors, KEYS, "crate"),
         }
     }
@@ -151,6 +153,39 @@ fn parse_option(
                     options.start_paused.set(span, None);
                 }
             }
+        }
+        "era" => {
+            let value: Expr = meta.value()?.parse()?;
+            let choice = match &value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(era), ..
+                }) => match era.value().as_str() {
+                    "2026-07-28" => Some(EraChoice::Current(era.span())),
+                    "2025-11-25" => Some(EraChoice::Legacy(era.span())),
+                    other => {
+                        errors.error_at(
+                            era.span(),
+                            format!(
+                                "unknown era \"{other}\": expected \"2026-07-28\", \"2025-11-25\" \
+                                 or `both` (each test run once per era)"
+                            ),
+                        );
+                        None
+                    }
+                },
+                Expr::Path(path) if path.path.is_ident("both") => {
+                    Some(EraChoice::Both(path.span()))
+                }
+                other => {
+                    errors.error_at(
+                        other.span(),
+                        "`era` takes \"2026-07-28\", \"2025-11-25\" or `both`: `era = both` runs \
+                         the test once in each era",
+                    );
+                    None
+                }
+            };
+            options.era.set(span, choice);
         }
         "capabilities" => {
             let mut list: Vec<LitStr> = Vec::new();
@@ -273,6 +308,31 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
     let timeout = options.timeout.get();
     let flavor = options.flavor.get();
     let start_paused = options.start_paused.get();
+    let era = options.era.get();
+    if let Some(era) = &era {
+        // The handshake belongs to a connection the context opens itself.
+        let unswitchable = match &target {
+            Some(Target::HttpCommand(keyed)) => Some(("http_command", keyed.key)),
+            Some(Target::Rmcp(keyed)) => Some(("rmcp", keyed.key)),
+            _ => None,
+        };
+        if let Some((key, _)) = unswitchable {
+            errors.error_at(
+                era.span(),
+                format!(
+                    "`era` works with `server`, `stdio` and `http`: a context over `{key}` cannot \
+                     start its connection in another era"
+                ),
+            );
+        }
+        if let (EraChoice::Both(span), ReturnType::Type(..)) = (era, &sig.output) {
+            errors.error_at(
+                *span,
+                "`era = both` runs the body twice and reports each era that failed, so the test \
+                 must return `()`: panic (assert) instead of returning an error",
+            );
+        }
+    }
     if let (Some(paused), Some(flavor)) = (&start_paused, &flavor)
         && paused.value
         && flavor.value() == "multi_thread"
@@ -342,6 +402,15 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
         ReturnType::Type(arrow, ty) => quote! { #arrow #ty },
     };
     let options = quote! { #private::RequestOptions::new() #(#calls)* };
+    let switch = match &era {
+        Some(EraChoice::Legacy(span)) => quote_spanned! {*span=>
+            let __mcp_context = __mcp_context.in_era(#private::Era::Legacy);
+        },
+        Some(EraChoice::Both(span)) => quote_spanned! {*span=>
+            let __mcp_context = __mcp_context.in_era(__mcp_era);
+        },
+        Some(EraChoice::Current(_)) | None => TokenStream::new(),
+    };
     let context = match target.expect("checked above") {
         Target::Server(Keyed { expr, .. }) => {
             let server = match expr {
@@ -388,6 +457,31 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             quote! { let __mcp_context = #function(#handler, #options); }
         }
     };
+    let run = if matches!(era, Some(EraChoice::Both(_))) {
+        quote! {
+            __mcp_runtime.block_on(#private::run_in_eras(|__mcp_era| async move {
+                #context
+                #switch
+                #private::TestContext::scope(
+                    __mcp_context.clone(),
+                    #name(#argument),
+                )
+                .await
+            }))
+        }
+    } else {
+        quote! {
+            __mcp_runtime.block_on(async {
+                #context
+                #switch
+                #private::TestContext::scope(
+                    __mcp_context.clone(),
+                    #name(#argument),
+                )
+                .await
+            })
+        }
+    };
     // The body is an inner fn named like the test: insta names an unnamed snapshot after the
     // function it is taken in, and that is now the test's name rather than a shared one.
     Ok(quote! {
@@ -402,16 +496,27 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             let __mcp_runtime = __mcp_builder
                 .build()
                 .expect("#[mcp_test] could not build its tokio runtime");
-            __mcp_runtime.block_on(async {
-                #context
-                #private::TestContext::scope(
-                    __mcp_context.clone(),
-                    #name(#argument),
-                )
-                .await
-            })
+            #run
         }
     })
+}
+
+/// `era = ..`: the era the test speaks, or both, each with the span of its value.
+enum EraChoice {
+    /// `"2026-07-28"` (the default).
+    Current(Span),
+    /// `"2025-11-25"`.
+    Legacy(Span),
+    /// `both`: the test runs once in each era.
+    Both(Span),
+}
+
+impl EraChoice {
+    fn span(&self) -> Span {
+        match self {
+            EraChoice::Current(span) | EraChoice::Legacy(span) | EraChoice::Both(span) => *span,
+        }
+    }
 }
 
 /// Where the test's requests go.

@@ -199,4 +199,5 @@ pub mod __private {
     // #[mcp_test]
     pub use crate::testing::attr_support::*;
     pub use crate::testing::{IntoTestServer, RequestOptions, TestContext};
+    pub use crate::wire::Era;
 }

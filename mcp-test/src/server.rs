@@ -694,6 +694,24 @@ impl Server {
         self.inner.catalog.tools().definitions()
     }
 
+    /// Whether tool `name`'s calls may become tasks ([`TaskSupport`](crate::tasks::TaskSupport));
+    /// `None` for a tool not registered.
+    ///
+    /// ```
+    /// use mcp_test::tasks::TaskSupport;
+    /// let server = mcp_test::Server::builder("demo", "1.0.0").build().unwrap();
+    /// assert_eq!(server.task_support("nope"), None::<TaskSupport>);
+    /// ```
+    pub fn task_support(&self, name: &str) -> Option<crate::tasks::TaskSupport> {
+        let tools = self.inner.catalog.tools();
+        tools
+            .definitions()
+            .iter()
+            .zip(tools.entries())
+            .find(|(definition, _)| definition.name == name)
+            .map(|(_, entry)| entry.served.task_support)
+    }
+
     /// Every registered resource, in `resources/list` order (sorted by URI), whoever may see
     /// it.
     pub fn resource_definitions(&self) -> &[crate::resources::ResourceDefinition] {

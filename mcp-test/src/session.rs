@@ -47,7 +47,9 @@
 //!   [`Context::elicit`](crate::Context::elicit), `create_message`, `list_roots`) is sent here
 //!   as a server-to-client request (`elicitation/create`, `sampling/createMessage`,
 //!   `roots/list`) on the connection, and its answer resumes the handler, so a tool written
-//!   once asks the same way in both eras. The answers are awaited as long as a request may run
+//!   once asks the same way in both eras. Each such request carries the question's key in
+//!   `params._meta["io.github.mcp-test/inputKey"]` ([`meta_keys::INPUT_KEY`]),
+//!   so a client's answers scripted by key apply in both eras. The answers are awaited as long as a request may run
 //!   (the caller's timeout capped by the server's maximum); when the request ends first
 //!   (cancelled, timed out), the questions still open are withdrawn with
 //!   `notifications/cancelled`. A question the client did not
@@ -469,6 +471,25 @@ impl Session {
         caller: &Caller,
         out: Option<&Outgoing>,
     ) -> Response {
+        // 2025-11-25 server/tools.mdx: a tool whose `execution.taskSupport` is "required" must
+        // be invoked as a task, and a call that is not gets -32601. This runtime serves no
+        // 2025-era tasks, so no call to it can be.
+        if method == "tools/call"
+            && let Some(name) = message.pointer("/params/name").and_then(Value::as_str)
+            && self.inner.server.task_support(name) == Some(crate::tasks::TaskSupport::Required)
+        {
+            let error = ErrorObject::new(
+                crate::wire::error_codes::METHOD_NOT_FOUND,
+                format!(
+                    "Method not found: tool {name} runs only as a task (execution.taskSupport \
+                     \"required\"), and this server serves no tasks in 2025-11-25"
+                ),
+            );
+            return Response::Error {
+                id: Some(id),
+                error,
+            };
+        }
         let (capabilities, log_level) = {
             let state = lock(&self.inner.state);
             let mut capabilities = state.client_capabilities.clone();
@@ -530,6 +551,10 @@ impl Session {
                 }
             };
             if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                let mut result = result;
+                if method == "tools/list" {
+                    publish_task_support(server, &mut result);
+                }
                 return result_of(id, result);
             }
             rounds += 1;
@@ -603,9 +628,19 @@ impl Session {
             lock(&self.inner.pending).insert(RequestId::String(id.clone()), tx);
             withdrawn.ids.push(RequestId::String(id.clone()));
             let mut sent = json!({"jsonrpc": "2.0", "id": id, "method": method});
-            if let Some(params) = request.get("params") {
-                sent["params"] = params.clone();
+            let mut params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+            if let Some(params) = params.as_object_mut() {
+                let meta = params
+                    .entry("_meta")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Some(meta) = meta.as_object_mut() {
+                    meta.insert(
+                        crate::wire::meta_keys::INPUT_KEY.to_owned(),
+                        Value::from(key.as_str()),
+                    );
+                }
             }
+            sent["params"] = params;
             if out.send(sent).is_err() {
                 return Err(ErrorObject::internal(
                     "Internal error: the connection closed before the server could ask its question",
@@ -726,6 +761,29 @@ fn legacy_error(error: ErrorObject) -> ErrorObject {
         legacy = legacy.with_data(data);
     }
     legacy
+}
+
+/// A 2025-11-25 `tools/list` result names each tool's task support as that revision's `Tool`
+/// does (server/tools.mdx, `execution.taskSupport`; absent means "forbidden"), so a client
+/// knows not to call a task-only tool without task augmentation, which this runtime does not
+/// serve in that era (it declares no `tasks` capability). 2026-07-28 removed `Tool.execution`:
+/// the tasks extension's per-request capability is its one handshake, and a task-only tool
+/// tells a client that did not declare it with -32021.
+fn publish_task_support(server: &Server, result: &mut Value) {
+    let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for tool in tools {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        match server.task_support(name) {
+            Some(support) if support != crate::tasks::TaskSupport::Forbidden => {
+                tool["execution"] = json!({"taskSupport": support.as_str()});
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A result in 2025-11-25 shape: without `resultType`, the cache hints and the server info

@@ -577,7 +577,8 @@ async fn two_and_three_rounds_through_the_driver() {
             .run()
             .await
             .unwrap();
-        assert_eq!(transcript.rounds.len(), rounds);
+        assert_eq!(transcript.questions.len(), rounds);
+        assert_eq!(transcript.round_count(), rounds + 1);
         assert_eq!(starts.0.load(Ordering::SeqCst), rounds as u32 + 1);
         assert_eq!(
             transcript.question(0, "elicit-1").unwrap().message(),
@@ -1396,7 +1397,7 @@ async fn a_hundred_concurrent_driven_calls_never_mix() {
                 .unwrap();
             (
                 i,
-                transcript.rounds.len(),
+                transcript.questions.len(),
                 one_text(&transcript.result.unwrap()).to_owned(),
             )
         })

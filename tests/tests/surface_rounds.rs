@@ -176,7 +176,8 @@ async fn the_same_tool_runs_in_process_with_the_same_assertions() {
         .run()
         .await
         .unwrap();
-    assert_eq!(transcript.rounds.len(), 2);
+    assert_eq!(transcript.questions.len(), 2);
+    assert_eq!(transcript.round_count(), 3);
     assert_tool_text!(transcript.result.unwrap(), "deleted old");
 }
 

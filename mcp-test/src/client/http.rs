@@ -11,6 +11,7 @@ use super::ClientError;
 use super::limits::{
     DEFAULT_MAX_EVENT_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, is_too_deep, quoted,
 };
+use crate::target::answering::AnswerSources;
 use crate::target::{Exchange, HttpOptions, TransportEvent, describe};
 use crate::transport::sse::EventReader;
 use crate::wire::ToolDefinition;
@@ -300,6 +301,8 @@ pub(super) struct HttpTransport {
     max_event: usize,
     /// What the server did on the transport that a checker may hold against it.
     events: Mutex<Vec<TransportEvent>>,
+    /// The answers to the server's own requests (2025 era, on a reply's SSE stream).
+    answers: Arc<AnswerSources>,
 }
 
 /// How long a stream is still read after the response came, for what the server sends after
@@ -365,7 +368,11 @@ impl HttpTransport {
         }
     }
 
-    pub(super) fn new(url: &str, options: &HttpOptions) -> Result<Self, ClientError> {
+    pub(super) fn new(
+        url: &str,
+        options: &HttpOptions,
+        answers: Arc<AnswerSources>,
+    ) -> Result<Self, ClientError> {
         Ok(HttpTransport {
             url: url.to_owned(),
             uri: HttpClient::parse_url(url)?,
@@ -374,6 +381,7 @@ impl HttpTransport {
             legacy_version: Mutex::new(None),
             max_event: DEFAULT_MAX_EVENT_BYTES,
             events: Mutex::new(Vec::new()),
+            answers,
         })
     }
 
@@ -714,6 +722,15 @@ impl HttpTransport {
                     }
                     answered = Some(tokio::time::Instant::now());
                 } else if !is_response {
+                    // A request from the server in a 2025-era session is answered at once
+                    // with a POST of its own: the server waits for it before it sends the
+                    // response. (2026-07-28 has no requests from the server on a reply.)
+                    if message.get("id").is_some()
+                        && message.get("method").is_some()
+                        && self.legacy_version.lock().expect("version lock").is_some()
+                    {
+                        self.answer_server(&message, deadline).await;
+                    }
                     // Requests from the server on the stream are judged by the probes of
                     // `check` that provoke them; here they count as notifications.
                     notifications += 1;
@@ -758,6 +775,27 @@ impl HttpTransport {
         }
         reply.head = String::from_utf8_lossy(&head).into_owned();
         Ok(reply)
+    }
+}
+
+impl HttpTransport {
+    /// POSTs the client's answer to `request`, a request from the server on a reply's
+    /// stream, with the session's headers, by `deadline`. The server acknowledges it with
+    /// 202 and no body; whatever it says, the request's own reply tells the rest.
+    async fn answer_server(&self, request: &Value, deadline: tokio::time::Instant) {
+        let answer = self.answers.respond(request);
+        let Ok(headers) = self.headers(&answer, &[]) else {
+            return;
+        };
+        let text = serde_json::to_string(&answer).expect("a JSON value always encodes");
+        let mut post = http::Request::new(Full::new(Bytes::from(text)));
+        *post.method_mut() = http::Method::POST;
+        *post.uri_mut() = self.uri.clone();
+        *post.headers_mut() = headers;
+        if let Ok(Ok(reply)) = tokio::time::timeout_at(deadline, self.client.send_raw(post)).await {
+            // Read (and drop) the acknowledgement so the connection can be reused.
+            let _ = tokio::time::timeout_at(deadline, reply.into_body().collect()).await;
+        }
     }
 }
 

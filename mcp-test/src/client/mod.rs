@@ -23,6 +23,9 @@
 //!   taken for the answer nor reported as silence.
 //! - [`Client::call_rounds`] drives a multi-round (`input_required`) request to completion
 //!   with scripted [`Answers`]; [`Client::era`] tells a 2026-07-28 server from a 2025-11-25 one.
+//!   In the 2025-11-25 era the server asks its questions with requests of its own on the
+//!   connection, and the client answers them from the same answers
+//!   ([`Client::with_answers`], and those given to `call_rounds`).
 //!
 //! ```no_run
 //! use mcp_test::client::{Answers, Client};
@@ -130,8 +133,13 @@ struct Inner {
     timeout: Duration,
     close_grace: Duration,
     capabilities: Value,
+    /// Whether [`Client::with_capabilities`] set `capabilities`: then `initialize` declares
+    /// them as they are.
+    capabilities_set: bool,
     probe_wait: Duration,
     next_id: AtomicI64,
+    /// The answers to the server's own requests (2025 era), shared with the transport.
+    answers: Arc<crate::target::answering::AnswerSources>,
     #[cfg(feature = "http")]
     tools: tokio::sync::Mutex<Option<Vec<ToolDefinition>>>,
 }
@@ -157,15 +165,17 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    fn new(transport: Transport) -> Client {
+    fn new(transport: Transport, answers: Arc<crate::target::answering::AnswerSources>) -> Client {
         Client {
             inner: Arc::new(Inner {
                 transport,
                 timeout: DEFAULT_TIMEOUT,
                 close_grace: DEFAULT_CLOSE_GRACE,
                 capabilities: json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+                capabilities_set: false,
                 probe_wait: DEFAULT_PROBE_WAIT,
                 next_id: AtomicI64::new(1),
+                answers,
                 #[cfg(feature = "http")]
                 tools: tokio::sync::Mutex::new(None),
             }),
@@ -191,9 +201,11 @@ impl Client {
     #[cfg(feature = "client")]
     /// [`Client::spawn`] without the `async`: it must still run inside a tokio runtime.
     pub(crate) fn spawn_now(command: tokio::process::Command) -> Result<Client, ClientError> {
-        Ok(Client::new(Transport::Stdio(stdio::StdioTransport::spawn(
-            command,
-        )?)))
+        let answers = Arc::<crate::target::answering::AnswerSources>::default();
+        Ok(Client::new(
+            Transport::Stdio(stdio::StdioTransport::spawn(command, answers.clone())?),
+            answers,
+        ))
     }
 
     #[cfg(feature = "client")]
@@ -221,9 +233,15 @@ impl Client {
         reader: impl tokio::io::AsyncRead + Send + Unpin + 'static,
         writer: impl tokio::io::AsyncWrite + Send + Unpin + 'static,
     ) -> Client {
-        Client::new(Transport::Stdio(stdio::StdioTransport::connect(
-            reader, writer,
-        )))
+        let answers = Arc::<crate::target::answering::AnswerSources>::default();
+        Client::new(
+            Transport::Stdio(stdio::StdioTransport::connect(
+                reader,
+                writer,
+                answers.clone(),
+            )),
+            answers,
+        )
     }
 
     #[cfg(feature = "http")]
@@ -253,9 +271,11 @@ impl Client {
     /// # Ok::<(), mcp_test::client::ClientError>(())
     /// ```
     pub fn http_with(url: &str, options: &HttpOptions) -> Result<Client, ClientError> {
-        Ok(Client::new(Transport::Http(http::HttpTransport::new(
-            url, options,
-        )?)))
+        let answers = Arc::<crate::target::answering::AnswerSources>::default();
+        Ok(Client::new(
+            Transport::Http(http::HttpTransport::new(url, options, answers.clone())?),
+            answers,
+        ))
     }
 
     #[cfg(feature = "http")]
@@ -333,9 +353,49 @@ impl Client {
     /// The same connection declaring other client capabilities in the requests it builds
     /// itself ([`Client::era`], [`Client::tool_call_body`], the `tools/list` it sends to learn
     /// `x-mcp-header` parameters). Default: elicitation (form and URL), sampling and roots.
+    ///
+    /// In the 2025-11-25 era they are what `initialize` declares, as they are: declaring
+    /// elicitation, sampling or roots there invites the server's own requests, which the
+    /// client answers from its answers ([`Client::with_answers`]) and those of the
+    /// [`Client::call_rounds`] in flight.
     #[must_use]
     pub fn with_capabilities(self, capabilities: Value) -> Client {
-        self.map_inner(|inner| inner.capabilities = capabilities)
+        self.map_inner(|inner| {
+            inner.capabilities = capabilities;
+            inner.capabilities_set = true;
+        })
+    }
+
+    /// The same connection answering the questions a server asks, in either era, from
+    /// `answers` (the [`Answers`] the round driver uses):
+    ///
+    /// - in 2026-07-28, [`Client::call_rounds`] resends an `input_required` request with
+    ///   `inputResponses` (the answers given to it come first, these next);
+    /// - in 2025-11-25, the server asks with a request of its own on the open connection
+    ///   (`elicitation/create`, `sampling/createMessage`, `roots/list`; on stdio a line, over
+    ///   HTTP an event of the reply's SSE stream), and the client answers it there. A server
+    ///   of this crate's runtime names the question's key in
+    ///   `params._meta["io.github.mcp-test/inputKey"]`
+    ///   ([`meta_keys::INPUT_KEY`]), so answers by key
+    ///   apply in both eras; from another server the request is looked up under its method's
+    ///   name (so answers in order, by method, by a responder or synthesized apply). A
+    ///   question no answer covers gets a JSON-RPC error naming the keys the answers have.
+    ///
+    /// With answers, `initialize` declares elicitation (form and URL), sampling and roots
+    /// (unless [`Client::with_capabilities`] said otherwise); without, it declares none of
+    /// them, and a server's request for one is -32601. `ping` is always answered.
+    ///
+    /// ```
+    /// use mcp_test::client::{Answers, Client};
+    /// use mcp_test::testing::answer;
+    /// let client = Client::http("http://127.0.0.1:9/mcp").unwrap()
+    ///     .with_answers(Answers::new().answer("name", answer::accept(serde_json::json!({"name": "Ada"}))));
+    /// # let _ = client;
+    /// ```
+    #[must_use]
+    pub fn with_answers(self, answers: Answers) -> Client {
+        self.inner.answers.set_fixed(answers);
+        self
     }
 
     /// Reads no message longer than `bytes` from the server: sets the line, event and
@@ -668,14 +728,23 @@ impl Client {
         }
     }
 
-    /// The 2025-11-25 `initialize` request this client sends to a legacy server. Its
-    /// capabilities leave out `elicitation`, `sampling` and `roots`: in that era they invite
-    /// the server's own requests, which this client does not answer (stdio refuses them, HTTP
-    /// leaves them unread), so a server that honours the declaration would wait in vain.
+    /// The 2025-11-25 `initialize` request this client sends to a legacy server. In that era
+    /// `elicitation`, `sampling` and `roots` invite the server's own requests, so they are
+    /// declared only when the client has answers ([`Client::with_answers`]) or its
+    /// capabilities were set ([`Client::with_capabilities`]); else a server that honours the
+    /// declaration would ask and get -32601.
     fn initialize_body(&self) -> Value {
-        let mut capabilities = self.inner.capabilities.clone();
-        if let Some(capabilities) = capabilities.as_object_mut() {
+        let keep = self.inner.capabilities_set || self.inner.answers.has_fixed();
+        self.initialize_body_declaring(self.inner.capabilities.clone(), keep)
+    }
+
+    fn initialize_body_declaring(&self, capabilities: Value, answers: bool) -> Value {
+        let mut capabilities = capabilities;
+        if let Some(capabilities) = capabilities.as_object_mut()
+            && !answers
+        {
             for served_by_the_client in ["elicitation", "sampling", "roots"] {
+                // (the capability names of answering::ANSWERED_METHODS)
                 capabilities.remove(served_by_the_client);
             }
         }
@@ -687,6 +756,33 @@ impl Client {
                 "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}
             }
         })
+    }
+
+    /// Speaks the 2025-11-25 `initialize` handshake at once (then
+    /// `notifications/initialized`), without probing with `server/discover` as
+    /// [`Client::era`] does: for a test that speaks the 2025 era to a server serving both.
+    /// A JSON-RPC error or a result without `protocolVersion` is [`ClientError::Protocol`].
+    pub async fn initialize(&self) -> Result<Handshake, ClientError> {
+        let response = self.send(&self.initialize_body()).await?;
+        let result = result_of("initialize", response)?;
+        self.finish_legacy(result).await
+    }
+
+    /// [`Client::initialize`] declaring `capabilities` as they are (a test context's).
+    pub(crate) async fn initialize_declaring(
+        &self,
+        capabilities: Value,
+    ) -> Result<Handshake, ClientError> {
+        let response = self
+            .send(&self.initialize_body_declaring(capabilities, true))
+            .await?;
+        let result = result_of("initialize", response)?;
+        self.finish_legacy(result).await
+    }
+
+    /// The answers to the server's own requests, shared with the transport.
+    pub(crate) fn answer_sources(&self) -> Arc<crate::target::answering::AnswerSources> {
+        self.inner.answers.clone()
     }
 
     /// After a successful `initialize`: remembers the revision and sends
@@ -721,9 +817,15 @@ impl Client {
     /// and retries with a fresh id. A JSON-RPC error ends the run; it is the last response.
     /// Retries take fresh ids from this client ([`Client::next_id`]); see
     /// [`target::drive`](crate::target::drive), which this calls.
+    ///
+    /// In the 2025-11-25 era the server asks on the open connection instead, and `answers`
+    /// answer those requests while this call runs (before the client's own,
+    /// [`Client::with_answers`]); the run is then one round.
     pub async fn call_rounds(&self, body: &Value, answers: &Answers) -> Result<Rounds, DriveError> {
+        let _answering = self.inner.answers.during(answers);
+        let answers = self.inner.answers.with_fixed(answers);
         let next_id = || Value::from(self.next_id());
-        crate::target::drive(self, body, answers, &Caller::default(), Some(&next_id)).await
+        crate::target::drive(self, body, &answers, &Caller::default(), Some(&next_id)).await
     }
 
     /// Everything the child has written to stderr so far (empty over HTTP).

@@ -5,6 +5,7 @@ use super::limits::{
     DEFAULT_MAX_LINE_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, MAX_STDERR_BYTES, is_too_deep,
     quoted, stderr_tail,
 };
+use crate::target::answering::AnswerSources;
 use crate::target::{Exchange, TransportEvent, describe};
 use crate::transport::ndjson::{Line, LineReader};
 use serde_json::{Value, json};
@@ -99,6 +100,8 @@ struct Shared {
     stderr_done: watch::Sender<bool>,
     /// The longest line kept from stdout.
     max_line: AtomicUsize,
+    /// The answers to the server's own requests.
+    answers: Arc<AnswerSources>,
 }
 
 type Writer = Box<dyn AsyncWrite + Send + Unpin>;
@@ -111,7 +114,10 @@ pub(super) struct StdioTransport {
 }
 
 impl StdioTransport {
-    pub(super) fn spawn(mut command: tokio::process::Command) -> Result<Self, ClientError> {
+    pub(super) fn spawn(
+        mut command: tokio::process::Command,
+        answers: Arc<AnswerSources>,
+    ) -> Result<Self, ClientError> {
         let program = command
             .as_std()
             .get_program()
@@ -138,6 +144,7 @@ impl StdioTransport {
             stdout,
             Some(stderr),
             Some(child),
+            answers,
         ))
     }
 
@@ -145,6 +152,7 @@ impl StdioTransport {
     pub(super) fn connect(
         reader: impl AsyncRead + Send + Unpin + 'static,
         writer: impl AsyncWrite + Send + Unpin + 'static,
+        answers: Arc<AnswerSources>,
     ) -> Self {
         Self::start(
             "in-process streams".to_owned(),
@@ -152,6 +160,7 @@ impl StdioTransport {
             reader,
             None::<tokio::io::Empty>,
             None,
+            answers,
         )
     }
 
@@ -161,8 +170,10 @@ impl StdioTransport {
         stdout: impl AsyncRead + Send + Unpin + 'static,
         stderr: Option<impl AsyncRead + Send + Unpin + 'static>,
         child: Option<Child>,
+        answers: Arc<AnswerSources>,
     ) -> Self {
         let shared = Arc::new(Shared {
+            answers,
             state: Mutex::new(State::default()),
             stderr: Mutex::new(Vec::new()),
             stderr_dropped: AtomicUsize::new(0),
@@ -598,25 +609,6 @@ fn unmatched_since(events: &[TransportEvent], from: usize) -> Vec<String> {
     ids
 }
 
-/// The client's answer to a request from the server: `ping` gets an empty result (2025-11-25
-/// basic/utilities/ping.mdx: the receiver MUST respond promptly with an empty response), and
-/// anything else -32601, since this client declares no capability a server may ask of it
-/// (roots, sampling, elicitation). A 2025-era server may send them; waiting for an answer
-/// that never came would hang it.
-fn answer_to_server(request: &Value) -> Value {
-    let id = request.get("id").cloned().unwrap_or(Value::Null);
-    match request.get("method").and_then(Value::as_str) {
-        Some("ping") => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
-        method => json!({"jsonrpc": "2.0", "id": id, "error": {
-            "code": crate::wire::error_codes::METHOD_NOT_FOUND,
-            "message": format!(
-                "Method not found: this client serves no {} request (it declared no capability for it)",
-                method.unwrap_or("such")
-            ),
-        }}),
-    }
-}
-
 impl Shared {
     /// Takes one framed line from the server's stdout, and queues the answer when it is a
     /// request from the server.
@@ -705,7 +697,8 @@ impl Shared {
                 method: message["method"].as_str().unwrap_or("?").to_owned(),
                 line: quoted(line),
             });
-            return Some(answer_to_server(&message));
+            drop(state);
+            return Some(self.answers.respond(&message));
         } else if is_object && has("method") {
             for pending in &mut state.pending {
                 if pending.notes.len() < MAX_KEPT_MESSAGES

@@ -243,7 +243,10 @@ impl Rounds {
             .unwrap_or(&NULL)
     }
 
-    /// How many rounds the run took.
+    /// How many rounds the run took: a round is one request and its response (spec §8's
+    /// round trip), so a call that asks one question takes 2. The same count everywhere:
+    /// [`Transcript::round_count`](crate::testing::Transcript::round_count), the round
+    /// numbers of [`DriveError`], [`Answers::max_rounds`].
     pub fn len(&self) -> usize {
         self.exchanges.len()
     }

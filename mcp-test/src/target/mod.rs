@@ -38,6 +38,7 @@
 //! ```
 
 pub(crate) mod answered;
+pub(crate) mod answering;
 mod base;
 #[cfg(any(feature = "client", feature = "http"))]
 pub(crate) mod client_error;

@@ -13,6 +13,15 @@
 //! serves the three `tasks/*` methods; each answers -32021 to a request that does not declare
 //! the extension.
 //!
+//! Where a client learns a tool's task support depends on the era. 2026-07-28 removed
+//! `Tool.execution` (tasks left the core for this extension, SEP-2663, whose per-request
+//! capability is the one handshake), so `tools/list` names none there, and a `required` tool
+//! tells a client that did not declare the extension by its -32021. A 2025-11-25 session
+//! ([`session`](crate::session)) lists it as that revision's `Tool` does,
+//! `execution.taskSupport` (`"optional"` or `"required"`; absent means `"forbidden"`), and,
+//! serving no tasks in that era, answers a call to a `required` tool -32601, as
+//! server/tools.mdx asks of a call that is not a task.
+//!
 //! # When a call becomes a task
 //!
 //! The server decides, per call: the handler runs at once, and

@@ -1,5 +1,5 @@
 //! What `#[mcp_test(stdio = ..)]`, `#[mcp_test(http = ..)]`, `#[mcp_test(http_command = ..)]`,
-//! `#[mcp_test(rmcp = ..)]` and `#[mcp_test(start_paused = true)]` expand to, reached through
+//! `#[mcp_test(rmcp = ..)]`, `#[mcp_test(start_paused = true)]` and `#[mcp_test(era = both)]` expand to, reached through
 //! `mcp_test::__private`. Not public API.
 //!
 //! Without the feature a target needs, the same name is a function whose bound nothing
@@ -144,4 +144,54 @@ pub fn http_command_context<C: NeedsClientAndHttpFeatures>(
     _options: RequestOptions,
 ) -> std::future::Pending<TestContext> {
     unreachable!("NeedsClientAndHttpFeatures has no implementations")
+}
+
+/// `#[mcp_test(era = both)]`: runs `run` once in each era, 2026-07-28 first, even when the
+/// first fails, then fails naming each era whose run panicked and why.
+pub async fn run_in_eras<F, Fut>(mut run: F)
+where
+    F: FnMut(crate::wire::Era) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let mut failed = Vec::new();
+    for era in [crate::wire::Era::Current, crate::wire::Era::Legacy] {
+        if let Err(panic) = CatchUnwind(Box::pin(run(era))).await {
+            let reason = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("(a panic without a message)")
+                .to_owned();
+            failed.push(format!("in {}: {reason}", era.revision()));
+        }
+    }
+    if !failed.is_empty() {
+        panic!(
+            "#[mcp_test(era = both)]: the test failed {}:\n{}",
+            if failed.len() == 2 {
+                "in both eras"
+            } else {
+                "in one era"
+            },
+            failed.join("\n")
+        );
+    }
+}
+
+/// A future whose panic is caught and returned.
+struct CatchUnwind<F>(std::pin::Pin<Box<F>>);
+
+impl<F: std::future::Future> std::future::Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(std::task::Poll::Pending) => std::task::Poll::Pending,
+            Ok(std::task::Poll::Ready(output)) => std::task::Poll::Ready(Ok(output)),
+            Err(panic) => std::task::Poll::Ready(Err(panic)),
+        }
+    }
 }

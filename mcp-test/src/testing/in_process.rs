@@ -327,7 +327,8 @@ type Responder = Box<dyn FnMut(&str, &InputRequest) -> Option<Value> + Send>;
 ///     .run()
 ///     .await
 ///     .unwrap();
-/// assert_eq!(transcript.rounds.len(), 2);
+/// assert_eq!(transcript.questions.len(), 2);
+/// assert_eq!(transcript.round_count(), 3);
 /// assert_eq!(transcript.question(1, "elicit-2").unwrap().message(), Some("Second?"));
 /// assert_eq!(transcript.result.unwrap().content[0].as_text(), Some("ab"));
 /// # }
@@ -352,18 +353,36 @@ impl<T> fmt::Debug for Driver<T> {
 }
 
 /// What a [`Driver`] saw: every intermediate round's questions, and the final result.
+///
+/// A round is one request and its response, everywhere in this crate (spec §8's round
+/// trip): a call that asks one question takes 2 rounds ([`Transcript::round_count`], like
+/// [`Rounds::len`](crate::target::Rounds::len)), and has 1 round of questions
+/// ([`Transcript::questions`]).
 #[derive(Debug)]
 pub struct Transcript {
-    /// The questions of each `input_required`, in order (empty if the first run finished).
+    /// The questions of each round that asked (`input_required`), in order (empty if the
+    /// first run finished): one fewer than the rounds.
+    pub questions: Vec<InputRequests>,
+    /// The questions of each round that asked: the same as [`Transcript::questions`].
+    #[deprecated(
+        since = "0.1.0",
+        note = "a round is one request and its response: this holds the questions, one entry fewer than the rounds; use `questions`, or `round_count()` for the rounds"
+    )]
     pub rounds: Vec<InputRequests>,
     /// The tool's own final result.
     pub result: Result<CallToolResult, ToolError>,
 }
 
 impl Transcript {
+    /// How many rounds the run took: requests sent, each answered (the last with the final
+    /// result), so one more than the rounds of [`questions`](Transcript::questions).
+    pub fn round_count(&self) -> usize {
+        self.questions.len() + 1
+    }
+
     /// The question asked under `key` in round `index` (0-based).
     pub fn question(&self, index: usize, key: &str) -> Option<&InputRequest> {
-        self.rounds.get(index).and_then(|r| r.get(key))
+        self.questions.get(index).and_then(|r| r.get(key))
     }
 }
 
@@ -481,7 +500,9 @@ impl<T: Tool> Driver<T> {
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match driven {
+            #[allow(deprecated)]
             Ok(_) => Ok(Transcript {
+                questions: run.rounds.clone(),
                 rounds: run.rounds,
                 result: run
                     .result

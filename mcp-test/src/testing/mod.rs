@@ -94,9 +94,9 @@ pub use http_command::{
 #[cfg(feature = "client")]
 pub use request::IntoCommand;
 pub use request::{
-    DEFAULT_PRINCIPAL, IntoTestServer, RequestOptions, TestContext, call_tool, complete, discover,
-    exchange, get_prompt, list_prompts, list_resource_templates, list_resources, list_tools,
-    read_resource, request, send,
+    DEFAULT_PRINCIPAL, DEFAULT_WAIT, IntoTestServer, RequestOptions, TestContext, call_tool,
+    complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
+    list_resources, list_tools, read_resource, request, send,
 };
 pub use response::{
     AsResponse, ResponseError, audio_response, error_text, image_response, input_required,

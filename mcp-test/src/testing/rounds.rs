@@ -40,7 +40,9 @@ impl AsResponse for RunOutcome<CallToolResult> {
 /// value the client's result, e.g. from [`answer`](crate::testing::answer)), and the call is
 /// retried with the same arguments, the `requestState` echoed byte for byte, the answers asked
 /// for as `inputResponses`, and a fresh request id. Returns the final response — a result or a
-/// JSON-RPC error — with every `input_required` response before it.
+/// JSON-RPC error — with every `input_required` response before it: one per round but the
+/// last (a round is one request and its response, as in [`Rounds::len`]; a call that asks once
+/// takes two rounds and returns one `input_required` response).
 ///
 /// Panics, showing the question and everything received, when a question has no scripted
 /// answer, or after [`MAX_ROUNDS`] rounds.
@@ -70,10 +72,11 @@ impl AsResponse for RunOutcome<CallToolResult> {
 /// let server = Server::builder("demo", "1.0.0").tool::<Greet>().build().unwrap();
 /// let options = RequestOptions::new().client_capabilities(json!({"elicitation": {}}));
 /// let answers = json!({"name": answer::accept(json!({"name": "Ada"}))});
-/// let (last, rounds) = drive_tool(&server, "greet", json!({}), answers, &options).await;
+/// let (last, asked) = drive_tool(&server, "greet", json!({}), answers, &options).await;
 /// assert_tool_text!(last, "Hello, Ada!");
-/// assert_eq!(rounds.len(), 1);
-/// assert_eq!(rounds[0]["result"]["inputRequests"]["name"]["params"]["message"], "Your name?");
+/// // Two rounds: one that asked, and the last.
+/// assert_eq!(asked.len(), 1);
+/// assert_eq!(asked[0]["result"]["inputRequests"]["name"]["params"]["message"], "Your name?");
 /// # }
 /// ```
 #[track_caller]
@@ -128,6 +131,11 @@ pub(super) async fn rounds_or_panic(
     options: &RequestOptions,
     caller: &'static Location<'static>,
 ) -> Rounds {
+    let waiting = super::request::Waiting {
+        target,
+        wait: options.wait(),
+    };
+    let target = &waiting;
     let driven = match super::coverage::Recorder::from_env() {
         Some(recorder) => {
             let recording = super::coverage::Recording::new(target, recorder.clone());
@@ -168,8 +176,9 @@ pub(super) async fn rounds_or_panic(
                 })
                 .unwrap_or_default();
             panic!(
-                "{caller}: {helper}: {e} (target: {})\nreceived:\n{}",
+                "{caller}: {helper}: {e} (target: {}, {})\nreceived:\n{}",
                 target.label(),
+                super::request::transport_of(target),
                 received.join("\n")
             )
         }
@@ -185,7 +194,25 @@ impl TestContext {
         arguments: impl Serialize,
         answers: impl Serialize,
     ) -> impl Future<Output = (Value, Vec<Value>)> {
-        drive_tool(self.target(), name, arguments, answers, self.options())
+        let answers = match serde_json::to_value(answers) {
+            Ok(Value::Object(answers)) => answers,
+            Ok(other) => panic!(
+                "drive_tool: the answers must be a JSON object keyed like inputRequests, got {other}"
+            ),
+            Err(e) => panic!("drive_tool: the answers are not JSON: {e}"),
+        };
+        let scripted = answers
+            .iter()
+            .fold(Answers::new(), |script, (key, answer)| {
+                script.answer(key.clone(), answer.clone())
+            });
+        let answering = self.answering(&scripted);
+        let driven = drive_tool(self.target(), name, arguments, answers, self.options());
+        async move {
+            let outcome = driven.await;
+            drop(answering);
+            outcome
+        }
     }
 
     /// Calls tool `name` and drives its rounds with `answers` (by key, in order, by method,
@@ -238,7 +265,9 @@ impl TestContext {
             .options()
             .tool_call_body("call_tool_rounds", name, arguments);
         let caller = Location::caller();
+        let answering = self.answering(answers);
         async move {
+            let _answering = answering;
             rounds_or_panic(
                 "call_tool_rounds",
                 self.target(),

@@ -21,6 +21,12 @@ pub mod meta_keys {
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
     /// `_meta` key tagging every notification of a `subscriptions/listen` stream.
     pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+    /// mcp-test's own `params._meta` key on a request its runtime sends a 2025-era client for
+    /// a tool's question (`elicitation/create`, `sampling/createMessage`, `roots/list`): the
+    /// question's key, the one its 2026-07-28 `inputRequests` carries, so that a client's
+    /// answers scripted by key answer it the same way in both eras. Application metadata (not
+    /// [reserved](is_reserved)); other clients ignore it.
+    pub const INPUT_KEY: &str = "io.github.mcp-test/inputKey";
 
     /// Whether `key` is one the protocol itself defines or reserves, i.e. not application metadata:
     /// any key whose prefix has `modelcontextprotocol` or `mcp` as its second label, the

@@ -8,7 +8,9 @@ use super::helpers::{
 };
 use super::options::RequestOptions;
 use crate::server::{BuildError, Caller, Server, ServerBuilder};
-use crate::target::{Connection, Exchange, Target, TargetFuture};
+use crate::target::answering::{AnswerSources, InFlight};
+use crate::target::{Answers, Connection, Exchange, Target, TargetFuture};
+use crate::wire::Era;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -119,6 +121,13 @@ pub struct TestContext {
     target: Arc<dyn Target>,
     server: Option<Server>,
     options: RequestOptions,
+    /// The client under the target, for a context built over stdio or HTTP.
+    #[cfg(any(feature = "client", feature = "http"))]
+    client: Option<crate::client::Client>,
+    /// The era spoken ([`TestContext::in_era`]).
+    era: Era,
+    /// In the 2025 era: where the round helpers put their answers while they run.
+    answers: Option<Arc<AnswerSources>>,
 }
 
 impl fmt::Debug for TestContext {
@@ -155,6 +164,10 @@ impl TestContext {
             target: Arc::new(server.clone()),
             server: Some(server),
             options,
+            #[cfg(any(feature = "client", feature = "http"))]
+            client: None,
+            era: Era::Current,
+            answers: None,
         }
     }
 
@@ -171,7 +184,106 @@ impl TestContext {
             target: Arc::new(target),
             server: None,
             options: RequestOptions::new(),
+            #[cfg(any(feature = "client", feature = "http"))]
+            client: None,
+            era: Era::Current,
+            answers: None,
         }
+    }
+
+    /// A context over `client` (stdio, HTTP), which [`TestContext::in_era`] can switch.
+    #[cfg(any(feature = "client", feature = "http"))]
+    pub(crate) fn for_client(client: crate::client::Client) -> Self {
+        let mut context = TestContext::for_target(client.clone());
+        context.client = Some(client);
+        context
+    }
+
+    /// The same server spoken to in `era`: [`Era::Current`] (2026-07-28, the default) or
+    /// [`Era::Legacy`] (2025-11-25), so one test body can show where a server behaves
+    /// differently between them (`#[mcp_test(era = both)]` runs a test in each).
+    ///
+    /// In the 2025 era the first request is preceded by the `initialize` handshake (then
+    /// `notifications/initialized`), declaring the context's client capabilities
+    /// ([`RequestOptions::client_capabilities`], as they are when this is called); every
+    /// helper then sends its request without the 2026-07-28 `_meta` (revision, capabilities,
+    /// client info), and the results come in 2025 shape (no `resultType`), which every helper
+    /// and `assert_*` macro reads as in 2026-07-28. A tool's question comes as a request of the
+    /// server's own on the connection and is answered from the answers of the round helper in
+    /// flight ([`TestContext::call_tool_rounds`], [`TestContext::drive_tool`]), the same
+    /// answers that 2026-07-28 resends as `inputResponses`: a test written once answers the
+    /// same way in both eras.
+    ///
+    /// Works on a context over an in-process server ([`TestContext::new`]; must be called
+    /// inside a tokio runtime, which answers the server's requests), over stdio or over HTTP.
+    /// Panics on another context (an rmcp server, a server command, a context over any
+    /// target): the handshake belongs to the connection it was built with.
+    ///
+    /// ```
+    /// use mcp_test::testing::TestContext;
+    /// use mcp_test::wire::Era;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = mcp_test::Server::builder("demo", "1.0.0").build().unwrap();
+    /// let mcp = TestContext::new(server).in_era(Era::Legacy);
+    /// assert_eq!(mcp.era(), Era::Legacy);
+    /// // A 2025-11-25 result: no `resultType`.
+    /// let pong = mcp.request("ping", serde_json::json!({})).await;
+    /// assert_eq!(pong["result"], serde_json::json!({}), "{pong}");
+    /// # }
+    /// ```
+    #[track_caller]
+    #[must_use]
+    pub fn in_era(&self, era: Era) -> TestContext {
+        if era == self.era {
+            return self.clone();
+        }
+        if era == Era::Current {
+            panic!(
+                "TestContext::in_era(Era::Current) on a context already in 2025-11-25: build the \
+                 context again instead"
+            );
+        }
+        let capabilities = self.options.client_capabilities_value();
+        #[cfg(any(feature = "client", feature = "http"))]
+        if let Some(client) = &self.client {
+            // The client's transport answers from its own sources.
+            let legacy = super::era::Legacy::client(client.clone(), capabilities);
+            let mut context = self.clone();
+            context.target = Arc::new(legacy);
+            context.era = era;
+            context.answers = Some(client.answer_sources());
+            return context;
+        }
+        let answers = Arc::new(AnswerSources::default());
+        let target: Arc<dyn Target> = match &self.server {
+            Some(server) => Arc::new(super::era::Legacy::in_process(
+                server.clone(),
+                capabilities,
+                answers.clone(),
+            )),
+            None => panic!(
+                "TestContext::in_era(Era::Legacy): {} is not an in-process server, a stdio or \
+                 an HTTP context, whose connection this context could start in 2025-11-25",
+                self.target.label()
+            ),
+        };
+        let mut context = self.clone();
+        context.target = target;
+        context.era = era;
+        context.answers = Some(answers);
+        context
+    }
+
+    /// The era this context speaks ([`TestContext::in_era`]).
+    pub fn era(&self) -> Era {
+        self.era
+    }
+
+    /// While the returned guard lives, the server's own requests (2025 era) are answered from
+    /// `answers` too; nothing in 2026-07-28, where the round driver resends them.
+    pub(crate) fn answering(&self, answers: &Answers) -> Option<InFlight> {
+        self.answers.as_ref().map(|sources| sources.during(answers))
     }
 
     /// A context over a server in a child process, spoken to over stdio: `command` is what
@@ -194,7 +306,7 @@ impl TestContext {
         let command = command.into_command();
         let program = format!("{:?}", command.as_std().get_program());
         match crate::client::Client::spawn_now(command) {
-            Ok(client) => TestContext::for_target(client),
+            Ok(client) => TestContext::for_client(client),
             Err(e) => panic!("TestContext::stdio: could not start {program}: {e}"),
         }
     }
@@ -213,7 +325,7 @@ impl TestContext {
     #[track_caller]
     pub fn http(url: impl AsRef<str>) -> Self {
         match crate::client::Client::http(url.as_ref()) {
-            Ok(client) => TestContext::for_target(client),
+            Ok(client) => TestContext::for_client(client),
             Err(e) => panic!("TestContext::http: {e}"),
         }
     }
@@ -255,6 +367,10 @@ impl TestContext {
             )),
             server: self.server.clone(),
             options: self.options.clone(),
+            #[cfg(any(feature = "client", feature = "http"))]
+            client: self.client.clone(),
+            era: self.era,
+            answers: self.answers.clone(),
         }
     }
 
@@ -315,6 +431,10 @@ impl TestContext {
             target: self.target.clone(),
             server: self.server.clone(),
             options: f(self.options.clone()),
+            #[cfg(any(feature = "client", feature = "http"))]
+            client: self.client.clone(),
+            era: self.era,
+            answers: self.answers.clone(),
         }
     }
 

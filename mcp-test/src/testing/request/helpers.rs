@@ -1,10 +1,81 @@
 //! The free request helpers, one per MCP method, each taking a target and [`RequestOptions`].
 
 use super::options::{RequestOptions, Takes, object};
-use crate::target::{Exchange, Target, describe};
+use crate::server::Caller;
+use crate::target::{Connection, Exchange, Target, TargetError, TargetFuture, describe};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::panic::Location;
+use std::time::Duration;
+
+/// How long the helpers wait for a reply unless [`RequestOptions::timeout`] says otherwise,
+/// on every target: 30 s, the client's default (`client::DEFAULT_TIMEOUT`).
+///
+/// ```
+/// assert_eq!(mcp_test::testing::DEFAULT_WAIT, std::time::Duration::from_secs(30));
+/// ```
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(30);
+
+/// `target` as the test surface sends to it: every send waits at most `wait` for its reply,
+/// the same way on every transport, and one that gets none by then fails with
+/// [`TargetError::Timeout`]. An in-process server is not told the wait (it keeps its own
+/// request limit, as a server in another process does, so its -32603 for a request past that
+/// limit is the server's answer, on every transport); a client is, so that it cancels the
+/// request (`notifications/cancelled` on stdio) when the wait is over.
+pub(crate) struct Waiting<'a, T: ?Sized> {
+    pub(crate) target: &'a T,
+    pub(crate) wait: Duration,
+}
+
+impl<T: Target + ?Sized> Target for Waiting<'_, T> {
+    fn label(&self) -> String {
+        self.target.label()
+    }
+
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            let in_process = self.target.connection().transport.is_none();
+            let mut caller = caller.clone();
+            caller.timeout = (!in_process).then_some(self.wait);
+            let timed_out = || TargetError::Timeout {
+                request: describe(message),
+                after: self.wait,
+            };
+            match tokio::time::timeout(self.wait, self.target.send(message, &caller)).await {
+                Ok(Err(e)) if is_timeout(&e) => Err(timed_out()),
+                Ok(sent) => sent,
+                Err(_) => Err(timed_out()),
+            }
+        })
+    }
+
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        self.target.send_text(text, caller)
+    }
+
+    fn connection(&self) -> Connection {
+        self.target.connection()
+    }
+}
+
+/// Whether `error` is a wait that ran out (the target's own or the client's).
+fn is_timeout(error: &TargetError) -> bool {
+    match error {
+        TargetError::Timeout { .. } => true,
+        #[cfg(any(feature = "client", feature = "http"))]
+        TargetError::Client(crate::client::ClientError::Timeout { .. }) => true,
+        _ => false,
+    }
+}
+
+/// "in process", "over stdio" or "over HTTP": where `target`'s server is.
+pub(crate) fn transport_of(target: &(impl Target + ?Sized)) -> &'static str {
+    match target.connection().transport {
+        None => "in process",
+        Some(crate::spec::clauses::Transport::Http) => "over HTTP",
+        Some(_) => "over stdio",
+    }
+}
 
 /// Sends `body` to the target: for a [`Server`], encodes it, dispatches it through
 /// [`Server::handle_json_with`] as `options`' caller, and decodes the reply; for a
@@ -29,8 +100,18 @@ pub(crate) async fn exchange_at(
     options: &RequestOptions,
     caller: &'static Location<'static>,
 ) -> Exchange {
-    match crate::testing::coverage::send_recorded(server, body, &options.caller()).await {
+    let waiting = Waiting {
+        target: server,
+        wait: options.wait(),
+    };
+    match crate::testing::coverage::send_recorded(&waiting, body, &options.caller()).await {
         Ok(exchange) => exchange,
+        Err(TargetError::Timeout { request, after }) => panic!(
+            "{caller}: no reply {} to {request} from {} within {after:?}, the test's timeout \
+             (RequestOptions::timeout, #[mcp_test(timeout = ..)]): the request timed out",
+            transport_of(server),
+            server.label(),
+        ),
         Err(e) => panic!(
             "{caller}: {} gave no reply to {}: {e}",
             server.label(),

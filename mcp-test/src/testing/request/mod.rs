@@ -4,13 +4,15 @@
 //! [`Server`], or a [`Client`](crate::client::Client) connected to a server in another process.
 
 mod context;
+mod era;
 mod helpers;
 mod options;
 
 #[cfg(feature = "client")]
 pub use context::IntoCommand;
 pub use context::{IntoTestServer, TestContext};
-pub(crate) use helpers::send_at;
+pub use helpers::DEFAULT_WAIT;
+pub(crate) use helpers::{Waiting, send_at, transport_of};
 pub use helpers::{
     call_tool, complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
     list_resources, list_tools, read_resource, request, send,

@@ -33,7 +33,7 @@ pub const DEFAULT_PRINCIPAL: &str = "test-principal";
 /// | [`request_state`](Self::request_state), [`input_responses`](Self::input_responses) | none | retry fields: `call_tool`, `read_resource`, `get_prompt`, `request` |
 /// | [`cursor`](Self::cursor) | none | the list helpers |
 /// | [`completion_context`](Self::completion_context) | none | `complete` |
-/// | [`timeout`](Self::timeout) | the server's | capped by the server's maximum |
+/// | [`timeout`](Self::timeout) | [`DEFAULT_WAIT`](crate::testing::DEFAULT_WAIT) (30 s) | how long the test waits for a reply, on every target |
 ///
 /// Identity options are never copied into the request body. Setup mistakes (values that are not
 /// JSON, protocol keys in `meta`, retry fields on a pre-2026 version, an option the helper does
@@ -313,7 +313,14 @@ impl RequestOptions {
         self
     }
 
-    /// How long the request may run; the server caps it at its own maximum. Panics on zero.
+    /// How long the test waits for the reply (default
+    /// [`DEFAULT_WAIT`](crate::testing::DEFAULT_WAIT), 30 s), the same on every target: in
+    /// process, over stdio and over HTTP, a request with no reply by then fails the test with
+    /// a panic at the test's line naming the request, the target, the transport and the
+    /// timeout (a client also cancels it). A server's own request limit is the server's: an
+    /// in-process server's [`max_request_timeout`](crate::ServerBuilder::max_request_timeout)
+    /// shorter than this answers -32603, as that server would in another process. Panics on
+    /// zero.
     ///
     /// ```
     /// # use mcp_test::testing::RequestOptions;
@@ -447,6 +454,16 @@ impl RequestOptions {
 }
 
 impl RequestOptions {
+    /// How long the test waits for a reply ([`RequestOptions::timeout`]).
+    pub(in crate::testing) fn wait(&self) -> Duration {
+        self.timeout.unwrap_or(super::helpers::DEFAULT_WAIT)
+    }
+
+    /// The client capabilities these options declare.
+    pub(in crate::testing) fn client_capabilities_value(&self) -> Value {
+        self.client_capabilities.clone()
+    }
+
     /// These options with the tasks extension declared in the client capabilities (kept
     /// beside whatever else they declare).
     pub(in crate::testing) fn declaring_tasks(&self) -> RequestOptions {

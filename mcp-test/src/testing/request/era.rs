@@ -1,0 +1,192 @@
+//! A test context speaking the 2025-11-25 era ([`TestContext::in_era`]): the target wrapped so
+//! that its first message is preceded by the `initialize` handshake, the 2026-07-28 `_meta`
+//! the helpers write is left out, and the server's own requests are answered from the
+//! answers of the round helpers in flight.
+
+#[cfg(any(feature = "client", feature = "http"))]
+use crate::client::Client;
+use crate::server::{Caller, Server};
+use crate::session::Session;
+use crate::target::answering::AnswerSources;
+use crate::target::{Connection, Target, TargetError, TargetFuture};
+use crate::wire::meta_keys;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use tokio::sync::OnceCell;
+
+/// How the handshake is spoken.
+enum Handshake {
+    /// An in-process [`Session`]: `initialize` sent as a message.
+    Session,
+    /// A client (stdio, HTTP): `Client::initialize_declaring`, which also sets the HTTP
+    /// session's protocol version.
+    #[cfg(any(feature = "client", feature = "http"))]
+    Client(Client),
+}
+
+/// A target spoken to in the 2025-11-25 era.
+pub(super) struct Legacy {
+    inner: Arc<dyn Target>,
+    handshake: Handshake,
+    capabilities: Value,
+    done: OnceCell<Result<(), String>>,
+}
+
+impl Legacy {
+    /// An in-process session of `server`, its requests answered from `answers`. Must run
+    /// inside a tokio runtime (the answering task).
+    #[track_caller]
+    pub(super) fn in_process(
+        server: Server,
+        capabilities: Value,
+        answers: Arc<AnswerSources>,
+    ) -> Legacy {
+        if tokio::runtime::Handle::try_current().is_err() {
+            panic!(
+                "TestContext::in_era(Era::Legacy) must be called inside a tokio runtime (an \
+                 #[mcp_test] or #[tokio::test] body): the in-process session answers the \
+                 server's requests on a task"
+            );
+        }
+        let (out, mut asked) = tokio::sync::mpsc::unbounded_channel::<Value>();
+        let session = Session::new(server, Some(out));
+        let answering = session.clone();
+        tokio::spawn(async move {
+            while let Some(message) = asked.recv().await {
+                if message.get("id").is_some() && message.get("method").is_some() {
+                    answering.deliver(&answers.respond(&message));
+                }
+            }
+        });
+        Legacy {
+            inner: Arc::new(session),
+            handshake: Handshake::Session,
+            capabilities,
+            done: OnceCell::new(),
+        }
+    }
+
+    /// `client` spoken to in the 2025 era.
+    #[cfg(any(feature = "client", feature = "http"))]
+    pub(super) fn client(client: Client, capabilities: Value) -> Legacy {
+        Legacy {
+            inner: Arc::new(client.clone()),
+            handshake: Handshake::Client(client),
+            capabilities,
+            done: OnceCell::new(),
+        }
+    }
+
+    /// The handshake, once; its failure fails every send after it.
+    async fn initialized(&self) -> Result<(), TargetError> {
+        let outcome = self
+            .done
+            .get_or_init(|| async {
+                match &self.handshake {
+                    #[cfg(any(feature = "client", feature = "http"))]
+                    Handshake::Client(client) => client
+                        .initialize_declaring(self.capabilities.clone())
+                        .await
+                        .map(|_| ())
+                        .map_err(|e| e.to_string()),
+                    Handshake::Session => {
+                        let initialize = json!({"jsonrpc": "2.0", "id": "mcp-test-initialize",
+                            "method": "initialize", "params": {
+                                "protocolVersion": crate::wire::Era::Legacy.revision(),
+                                "capabilities": self.capabilities,
+                                "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}});
+                        let caller = Caller::default();
+                        let reply = self
+                            .inner
+                            .send(&initialize, &caller)
+                            .await
+                            .map_err(|e| e.to_string())?;
+                        let response = reply.response.unwrap_or(Value::Null);
+                        if response.get("result").is_none() {
+                            return Err(format!("initialize: expected a result, got {response}"));
+                        }
+                        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+                        self.inner
+                            .send(&note, &caller)
+                            .await
+                            .map(|_| ())
+                            .map_err(|e| e.to_string())
+                    }
+                }
+            })
+            .await;
+        outcome.clone().map_err(|reason| TargetError::Unsupported {
+            what: format!(
+                "the 2025-11-25 era, as {} failed the initialize handshake: {reason}",
+                self.inner.label()
+            ),
+        })
+    }
+}
+
+/// `message` without the 2026-07-28 `_meta` keys the helpers write (the revision, the client's
+/// capabilities and info, the log level): in 2025-11-25 the handshake declared them.
+fn without_2026_meta(message: &Value) -> Value {
+    let mut message = message.clone();
+    if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
+        if let Some(meta) = params.get_mut("_meta").and_then(Value::as_object_mut) {
+            for key in [
+                meta_keys::PROTOCOL_VERSION,
+                meta_keys::CLIENT_CAPABILITIES,
+                meta_keys::CLIENT_INFO,
+                meta_keys::LOG_LEVEL,
+            ] {
+                meta.remove(key);
+            }
+        }
+        if params
+            .get("_meta")
+            .and_then(Value::as_object)
+            .is_some_and(serde_json::Map::is_empty)
+        {
+            params.remove("_meta");
+        }
+    }
+    message
+}
+
+impl Target for Legacy {
+    fn label(&self) -> String {
+        format!("{} (2025-11-25)", self.inner.label())
+    }
+
+    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            self.initialized().await?;
+            self.inner.send(&without_2026_meta(message), caller).await
+        })
+    }
+
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            self.initialized().await?;
+            self.inner.send_text(text, caller).await
+        })
+    }
+
+    fn connection(&self) -> Connection {
+        self.inner.connection()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_2026_meta_is_left_out_and_the_rest_kept() {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "t", "_meta": {meta_keys::PROTOCOL_VERSION: "2026-07-28",
+            meta_keys::CLIENT_CAPABILITIES: {}, "progressToken": "p"}}});
+        let sent = without_2026_meta(&message);
+        assert_eq!(sent["params"]["_meta"], json!({"progressToken": "p"}));
+        let bare = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {
+            "_meta": {meta_keys::PROTOCOL_VERSION: "2026-07-28"}}});
+        assert_eq!(without_2026_meta(&bare)["params"], json!({}));
+    }
+}
