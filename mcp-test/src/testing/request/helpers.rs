@@ -8,14 +8,6 @@ use serde_json::{Map, Value};
 use std::panic::Location;
 use std::time::Duration;
 
-/// How long the helpers wait for a reply unless [`RequestOptions::timeout`] says otherwise,
-/// on every target: 30 s, the client's default (`client::DEFAULT_TIMEOUT`).
-///
-/// ```
-/// assert_eq!(mcp_test::testing::DEFAULT_WAIT, std::time::Duration::from_secs(30));
-/// ```
-pub const DEFAULT_WAIT: Duration = Duration::from_secs(30);
-
 /// `target` as the test surface sends to it: every send waits at most `wait` for its reply,
 /// the same way on every transport, and one that gets none by then fails with
 /// [`TargetError::Timeout`]. An in-process server is not told the wait (it keeps its own

@@ -11,10 +11,10 @@ mod options;
 #[cfg(feature = "client")]
 pub use context::IntoCommand;
 pub use context::{IntoTestServer, TestContext};
-pub use helpers::DEFAULT_WAIT;
 pub(crate) use helpers::{Waiting, send_at, transport_of};
 pub use helpers::{
     call_tool, complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
     list_resources, list_tools, read_resource, request, send,
 };
+pub use options::DEFAULT_WAIT;
 pub use options::{DEFAULT_PRINCIPAL, RequestOptions};

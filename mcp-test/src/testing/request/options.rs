@@ -8,6 +8,14 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
+/// How long the helpers wait for a reply unless [`RequestOptions::timeout`] says otherwise,
+/// on every target: 30 s, the client's default (`client::DEFAULT_TIMEOUT`).
+///
+/// ```
+/// assert_eq!(mcp_test::testing::DEFAULT_WAIT, std::time::Duration::from_secs(30));
+/// ```
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(30);
+
 /// The principal every helper request carries unless told otherwise.
 ///
 /// ```
@@ -456,7 +464,7 @@ impl RequestOptions {
 impl RequestOptions {
     /// How long the test waits for a reply ([`RequestOptions::timeout`]).
     pub(in crate::testing) fn wait(&self) -> Duration {
-        self.timeout.unwrap_or(super::helpers::DEFAULT_WAIT)
+        self.timeout.unwrap_or(DEFAULT_WAIT)
     }
 
     /// The client capabilities these options declare.
