@@ -349,29 +349,7 @@ impl StdioTransport {
             .and_then(|v| v.get("id").cloned())
             .map_or_else(|| "null".to_owned(), |id| id.to_string());
         let request = format!("a message that is not a request ({})", quoted(text));
-        let (tx, rx) = oneshot::channel();
-        {
-            let mut state = self.shared.state.lock().expect("state lock");
-            if state.closed {
-                drop(state);
-                return Err(ClientError::Closed {
-                    request,
-                    stderr: stderr_tail(&self.stderr()),
-                });
-            }
-            if state.pending.iter().any(|p| p.key == key) {
-                return Err(ClientError::Protocol(format!(
-                    "cannot send {request}: a request with id {key} is already in flight on this connection"
-                )));
-            }
-            state.pending.push(Pending {
-                key: key.clone(),
-                notes: Vec::new(),
-                notes_bytes: 0,
-                notes_dropped: 0,
-                tx,
-            });
-        }
+        let (rx, _) = self.register(&key, &request)?;
         let started = tokio::time::Instant::now();
         let written =
             tokio::time::timeout(timeout, self.write_line(text.to_owned(), request.clone())).await;
@@ -426,6 +404,38 @@ impl StdioTransport {
         })
     }
 
+    /// Registers a reply slot for the message whose id is `key` (JSON text) before it is
+    /// written: the receiver its reply is sent to, and how many transport events were kept
+    /// then. `request` names it in the errors: a closed connection, an id already in flight.
+    fn register(
+        &self,
+        key: &str,
+        request: &str,
+    ) -> Result<(oneshot::Receiver<Reply>, usize), ClientError> {
+        let (tx, rx) = oneshot::channel();
+        let mut state = self.shared.state.lock().expect("state lock");
+        if state.closed {
+            drop(state);
+            return Err(ClientError::Closed {
+                request: request.to_owned(),
+                stderr: stderr_tail(&self.stderr()),
+            });
+        }
+        if state.pending.iter().any(|p| p.key == key) {
+            return Err(ClientError::Protocol(format!(
+                "cannot send {request}: a request with id {key} is already in flight on this connection"
+            )));
+        }
+        state.pending.push(Pending {
+            key: key.to_owned(),
+            notes: Vec::new(),
+            notes_bytes: 0,
+            notes_dropped: 0,
+            tx,
+        });
+        Ok((rx, state.events.len()))
+    }
+
     pub(super) async fn exchange(
         &self,
         body: &Value,
@@ -437,32 +447,9 @@ impl StdioTransport {
         };
         let key = id.to_string();
         let request = describe(body);
-        let (tx, rx) = oneshot::channel();
         // Where the transport events stood when the request went out: a reply to no request
         // that arrives after it is told apart from silence if the request times out.
-        let events_before = {
-            let mut state = self.shared.state.lock().expect("state lock");
-            if state.closed {
-                drop(state);
-                return Err(ClientError::Closed {
-                    request,
-                    stderr: stderr_tail(&self.stderr()),
-                });
-            }
-            if state.pending.iter().any(|p| p.key == key) {
-                return Err(ClientError::Protocol(format!(
-                    "cannot send {request}: a request with id {key} is already in flight on this connection"
-                )));
-            }
-            state.pending.push(Pending {
-                key: key.clone(),
-                notes: Vec::new(),
-                notes_bytes: 0,
-                notes_dropped: 0,
-                tx,
-            });
-            state.events.len()
-        };
+        let (rx, events_before) = self.register(&key, &request)?;
         let started = tokio::time::Instant::now();
         if let Err(e) = self.write(body, timeout).await {
             self.forget(&key);
