@@ -617,15 +617,7 @@ async fn run_streamed(
         lock(&held.in_flight).insert(id, task.0.abort_handle());
     }
     let Some(first) = rx.recv().await else {
-        return match (&mut task.0).await {
-            Ok(Some(response)) => json_response(&app.config, true, &response),
-            Ok(None) => accepted(),
-            Err(e) => json_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                None,
-                ErrorObject::internal(format!("Internal error: the request task failed: {e}")),
-            ),
-        };
+        return finished(&app.config, true, (&mut task.0).await);
     };
     let stream = futures_util::stream::unfold(
         (Some(first), rx, Some(task)),
@@ -745,18 +737,7 @@ async fn dispatch(app: Arc<App>, message: Value, mut caller: Caller) -> http::Re
     let first = rx.recv().await;
     let Some(first) = first else {
         // No notification: the handler finished (dropping the sender) before sending any.
-        return match (&mut task.0).await {
-            Ok(Some(response)) => json_response(&app.config, envelope_ok, &response),
-            Ok(None) => http::Response::builder()
-                .status(StatusCode::ACCEPTED)
-                .body(Body::empty())
-                .expect("static response"),
-            Err(e) => json_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                None,
-                ErrorObject::internal(format!("Internal error: the request task failed: {e}")),
-            ),
-        };
+        return finished(&app.config, envelope_ok, (&mut task.0).await);
     };
     let stream = futures_util::stream::unfold(
         (Some(first), rx, Some(task)),
@@ -800,6 +781,25 @@ fn sse_event(note: &Notification) -> Bytes {
 
 fn sse_frame(json: &str) -> Bytes {
     Bytes::from(format!("event: message\ndata: {json}\n\n"))
+}
+
+/// The answer to a request whose handler finished before it sent any notification: its
+/// response as JSON, 202 for none (a notification or a response), or 500 when the handler's
+/// task failed.
+fn finished(
+    config: &HttpConfig,
+    envelope_ok: bool,
+    joined: Result<Option<Response>, tokio::task::JoinError>,
+) -> http::Response<Body> {
+    match joined {
+        Ok(Some(response)) => json_response(config, envelope_ok, &response),
+        Ok(None) => accepted(),
+        Err(e) => json_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            None,
+            ErrorObject::internal(format!("Internal error: the request task failed: {e}")),
+        ),
+    }
 }
 
 fn json_response(
