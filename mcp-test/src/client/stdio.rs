@@ -367,20 +367,36 @@ impl StdioTransport {
             return Err(e);
         }
         let left = timeout.saturating_sub(started.elapsed());
+        if let Some(exchange) = self.reply_within(&key, rx, left, &request).await? {
+            return Ok(exchange);
+        }
+        let mut state = self.shared.state.lock().expect("state lock");
+        state.cancelled.push(key);
+        Ok(Exchange::default())
+    }
+
+    /// Waits up to `left` for the reply to `request` (its slot `rx`, under `key`): the
+    /// exchange, the failure that came instead, or `None` when the time ran out (the slot is
+    /// then forgotten; what a timeout means is the caller's).
+    async fn reply_within(
+        &self,
+        key: &str,
+        rx: oneshot::Receiver<Reply>,
+        left: Duration,
+        request: &str,
+    ) -> Result<Option<Exchange>, ClientError> {
         match tokio::time::timeout(left, rx).await {
-            Ok(Ok(Ok((response, notifications)))) => Ok(Exchange {
+            Ok(Ok(Ok((response, notifications)))) => Ok(Some(Exchange {
                 response: Some(response),
                 notifications,
                 status: None,
                 content_type: None,
-            }),
-            Ok(Ok(Err(failure))) => Err(self.failed(failure, &request).await),
-            Ok(Err(_)) => Err(self.failed(Failure::Closed, &request).await),
+            })),
+            Ok(Ok(Err(failure))) => Err(self.failed(failure, request).await),
+            Ok(Err(_)) => Err(self.failed(Failure::Closed, request).await),
             Err(_) => {
-                self.forget(&key);
-                let mut state = self.shared.state.lock().expect("state lock");
-                state.cancelled.push(key);
-                Ok(Exchange::default())
+                self.forget(key);
+                Ok(None)
             }
         }
     }
@@ -456,42 +472,32 @@ impl StdioTransport {
             return Err(e);
         }
         let left = timeout.saturating_sub(started.elapsed());
-        match tokio::time::timeout(left, rx).await {
-            Ok(Ok(Ok((response, notifications)))) => Ok(Exchange {
-                response: Some(response),
-                notifications,
-                status: None,
-                content_type: None,
-            }),
-            Ok(Ok(Err(failure))) => Err(self.failed(failure, &request).await),
-            Ok(Err(_)) => Err(self.failed(Failure::Closed, &request).await),
-            Err(_) => {
-                self.forget(&key);
-                let unmatched = {
-                    let mut state = self.shared.state.lock().expect("state lock");
-                    state.cancelled.push(key.clone());
-                    unmatched_since(&state.events, events_before)
-                };
-                let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                    "params": {"requestId": id, "reason": "client timeout"}});
-                let _ = self.write(&cancel, Duration::from_secs(1)).await;
-                let stderr = stderr_tail(&self.stderr());
-                if unmatched.is_empty() {
-                    Err(ClientError::Timeout {
-                        request,
-                        after: timeout,
-                        stderr,
-                    })
-                } else {
-                    Err(ClientError::WrongId {
-                        request,
-                        expected: key,
-                        got: unmatched,
-                        after: Some(timeout),
-                        stderr,
-                    })
-                }
-            }
+        if let Some(exchange) = self.reply_within(&key, rx, left, &request).await? {
+            return Ok(exchange);
+        }
+        let unmatched = {
+            let mut state = self.shared.state.lock().expect("state lock");
+            state.cancelled.push(key.clone());
+            unmatched_since(&state.events, events_before)
+        };
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                            "params": {"requestId": id, "reason": "client timeout"}});
+        let _ = self.write(&cancel, Duration::from_secs(1)).await;
+        let stderr = stderr_tail(&self.stderr());
+        if unmatched.is_empty() {
+            Err(ClientError::Timeout {
+                request,
+                after: timeout,
+                stderr,
+            })
+        } else {
+            Err(ClientError::WrongId {
+                request,
+                expected: key,
+                got: unmatched,
+                after: Some(timeout),
+                stderr,
+            })
         }
     }
 
