@@ -465,20 +465,19 @@ pub async fn generate_tests(
     let mut not_verified = Vec::new();
     let outcomes = if config.verify {
         // Only what the consent lets be called, as `check`: a dry run still runs the tool.
+        let mut callable = HashSet::new();
         for tool in &tools {
-            if let Err(why) = config.consent.allows(tool) {
-                let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
-                not_verified.push(format!("{name}: {why}"));
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+            match config.consent.allows(tool) {
+                Ok(()) => {
+                    callable.insert(name);
+                }
+                Err(why) => not_verified.push(format!("{name}: {why}")),
             }
         }
         let allowed: Vec<Case> = cases
             .iter()
-            .filter(|c| {
-                tools.iter().any(|t| {
-                    t.get("name").and_then(Value::as_str) == Some(c.tool.as_str())
-                        && config.consent.allows(t).is_ok()
-                })
-            })
+            .filter(|c| callable.contains(c.tool.as_str()))
             .cloned()
             .collect();
         progress(&format!(
