@@ -66,18 +66,17 @@
 //! # }
 //! ```
 
+mod options;
 mod regressions;
 mod run;
 mod strategy;
 mod trees;
 
-pub use run::{
-    Invariant, PropertyFailure, PropertyOptions, PropertyReport, PropertyRun, UserInvariant,
-    check_properties, names_broken_place,
-};
+pub use options::{Invariant, PropertyOptions, UserInvariant};
+pub use run::{PropertyFailure, PropertyReport, PropertyRun, check_properties, names_broken_place};
 pub use strategy::{Broken, StrategyError, broken_arguments, valid_arguments};
 
-pub use run::default_cases;
+pub use options::default_cases;
 #[doc(hidden)]
 pub use run::{FailureKind, run_tools};
 
