@@ -24,7 +24,7 @@ pub enum Invariant {
     /// The server answers each call, and the next request after it (`tools/list`).
     Answers,
     /// Arguments that break exactly one constraint get `isError: true` whose text names that
-    /// place, in any of the conventions SDKs use ([`names_broken_place`]): its JSON pointer
+    /// place, in any of the conventions SDKs use ([`names_broken_place`](super::names_broken_place)): its JSON pointer
     /// (`/data/when`), the name of the field (`` missing field `room` ``), or the offending
     /// value (`invalid value: integer -5`).
     InvalidNamed,
@@ -100,7 +100,7 @@ pub fn default_cases() -> u32 {
         .unwrap_or(64)
 }
 
-/// What [`check_properties`] runs, and how.
+/// What [`check_properties`](super::check_properties) runs, and how.
 ///
 /// Build it from [`PropertyOptions::default`] with its methods (each named after the field it
 /// sets); the fields are public for reading.
