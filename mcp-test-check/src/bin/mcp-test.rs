@@ -91,8 +91,8 @@ enum Format {
 #[derive(Args)]
 struct ConsentArgs {
     /// Do not call open-world tools: those whose `openWorldHint` is true or absent, which may
-    /// reach outside this machine (a paid or rate-limited API). By default only only
-    /// read-only tools (`readOnlyHint: true`), open-world ones included, marked in the report.
+    /// reach outside this machine (a paid or rate-limited API). By default only
+    /// read-only tools (`readOnlyHint: true`) are called, open-world ones included and marked.
     #[arg(long)]
     no_open_world: bool,
     /// Also call additive writes: tools not read-only with `destructiveHint: false`, which
