@@ -4,6 +4,7 @@ use crate::client::ClientError;
 use crate::server::Caller;
 use crate::target::{Connection, Target, TargetError, TargetFuture};
 use crate::wire::Era;
+use crate::wire::build::without_2026_meta;
 use serde_json::Value;
 
 /// A connected client with what was learnt when connecting: a label for reports, the era, and
@@ -91,8 +92,16 @@ impl Target for Connected {
     fn label(&self) -> String {
         self.label.clone()
     }
+    /// In the 2025 era, without the 2026-07-28 `_meta` keys: that era's handshake declared
+    /// them, and a server serving both eras may refuse them on a 2025-era connection.
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        Target::send(&self.client, message, caller)
+        match self.era {
+            Era::Current => Target::send(&self.client, message, caller),
+            Era::Legacy => Box::pin(async move {
+                let message = without_2026_meta(message);
+                Target::send(&self.client, &message, caller).await
+            }),
+        }
     }
     fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
         Target::send_text(&self.client, text, caller)
