@@ -313,6 +313,16 @@ pub(crate) const PROBES: &[Row] = &[
         run: input_responses::run,
     },
     Row {
+        ids: &[probes::elicitation_content::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "multi-round: an accepted form whose content breaks its schema",
+        run: probes::elicitation_content::run,
+    },
+    Row {
         ids: &probes::notifications::IDS,
         needs: TOOLS,
         progress: "notifications: log messages, progress, server requests",

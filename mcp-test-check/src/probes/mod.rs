@@ -8,6 +8,7 @@ pub(crate) mod cache_hints;
 pub(crate) mod completion;
 pub(crate) mod content;
 pub(crate) mod discovery;
+pub(crate) mod elicitation_content;
 pub(crate) mod embedded_resources;
 pub(crate) mod extension_fallback;
 pub(crate) mod header_case;

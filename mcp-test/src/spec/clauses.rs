@@ -808,7 +808,7 @@ clauses! {
         "Servers **SHOULD NOT** assume that elicitation requests will always succeed, and **MUST** handle cases where the user declines or cancels the elicitation, or where the client fails to process the request.";
     /// Elicited data is validated.
     ELICITATION_VALIDATE = "elicitation/validate-data", "2026-07-28", "client/elicitation.mdx", "Form Mode Security", Should,
-        MultiRound, Any, not_yet("answer an elicitation with content off its requested schema and expect an error or a new round"),
+        MultiRound, Any, probes(&["multi-round/elicitation-content"]),
         "Servers **SHOULD** validate received data matches the requested schema";
     /// Tool results answer each tool use.
     SAMPLING_TOOL_RESULTS = "sampling/tool-results", "2026-07-28", "client/sampling.mdx", "Security Considerations", Must,
