@@ -318,7 +318,7 @@ pub(crate) fn described_examples(schema: &Value) -> Vec<Value> {
             // Up to the end of the sentence or the parenthesis the marker opened.
             let rest = &description[start..];
             let end = rest
-                .find(|c: char| c == ')' || c == '\n')
+                .find([')', '\n'])
                 .or_else(|| rest.find(". "))
                 .unwrap_or(rest.len());
             for word in quoted(&rest[..end]) {
