@@ -60,6 +60,9 @@
 // example server of `cases`) use it too.
 extern crate self as mcp_test;
 
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub mod auth;
 pub mod authorization;
 #[cfg(feature = "cases")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cases")))]
