@@ -106,6 +106,8 @@ pub mod wire;
 pub mod __check {
     pub use crate::cases::target::{Deadline, Late, LateOutcome, Session};
     #[cfg(feature = "http")]
+    pub use crate::client::auth::challenge_param;
+    #[cfg(feature = "http")]
     pub use crate::client::{HttpClient, HttpReply, unauthorized};
 }
 
