@@ -55,7 +55,7 @@ pub enum IssuerError {
         /// What was being read.
         what: String,
         /// Why it failed.
-        source: ClientError,
+        source: Box<ClientError>,
     },
     /// The issuer answered, but not with a token (or not with its metadata).
     #[error("{0}")]
@@ -136,7 +136,7 @@ pub(crate) async fn send(
 ) -> Result<HttpReply, IssuerError> {
     let unreachable = |source| IssuerError::Unreachable {
         what: format!("{method} {url}"),
-        source,
+        source: Box::new(source),
     };
     let uri = HttpClient::parse_url(url).map_err(unreachable)?;
     client
@@ -198,7 +198,7 @@ impl Protected {
         let client =
             HttpClient::with_options(&bare).map_err(|source| IssuerError::Unreachable {
                 what: url.to_owned(),
-                source,
+                source: Box::new(source),
             })?;
         let reply = discover_with(&client, url, None, timeout).await?;
         if reply.status != StatusCode::UNAUTHORIZED {
@@ -272,7 +272,7 @@ impl Tokens {
         let client =
             HttpClient::with_options(&bare).map_err(|source| IssuerError::Unreachable {
                 what: issuer.issuer.clone(),
-                source,
+                source: Box::new(source),
             })?;
         let at = format!("{}/.well-known/oauth-authorization-server", issuer.issuer);
         let reply = send(&client, Method::GET, &at, HeaderMap::new(), "", timeout).await?;
@@ -317,7 +317,20 @@ impl Tokens {
             let good = Box::pin(self.token(resource, scopes, Kind::Good)).await?;
             return Ok(tamper(&good));
         }
-        if let Some(mint) = &self.mint {
+        // A client of the user's own gets real grants; the mint of the local issuer makes
+        // what no grant gives (an expired token), or everything when no client was given.
+        let granted = match (&self.token_endpoint, &self.credentials, &kind) {
+            (_, _, Kind::Expired) | (None, _, _) | (_, None, _) => None,
+            (Some(endpoint), Some(credentials), _) => Some((endpoint, credentials)),
+        };
+        let Some((endpoint, (id, secret))) = granted else {
+            let Some(mint) = &self.mint else {
+                return Err(IssuerError::Unsupported(if kind == Kind::Expired {
+                    "an authorization server grants no expired token; run the local one (mcp-test auth-server) to probe expiry"
+                } else {
+                    "the issuer's metadata names no token_endpoint"
+                }));
+            };
             let mut spec = TokenSpec::new(resource)
                 .scopes(scopes.iter().cloned())
                 .subject("mcp-test-check")
@@ -340,18 +353,8 @@ impl Tokens {
             )
             .await?;
             return access_token(&reply, mint);
-        }
-        let (Some(endpoint), Some((id, secret))) = (&self.token_endpoint, &self.credentials) else {
-            return Err(IssuerError::Unsupported(
-                "the issuer's metadata names no token_endpoint",
-            ));
         };
         let resource = match kind {
-            Kind::Expired => {
-                return Err(IssuerError::Unsupported(
-                    "an authorization server grants no expired token; run the local one (mcp-test auth-server) to probe expiry",
-                ));
-            }
             Kind::Audience(other) => other,
             _ => resource.to_owned(),
         };
