@@ -88,7 +88,8 @@ impl AuthIssuer {
     }
 
     /// `options` plus `Authorization: Bearer` with a token this issuer grants for the server
-    /// at `url` (audience and scopes read as [`Protected::discover`] says). `options`
+    /// at `url` (the audience: the `resource` of the protected-resource metadata its 401 names,
+    /// else `url`; the scopes: the 401's `scope`, else the metadata's `scopes_supported`). `options`
     /// unchanged when the server asks for no token.
     pub async fn bearer_for(
         &self,
@@ -158,21 +159,29 @@ pub(crate) async fn discover_with(
         ACCEPT,
         HeaderValue::from_static("application/json, text/event-stream"),
     );
-    headers.insert(
-        mcp_test::headers::PROTOCOL_VERSION,
-        HeaderValue::from_static(mcp_test::wire::PROTOCOL_VERSION),
-    );
-    headers.insert(
-        mcp_test::headers::METHOD,
-        HeaderValue::from_static("server/discover"),
-    );
+    let body = mcp_test::wire::build::build_request("server/discover", json!({}));
+    for (name, value) in mcp_test::wire::build::mirrored_headers(&body) {
+        if let (Ok(name), Ok(value)) = (
+            http::HeaderName::try_from(name),
+            HeaderValue::try_from(value),
+        ) {
+            headers.insert(name, value);
+        }
+    }
     if let Some(token) = token {
         let value = HeaderValue::from_str(&format!("Bearer {token}"))
             .map_err(|e| IssuerError::Refused(format!("the token is no header value: {e}")))?;
         headers.insert(AUTHORIZATION, value);
     }
-    let body = mcp_test::wire::build::build_request("server/discover", json!({})).to_string();
-    send(client, Method::POST, url, headers, body, timeout).await
+    send(
+        client,
+        Method::POST,
+        url,
+        headers,
+        body.to_string(),
+        timeout,
+    )
+    .await
 }
 
 /// The `WWW-Authenticate` of a reply, all challenges joined.

@@ -154,6 +154,39 @@ async fn the_metadata_names_every_endpoint_and_the_jwks_verifies_its_tokens() {
     assert_eq!(claims["aud"], "http://127.0.0.1:1/mcp");
 }
 
+/// The value of `name` in the query of a redirect's `Location`.
+fn redirect_param(reply: &HttpReply, name: &str) -> String {
+    assert_eq!(reply.status, StatusCode::FOUND, "{}", reply.text());
+    let location = reply.headers[LOCATION].to_str().expect("a location");
+    let query = location.split_once('?').expect("a query").1;
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_else(|| panic!("no {name} in {location}"))
+}
+
+/// Exchanges an authorization code at `issuer`'s token endpoint with the PKCE `verifier`.
+async fn exchange(
+    issuer: &str,
+    code: &str,
+    redirect: &str,
+    client_id: &str,
+    verifier: &str,
+) -> HttpReply {
+    post_form(
+        &format!("{issuer}/token"),
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", redirect),
+            ("client_id", client_id),
+            ("code_verifier", verifier),
+        ],
+        None,
+    )
+    .await
+}
+
 #[tokio::test]
 async fn a_registered_client_gets_a_token_with_pkce_and_refreshes_it() {
     let auth = AuthServer::start().await.expect("the server starts");
@@ -188,115 +221,45 @@ async fn a_registered_client_gets_a_token_with_pkce_and_refreshes_it() {
             .append_pair("state", "s1")
             .append_pair("scope", "mcp items.read")
             .append_pair("resource", "http://127.0.0.1:1/mcp");
-        format!("{issuer}/authorize?{}", query.finish())
+        let url = format!("{issuer}/authorize?{}", query.finish());
+        async move { send(Method::GET, &url, HeaderMap::new(), "").await }
     };
     // Without PKCE S256 the error goes back to the client.
-    let plain = send(
-        Method::GET,
-        &authorize(verifier, "plain"),
-        HeaderMap::new(),
-        "",
+    let plain = authorize(verifier, "plain").await;
+    assert_eq!(redirect_param(&plain, "error"), "invalid_request");
+
+    let approved = authorize(&challenge, "S256").await;
+    assert_eq!(redirect_param(&approved, "state"), "s1");
+    assert_eq!(redirect_param(&approved, "iss"), issuer);
+    let code = redirect_param(&approved, "code");
+    let wrong = exchange(
+        &issuer,
+        &code,
+        redirect,
+        &client_id,
+        "another-verifier-of-enough-length-0123",
     )
     .await;
-    assert_eq!(plain.status, StatusCode::FOUND);
-    let location = plain.headers[LOCATION].to_str().expect("a location");
-    assert!(location.contains("error=invalid_request"), "{location}");
-
-    let approved = send(
-        Method::GET,
-        &authorize(&challenge, "S256"),
-        HeaderMap::new(),
-        "",
-    )
-    .await;
-    assert_eq!(approved.status, StatusCode::FOUND, "{}", approved.text());
-    let location = approved.headers[LOCATION].to_str().expect("a location");
-    let query: Vec<(String, String)> =
-        form_urlencoded::parse(location.split_once('?').expect("a query").1.as_bytes())
-            .into_owned()
-            .collect();
-    let get = |name: &str| {
-        query
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_else(|| panic!("no {name} in {location}"))
-    };
-    assert_eq!(get("state"), "s1");
-    assert_eq!(get("iss"), issuer);
-    let code = get("code");
-
-    let token_url = format!("{issuer}/token");
-    let exchange = |verifier: &'static str| {
-        let (code, client_id, token_url) = (code.clone(), client_id.clone(), token_url.clone());
-        async move {
-            post_form(
-                &token_url,
-                &[
-                    ("grant_type", "authorization_code"),
-                    ("code", &code),
-                    ("redirect_uri", redirect),
-                    ("client_id", &client_id),
-                    ("code_verifier", verifier),
-                ],
-                None,
-            )
-            .await
-        }
-    };
-    let wrong = exchange("another-verifier-of-enough-length-0123456789").await;
     assert_eq!(wrong.status, StatusCode::BAD_REQUEST);
     assert_eq!(json_of(&wrong)["error"], "invalid_grant");
     // A failed exchange spends the code (RFC 6749 §4.1.2: a code is used once).
-    assert_eq!(json_of(&exchange(verifier).await)["error"], "invalid_grant");
+    let again = exchange(&issuer, &code, redirect, &client_id, verifier).await;
+    assert_eq!(json_of(&again)["error"], "invalid_grant");
 
     // Again, this time with the right verifier first.
-    let approved = send(
-        Method::GET,
-        &authorize(&challenge, "S256"),
-        HeaderMap::new(),
-        "",
-    )
-    .await;
-    let location = approved.headers[LOCATION]
-        .to_str()
-        .expect("a location")
-        .to_owned();
-    let code = form_urlencoded::parse(location.split_once('?').expect("a query").1.as_bytes())
-        .find(|(n, _)| n == "code")
-        .expect("a code")
-        .1
-        .into_owned();
-    let tokens = json_of(
-        &post_form(
-            &token_url,
-            &[
-                ("grant_type", "authorization_code"),
-                ("code", &code),
-                ("redirect_uri", redirect),
-                ("client_id", &client_id),
-                ("code_verifier", verifier),
-            ],
-            None,
-        )
-        .await,
-    );
+    let code = redirect_param(&authorize(&challenge, "S256").await, "code");
+    let tokens = json_of(&exchange(&issuer, &code, redirect, &client_id, verifier).await);
     assert_eq!(tokens["scope"], "mcp items.read", "{tokens}");
-    let claims = mcp_test::auth::jwt::verify(
-        tokens["access_token"].as_str().expect("a token"),
-        &auth.jwks(),
-    )
-    .expect("verifies");
+    let token = tokens["access_token"].as_str().expect("a token");
+    let claims = mcp_test::auth::jwt::verify(token, &auth.jwks()).expect("verifies");
     assert_eq!(claims["aud"], "http://127.0.0.1:1/mcp");
+    let refresh = tokens["refresh_token"].as_str().expect("a refresh token");
     let refreshed = json_of(
         &post_form(
-            &token_url,
+            &format!("{issuer}/token"),
             &[
                 ("grant_type", "refresh_token"),
-                (
-                    "refresh_token",
-                    tokens["refresh_token"].as_str().expect("a refresh token"),
-                ),
+                ("refresh_token", refresh),
                 ("client_id", &client_id),
             ],
             None,

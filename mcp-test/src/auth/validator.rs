@@ -69,7 +69,9 @@ enum Keys {
     Fetched(Mutex<Option<Value>>),
 }
 
-/// Validates bearer tokens of one issuer for one resource. See the [module docs](self).
+/// Validates bearer tokens of one issuer for one resource: what it checks, in order, and how
+/// it answers, are in the [`auth` module's docs](crate::auth) and on
+/// [`validate`](Self::validate).
 ///
 /// ```
 /// use mcp_test::auth::{AuthServer, TokenSpec, TokenValidator};
@@ -235,7 +237,16 @@ impl TokenValidator {
         router
     }
 
-    /// The identity `token` stands for, or why it is refused (scopes aside).
+    /// The identity `token` stands for (principal `sub`, the token's `scope`, its `client_id`
+    /// in the host context), or why it is refused; scopes are not judged here. Checks, in
+    /// order: an ES256 signature by a key of the issuer's JWKS (read once from its metadata's
+    /// `jwks_uri`, and again for an unknown `kid`), `iss`, `aud` naming this resource (scheme
+    /// and host in any case, a trailing slash or not), `exp` and `nbf` within the leeway.
+    ///
+    /// As the transport's [`Authenticator`], no bearer token gets 401 with
+    /// `resource_metadata` and the required `scope`; a refused one 401 with
+    /// `error="invalid_token"`; a valid one without a required scope 403 with
+    /// `error="insufficient_scope"` and every required scope.
     pub async fn validate(&self, token: &str) -> Result<Identity, TokenError> {
         let claims = match self.verify(token).await {
             Err(TokenError::Jwt(JwtError::UnknownKey(_))) if self.refetch() => {
