@@ -508,6 +508,7 @@ fn client_auth(
         let (id, secret) = decoded
             .split_once(':')
             .ok_or("the Basic credentials have no `:`")?;
+        // RFC 6749 §2.3.1: the id and secret are form-urlencoded before they are joined.
         let unescape = |s: &str| {
             form_urlencoded::parse(format!("x={s}").as_bytes())
                 .next()
