@@ -103,6 +103,11 @@ pub struct CheckOptions {
     /// `cases::properties` (feature `properties`), as probe `tools/properties`.
     /// `None` (the default): none.
     pub properties: Option<u32>,
+    /// The authorization server the checked server trusts (`--auth-issuer`): with it, the
+    /// token probes (`auth/*`) send the server tokens of that issuer that are wrong in one
+    /// way each (another audience, expired, a changed signature, too few scopes). `None` (the
+    /// default): they are skipped.
+    pub auth_issuer: Option<crate::AuthIssuer>,
 }
 
 impl Default for CheckOptions {
@@ -120,6 +125,7 @@ impl Default for CheckOptions {
             case_time: Some(DEFAULT_CASE_TIME),
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
+            auth_issuer: None,
         }
     }
 }
@@ -250,6 +256,13 @@ impl CheckOptions {
     #[must_use]
     pub fn properties(mut self, cases: Option<u32>) -> Self {
         self.properties = cases;
+        self
+    }
+
+    /// The authorization server the checked server trusts ([`auth_issuer`](Self::auth_issuer)).
+    #[must_use]
+    pub fn auth_issuer(mut self, issuer: Option<crate::AuthIssuer>) -> Self {
+        self.auth_issuer = issuer;
         self
     }
 }

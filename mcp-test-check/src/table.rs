@@ -461,6 +461,16 @@ pub(crate) const PROBES: &[Row] = &[
         run: probes::authorization::run,
     },
     Row {
+        ids: &probes::auth_tokens::IDS,
+        needs: Needs {
+            transport: Some(Transport::Http),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "HTTP: tokens of the trusted issuer, each wrong in one way (--auth-issuer)",
+        run: probes::auth_tokens::run,
+    },
+    Row {
         ids: &[stateless::ID],
         needs: Needs {
             era: Some(Era::Current),

@@ -60,6 +60,9 @@
 // example server of `cases`) use it too.
 extern crate self as mcp_test;
 
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub mod auth;
 pub mod authorization;
 #[cfg(feature = "cases")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cases")))]
@@ -102,6 +105,8 @@ pub mod wire;
 #[cfg(feature = "cases")]
 pub mod __check {
     pub use crate::cases::target::{Deadline, Late, LateOutcome, Session};
+    #[cfg(feature = "http")]
+    pub use crate::client::auth::challenge_param;
     #[cfg(feature = "http")]
     pub use crate::client::{HttpClient, HttpReply, unauthorized};
 }

@@ -13,6 +13,7 @@
 //! mcp-test prompt NAME [k=v...] [TARGET]
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
 //! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
+//! mcp-test auth-server [--port N] [--print-env]
 //! ```
 //!
 //! TARGET is `--url URL [--header 'Name: value']... [--ca-cert FILE]` or `-- CMD ARGS...`.
@@ -22,6 +23,8 @@
 // Beside this file, in a folder with no main.rs (so cargo takes it for no binary of its own).
 #[path = "mcp-test/adhoc.rs"]
 mod adhoc;
+#[path = "mcp-test/auth_server.rs"]
+mod auth_server;
 #[path = "mcp-test/coverage.rs"]
 mod coverage;
 #[path = "mcp-test/open.rs"]
@@ -78,6 +81,7 @@ enum Command {
     /// tests exercised, with the outcomes they got, uncovered rows marked. Exits 2 when the
     /// recordings cannot be read, 1 under --fail-under, else 0.
     Coverage(coverage::CoverageArgs),
+    AuthServer(auth_server::AuthServerArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -171,6 +175,8 @@ struct CheckArgs {
     /// `why` to fill in. With --expect, the entries of that file that still match are kept.
     #[arg(long, value_name = "FILE")]
     write_expect: Option<PathBuf>,
+    #[command(flatten)]
+    auth: auth_server::AuthArgs,
 }
 
 /// Values to send instead of generated ones.
@@ -322,6 +328,7 @@ fn main() -> ExitCode {
                 Command::Generate(args) => run_generate(args).await,
                 Command::Adhoc(command) => adhoc::run(command).await,
                 Command::Coverage(args) => coverage::run(args),
+                Command::AuthServer(args) => auth_server::run(args).await,
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's
@@ -358,7 +365,7 @@ enum GenerateError {
     },
 }
 
-async fn run_check(args: CheckArgs) -> ExitCode {
+async fn run_check(mut args: CheckArgs) -> ExitCode {
     let started = Instant::now();
     let progress = !args.quiet;
     let values = match args.values.load() {
@@ -373,6 +380,13 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         Ok(e) => e,
         Err(e) => {
             eprintln!("mcp-test: --expect: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let auth_issuer = match args.auth.prepare(&mut args.target).await {
+        Ok(issuer) => issuer,
+        Err(e) => {
+            eprintln!("mcp-test: {e}");
             return ExitCode::from(2);
         }
     };
@@ -458,6 +472,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         .jobs(usize::try_from(args.jobs).unwrap_or(1))
         .case_time((args.case_time > 0).then(|| Duration::from_secs(args.case_time)))
         .properties(args.properties)
+        .auth_issuer(auth_issuer)
         // Which request is still awaited, every few seconds, on stderr.
         .on_waiting(progress.then_some(|line: &str| eprintln!("mcp-test: {line}")));
     let mut on_progress = |line: &str| {

@@ -3,6 +3,7 @@
 //! the checker (`crate::checker`). Each file holds its row's run function (`run`) and the ids
 //! it reports; a file without a row holds helpers several probes share.
 
+pub(crate) mod auth_tokens;
 pub(crate) mod authorization;
 pub(crate) mod cache_hints;
 pub(crate) mod completion;
