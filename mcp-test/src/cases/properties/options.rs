@@ -9,7 +9,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cases::{DEFAULT_TIMEOUT, Selection, Selector};
+use crate::cases::options::selection_setters;
+use crate::cases::{DEFAULT_TIMEOUT, Selection};
 
 /// A built-in invariant of the property tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -171,60 +172,10 @@ impl PropertyOptions {
         self
     }
 
-    /// Which tools and actions run, the seed, and who runs them, all at once (`only`,
-    /// `skip`, `seed` and `identity` set one part each).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use mcp_test::cases::Selection;
-    /// let selection = Selection::default().skip("delete_all").seed(7);
-    /// let options = PropertyOptions::default().selection(selection.clone());
-    /// assert_eq!(options.selection, selection);
-    /// ```
-    #[must_use]
-    pub fn selection(mut self, selection: Selection) -> Self {
-        self.selection = selection;
-        self
-    }
-
-    /// Another seed ([`Selection::seed`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().seed(7).selection.seed, 7);
-    /// ```
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.selection = self.selection.seed(seed);
-        self
-    }
-
-    /// Only this tool, or this action of a tool (with other `only`s: and those;
-    /// [`Selection::only`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// let options = PropertyOptions::default().only("orders").only(("shop", "buy"));
-    /// assert_eq!(options.selection.only.len(), 2);
-    /// ```
-    #[must_use]
-    pub fn only(mut self, selector: impl Into<Selector>) -> Self {
-        self.selection = self.selection.only(selector);
-        self
-    }
-
-    /// Not this tool, or this action of a tool ([`Selection::skip`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// let options = PropertyOptions::default().skip("delete_all");
-    /// assert_eq!(options.selection.skip[0].tool, "delete_all");
-    /// ```
-    #[must_use]
-    pub fn skip(mut self, selector: impl Into<Selector>) -> Self {
-        self.selection = self.selection.skip(selector);
-        self
-    }
+    selection_setters!(
+        PropertyOptions,
+        "mcp_test::cases::properties::PropertyOptions"
+    );
 
     /// Switches a built-in invariant off.
     ///
@@ -322,20 +273,6 @@ impl PropertyOptions {
     #[must_use]
     pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
         self.case_time = case_time;
-        self
-    }
-
-    /// Runs every call as `identity` (in process; [`Selection::identity`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use mcp_test::Identity;
-    /// let options = PropertyOptions::default().identity(Identity::principal("ada"));
-    /// assert!(options.selection.identity.is_some());
-    /// ```
-    #[must_use]
-    pub fn identity(mut self, identity: crate::Identity) -> Self {
-        self.selection = self.selection.identity(identity);
         self
     }
 
