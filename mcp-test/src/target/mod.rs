@@ -173,50 +173,26 @@ impl Target for Session {
     }
 }
 
-impl<T: Target + ?Sized> Target for &T {
-    fn label(&self) -> String {
-        (**self).label()
-    }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send(message, caller)
-    }
-    fn connection(&self) -> Connection {
-        (**self).connection()
-    }
-    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send_text(text, caller)
-    }
+/// A pointer to a target is the target: each method forwarded, `send_text` too.
+macro_rules! forward_target {
+    ($($pointer:ty),*) => {$(
+        impl<T: Target + ?Sized> Target for $pointer {
+            fn label(&self) -> String {
+                (**self).label()
+            }
+            fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+                (**self).send(message, caller)
+            }
+            fn connection(&self) -> Connection {
+                (**self).connection()
+            }
+            fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+                (**self).send_text(text, caller)
+            }
+        }
+    )*};
 }
-
-impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
-    fn label(&self) -> String {
-        (**self).label()
-    }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send(message, caller)
-    }
-    fn connection(&self) -> Connection {
-        (**self).connection()
-    }
-    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send_text(text, caller)
-    }
-}
-
-impl<T: Target + ?Sized> Target for Box<T> {
-    fn label(&self) -> String {
-        (**self).label()
-    }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send(message, caller)
-    }
-    fn connection(&self) -> Connection {
-        (**self).connection()
-    }
-    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send_text(text, caller)
-    }
-}
+forward_target!(&T, std::sync::Arc<T>, Box<T>);
 
 /// Sends `message` and waits at most `timeout` for the exchange: the one place a deadline is
 /// put around a target that may not apply one itself.

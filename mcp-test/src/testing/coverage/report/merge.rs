@@ -85,27 +85,29 @@ fn server_name(event: &Map<String, Value>) -> Result<Option<String>, String> {
 }
 
 fn string_list(event: &Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, String> {
-    let Some(value) = event.get(key) else {
-        return Ok(None);
-    };
-    let Value::Array(items) = value else {
-        return Err(format!("/{key}: expected an array, got {value}"));
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Value::String(s) => Ok(s.clone()),
-            other => Err(format!("/{key}/{i}: expected a string, got {other}")),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    list(event, key, |item| match item {
+        Value::String(s) => Ok(s.clone()),
+        other => Err(format!(": expected a string, got {other}")),
+    })
 }
 
 fn object_list<T>(
     event: &Map<String, Value>,
     key: &str,
     each: impl Fn(&Map<String, Value>) -> Result<T, String>,
+) -> Result<Option<Vec<T>>, String> {
+    list(event, key, |item| match item {
+        Value::Object(object) => each(object),
+        other => Err(format!(": expected an object, got {other}")),
+    })
+}
+
+/// The array at `key`, each item read by `each` (whose error is put after the item's
+/// pointer); `None` when there is no such key.
+fn list<T>(
+    event: &Map<String, Value>,
+    key: &str,
+    each: impl Fn(&Value) -> Result<T, String>,
 ) -> Result<Option<Vec<T>>, String> {
     let Some(value) = event.get(key) else {
         return Ok(None);
@@ -116,10 +118,7 @@ fn object_list<T>(
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| match item {
-            Value::Object(object) => each(object).map_err(|e| format!("/{key}/{i}{e}")),
-            other => Err(format!("/{key}/{i}: expected an object, got {other}")),
-        })
+        .map(|(i, item)| each(item).map_err(|e| format!("/{key}/{i}{e}")))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
