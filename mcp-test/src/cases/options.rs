@@ -6,6 +6,20 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// Builder methods that each set one field of the same name, with the caller's docs:
+/// `/// docs` then `field: Type;` gives `#[must_use] pub fn field(mut self, field: Type) -> Self`.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty;)*) => {$(
+        $(#[$doc])*
+        #[must_use]
+        pub fn $field(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+    )*};
+}
+pub(crate) use setters;
+
 /// Which tools and actions run, from which seed, and as whom: what [`CaseOptions`] and the
 /// property tests' `PropertyOptions` (feature `properties`) both hold, as their `selection`.
 ///
@@ -87,16 +101,14 @@ impl Selection {
         self
     }
 
-    /// Another seed.
-    ///
-    /// ```
-    /// use mcp_test::cases::Selection;
-    /// assert_eq!(Selection::default().seed(7).seed, 7);
-    /// ```
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
+    setters! {
+        /// Another seed.
+        ///
+        /// ```
+        /// use mcp_test::cases::Selection;
+        /// assert_eq!(Selection::default().seed(7).seed, 7);
+        /// ```
+        seed: u64;
     }
 
     /// Run every call as `identity` (in process; see
@@ -366,16 +378,14 @@ impl PartialEq for CaseHook {
 impl Eq for CaseHook {}
 
 impl CaseOptions {
-    /// With or without boundary and negative cases.
-    ///
-    /// ```
-    /// use mcp_test::cases::CaseOptions;
-    /// assert!(!CaseOptions::default().edge_cases(false).edge_cases);
-    /// ```
-    #[must_use]
-    pub fn edge_cases(mut self, edge_cases: bool) -> Self {
-        self.edge_cases = edge_cases;
-        self
+    setters! {
+        /// With or without boundary and negative cases.
+        ///
+        /// ```
+        /// use mcp_test::cases::CaseOptions;
+        /// assert!(!CaseOptions::default().edge_cases(false).edge_cases);
+        /// ```
+        edge_cases: bool;
     }
 
     selection_setters!(CaseOptions, "mcp_test::cases::CaseOptions");

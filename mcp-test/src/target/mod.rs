@@ -86,13 +86,7 @@ impl Target for Server {
                     serde_json::to_value(&notification).expect("a notification always encodes"),
                 );
             }
-            let response = match reply {
-                None => None,
-                Some(text) => match serde_json::from_str(&text) {
-                    Ok(value) => Some(value),
-                    Err(source) => return Err(TargetError::InvalidJson { text, source }),
-                },
-            };
+            let response = parse_reply(reply)?;
             Ok(Exchange {
                 response,
                 notifications,
@@ -111,13 +105,7 @@ impl Target for Server {
     fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
             answered::answering(self);
-            let response = match self.handle_json_with(text, caller).await {
-                None => None,
-                Some(text) => match serde_json::from_str(&text) {
-                    Ok(value) => Some(value),
-                    Err(source) => return Err(TargetError::InvalidJson { text, source }),
-                },
-            };
+            let response = parse_reply(self.handle_json_with(text, caller).await)?;
             Ok(Exchange {
                 response,
                 ..Exchange::default()
@@ -171,6 +159,16 @@ impl Target for Session {
         }
         connection
     }
+}
+
+/// The in-process server's reply text as JSON (`None`: no reply, to a notification).
+fn parse_reply(reply: Option<String>) -> Result<Option<Value>, TargetError> {
+    reply
+        .map(|text| match serde_json::from_str(&text) {
+            Ok(value) => Ok(value),
+            Err(source) => Err(TargetError::InvalidJson { text, source }),
+        })
+        .transpose()
 }
 
 /// A pointer to a target is the target: each method forwarded, `send_text` too.

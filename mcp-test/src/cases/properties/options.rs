@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cases::options::selection_setters;
+use crate::cases::options::{selection_setters, setters};
 use crate::cases::{DEFAULT_TIMEOUT, Selection};
 
 /// A built-in invariant of the property tests.
@@ -160,16 +160,14 @@ impl Default for PropertyOptions {
 }
 
 impl PropertyOptions {
-    /// Cases per property.
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().cases(8).cases, 8);
-    /// ```
-    #[must_use]
-    pub fn cases(mut self, cases: u32) -> Self {
-        self.cases = cases;
-        self
+    setters! {
+        /// Cases per property.
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// assert_eq!(PropertyOptions::default().cases(8).cases, 8);
+        /// ```
+        cases: u32;
     }
 
     selection_setters!(
@@ -247,44 +245,34 @@ impl PropertyOptions {
         self
     }
 
-    /// Another per-call timeout.
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use std::time::Duration;
-    /// let options = PropertyOptions::default().timeout(Duration::from_secs(5));
-    /// assert_eq!(options.timeout, Duration::from_secs(5));
-    /// ```
-    #[must_use]
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+    setters! {
+        /// Another per-call timeout.
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// use std::time::Duration;
+        /// let options = PropertyOptions::default().timeout(Duration::from_secs(5));
+        /// assert_eq!(options.timeout, Duration::from_secs(5));
+        /// ```
+        timeout: Duration;
 
-    /// How long one call may run before it is cancelled and counts for nothing; `None` (the
-    /// default): up to the [`timeout`](Self::timeout).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use std::time::Duration;
-    /// let options = PropertyOptions::default().case_time(Some(Duration::from_secs(2)));
-    /// assert_eq!(options.case_time, Some(Duration::from_secs(2)));
-    /// ```
-    #[must_use]
-    pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
-        self.case_time = case_time;
-        self
-    }
+        /// How long one call may run before it is cancelled and counts for nothing; `None` (the
+        /// default): up to the [`timeout`](Self::timeout).
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// use std::time::Duration;
+        /// let options = PropertyOptions::default().case_time(Some(Duration::from_secs(2)));
+        /// assert_eq!(options.case_time, Some(Duration::from_secs(2)));
+        /// ```
+        case_time: Option<Duration>;
 
-    /// The most calls one failure's shrinking may make.
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().max_shrink_calls(10).max_shrink_calls, 10);
-    /// ```
-    #[must_use]
-    pub fn max_shrink_calls(mut self, calls: u32) -> Self {
-        self.max_shrink_calls = calls;
-        self
+        /// The most calls one failure's shrinking may make.
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// assert_eq!(PropertyOptions::default().max_shrink_calls(10).max_shrink_calls, 10);
+        /// ```
+        max_shrink_calls: u32;
     }
 }
