@@ -332,31 +332,24 @@ pub(crate) async fn notifications(
         // Only a server that declares `logging` is held to its error handling: one that
         // logs nothing has no levels to recognise, and may ignore the field.
         let params = json!({"_meta": {meta_keys::LOG_LEVEL: "mcp-test-no-such-level"}});
-        if logging_declared == Some(true)
-            && let Some(got) = c
-                .req_not_invalid_params("tools/list", params, &mut logging)
-                .await
-        {
-            logging.push(c.broke(
-                &clauses::LOGGING_INVALID_LEVEL,
+        if logging_declared == Some(true) {
+            let clause = &clauses::LOGGING_INVALID_LEVEL;
+            c.req_invalid_params("tools/list", params, &mut logging, clause, |got| {
                 format!(
                     "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
-                ),
-            ));
+                )
+            })
+            .await;
         }
     } else if logging_declared == Some(true) {
         let params = json!({"level": "mcp-test-no-such-level"});
-        if let Some(got) = c
-            .req_not_invalid_params("logging/setLevel", params, &mut logging)
-            .await
-        {
-            logging.push(c.broke(
-                &clauses::LOGGING_INVALID_LEVEL,
-                format!(
-                    "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
-                ),
-            ));
-        }
+        let clause = &clauses::LOGGING_INVALID_LEVEL;
+        c.req_invalid_params("logging/setLevel", params, &mut logging, clause, |got| {
+            format!(
+                "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
+            )
+        })
+        .await;
     }
     c.push_probe("notifications/logging", logging);
     c.push_probe("notifications/progress", progress);

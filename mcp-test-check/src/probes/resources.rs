@@ -84,17 +84,13 @@ pub(crate) async fn resources(c: &mut Checker<'_>) -> Vec<Value> {
     }
     c.push_probe(CONTENTS, contents);
     let garbage = json!({"uri": "mcp-test: not a uri"});
-    if let Some(r) = c.req("resources/read", garbage, &mut out).await
-        && r.get("result").is_some()
-    {
-        out.push(c.broke(
-            &clauses::RESOURCE_VALIDATE_URIS,
-            format!(
-                "reading \"mcp-test: not a uri\" (no valid URI) answered a result, not an error: {}",
-                brief(&r)
-            ),
-        ));
-    }
+    let clause = &clauses::RESOURCE_VALIDATE_URIS;
+    c.req_not_answered_with("result", "resources/read", garbage, &mut out, clause, |got| {
+        format!(
+            "reading \"mcp-test: not a uri\" (no valid URI) answered a result, not an error: {got}"
+        )
+    })
+    .await;
     let missing = json!({"uri": "mcp-test://no/such/resource"});
     if let Some(r) = c.req("resources/read", missing, &mut out).await {
         // 2026-07-28: MUST -32602. 2025-11-25: SHOULD -32002, and -32602 is the code
