@@ -45,6 +45,8 @@ pub(crate) mod stream_related;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;
 pub(crate) mod tasks_listen_undeclared;
+#[cfg(test)]
+mod test_targets;
 pub(crate) mod tool_definitions;
 pub(crate) mod transport;
 pub(crate) mod version_negotiation;

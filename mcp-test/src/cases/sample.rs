@@ -444,7 +444,7 @@ pub(crate) fn is_null_schema(schema: &Value) -> bool {
 
 /// A branch of `anyOf`/`oneOf` with the parent's other keywords (description, default...) kept,
 /// minus the combinator itself.
-fn merge_siblings(parent: &Map<String, Value>, branch: &Value, key: &str) -> Value {
+pub(crate) fn merge_siblings(parent: &Map<String, Value>, branch: &Value, key: &str) -> Value {
     let mut merged = parent.clone();
     merged.remove(key);
     merged.remove("default");
