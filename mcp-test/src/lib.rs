@@ -61,6 +61,7 @@
 extern crate self as mcp_test;
 
 pub mod authorization;
+pub mod cassette;
 #[cfg(feature = "cases")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cases")))]
 pub mod cases;
