@@ -253,7 +253,8 @@ impl<T: Target + ?Sized> Run<'_, T> {
                         })
                         .position(|(_, r)| status(r.entry.response.as_ref()) == live_status);
                     if let Some(ahead) = ahead {
-                        self.replay.polls_skipped += ahead;
+                        // The current recorded poll and those before the one compared.
+                        self.replay.polls_skipped += ahead + 1;
                         at += ahead + 1;
                         compared = entries[at];
                     }
