@@ -61,10 +61,10 @@
 extern crate self as mcp_test;
 
 pub mod authorization;
-pub mod cassette;
 #[cfg(feature = "cases")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cases")))]
 pub mod cases;
+pub mod cassette;
 mod catalog;
 #[cfg(any(feature = "client", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "client", feature = "http"))))]

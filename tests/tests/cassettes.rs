@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 
 /// A directory of this test's own (its name and the process id), empty.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-test-cassettes-{test}-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("mcp-test-cassettes-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -132,7 +133,10 @@ async fn a_fixture_session_replays_ten_times_without_a_difference() {
         .filter_map(|r| r.entry.method())
         .collect();
     // Both rounds of the multi-round call, the polls and the task's answer are lines.
-    assert!(methods.contains(&"tasks/get") && methods.contains(&"tasks/update"), "{methods:?}");
+    assert!(
+        methods.contains(&"tasks/get") && methods.contains(&"tasks/update"),
+        "{methods:?}"
+    );
     let rounds = cassette
         .entries
         .iter()
@@ -143,10 +147,11 @@ async fn a_fixture_session_replays_ten_times_without_a_difference() {
         .count();
     assert_eq!(rounds, 3, "three sends of the multi-round call");
     assert!(
-        cassette
-            .entries
+        cassette.entries.iter().any(|r| r
+            .entry
+            .volatile
             .iter()
-            .any(|r| r.entry.volatile.iter().any(|p| p.ends_with("/requestState"))),
+            .any(|p| p.ends_with("/requestState"))),
         "requestState is marked volatile"
     );
     let progress = cassette
@@ -154,13 +159,20 @@ async fn a_fixture_session_replays_ten_times_without_a_difference() {
         .iter()
         .find(|r| r.entry.request.as_ref().unwrap()["params"]["name"] == "test_tool_with_progress")
         .unwrap();
-    assert!(!progress.entry.notifications.is_empty(), "the progress notifications are recorded");
+    assert!(
+        !progress.entry.notifications.is_empty(),
+        "the progress notifications are recorded"
+    );
 
     for run in 1..=10 {
         let live = fixture_process().await;
-        let replayed = replay_with(&live, &path, &ReplayOptions::new().mode(ReplayMode::Compare))
-            .await
-            .unwrap_or_else(|e| panic!("replay {run}: {e}"));
+        let replayed = replay_with(
+            &live,
+            &path,
+            &ReplayOptions::new().mode(ReplayMode::Compare),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("replay {run}: {e}"));
         assert_eq!(
             replayed.compared + replayed.polls_skipped,
             methods.len(),
@@ -208,9 +220,13 @@ async fn a_changed_answer_is_reported_and_its_pending_session_can_be_accepted() 
 
     // The answer changed.
     let changed = saying("v2: ");
-    let err = replay_with(&changed, &path, &ReplayOptions::new().mode(ReplayMode::Compare))
-        .await
-        .unwrap_err();
+    let err = replay_with(
+        &changed,
+        &path,
+        &ReplayOptions::new().mode(ReplayMode::Compare),
+    )
+    .await
+    .unwrap_err();
     let CassetteError::Differs {
         differences,
         pending,
@@ -228,7 +244,10 @@ async fn a_changed_answer_is_reported_and_its_pending_session_can_be_accepted() 
     assert_eq!(difference.recorded, Some(json!("v1: hi")));
     assert_eq!(difference.live, Some(json!("v2: hi")));
     let message = err.to_string();
-    assert!(message.contains("line 3") && message.contains(".pending"), "{message}");
+    assert!(
+        message.contains("line 3") && message.contains(".pending"),
+        "{message}"
+    );
 
     // The panicking form fails the same way.
     let panicked = tokio::spawn({
@@ -309,6 +328,10 @@ async fn a_recorded_session_is_served_back_with_the_live_ids() {
     // Over the wire too: a tool the session never called.
     let unknown = rpc_error(call_tool(&client, "test_image_content", json!({}), &opts()).await);
     assert_eq!(unknown.code, -32602);
-    assert!(unknown.message.contains("/params/name"), "{}", unknown.message);
+    assert!(
+        unknown.message.contains("/params/name"),
+        "{}",
+        unknown.message
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -152,7 +152,10 @@ mod tests {
         };
         let text = d.to_string();
         assert!(text.contains("exchange 3 (line 4, `tools/call`)"), "{text}");
-        assert!(text.contains("recorded: \"5\"") && text.contains("(absent)"), "{text}");
+        assert!(
+            text.contains("recorded: \"5\"") && text.contains("(absent)"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -234,9 +234,11 @@ pub(crate) fn escape(key: &str) -> String {
 /// ```
 pub fn is_secret_header(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
-    ["cookie", "token", "key", "secret", "password", "session", "auth"]
-        .iter()
-        .any(|word| name.contains(word))
+    [
+        "cookie", "token", "key", "secret", "password", "session", "auth",
+    ]
+    .iter()
+    .any(|word| name.contains(word))
 }
 
 /// `headers` as a cassette writes them: every name kept, a secret's value ([`is_secret_header`])
@@ -335,8 +337,8 @@ impl Cassette {
         }
         let mut entries = Vec::new();
         for (line, text) in lines {
-            let value: Value = serde_json::from_str(text)
-                .map_err(|e| bad(line, format!("not JSON: {e}")))?;
+            let value: Value =
+                serde_json::from_str(text).map_err(|e| bad(line, format!("not JSON: {e}")))?;
             let entry: Entry = serde_json::from_value(value)
                 .map_err(|e| bad(line, format!("not a cassette entry: {e}")))?;
             if let Some(request) = &entry.request
@@ -478,8 +480,10 @@ mod tests {
     #[test]
     fn marks_cover_rounds_tasks_and_meta() {
         let entry = Entry {
-            request: Some(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-                "name": "t", "requestState": "abc", "_meta": {"progressToken": 5}}})),
+            request: Some(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "t", "requestState": "abc", "_meta": {"progressToken": 5}}}),
+            ),
             response: Some(json!({"jsonrpc": "2.0", "id": 2, "result": {
                 "resultType": "task", "taskId": "x", "createdAt": "2026", "status": "working",
                 "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}}})),
@@ -511,7 +515,10 @@ mod tests {
     fn a_bad_entry_names_its_line() {
         let text = "{\"mcpTestCassette\": 1, \"target\": \"t\", \"recordedAt\": \"x\"}\n{\"request\": {\"id\": 1}}\n";
         let err = Cassette::parse(text, "c.jsonl").unwrap_err().to_string();
-        assert!(err.contains("c.jsonl:2") && err.contains("/request"), "{err}");
+        assert!(
+            err.contains("c.jsonl:2") && err.contains("/request"),
+            "{err}"
+        );
     }
 
     #[test]

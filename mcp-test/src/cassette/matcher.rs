@@ -135,8 +135,11 @@ impl Matcher {
                 }
             }
             None => {
-                let mut methods: Vec<&str> =
-                    self.recorded.iter().filter_map(|r| r.entry.method()).collect();
+                let mut methods: Vec<&str> = self
+                    .recorded
+                    .iter()
+                    .filter_map(|r| r.entry.method())
+                    .collect();
                 methods.sort_unstable();
                 methods.dedup();
                 Unmatched {
@@ -198,7 +201,8 @@ mod tests {
     fn repeated_polls_answer_in_order_then_the_last_again() {
         let c = cassette(&[poll(1, "working"), poll(2, "completed")]);
         let mut m = Matcher::new(&c);
-        let ask = json!({"jsonrpc": "2.0", "id": 9, "method": "tasks/get", "params": {"taskId": "t"}});
+        let ask =
+            json!({"jsonrpc": "2.0", "id": 9, "method": "tasks/get", "params": {"taskId": "t"}});
         let status = |r: &Recorded| r.entry.response.as_ref().unwrap()["result"]["status"].clone();
         assert_eq!(status(m.find(&ask).unwrap()), "working");
         assert_eq!(status(m.find(&ask).unwrap()), "completed");
@@ -217,8 +221,10 @@ mod tests {
 
     #[test]
     fn empty_params_and_no_params_match() {
-        let c = cassette(&[json!({"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
-            "response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}})]);
+        let c = cassette(&[
+            json!({"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
+            "response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}),
+        ]);
         assert!(
             Matcher::new(&c)
                 .find(&json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list"}))

@@ -69,6 +69,7 @@ pub use format::{
 pub use matcher::{Matcher, Unmatched};
 pub use record::{Recorder, Tap};
 pub use replay::{
-    CASSETTE_ENV, Replay, ReplayMode, ReplayOptions, pending_path, replay, replay_with,
+    CASSETTE_ENV, Replay, ReplayMode, ReplayOptions, pending_path, recorded_answers, replay,
+    replay_with,
 };
 pub use serve::{ANSWER_WAIT, Reply, Responder, serve};

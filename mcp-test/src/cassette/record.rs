@@ -214,9 +214,10 @@ impl Tap {
                     }),
                 };
                 if let Some(entry) = entry
-                    && let Some(asked) = entry.server_requests.iter_mut().find(|s| {
-                        s.request.get("id").map(Value::to_string).as_deref() == Some(&id)
-                    })
+                    && let Some(asked) = entry
+                        .server_requests
+                        .iter_mut()
+                        .find(|s| s.request.get("id").map(Value::to_string).as_deref() == Some(&id))
                 {
                     asked.response = Some(message.clone());
                 }

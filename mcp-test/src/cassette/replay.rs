@@ -6,7 +6,7 @@ use super::error::CassetteError;
 use super::format::{Cassette, CassetteWriter, Recorded, lock};
 use super::record::{Recorder, http_headers};
 use crate::server::Caller;
-use crate::target::Target;
+use crate::target::{Answers, Target};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -389,7 +389,64 @@ fn status(response: Option<&Value>) -> Option<&str> {
 }
 
 fn task_of(recorded: &Recorded) -> Option<&Value> {
-    recorded.entry.request.as_ref()?.get("params")?.get("taskId")
+    recorded
+        .entry
+        .request
+        .as_ref()?
+        .get("params")?
+        .get("taskId")
+}
+
+/// The client's recorded answers to the server's own requests (2025-era `elicitation/create`,
+/// `sampling/createMessage`, `roots/list`) as an [`Answers`] script: give it to the client a
+/// 2025-era cassette is replayed through (`Client::with_answers`), so the live server's
+/// questions get the answers the recorded client gave. A question is answered by the recorded
+/// one with the same method and params (the first not yet used, else the last used); none
+/// leaves it unanswered.
+///
+/// ```
+/// use mcp_test::cassette::{Cassette, recorded_answers};
+/// use serde_json::json;
+/// let text = concat!(
+///     r#"{"mcpTestCassette": 1, "era": "2025-11-25", "target": "t", "recordedAt": "x"}"#, "\n",
+///     r#"{"request": {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "ask"}}, "#,
+///     r#""serverRequests": [{"request": {"jsonrpc": "2.0", "id": "s1", "method": "elicitation/create", "params": {"message": "Name?"}}, "#,
+///     r#""response": {"jsonrpc": "2.0", "id": "s1", "result": {"action": "accept", "content": {"name": "Ada"}}}}]}"#, "\n",
+/// );
+/// let answers = recorded_answers(&Cassette::parse(text, "t").unwrap());
+/// let asked = json!({"method": "elicitation/create", "params": {"message": "Name?"}});
+/// assert_eq!(answers.find("elicitation/create", &asked).unwrap()["content"]["name"], "Ada");
+/// ```
+pub fn recorded_answers(cassette: &Cassette) -> Answers {
+    let recorded: Vec<(Value, Value)> = cassette
+        .entries
+        .iter()
+        .flat_map(|r| r.entry.server_requests.iter())
+        .filter_map(|asked| {
+            let result = asked.response.as_ref()?.get("result")?.clone();
+            let mut question = serde_json::json!({"method": asked.request.get("method")?});
+            if let Some(params) = asked.request.get("params") {
+                question["params"] = params.clone();
+            }
+            Some((question, result))
+        })
+        .collect();
+    let used = Mutex::new((vec![false; recorded.len()], None::<usize>));
+    Answers::new().respond(move |_key, question| {
+        let mut used = lock(&used);
+        let matching: Vec<usize> = (0..recorded.len())
+            .filter(|&i| recorded[i].0 == *question)
+            .collect();
+        let chosen = matching
+            .iter()
+            .copied()
+            .find(|&i| !used.0[i])
+            .or_else(|| used.1.filter(|l| matching.contains(l)))
+            .or(matching.last().copied())?;
+        used.0[chosen] = true;
+        used.1 = Some(chosen);
+        Some(recorded[chosen].1.clone())
+    })
 }
 
 /// An in-memory sink for the live session of a replay.
