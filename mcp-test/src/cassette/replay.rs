@@ -3,7 +3,7 @@
 
 use super::diff::{Difference, differences};
 use super::error::CassetteError;
-use super::format::{Cassette, CassetteWriter, Recorded, lock};
+use super::format::{Cassette, CassetteWriter, Recorded, lock, volatile_pointers};
 use super::record::{Recorder, http_headers};
 use crate::server::Caller;
 use crate::target::{Answers, Target};
@@ -121,7 +121,9 @@ pub async fn replay(
 /// - **Compared around the marks**: the values the cassette marks volatile (ids,
 ///   `requestState`, task ids, timestamps, server info: the snapshots' default redactions and
 ///   more, [`volatile_pointers`](super::volatile_pointers)) are compared for presence only;
-///   everything else of the response and of the notifications it caused must be equal.
+///   everything else of the response, and of the notifications the request caused (its
+///   progress and log messages), must be equal. The server's announcements (list changes,
+///   resource updates, task status) come when the server chooses and are not compared.
 /// - **Task polls**: a `tasks/get` whose live task is not yet where the recording saw it is
 ///   repeated (at the task's `pollIntervalMs`, up to [`ReplayOptions::poll_deadline`]); one
 ///   whose live task is already further skips the recorded polls in between.
@@ -330,8 +332,9 @@ impl<T: Target + ?Sized> Run<'_, T> {
             if let Some(response) = response {
                 line.insert("response".into(), response.clone());
             }
+            let notes: Vec<Value> = notes.iter().filter(|n| caused(n)).cloned().collect();
             if !notes.is_empty() {
-                line.insert("notifications".into(), Value::from(notes.to_vec()));
+                line.insert("notifications".into(), Value::from(notes));
             }
             Value::Object(line)
         };
@@ -340,20 +343,32 @@ impl<T: Target + ?Sized> Run<'_, T> {
             &recorded.entry.notifications,
         );
         let mut now = whole(live.0.as_ref(), &live.1);
-        for pointer in &recorded.entry.volatile {
-            if !(pointer.starts_with("/response") || pointer.starts_with("/notifications")) {
-                continue;
-            }
+        // The response: around the recorded marks, each recorded volatile value carried
+        // forward to the live one at the same place.
+        for pointer in recorded
+            .entry
+            .volatile
+            .iter()
+            .filter(|p| p.starts_with("/response"))
+        {
             if let (Some(old), Some(new)) = (was.pointer(pointer), now.pointer(pointer))
                 && old != new
-                && !pointer.ends_with("/id")
-                && pointer.starts_with("/response/")
+                && pointer != "/response/id"
                 && !self.carried.iter().any(|(k, _)| k == old)
             {
                 self.carried.push((old.clone(), new.clone()));
             }
             for side in [&mut was, &mut now] {
                 if let Some(value) = side.pointer_mut(pointer) {
+                    *value = Value::from("[volatile]");
+                }
+            }
+        }
+        // The notifications: each side around its own marks (their places may shift).
+        for side in [&mut was, &mut now] {
+            let notes = serde_json::json!({"notifications": side.get("notifications")});
+            for pointer in volatile_pointers(&notes) {
+                if let Some(value) = side.pointer_mut(&pointer) {
                     *value = Value::from("[volatile]");
                 }
             }
@@ -370,6 +385,17 @@ impl<T: Target + ?Sized> Run<'_, T> {
             });
         }
     }
+}
+
+/// Whether a notification is one a request causes, compared on replay: its progress and its
+/// log messages. The server's announcements (`notifications/*/list_changed`,
+/// `notifications/resources/updated`, task status) come when the server chooses, so which
+/// exchange they fall in is no behaviour of the request; they are recorded, not compared.
+fn caused(notification: &Value) -> bool {
+    matches!(
+        notification.get("method").and_then(Value::as_str),
+        Some("notifications/progress" | "notifications/message")
+    )
 }
 
 fn substitute(value: &mut Value, carried: &[(Value, Value)]) {
