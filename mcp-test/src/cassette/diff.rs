@@ -1,10 +1,14 @@
 //! Where two JSON values differ, by JSON pointer, and a replay's differences as a readable
 //! report.
 
-use super::format::escape;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
+
+/// `key` as one reference token of a JSON pointer (RFC 6901: `~` as `~0`, `/` as `~1`).
+pub(crate) fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
 
 /// One place where a live answer differs from the recorded one.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,6 +2,7 @@
 //! back with the line of each entry ([`Cassette`]), writing one a line at a time
 //! ([`CassetteWriter`]), and the marks of what is volatile in an entry ([`volatile_pointers`]).
 
+use super::diff::escape;
 use super::error::CassetteError;
 use crate::testing::DEFAULT_REDACTIONS;
 use serde::{Deserialize, Serialize};
@@ -214,11 +215,6 @@ fn keyed(value: &Value, at: &str, out: &mut Vec<String>) {
         }
         _ => {}
     }
-}
-
-/// `key` as one reference token of a JSON pointer (RFC 6901: `~` as `~0`, `/` as `~1`).
-pub(crate) fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// Whether a header's value is a secret, never written: `Authorization`, `Proxy-Authorization`,
