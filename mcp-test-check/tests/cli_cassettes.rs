@@ -210,7 +210,7 @@ async fn a_url_session_keeps_secret_headers_out_and_a_changed_answer_fails_the_r
     let dir = scratch("url");
     let cassette = dir.join("session.jsonl");
     let url = http_url().await;
-    let target = vec![
+    let target = [
         "--url".to_owned(),
         url.clone(),
         "--header".to_owned(),

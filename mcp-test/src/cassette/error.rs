@@ -38,8 +38,8 @@ pub enum CassetteError {
         method: String,
         /// The target's label.
         target: String,
-        /// What failed.
-        source: TargetError,
+        /// What failed (boxed: the error stays small on the success path).
+        source: Box<TargetError>,
     },
     /// The live answers differ from the recorded ones: each difference, and where the live
     /// session was written for review.

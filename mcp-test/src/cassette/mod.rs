@@ -12,7 +12,7 @@
 //! - **Record**: [`Recorder`] wraps any [`Target`](crate::target::Target) and writes every
 //!   exchange it forwards; [`Tap`] assembles the exchanges a proxy sees pass (what
 //!   `mcp-test record` does between any client and any server).
-//! - **Replay as a test**: [`replay`] / [`replay_with`] and [`assert_cassette!`] send the
+//! - **Replay as a test**: [`replay`] / [`replay_with`] and [`assert_cassette!`](crate::assert_cassette) send the
 //!   recorded requests in order, carry each new `requestState` and task id forward, and
 //!   compare the answers around the volatile marks. A difference names the exchange, the line
 //!   of the cassette, the JSON pointer and both values, and writes the live session to

@@ -302,8 +302,8 @@ impl Tap {
     }
 
     /// Ends the recording: requests still in flight are written without a response, and the
-    /// header if nothing was.
-    pub fn finish(mut self) -> Result<(), CassetteError> {
+    /// header if nothing was. What comes after is recorded as before.
+    pub fn finish(&mut self) -> Result<(), CassetteError> {
         for (_, entry) in std::mem::take(&mut self.pending) {
             self.writer.write(entry)?;
         }

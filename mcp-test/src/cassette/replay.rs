@@ -285,7 +285,7 @@ impl<T: Target + ?Sized> Run<'_, T> {
                 line: recorded.line,
                 method: recorded.entry.method().unwrap_or_default().to_owned(),
                 target: self.recorder.label(),
-                source,
+                source: Box::new(source),
             })?;
         Ok((exchange.response, exchange.notifications))
     }

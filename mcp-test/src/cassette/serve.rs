@@ -3,12 +3,12 @@
 
 use super::format::Cassette;
 use super::matcher::Matcher;
-use crate::transport::ndjson::{Line, LineReader};
+use crate::transport::ndjson::{Line, Lines};
 use crate::wire::error_codes;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 /// The longest line a cassette server reads (4 MiB, the stdio transport's limit).
@@ -212,45 +212,32 @@ where
 }
 
 async fn read_messages<R: AsyncRead + Unpin>(
-    mut reader: R,
+    reader: R,
     tx: mpsc::UnboundedSender<Result<Value, Value>>,
 ) {
-    let mut lines = LineReader::new(MAX_LINE_BYTES);
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut out = Vec::new();
-    loop {
-        let n = reader.read(&mut buf).await.unwrap_or(0);
-        if n == 0 {
-            std::mem::replace(&mut lines, LineReader::new(MAX_LINE_BYTES)).finish(&mut out);
-        } else {
-            lines.push(&buf[..n], &mut out);
-        }
-        for line in out.drain(..) {
-            let parsed = match line {
-                Line::Complete(bytes) => {
-                    let text = String::from_utf8_lossy(&bytes);
-                    if text.trim().is_empty() {
-                        continue;
-                    }
-                    serde_json::from_str::<Value>(text.trim()).map_err(|e| {
-                        error(
-                            &Value::Null,
-                            error_codes::PARSE_ERROR,
-                            &format!("the line is not JSON: {e}"),
-                        )
-                    })
+    let mut lines = Lines::new(reader, MAX_LINE_BYTES);
+    while let Some(line) = lines.next_line().await {
+        let parsed = match line {
+            Line::Complete(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.trim().is_empty() {
+                    continue;
                 }
-                Line::TooLong { limit, .. } => Err(error(
-                    &Value::Null,
-                    error_codes::INVALID_REQUEST,
-                    &format!("the message exceeds the limit of {limit} bytes per line"),
-                )),
-            };
-            if tx.send(parsed).is_err() {
-                return;
+                serde_json::from_str::<Value>(text.trim()).map_err(|e| {
+                    error(
+                        &Value::Null,
+                        error_codes::PARSE_ERROR,
+                        &format!("the line is not JSON: {e}"),
+                    )
+                })
             }
-        }
-        if n == 0 {
+            Line::TooLong { limit, .. } => Err(error(
+                &Value::Null,
+                error_codes::INVALID_REQUEST,
+                &format!("the message exceeds the limit of {limit} bytes per line"),
+            )),
+        };
+        if tx.send(parsed).is_err() {
             return;
         }
     }

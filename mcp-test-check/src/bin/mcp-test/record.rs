@@ -10,13 +10,13 @@ use mcp_test::Caller;
 use mcp_test::cassette::{CassetteError, CassetteWriter, Tap};
 use mcp_test::client::Client;
 use mcp_test::target::Target;
-use mcp_test::transport::ndjson::{Line, LineReader};
+use mcp_test::transport::ndjson::{Line, Lines};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 /// The longest line passed through (a longer one is dropped and reported on stderr).
@@ -117,16 +117,8 @@ async fn record(args: RecordArgs) -> Result<ExitCode, RecordError> {
         // The server closed its stdout: it is ending.
         () = &mut down => child.wait().await.ok(),
     };
-    let tap = Arc::try_unwrap(tap)
-        .map(|m| {
-            m.into_inner()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        })
-        .ok();
-    if let Some(tap) = tap {
-        tap.finish()?;
-    }
-    if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+    lock(&tap).finish()?;
+    if let Some(e) = lock(&failed).take() {
         return Err(e.into());
     }
     Ok(match status.and_then(|s| s.code()) {
@@ -143,59 +135,58 @@ enum Side {
 
 /// Copies lines from `from` to `to` as they come, each JSON message also given to the tap.
 async fn pass(
-    mut from: impl AsyncRead + Unpin,
+    from: impl AsyncRead + Unpin,
     mut to: impl AsyncWrite + Unpin,
     side: Side,
     tap: Arc<Mutex<Tap>>,
     failed: Arc<Mutex<Option<CassetteError>>>,
 ) {
-    let mut lines = LineReader::new(MAX_LINE_BYTES);
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut out = Vec::new();
-    loop {
-        let n = from.read(&mut buf).await.unwrap_or(0);
-        if n == 0 {
-            std::mem::replace(&mut lines, LineReader::new(MAX_LINE_BYTES)).finish(&mut out);
-        } else {
-            lines.push(&buf[..n], &mut out);
-        }
-        for line in out.drain(..) {
-            let bytes = match line {
-                Line::Complete(bytes) => bytes,
-                Line::TooLong { bytes, limit, .. } => {
-                    eprintln!(
-                        "mcp-test record: a line of {bytes}+ bytes from the {} is over the limit of {limit} bytes; dropped",
-                        if side == Side::Client {
-                            "client"
-                        } else {
-                            "server"
-                        }
-                    );
-                    continue;
-                }
+    let mut lines = Lines::new(from, MAX_LINE_BYTES);
+    while let Some(line) = lines.next_line().await {
+        let Some(mut bytes) = complete(line, side) else {
+            continue;
+        };
+        if let Ok(message) = serde_json::from_slice::<Value>(&bytes) {
+            let mut tap = lock(&tap);
+            let written = match side {
+                Side::Client => tap.from_client(&message),
+                Side::Server => tap.from_server(&message),
             };
-            if let Ok(message) = serde_json::from_slice::<Value>(&bytes) {
-                let mut tap = tap.lock().unwrap_or_else(|e| e.into_inner());
-                let written = match side {
-                    Side::Client => tap.from_client(&message),
-                    Side::Server => tap.from_server(&message),
-                };
-                if let Err(e) = written {
-                    failed
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(e);
-                }
-            }
-            let mut bytes = bytes;
-            bytes.push(b'\n');
-            if to.write_all(&bytes).await.is_err() || to.flush().await.is_err() {
-                return;
-            }
+            keep_first(written, &failed);
         }
-        if n == 0 {
+        bytes.push(b'\n');
+        if to.write_all(&bytes).await.is_err() || to.flush().await.is_err() {
             return;
         }
+    }
+}
+
+/// A line within the limit; one over it is dropped, said on stderr.
+fn complete(line: Line, side: Side) -> Option<Vec<u8>> {
+    match line {
+        Line::Complete(bytes) => Some(bytes),
+        Line::TooLong { bytes, limit, .. } => {
+            eprintln!(
+                "mcp-test record: a line of {bytes}+ bytes from the {} is over the limit of {limit} bytes; dropped",
+                if side == Side::Client {
+                    "client"
+                } else {
+                    "server"
+                }
+            );
+            None
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Keeps the first cassette write that failed, for the exit.
+fn keep_first(written: Result<(), CassetteError>, failed: &Mutex<Option<CassetteError>>) {
+    if let Err(e) = written {
+        lock(failed).get_or_insert(e);
     }
 }
 
@@ -215,84 +206,53 @@ async fn over_http(client: Client, tap: Tap) -> Result<ExitCode, RecordError> {
         }
     });
     let failed: Arc<Mutex<Option<CassetteError>>> = Arc::default();
-    let note = |e: Result<(), CassetteError>, failed: &Mutex<Option<CassetteError>>| {
-        if let Err(e) = e {
-            failed
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
-        }
-    };
-    let mut stdin = tokio::io::stdin();
-    let mut lines = LineReader::new(MAX_LINE_BYTES);
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut out = Vec::new();
+    let mut lines = Lines::new(tokio::io::stdin(), MAX_LINE_BYTES);
     let mut sends = tokio::task::JoinSet::new();
-    loop {
-        let n = stdin.read(&mut buf).await.unwrap_or(0);
-        if n == 0 {
-            std::mem::replace(&mut lines, LineReader::new(MAX_LINE_BYTES)).finish(&mut out);
-        } else {
-            lines.push(&buf[..n], &mut out);
-        }
-        for line in out.drain(..) {
-            let Line::Complete(bytes) = line else {
-                continue;
-            };
-            let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
-                continue;
-            };
-            if message.get("method").is_none() {
-                eprintln!(
-                    "mcp-test record: the client answered a server request; over --url the HTTP client answers those itself, so this answer is not forwarded"
-                );
-                continue;
-            }
-            note(
-                tap.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .from_client(&message),
-                &failed,
+    while let Some(line) = lines.next_line().await {
+        let Some(bytes) = complete(line, Side::Client) else {
+            continue;
+        };
+        let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
+            continue;
+        };
+        if message.get("method").is_none() {
+            eprintln!(
+                "mcp-test record: the client answered a server request; over --url the HTTP client answers those itself, so this answer is not forwarded"
             );
-            let (client, tap, out_tx, failed) =
-                (client.clone(), tap.clone(), out_tx.clone(), failed.clone());
-            sends.spawn(async move {
-                let exchange = match Target::send(&client, &message, &Caller::default()).await {
-                    Ok(exchange) => exchange,
-                    Err(e) => {
-                        eprintln!("mcp-test record: {e}");
-                        if let Some(id) = message.get("id") {
-                            let _ = out_tx.send(serde_json::json!({"jsonrpc": "2.0", "id": id,
-                                "error": {"code": -32603, "message": format!("mcp-test record: {e}")}}));
-                        }
-                        return;
+            continue;
+        }
+        keep_first(lock(&tap).from_client(&message), &failed);
+        let (client, tap, out_tx, failed) =
+            (client.clone(), tap.clone(), out_tx.clone(), failed.clone());
+        sends.spawn(async move {
+            let exchange = match Target::send(&client, &message, &Caller::default()).await {
+                Ok(exchange) => exchange,
+                Err(e) => {
+                    eprintln!("mcp-test record: {e}");
+                    if let Some(id) = message.get("id") {
+                        let _ = out_tx.send(serde_json::json!({"jsonrpc": "2.0", "id": id,
+                            "error": {"code": -32603, "message": format!("mcp-test record: {e}")}}));
                     }
-                };
-                let mut tap = tap.lock().unwrap_or_else(|e| e.into_inner());
-                for note_message in exchange.notifications {
-                    note(tap.from_server(&note_message), &failed);
-                    let _ = out_tx.send(note_message);
+                    return;
                 }
-                if let Some(response) = exchange.response {
-                    note(tap.from_server(&response), &failed);
-                    let _ = out_tx.send(response);
-                }
-            });
-        }
-        if n == 0 {
-            break;
-        }
+            };
+            let mut tap = lock(&tap);
+            for note in exchange.notifications {
+                keep_first(tap.from_server(&note), &failed);
+                let _ = out_tx.send(note);
+            }
+            if let Some(response) = exchange.response {
+                keep_first(tap.from_server(&response), &failed);
+                let _ = out_tx.send(response);
+            }
+        });
     }
     while sends.join_next().await.is_some() {}
     drop(out_tx);
     let _ = writing.await;
     let _ = client.close().await;
-    if let Ok(tap) = Arc::try_unwrap(tap) {
-        tap.into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .finish()?;
-    }
-    if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+    lock(&tap).finish()?;
+    if let Some(e) = lock(&failed).take() {
         return Err(e.into());
     }
     Ok(ExitCode::SUCCESS)
