@@ -72,4 +72,4 @@ pub use replay::{
     CASSETTE_ENV, Replay, ReplayMode, ReplayOptions, pending_path, recorded_answers, replay,
     replay_with,
 };
-pub use serve::{ANSWER_WAIT, Reply, Responder, serve};
+pub use serve::{ANSWER_WAIT, CassetteTarget, Reply, Responder, serve};

@@ -2,7 +2,10 @@
 //! ([`Matcher`]), under the live request's id, over newline-delimited JSON (stdio).
 
 use super::format::Cassette;
+use super::format::lock;
 use super::matcher::Matcher;
+use crate::server::Caller;
+use crate::target::{Exchange, Target, TargetFuture};
 use crate::transport::ndjson::{Line, Lines};
 use crate::wire::error_codes;
 use serde_json::{Value, json};
@@ -131,6 +134,63 @@ impl Responder {
                 ..Reply::default()
             },
         }
+    }
+}
+
+/// A cassette as a [`Target`]: each message answered by a [`Responder`], its recorded
+/// notifications in the exchange. What `mcp-test serve --cassette FILE --http ADDR` serves
+/// (through [`transport::http::relay`](crate::transport::http::relay), feature `http`), and
+/// a mock server for a client's own tests in process. A 2025-era session's server requests
+/// are not asked (a target has no way to ask): the recorded response answers at once.
+///
+/// ```
+/// use mcp_test::cassette::{Cassette, CassetteTarget};
+/// use mcp_test::target::Target;
+/// use mcp_test::Caller;
+/// use serde_json::json;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let text = concat!(
+///     r#"{"mcpTestCassette": 1, "target": "demo", "recordedAt": "x"}"#, "\n",
+///     r#"{"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, "#,
+///     r#""response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}"#, "\n",
+/// );
+/// let target = CassetteTarget::new(&Cassette::parse(text, "demo.jsonl").unwrap());
+/// let asked = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list"});
+/// let exchange = target.send(&asked, &Caller::default()).await.unwrap();
+/// assert_eq!(exchange.response.unwrap()["id"], 5);
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct CassetteTarget {
+    responder: std::sync::Mutex<Responder>,
+    label: String,
+}
+
+impl CassetteTarget {
+    /// A target answering from `cassette`.
+    pub fn new(cassette: &Cassette) -> CassetteTarget {
+        CassetteTarget {
+            responder: std::sync::Mutex::new(Responder::new(cassette)),
+            label: format!("cassette {}", cassette.source),
+        }
+    }
+}
+
+impl Target for CassetteTarget {
+    fn label(&self) -> String {
+        self.label.clone()
+    }
+
+    fn send<'a>(&'a self, message: &'a Value, _caller: &'a Caller) -> TargetFuture<'a> {
+        let reply = lock(&self.responder).answer(message);
+        Box::pin(async move {
+            Ok(Exchange {
+                response: reply.response,
+                notifications: reply.notifications,
+                ..Exchange::default()
+            })
+        })
     }
 }
 

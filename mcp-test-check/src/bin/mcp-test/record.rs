@@ -7,9 +7,11 @@
 use super::open::{TargetArgs, http_options, target_label};
 use clap::Args;
 use mcp_test::Caller;
-use mcp_test::cassette::{CassetteError, CassetteWriter, Tap};
+use mcp_test::cassette::{CassetteError, CassetteWriter, Recorder, Tap};
 use mcp_test::client::Client;
 use mcp_test::target::Target;
+use mcp_test::transport::http::HttpConfig;
+use mcp_test::transport::http::relay::serve_target;
 use mcp_test::transport::ndjson::{Line, Lines};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -30,6 +32,12 @@ pub(crate) struct RecordArgs {
     /// The cassette to write (JSON Lines; created or truncated).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Serve the client Streamable HTTP on ADDR (a 127.0.0.1 address; port 0 picks one) at
+    /// /mcp instead of stdio; prints `listening on ADDR` on stderr and records until stopped.
+    /// The target is then reached with the library's client (a 2025-era server's own
+    /// requests are answered by it, not relayed).
+    #[arg(long, value_name = "ADDR")]
+    http: Option<String>,
     #[command(flatten)]
     target: TargetArgs,
 }
@@ -67,11 +75,24 @@ async fn record(args: RecordArgs) -> Result<ExitCode, RecordError> {
         let client = Client::http_with(url, &options)
             .map_err(|e| RecordError::Target(e.to_string()))?
             .with_timeout(Duration::from_secs(args.target.timeout.max(1)));
+        if let Some(addr) = &args.http {
+            return Ok(serve_http("record", addr, Arc::new(Recorder::new(client, writer))).await);
+        }
         return over_http(client, Tap::new(writer)).await;
     }
     let Some((program, rest)) = args.target.command.split_first() else {
         return Err(RecordError::NoTarget);
     };
+    if let Some(addr) = &args.http {
+        let writer = CassetteWriter::create(&args.out, &label, Default::default())?;
+        let mut command = tokio::process::Command::new(program);
+        command.args(rest);
+        let client = Client::spawn(command)
+            .await
+            .map_err(|e| RecordError::Target(e.to_string()))?
+            .with_timeout(Duration::from_secs(args.target.timeout.max(1)));
+        return Ok(serve_http("record", addr, Arc::new(Recorder::new(client, writer))).await);
+    }
     let writer = CassetteWriter::create(&args.out, &label, Default::default())?;
     let mut child = tokio::process::Command::new(program)
         .args(rest)
@@ -188,6 +209,46 @@ fn keep_first(written: Result<(), CassetteError>, failed: &Mutex<Option<Cassette
     if let Err(e) = written {
         lock(failed).get_or_insert(e);
     }
+}
+
+/// Serves `target` over Streamable HTTP on `addr` (127.0.0.1 only) until the process is
+/// stopped: what `record --http` and `serve --http` run. Exits 2 when it cannot listen.
+pub(crate) async fn serve_http(command: &str, addr: &str, target: Arc<dyn Target>) -> ExitCode {
+    let listener = match local_listener(addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("mcp-test {command}: --http {addr}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Ok(bound) = listener.local_addr() {
+        eprintln!("listening on {bound}");
+    }
+    match serve_target(listener, target, HttpConfig::default()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcp-test {command}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A listener on `addr`, which must be a loopback address: the spec's advice for a local
+/// server, and a recording proxy is one.
+async fn local_listener(addr: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let parsed: std::net::SocketAddr = addr.parse().map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not an address such as 127.0.0.1:8080 ({e})"),
+        )
+    })?;
+    if !parsed.ip().is_loopback() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "only a loopback address (127.0.0.1, [::1]) is served",
+        ));
+    }
+    tokio::net::TcpListener::bind(parsed).await
 }
 
 /// The proxy to a Streamable HTTP server: each client message sent as its own exchange,
