@@ -11,7 +11,10 @@ use mcp_test::cassette::{CassetteError, CassetteWriter, Recorder, Tap};
 use mcp_test::client::Client;
 use mcp_test::target::Target;
 use mcp_test::transport::http::HttpConfig;
-use mcp_test::transport::http::relay::serve_target;
+use mcp_test::transport::http::Router;
+use mcp_test::transport::http::relay::{
+    Direction, Watch, lines_router, serve_router, target_router,
+};
 use mcp_test::transport::ndjson::{Line, Lines};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -76,23 +79,15 @@ async fn record(args: RecordArgs) -> Result<ExitCode, RecordError> {
             .map_err(|e| RecordError::Target(e.to_string()))?
             .with_timeout(Duration::from_secs(args.target.timeout.max(1)));
         if let Some(addr) = &args.http {
-            return Ok(serve_http("record", addr, Arc::new(Recorder::new(client, writer))).await);
+            let target = Arc::new(Recorder::new(client, writer));
+            let router = target_router(target, HttpConfig::default());
+            return Ok(serve_http("record", addr, router).await);
         }
         return over_http(client, Tap::new(writer)).await;
     }
     let Some((program, rest)) = args.target.command.split_first() else {
         return Err(RecordError::NoTarget);
     };
-    if let Some(addr) = &args.http {
-        let writer = CassetteWriter::create(&args.out, &label, Default::default())?;
-        let mut command = tokio::process::Command::new(program);
-        command.args(rest);
-        let client = Client::spawn(command)
-            .await
-            .map_err(|e| RecordError::Target(e.to_string()))?
-            .with_timeout(Duration::from_secs(args.target.timeout.max(1)));
-        return Ok(serve_http("record", addr, Arc::new(Recorder::new(client, writer))).await);
-    }
     let writer = CassetteWriter::create(&args.out, &label, Default::default())?;
     let mut child = tokio::process::Command::new(program)
         .args(rest)
@@ -106,6 +101,22 @@ async fn record(args: RecordArgs) -> Result<ExitCode, RecordError> {
     let child_out = child.stdout.take().expect("piped");
     let tap = Arc::new(Mutex::new(Tap::new(writer)));
     let failed: Arc<Mutex<Option<CassetteError>>> = Arc::default();
+    if let Some(addr) = &args.http {
+        // The client over HTTP, the server's lines as they are: the tap sees both.
+        let (watched, failures) = (tap.clone(), failed.clone());
+        let watch: Watch = Arc::new(move |direction, message| {
+            let mut tap = lock(&watched);
+            let written = match direction {
+                Direction::ToServer => tap.from_client(message),
+                _ => tap.from_server(message),
+            };
+            keep_first(written, &failures);
+        });
+        let router = lines_router(child_out, child_in, Some(watch), HttpConfig::default());
+        let code = serve_http("record", addr, router).await;
+        lock(&tap).finish()?;
+        return Ok(code);
+    }
 
     let up = pass(
         tokio::io::stdin(),
@@ -211,9 +222,9 @@ fn keep_first(written: Result<(), CassetteError>, failed: &Mutex<Option<Cassette
     }
 }
 
-/// Serves `target` over Streamable HTTP on `addr` (127.0.0.1 only) until the process is
-/// stopped: what `record --http` and `serve --http` run. Exits 2 when it cannot listen.
-pub(crate) async fn serve_http(command: &str, addr: &str, target: Arc<dyn Target>) -> ExitCode {
+/// Serves `router` on `addr` (127.0.0.1 only) until the process is stopped: what
+/// `record --http` and `serve --http` run. Exits 2 when it cannot listen.
+pub(crate) async fn serve_http(command: &str, addr: &str, router: Router) -> ExitCode {
     let listener = match local_listener(addr).await {
         Ok(listener) => listener,
         Err(e) => {
@@ -224,7 +235,7 @@ pub(crate) async fn serve_http(command: &str, addr: &str, target: Arc<dyn Target
     if let Ok(bound) = listener.local_addr() {
         eprintln!("listening on {bound}");
     }
-    match serve_target(listener, target, HttpConfig::default()).await {
+    match serve_router(listener, router).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mcp-test {command}: {e}");

@@ -3,7 +3,9 @@
 //! for how requests are matched).
 
 use clap::Args;
-use mcp_test::cassette::{Cassette, CassetteTarget};
+use mcp_test::cassette::Cassette;
+use mcp_test::transport::http::HttpConfig;
+use mcp_test::transport::http::relay::lines_router;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,8 +29,16 @@ pub(crate) async fn run(args: ServeArgs) -> ExitCode {
         }
     };
     if let Some(addr) = &args.http {
-        let target = std::sync::Arc::new(CassetteTarget::new(&cassette));
-        return super::record::serve_http("serve", addr, target).await;
+        // The cassette's line server (which asks a 2025-era session's questions and awaits
+        // the answers) behind the HTTP bridge.
+        let (ours, theirs) = tokio::io::duplex(1 << 20);
+        let (server_in, server_out) = tokio::io::split(theirs);
+        tokio::spawn(
+            async move { mcp_test::cassette::serve(&cassette, server_in, server_out).await },
+        );
+        let (read, write) = tokio::io::split(ours);
+        let router = lines_router(read, write, None, HttpConfig::default());
+        return super::record::serve_http("serve", addr, router).await;
     }
     match mcp_test::cassette::serve(&cassette, tokio::io::stdin(), tokio::io::stdout()).await {
         Ok(()) => ExitCode::SUCCESS,
