@@ -290,3 +290,73 @@ async fn a_cassette_that_is_not_one_is_refused_with_its_line() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Starts `mcp-test ARGS` (which prints `listening on ADDR`) and returns it with its URL.
+async fn listening(args: &[String]) -> (tokio::process::Child, String) {
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-test"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = tokio::time::timeout(std::time::Duration::from_secs(60), lines.next_line())
+        .await
+        .expect("listening within 60 s")
+        .unwrap()
+        .expect("a line on stderr");
+    let addr = line
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("{line}"));
+    (child, format!("http://{addr}/mcp"))
+}
+
+#[tokio::test]
+async fn over_http_a_session_is_recorded_and_served_back() {
+    use mcp_test::client::Client;
+    let dir = scratch("http");
+    let cassette = dir.join("session.jsonl");
+    let mut record = vec![
+        "record".to_owned(),
+        "--out".to_owned(),
+        cassette.display().to_string(),
+        "--http".to_owned(),
+        "127.0.0.1:0".to_owned(),
+    ];
+    record.extend(stdio_target());
+    let (mut proxy, url) = listening(&record).await;
+    let client = Client::http(&url).unwrap();
+    let mut live = Vec::new();
+    for message in session(1) {
+        live.push(client.send(&message).await.unwrap());
+    }
+    proxy.kill().await.unwrap();
+    let text = std::fs::read_to_string(&cassette).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+
+    let (mut served, url) = listening(&args(
+        &["serve", "--http", "127.0.0.1:0", "--cassette"],
+        &cassette,
+        &[],
+    ))
+    .await;
+    let client = Client::http(&url).unwrap();
+    for (message, recorded) in session(50).iter().zip(&live) {
+        let answer = client.send(message).await.unwrap();
+        assert_eq!(answer["id"], message["id"]);
+        assert_eq!(answer["result"], recorded["result"]);
+    }
+    // Only loopback is served.
+    let (_, err, code) = mcp_test(&args(
+        &["serve", "--http", "0.0.0.0:0", "--cassette"],
+        &cassette,
+        &[],
+    ))
+    .await;
+    assert_eq!(code, Some(2));
+    assert!(err.contains("loopback"), "{err}");
+    served.kill().await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

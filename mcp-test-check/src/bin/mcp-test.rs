@@ -12,9 +12,9 @@
 //! mcp-test read URI [TARGET]
 //! mcp-test prompt NAME [k=v...] [TARGET]
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
-//! mcp-test record --out FILE TARGET
+//! mcp-test record --out FILE [--http ADDR] TARGET
 //! mcp-test replay CASSETTE [--times N] [--overwrite] TARGET
-//! mcp-test serve --cassette FILE
+//! mcp-test serve --cassette FILE [--http ADDR]
 //! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
 //! ```
 //!

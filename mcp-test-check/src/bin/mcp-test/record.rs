@@ -1,5 +1,6 @@
-//! `mcp-test record --out FILE [TARGET]`: a recording proxy. It speaks MCP over stdio to its
-//! parent (any client that starts it as its server) and forwards every message to the target,
+//! `mcp-test record --out FILE [--http ADDR] [TARGET]`: a recording proxy. It speaks MCP over
+//! stdio to its parent (any client that starts it as its server), or Streamable HTTP on
+//! 127.0.0.1 with `--http`, and forwards every message to the target,
 //! `-- CMD ARGS...` (a stdio server, its lines passed through unchanged in both directions,
 //! server-to-client requests and their answers included) or `--url URL` (each client message
 //! sent with the library's HTTP client), writing the session to a cassette as it goes.
