@@ -68,26 +68,35 @@ pub async fn serve_router(
     axum::serve(listener, router).await
 }
 
+/// The message of a POST, after the endpoint's checks: 405 for another method, 403 for a
+/// Host or Origin not allowed (DNS rebinding), the body's limit and JSON.
+async fn posted(
+    config: &HttpConfig,
+    request: http::Request<Body>,
+) -> Result<Value, http::Response<Body>> {
+    let (parts, body) = request.into_parts();
+    if parts.method != Method::POST {
+        return Err(http::Response::builder()
+            .status(StatusCode::METHOD_NOT_ALLOWED)
+            .header(ALLOW, "POST")
+            .body(Body::from("the MCP endpoint accepts POST only"))
+            .expect("static response"));
+    }
+    if let Err(reason) = check_host_and_origin(config, &parts.headers) {
+        return Err(json_error(
+            StatusCode::FORBIDDEN,
+            None,
+            ErrorObject::invalid_request(reason),
+        ));
+    }
+    read_message(config, body).await
+}
+
 async fn endpoint(
     State(relay): State<Arc<Relay>>,
     request: http::Request<Body>,
 ) -> http::Response<Body> {
-    let (parts, body) = request.into_parts();
-    if parts.method != Method::POST {
-        return http::Response::builder()
-            .status(StatusCode::METHOD_NOT_ALLOWED)
-            .header(ALLOW, "POST")
-            .body(Body::from("the MCP endpoint accepts POST only"))
-            .expect("static response");
-    }
-    if let Err(reason) = check_host_and_origin(&relay.config, &parts.headers) {
-        return json_error(
-            StatusCode::FORBIDDEN,
-            None,
-            ErrorObject::invalid_request(reason),
-        );
-    }
-    let message = match read_message(&relay.config, body).await {
+    let message = match posted(&relay.config, request).await {
         Ok(message) => message,
         Err(response) => return response,
     };
@@ -238,7 +247,7 @@ where
             let Some(bridge) = reading.upgrade() else {
                 return;
             };
-            bridge.from_server(message);
+            bridge.server_sent(message);
         }
         // The server ended: every POST still waiting gets its stream closed.
         if let Some(bridge) = reading.upgrade() {
@@ -251,7 +260,7 @@ where
 }
 
 impl Lines {
-    fn from_server(&self, message: Value) {
+    fn server_sent(&self, message: Value) {
         if let Some(watch) = &self.watch {
             watch(Direction::ToClient, &message);
         }
@@ -280,7 +289,7 @@ impl Lines {
         }
     }
 
-    fn to_server(&self, message: &Value) {
+    fn pass_on(&self, message: &Value) {
         if let Some(watch) = &self.watch {
             watch(Direction::ToServer, message);
         }
@@ -292,38 +301,24 @@ async fn lines_endpoint(
     State(bridge): State<Arc<Lines>>,
     request: http::Request<Body>,
 ) -> http::Response<Body> {
-    let (parts, body) = request.into_parts();
-    if parts.method != Method::POST {
-        return http::Response::builder()
-            .status(StatusCode::METHOD_NOT_ALLOWED)
-            .header(ALLOW, "POST")
-            .body(Body::from("the MCP endpoint accepts POST only"))
-            .expect("static response");
-    }
-    if let Err(reason) = check_host_and_origin(&bridge.config, &parts.headers) {
-        return json_error(
-            StatusCode::FORBIDDEN,
-            None,
-            ErrorObject::invalid_request(reason),
-        );
-    }
-    let message = match read_message(&bridge.config, body).await {
+    let message = match posted(&bridge.config, request).await {
         Ok(message) => message,
         Err(response) => return response,
     };
     let (Some(id), Some(_)) = (message.get("id"), message.get("method")) else {
         // A notification, or the client's answer to a server request.
-        bridge.to_server(&message);
+        bridge.pass_on(&message);
         return accepted();
     };
     let (sink, mut replies) = tokio::sync::mpsc::unbounded_channel();
-    locked(&bridge.pending).push((id.to_string(), sink));
-    bridge.to_server(&message);
+    let key = id.to_string();
+    locked(&bridge.pending).push((key.clone(), sink));
+    bridge.pass_on(&message);
     let timeout = bridge.config.request_timeout;
     let first = match tokio::time::timeout(timeout, replies.recv()).await {
         Ok(Some(first)) => first,
         Ok(None) | Err(_) => {
-            locked(&bridge.pending).retain(|(k, _)| *k != id.to_string());
+            locked(&bridge.pending).retain(|(k, _)| *k != key);
             return json_error(
                 StatusCode::GATEWAY_TIMEOUT,
                 RequestId::from_value(id),
