@@ -126,6 +126,24 @@ impl<T: Target> Target for Recorder<T> {
     fn connection(&self) -> Connection {
         self.target.connection()
     }
+
+    /// Forwarded; recorded when `text` is a JSON message (a cassette holds JSON only).
+    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+        Box::pin(async move {
+            let exchange = self.target.send_text(text, caller).await?;
+            if let Ok(message @ Value::Object(_)) = serde_json::from_str::<Value>(text)
+                && message.get("method").and_then(Value::as_str).is_some()
+            {
+                self.write(Entry {
+                    request: Some(message),
+                    notifications: exchange.notifications.clone(),
+                    response: exchange.response.clone(),
+                    ..Entry::default()
+                });
+            }
+            Ok(exchange)
+        })
+    }
 }
 
 /// What a proxy sees pass, assembled into exchanges: each client request with the
