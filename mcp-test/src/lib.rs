@@ -67,6 +67,7 @@ pub mod authorization;
 #[cfg(feature = "cases")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cases")))]
 pub mod cases;
+pub mod cassette;
 mod catalog;
 #[cfg(any(feature = "client", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "client", feature = "http"))))]

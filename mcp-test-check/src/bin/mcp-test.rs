@@ -12,6 +12,9 @@
 //! mcp-test read URI [TARGET]
 //! mcp-test prompt NAME [k=v...] [TARGET]
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
+//! mcp-test record --out FILE [--http ADDR] TARGET
+//! mcp-test replay CASSETTE [--times N] [--overwrite] TARGET
+//! mcp-test serve --cassette FILE [--http ADDR]
 //! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
 //! mcp-test auth-server [--port N] [--print-env]
 //! ```
@@ -29,6 +32,12 @@ mod auth_server;
 mod coverage;
 #[path = "mcp-test/open.rs"]
 mod open;
+#[path = "mcp-test/record.rs"]
+mod record;
+#[path = "mcp-test/replay.rs"]
+mod replay;
+#[path = "mcp-test/serve.rs"]
+mod serve;
 
 use open::{OpenError, Served, TargetArgs, connect_timeout, http_options, open, target_label};
 
@@ -82,6 +91,20 @@ enum Command {
     /// recordings cannot be read, 1 under --fail-under, else 0.
     Coverage(coverage::CoverageArgs),
     AuthServer(auth_server::AuthServerArgs),
+    /// Records a session into a cassette (JSON Lines) as a proxy: speaks MCP over stdio to the
+    /// client that starts it and forwards every message to the server after `--` (or
+    /// `--url`), both eras, server requests and their answers included. Secret header values
+    /// are never written; ids, requestState, task ids and timestamps are marked volatile.
+    Record(record::RecordArgs),
+    /// Replays a cassette against a live server and reports any difference (exchange, line,
+    /// JSON pointer, recorded and live values), writing the live session to
+    /// CASSETTE.pending. Exits 1 on a difference, 2 when it cannot run.
+    Replay(replay::ReplayArgs),
+    /// Serves a cassette over stdio: a mock server answering each request with the recorded
+    /// response it matches (method and params, ids and progress tokens aside), under the live
+    /// id; an unmatched request gets -32601 (method never recorded) or -32602 naming the
+    /// closest recorded request and where its params differ.
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -329,6 +352,9 @@ fn main() -> ExitCode {
                 Command::Adhoc(command) => adhoc::run(command).await,
                 Command::Coverage(args) => coverage::run(args),
                 Command::AuthServer(args) => auth_server::run(args).await,
+                Command::Record(args) => record::run(args).await,
+                Command::Replay(args) => replay::run(args).await,
+                Command::Serve(args) => serve::run(args).await,
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's

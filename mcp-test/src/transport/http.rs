@@ -74,6 +74,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+pub mod relay;
+
 /// How errors raised by handlers (after the envelope and header checks) map to HTTP statuses.
 ///
 /// The spec fixes a status only for envelope errors (400), -32020/-32021/-32022 (400) and
