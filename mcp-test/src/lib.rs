@@ -87,6 +87,7 @@ pub mod session;
 pub mod spec;
 pub mod string_args;
 mod subscriptions;
+pub mod surface;
 pub mod target;
 pub mod tasks;
 pub mod testing;
