@@ -161,6 +161,9 @@ pub mod prelude {
     #[cfg(feature = "cases")]
     #[doc(no_inline)]
     pub use crate::assert_schema_cases;
+    #[cfg(feature = "insta")]
+    #[doc(no_inline)]
+    pub use crate::assert_surface_snapshot;
     #[doc(no_inline)]
     pub use crate::target::{Answers, Exchange, Rounds};
     #[doc(no_inline)]

@@ -13,6 +13,8 @@
 //! mcp-test prompt NAME [k=v...] [TARGET]
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
 //! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
+//! mcp-test surface [TARGET]
+//! mcp-test diff OLD [NEW | TARGET] [--fail-on breaking|additive] [--format text|json|markdown]
 //! ```
 //!
 //! TARGET is `--url URL [--header 'Name: value']... [--ca-cert FILE]` or `-- CMD ARGS...`.
@@ -26,6 +28,8 @@ mod adhoc;
 mod coverage;
 #[path = "mcp-test/open.rs"]
 mod open;
+#[path = "mcp-test/surface.rs"]
+mod surface;
 
 use open::{OpenError, Served, TargetArgs, connect_timeout, http_options, open, target_label};
 
@@ -78,6 +82,15 @@ enum Command {
     /// tests exercised, with the outcomes they got, uncovered rows marked. Exits 2 when the
     /// recordings cannot be read, 1 under --fail-under, else 0.
     Coverage(coverage::CoverageArgs),
+    /// Prints the server's surface as JSON: its tools (with input and output schemas and
+    /// annotations), resources, resource templates, prompts (every page) and capabilities,
+    /// sorted, for `mcp-test diff`. Exits 2 when it cannot be read, else 0.
+    Surface(surface::SurfaceArgs),
+    /// Lists the changes from one surface to another (OLD and NEW files, or OLD and a
+    /// target), each classed breaking, additive or cosmetic with where it is and why. Exits
+    /// 2 when a surface cannot be read, 1 when --fail-on CLASS is given and a change of
+    /// that class or worse exists, else 0.
+    Diff(surface::DiffArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -322,6 +335,8 @@ fn main() -> ExitCode {
                 Command::Generate(args) => run_generate(args).await,
                 Command::Adhoc(command) => adhoc::run(command).await,
                 Command::Coverage(args) => coverage::run(args),
+                Command::Surface(args) => surface::run_surface(args).await,
+                Command::Diff(args) => surface::run_diff(args).await,
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's
