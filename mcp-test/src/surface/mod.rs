@@ -9,7 +9,7 @@
 //!   [`Surface::from_text`] reads one another tool wrote, or a person; `to_text` writes it
 //!   normalized (sorted), fit for a file under version control or a snapshot
 //!   (`assert_surface_snapshot!`, feature `insta`).
-//! - [`diff`] compares two surfaces and returns the [`Drift`]: every [`Change`] with its
+//! - [`diff()`] compares two surfaces and returns the [`Drift`]: every [`Change`] with its
 //!   [`Location`] (the item, and a JSON pointer into it), its [`Class`] (breaking, additive,
 //!   cosmetic) and the reason, rendered as text, JSON or Markdown. The rules are in the
 //!   [`diff`](mod@diff) module's docs.

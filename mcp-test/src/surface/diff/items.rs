@@ -390,7 +390,6 @@ fn capabilities(old: &Value, new: &Value, pointer: &str, changes: &mut Vec<Chang
             let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
             for key in keys {
                 let at = format!("{pointer}/{}", escape(key));
-                let missing = Value::Null;
                 let (x, y) = (a.get(key.as_str()), b.get(key.as_str()));
                 match (x, y) {
                     (Some(x), Some(y)) => capabilities(x, y, &at, changes),
@@ -410,9 +409,7 @@ fn capabilities(old: &Value, new: &Value, pointer: &str, changes: &mut Vec<Chang
                         Location::new(ItemKind::Capabilities, "", at.clone()),
                         format!("capability `{}` added", &at[1..]),
                     )),
-                    (None, None) => {
-                        let _ = &missing;
-                    }
+                    (None, None) => {}
                 }
             }
         }

@@ -166,8 +166,8 @@ impl Node {
 pub(super) fn read(root: &Value, schema: &Value) -> Node {
     let mut node = read_at(root, schema, 0);
     if node.integers_only() {
-        node.lower = node.lower.map(|b| integer_lower(b));
-        node.upper = node.upper.map(|b| integer_upper(b));
+        node.lower = node.lower.map(integer_lower);
+        node.upper = node.upper.map(integer_upper);
     }
     node
 }
