@@ -4,34 +4,9 @@
 
 use mcp_test::surface::Surface;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
 mod support;
-use support::mcp_test;
-
-/// A file of its own in the temp dir, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> Self {
-        let path = std::env::temp_dir().join(format!(
-            "mcp-test-cli-surface-{}-{name}",
-            std::process::id()
-        ));
-        std::fs::write(&path, text).expect("the temp dir is writable");
-        TempFile(path)
-    }
-
-    fn arg(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temp path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+use support::{TempFile, mcp_test};
 
 /// The example server's surface, as `mcp-test surface` prints it.
 async fn example_surface() -> Value {
@@ -69,7 +44,7 @@ async fn surface_prints_the_whole_sorted_document() {
 #[tokio::test]
 async fn a_surface_diffed_with_itself_or_its_server_exits_0() {
     let surface = example_surface().await;
-    let file = TempFile::new("same.json", &surface.to_string());
+    let file = TempFile::new("same.json", Some(&surface.to_string()));
     let run = mcp_test(&["diff", file.arg(), file.arg(), "--fail-on", "additive"]).await;
     assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
     assert_eq!(run.stdout, "0 breaking, 0 additive, 0 cosmetic\n");
@@ -85,8 +60,8 @@ async fn a_removed_tool_fails_on_breaking_and_a_new_one_only_on_additive() {
     let removed = fewer["tools"].as_array_mut().unwrap().remove(0);
     let name = removed["name"].as_str().unwrap().to_owned();
     let (all, less) = (
-        TempFile::new("all.json", &surface.to_string()),
-        TempFile::new("less.json", &fewer.to_string()),
+        TempFile::new("all.json", Some(&surface.to_string())),
+        TempFile::new("less.json", Some(&fewer.to_string())),
     );
 
     let run = mcp_test(&["diff", all.arg(), less.arg(), "--fail-on", "breaking"]).await;
@@ -115,15 +90,15 @@ async fn a_removed_tool_fails_on_breaking_and_a_new_one_only_on_additive() {
 async fn json_and_markdown_carry_every_change() {
     let old = TempFile::new(
         "old.json",
-        &json!({"tools": [{"name": "a", "description": "A.", "inputSchema": {"type": "object",
+        Some(
+            &json!({"tools": [{"name": "a", "description": "A.", "inputSchema": {"type": "object",
             "properties": {"n": {"type": "integer", "maximum": 10}}}}]})
-        .to_string(),
+            .to_string(),
+        ),
     );
-    let new = TempFile::new(
-        "new.json",
-        &json!({"tools": [{"name": "a", "description": "The a.", "inputSchema": {"type": "object",
+    let new = TempFile::new("new.json", Some(&json!({"tools": [{"name": "a", "description": "The a.", "inputSchema": {"type": "object",
             "properties": {"n": {"type": "integer", "maximum": 5}}}}]})
-        .to_string(),
+        .to_string()),
     );
     let run = mcp_test(&["diff", old.arg(), new.arg(), "--format", "json"]).await;
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -158,10 +133,10 @@ async fn json_and_markdown_carry_every_change() {
 
 #[tokio::test]
 async fn input_that_cannot_be_read_exits_2_naming_the_file_and_where() {
-    let good = TempFile::new("good.json", r#"{"tools": []}"#);
+    let good = TempFile::new("good.json", Some(r#"{"tools": []}"#));
     let shape = TempFile::new(
         "shape.json",
-        r#"{"tools": [{"name": "a", "inputSchema": {}}, {"inputSchema": {}}]}"#,
+        Some(r#"{"tools": [{"name": "a", "inputSchema": {}}, {"inputSchema": {}}]}"#),
     );
     let run = mcp_test(&["diff", shape.arg(), good.arg(), "--fail-on", "breaking"]).await;
     assert_eq!(run.status, 2, "{}", run.stderr);
@@ -174,7 +149,7 @@ async fn input_that_cannot_be_read_exits_2_naming_the_file_and_where() {
         run.stderr
     );
 
-    let broken = TempFile::new("broken.json", "{\"tools\": [\n  {\"name\": }\n]}");
+    let broken = TempFile::new("broken.json", Some("{\"tools\": [\n  {\"name\": }\n]}"));
     let run = mcp_test(&["diff", good.arg(), broken.arg()]).await;
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
@@ -196,7 +171,7 @@ async fn input_that_cannot_be_read_exits_2_naming_the_file_and_where() {
 
 #[tokio::test]
 async fn a_target_that_cannot_be_started_exits_2() {
-    let good = TempFile::new("target.json", r#"{"tools": []}"#);
+    let good = TempFile::new("target.json", Some(r#"{"tools": []}"#));
     let run = mcp_test(&[
         "diff",
         good.arg(),

@@ -1,6 +1,7 @@
 //! The [`Surface`] document: a server's tools, resources, resource templates, prompts and
 //! capabilities as one normalized value, read from JSON with errors that name where.
 
+use crate::schema::{kind_of, sorted};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -240,7 +241,7 @@ impl Surface {
         for section in &SECTIONS {
             if let Some(items) = self.section_mut(section.key) {
                 for item in items.iter_mut() {
-                    sort_keys(item);
+                    *item = sorted(std::mem::take(item));
                 }
                 items.sort_by(|a, b| {
                     a[section.id]
@@ -253,7 +254,7 @@ impl Surface {
         if self.capabilities.is_null() {
             self.capabilities = Value::Object(Map::new());
         }
-        sort_keys(&mut self.capabilities);
+        self.capabilities = sorted(std::mem::take(&mut self.capabilities));
         self
     }
 
@@ -267,9 +268,7 @@ impl Surface {
     ///     "resourceTemplates": [], "resources": [], "tools": []}));
     /// ```
     pub fn to_json(&self) -> Value {
-        let mut value = serde_json::to_value(self).expect("a surface always encodes");
-        sort_keys(&mut value);
-        value
+        sorted(serde_json::to_value(self).expect("a surface always encodes"))
     }
 
     /// The JSON form as pretty text, ending in a newline: what `mcp-test surface` prints.
@@ -325,34 +324,6 @@ fn check_item(item: &Value, section: &Section, at: &str) -> Result<(), SurfaceEr
         }
     }
     Ok(())
-}
-
-/// `value` with every object's keys in order, however serde_json keeps maps.
-pub(crate) fn sort_keys(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            for (key, mut inner) in entries {
-                sort_keys(&mut inner);
-                map.insert(key, inner);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(sort_keys),
-        _ => {}
-    }
-}
-
-/// "a string", "an array", ... for error messages.
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

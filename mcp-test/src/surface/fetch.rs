@@ -2,7 +2,8 @@
 //! capabilities the connection knows (2025-11-25: the `initialize` result's) or
 //! `server/discover` gives (2026-07-28).
 
-use super::document::{SECTIONS, Surface, kind_of};
+use super::document::{SECTIONS, Surface};
+use crate::schema::kind_of;
 use crate::server::Caller;
 use crate::target::{Target, TargetError, send_within};
 use crate::wire::Era;

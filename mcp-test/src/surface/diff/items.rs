@@ -3,8 +3,9 @@
 //! templates, and the capabilities.
 
 use super::change::{Change, Class, ItemKind, Location};
-use super::schema::{Direction, compare, escape};
+use super::schema::{Direction, compare};
 use crate::surface::document::{SECTIONS, Surface};
+use crate::validation::join_pointer;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -122,7 +123,7 @@ fn item(kind: ItemKind, id: &str, old: &Value, new: &Value, changes: &mut Vec<Ch
         if a == b && !matches!(key.as_str(), "inputSchema" | "outputSchema") {
             continue;
         }
-        let pointer = format!("/{}", escape(key));
+        let pointer = join_pointer("", key);
         let location = Location::new(kind, id, pointer.clone());
         let mut push = |class: Class, reason: String| {
             changes.push(Change::new(class, location.clone(), reason));
@@ -226,7 +227,7 @@ fn annotations(id: &str, old: Option<&Value>, new: Option<&Value>, changes: &mut
         if a == b {
             continue;
         }
-        let location = Location::new(ItemKind::Tool, id, format!("/annotations/{}", escape(key)));
+        let location = Location::new(ItemKind::Tool, id, join_pointer("/annotations", key));
         let hint = HINTS.iter().find(|(name, ..)| name == key);
         let (class, reason) = match hint {
             None if key == "title" => (Class::Cosmetic, format!("`title` {}", verb(a, b))),
@@ -389,7 +390,7 @@ fn capabilities(old: &Value, new: &Value, pointer: &str, changes: &mut Vec<Chang
         (Value::Object(a), Value::Object(b)) => {
             let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
             for key in keys {
-                let at = format!("{pointer}/{}", escape(key));
+                let at = join_pointer(pointer, key);
                 let (x, y) = (a.get(key.as_str()), b.get(key.as_str()));
                 match (x, y) {
                     (Some(x), Some(y)) => capabilities(x, y, &at, changes),

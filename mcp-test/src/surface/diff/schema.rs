@@ -5,6 +5,7 @@
 
 use super::change::Class;
 use super::node::{ANNOTATIONS, Additional, Bound, Node, TYPES, lower_key, read, upper_key};
+use crate::validation::join_pointer;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashSet};
 
@@ -61,11 +62,6 @@ pub(super) fn compare(
     };
     walk.schema(old.1, new.1, pointer);
     walk.found
-}
-
-/// Escapes a key for a JSON pointer (`~0`, `~1`).
-pub(super) fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// `value` as it is written in a reason: compact JSON.
@@ -615,7 +611,7 @@ impl Walk<'_> {
         let new_additional = n.additional.as_ref().unwrap_or(&open);
         let names: BTreeSet<&String> = o.properties.keys().chain(n.properties.keys()).collect();
         for name in names {
-            let place = format!("{at}/properties/{}", escape(name));
+            let place = join_pointer(&format!("{at}/properties"), name);
             match (o.properties.get(name), n.properties.get(name)) {
                 (Some(old), Some(new)) => self.schema(old, new, &place),
                 (None, Some(new)) => {
@@ -783,7 +779,7 @@ impl Walk<'_> {
             if old == new {
                 continue;
             }
-            let place = format!("{at}/{}", escape(key));
+            let place = join_pointer(at, key);
             let change = match (old, new) {
                 (None, Some(_)) => "added",
                 (Some(_), None) => "removed",
@@ -831,7 +827,7 @@ impl Walk<'_> {
         for key in keys {
             if o.unknown.get(key) != n.unknown.get(key) {
                 self.note(
-                    format!("{at}/{}", escape(key)),
+                    join_pointer(at, key),
                     Effect::Unknown,
                     format!("keyword `{key}` changed, one this comparison does not read"),
                 );
