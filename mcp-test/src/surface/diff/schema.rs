@@ -509,17 +509,22 @@ impl Walk<'_> {
             (Some(a), Some(b)) => (b > a) == min,
             (None, None) => return,
         };
-        let text = |v: Option<u64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
         let verb = if narrows { "tightened" } else { "loosened" };
-        self.note(
-            place,
-            if narrows {
-                Effect::Narrow
-            } else {
-                Effect::Widen
-            },
-            format!("`{keyword}` {verb} from {} to {}", text(old), text(new)),
-        );
+        let what = match (old, new) {
+            (None, Some(b)) => format!("`{keyword}` {b} added"),
+            (Some(a), None) => format!("`{keyword}` {a} removed"),
+            (a, b) => format!(
+                "`{keyword}` {verb} from {} to {}",
+                a.unwrap_or_default(),
+                b.unwrap_or_default()
+            ),
+        };
+        let effect = if narrows {
+            Effect::Narrow
+        } else {
+            Effect::Widen
+        };
+        self.note(place, effect, what);
     }
 
     fn strings(&mut self, o: &Node, n: &Node, at: &str) {
