@@ -10,6 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 /// on (a `$ref` to itself, `A -> B -> A`).
 const MAX_DEPTH: usize = 32;
 
+/// How many schemas reading one node may visit: `$ref`s that each name two others would
+/// otherwise take 2^32 steps within [`MAX_DEPTH`].
+const MAX_READS: usize = 10_000;
+
 /// The keywords that only annotate: a change to one is cosmetic.
 pub(super) const ANNOTATIONS: &[&str] = &[
     "title",
@@ -164,7 +168,8 @@ impl Node {
 
 /// Reads `schema`, whose `$ref`s point into `root`.
 pub(super) fn read(root: &Value, schema: &Value) -> Node {
-    let mut node = read_at(root, schema, 0);
+    let mut reads = 0;
+    let mut node = read_at(root, schema, 0, &mut reads);
     if node.integers_only() {
         node.lower = node.lower.map(integer_lower);
         node.upper = node.upper.map(integer_upper);
@@ -231,7 +236,16 @@ fn hex(byte: u8) -> Option<u8> {
         .and_then(|d| u8::try_from(d).ok())
 }
 
-fn read_at(root: &Value, schema: &Value, depth: usize) -> Node {
+fn read_at(root: &Value, schema: &Value, depth: usize, reads: &mut usize) -> Node {
+    *reads += 1;
+    if *reads > MAX_READS {
+        return Node {
+            problems: vec![format!(
+                "the schema takes more than {MAX_READS} steps to read (`$ref`s and `allOf`s that multiply)"
+            )],
+            ..Node::default()
+        };
+    }
     let object = match schema {
         Value::Bool(true) => return Node::default(),
         Value::Bool(false) => return Node::nothing(),
@@ -254,7 +268,7 @@ fn read_at(root: &Value, schema: &Value, depth: usize) -> Node {
     let mut node = own_keywords(object);
     if let Some(reference) = object.get("$ref") {
         match reference.as_str().and_then(|r| resolve(root, r)) {
-            Some(target) => node = meet(read_at(root, target, depth + 1), node),
+            Some(target) => node = meet(read_at(root, target, depth + 1, reads), node),
             None => node.problems.push(format!(
                 "`$ref` {reference} does not resolve inside the document"
             )),
@@ -262,7 +276,7 @@ fn read_at(root: &Value, schema: &Value, depth: usize) -> Node {
     }
     if let Some(parts) = object.get("allOf").and_then(Value::as_array) {
         for part in parts {
-            node = meet(node, read_at(root, part, depth + 1));
+            node = meet(node, read_at(root, part, depth + 1, reads));
         }
     }
     for keyword in ["anyOf", "oneOf"] {
@@ -271,7 +285,7 @@ fn read_at(root: &Value, schema: &Value, depth: usize) -> Node {
         };
         let read: Vec<Node> = alternatives
             .iter()
-            .map(|a| read_at(root, a, depth + 1))
+            .map(|a| read_at(root, a, depth + 1, reads))
             .collect();
         match union(&read) {
             Some(merged) => node = meet(node, merged),
@@ -690,6 +704,22 @@ mod tests {
             "{:?}",
             node.problems
         );
+    }
+
+    #[test]
+    fn references_that_multiply_are_given_up_on() {
+        let mut defs = serde_json::Map::new();
+        for i in 0..40 {
+            let next = format!("#/$defs/D{}", i + 1);
+            defs.insert(
+                format!("D{i}"),
+                json!({"allOf": [{"$ref": next}, {"$ref": next}]}),
+            );
+        }
+        defs.insert("D40".into(), json!({"type": "string"}));
+        let root = json!({"$defs": defs});
+        let node = read(&root, &json!({"$ref": "#/$defs/D0"}));
+        assert!(!node.problems.is_empty());
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub(super) struct Found {
 /// How deep a comparison walks into nested schemas before it gives up.
 const MAX_NESTING: usize = 64;
 
+/// How many pairs of schemas one comparison may compare, trials of alternatives included:
+/// alternatives nested in alternatives would otherwise multiply without bound.
+const MAX_STEPS: usize = 20_000;
+
 /// Compares `old` with `new` (schemas at `pointer` of their items, `$ref`s into their own
 /// roots), read in `direction`.
 pub(super) fn compare(
@@ -59,6 +63,7 @@ pub(super) fn compare(
         found: Vec::new(),
         seen: HashSet::new(),
         nesting: 0,
+        steps: std::rc::Rc::new(std::cell::Cell::new(0)),
     };
     walk.schema(old.1, new.1, pointer);
     walk.found
@@ -77,6 +82,8 @@ struct Walk<'a> {
     /// The pairs of `$ref`s compared already (a recursive schema is compared once).
     seen: HashSet<(String, String)>,
     nesting: usize,
+    /// The pairs compared so far, shared with the trials of alternatives.
+    steps: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 impl Walk<'_> {
@@ -143,6 +150,15 @@ impl Walk<'_> {
             ))
         {
             // Compared already, further up a recursive schema.
+            return;
+        }
+        self.steps.set(self.steps.get() + 1);
+        if self.steps.get() > MAX_STEPS {
+            self.note(
+                at.to_owned(),
+                Effect::Unknown,
+                format!("the schemas take more than {MAX_STEPS} steps to compare"),
+            );
             return;
         }
         if self.nesting > MAX_NESTING {
@@ -251,6 +267,7 @@ impl Walk<'_> {
                     found: Vec::new(),
                     seen: self.seen.clone(),
                     nesting: self.nesting,
+                    steps: self.steps.clone(),
                 };
                 trial.schema(old_schema, new_schema, &covering[candidate].0);
                 if trial.found.iter().all(|f| f.class != Class::Breaking) {

@@ -583,3 +583,23 @@ fn renderings_carry_every_change() {
         "{markdown}"
     );
 }
+
+#[test]
+fn alternatives_nested_in_alternatives_stay_bounded() {
+    // Each level's ten alternatives refer to the level below: a small document whose
+    // alternatives nest ten deep, 10^10 trials if nothing bounded them.
+    let mut defs = serde_json::Map::new();
+    defs.insert("L10".to_owned(), json!({"type": "string"}));
+    for level in (0..10).rev() {
+        let below = format!("#/$defs/L{}", level + 1);
+        let alternatives: Vec<Value> = (0..10)
+            .map(|i| json!({"type": "array", "maxItems": level * 10 + i, "items": {"$ref": below}}))
+            .collect();
+        defs.insert(format!("L{level}"), json!({"anyOf": alternatives}));
+    }
+    let schema = |defs: &serde_json::Map<String, Value>| json!({"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/L0"}}});
+    let mut narrower = defs.clone();
+    narrower["L9"]["anyOf"][0]["minItems"] = json!(1);
+    let drift = diff(&tool(schema(&defs)), &tool(schema(&narrower)));
+    assert!(drift.worst().is_some(), "{}", drift.to_text());
+}
