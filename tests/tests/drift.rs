@@ -248,3 +248,71 @@ async fn a_2025_era_connection_takes_its_capabilities_from_initialize() {
     assert_eq!(surface.resource_templates, current.resource_templates);
     assert_eq!(surface.prompts, current.prompts);
 }
+
+#[tokio::test]
+async fn the_fixture_has_the_same_surface_over_http() {
+    let in_process = Surface::fetch(&mcp_test_downstream::conformance::conformance_server())
+        .await
+        .unwrap();
+    let url =
+        mcp_test_downstream::serve_http(mcp_test_downstream::conformance::conformance_server())
+            .await;
+    let over_http = Surface::fetch(&TestContext::http(&url)).await.unwrap();
+    assert_eq!(diff(&in_process, &over_http).changes, []);
+}
+
+mod rmcp_server {
+    use super::*;
+    use rmcp::handler::server::wrapper::Parameters;
+    use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+    use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct AddArgs {
+        a: i64,
+        b: i64,
+    }
+
+    #[derive(Clone)]
+    struct Calculator;
+
+    #[tool_router]
+    impl Calculator {
+        /// Adds two integers.
+        #[tool]
+        fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
+            (a + b).to_string()
+        }
+    }
+
+    #[tool_handler]
+    impl ServerHandler for Calculator {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+                .with_server_info(Implementation::new("calculator", "2.1.0"))
+        }
+    }
+
+    #[tokio::test]
+    async fn an_rmcp_server_has_a_surface_too() {
+        let surface = Surface::fetch(&TestContext::rmcp(Calculator))
+            .await
+            .unwrap();
+        assert_eq!(surface.tools.len(), 1, "{}", surface.to_text());
+        assert_eq!(surface.tools[0]["name"], "add");
+        let mut required: Vec<&str> = surface.tools[0]["inputSchema"]["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        required.sort_unstable();
+        assert_eq!(required, ["a", "b"]);
+        assert!(
+            surface.capabilities.get("tools").is_some(),
+            "{}",
+            surface.to_text()
+        );
+        assert!(surface.prompts.is_empty() && surface.resources.is_empty());
+    }
+}
