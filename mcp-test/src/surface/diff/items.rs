@@ -120,7 +120,7 @@ fn item(kind: ItemKind, id: &str, old: &Value, new: &Value, changes: &mut Vec<Ch
     let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     for key in keys {
         let (a, b) = (old.get(key.as_str()), new.get(key.as_str()));
-        if a == b && !matches!(key.as_str(), "inputSchema" | "outputSchema") {
+        if a == b {
             continue;
         }
         let pointer = join_pointer("", key);

@@ -64,6 +64,7 @@ pub(super) fn compare(
         seen: HashSet::new(),
         nesting: 0,
         steps: std::rc::Rc::new(std::cell::Cell::new(0)),
+        same_roots: old.0 == new.0,
     };
     walk.schema(old.1, new.1, pointer);
     walk.found
@@ -84,6 +85,8 @@ struct Walk<'a> {
     nesting: usize,
     /// The pairs compared so far, shared with the trials of alternatives.
     steps: std::rc::Rc<std::cell::Cell<usize>>,
+    /// Whether both schemas' `$ref`s resolve in equal documents.
+    same_roots: bool,
 }
 
 impl Walk<'_> {
@@ -136,6 +139,10 @@ impl Walk<'_> {
     }
 
     fn schema(&mut self, old: &Value, new: &Value, at: &str) {
+        // The same text means the same values, unless a `$ref` in it resolves elsewhere.
+        if old == new && (self.same_roots || !has_reference(old)) {
+            return;
+        }
         let reference = |schema: &Value| {
             schema
                 .get("$ref")
@@ -185,8 +192,9 @@ impl Walk<'_> {
     }
 
     fn nodes(&mut self, old: &Value, o: &Node, new: &Value, n: &Node, at: &str) {
-        for (node, side) in [(o, "old"), (n, "new")] {
-            for problem in &node.problems {
+        for (node, other, side) in [(o, n, "old"), (n, o, "new")] {
+            // A problem both sides share (the same `$ref` to another document) is no change.
+            for problem in node.problems.iter().filter(|p| !other.problems.contains(p)) {
                 self.note(
                     at.to_owned(),
                     Effect::Unknown,
@@ -268,6 +276,7 @@ impl Walk<'_> {
                     seen: self.seen.clone(),
                     nesting: self.nesting,
                     steps: self.steps.clone(),
+                    same_roots: self.same_roots,
                 };
                 trial.schema(old_schema, new_schema, &covering[candidate].0);
                 if trial.found.iter().all(|f| f.class != Class::Breaking) {
@@ -855,6 +864,15 @@ impl Walk<'_> {
                 );
             }
         }
+    }
+}
+
+/// Whether `schema` holds a `$ref` anywhere.
+fn has_reference(schema: &Value) -> bool {
+    match schema {
+        Value::Object(object) => object.contains_key("$ref") || object.values().any(has_reference),
+        Value::Array(items) => items.iter().any(has_reference),
+        _ => false,
     }
 }
 

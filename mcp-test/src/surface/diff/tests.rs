@@ -603,3 +603,29 @@ fn alternatives_nested_in_alternatives_stay_bounded() {
     let drift = diff(&tool(schema(&defs)), &tool(schema(&narrower)));
     assert!(drift.worst().is_some(), "{}", drift.to_text());
 }
+
+#[test]
+fn a_reference_elsewhere_that_does_not_change_is_no_change() {
+    let remote = |description: &str| {
+        tool(object(
+            json!({"x": {"$ref": "https://example.com/x.json"}, "y": {"type": "string", "description": description}}),
+            json!([]),
+        ))
+    };
+    assert_eq!(found(&remote("a"), &remote("a")), []);
+    assert_eq!(only(&remote("a"), &remote("b")), Class::Cosmetic);
+    // The same text whose `$ref` now resolves to something narrower is a change.
+    let defs = |max: u64| {
+        tool(
+            json!({"type": "object", "$defs": {"N": {"type": "integer", "maximum": max}},
+            "properties": {"n": {"$ref": "#/$defs/N"}}}),
+        )
+    };
+    assert_eq!(
+        found(&defs(9), &defs(5)),
+        [(
+            Class::Breaking,
+            "/inputSchema/properties/n/maximum".to_owned()
+        )]
+    );
+}
