@@ -123,6 +123,7 @@ fn item(kind: ItemKind, id: &str, old: &Value, new: &Value, changes: &mut Vec<Ch
         if a == b {
             continue;
         }
+        let before = changes.len();
         let pointer = join_pointer("", key);
         let location = Location::new(kind, id, pointer.clone());
         let mut push = |class: Class, reason: String| {
@@ -150,6 +151,7 @@ fn item(kind: ItemKind, id: &str, old: &Value, new: &Value, changes: &mut Vec<Ch
                 (None, None) => {}
             },
             (ItemKind::Tool, "annotations") => annotations(id, a, b, changes),
+            (ItemKind::Tool, "execution") => execution(id, a, b, changes),
             (ItemKind::Prompt, "arguments") => arguments(id, a, b, changes),
             (ItemKind::Resource | ItemKind::ResourceTemplate, "annotations") => push(
                 Class::Cosmetic,
@@ -172,6 +174,13 @@ fn item(kind: ItemKind, id: &str, old: &Value, new: &Value, changes: &mut Vec<Ch
                     verb(a, b)
                 ),
             ),
+        }
+        if changes.len() == before {
+            changes.push(Change::new(
+                Class::Cosmetic,
+                Location::new(kind, id, join_pointer("", key)),
+                format!("`{key}` written differently with the same meaning"),
+            ));
         }
     }
 }
@@ -267,6 +276,60 @@ fn annotations(id: &str, old: Option<&Value>, new: Option<&Value>, changes: &mut
             }
         };
         changes.push(Change::new(class, location, reason));
+    }
+}
+
+/// A tool's `execution`: its `taskSupport` (absent: `forbidden`) decides who can call it. A
+/// client that calls it plainly needs `forbidden` or `optional`, one that calls it as a task
+/// needs `optional` or `required`: only a change to `optional` keeps both working.
+fn execution(id: &str, old: Option<&Value>, new: Option<&Value>, changes: &mut Vec<Change>) {
+    let support = |v: Option<&Value>| {
+        v.and_then(|e| e.get("taskSupport"))
+            .and_then(Value::as_str)
+            .unwrap_or("forbidden")
+            .to_owned()
+    };
+    let (was, is) = (support(old), support(new));
+    let location = |pointer: &str| Location::new(ItemKind::Tool, id, pointer);
+    if was != is {
+        let (class, why) = match (was.as_str(), is.as_str()) {
+            (_, "optional") => (Class::Additive, "every client that called it still can"),
+            ("optional" | "forbidden", "required") => (
+                Class::Breaking,
+                "a client that calls it without a task now fails",
+            ),
+            _ => (
+                Class::Breaking,
+                "a client that calls it as a task now fails",
+            ),
+        };
+        changes.push(Change::new(
+            class,
+            location("/execution/taskSupport"),
+            format!("`taskSupport` {was} → {is} (absent means forbidden): {why}"),
+        ));
+    }
+    let others = |v: Option<&Value>| -> BTreeMap<String, Value> {
+        v.and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| k.as_str() != "taskSupport")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    let (a, b) = (others(old), others(new));
+    let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    for key in keys {
+        if a.get(key) != b.get(key) {
+            changes.push(Change::new(
+                Class::Breaking,
+                location(&join_pointer("/execution", key)),
+                format!(
+                    "`execution.{key}` {} (could not be proven compatible, so classed breaking)",
+                    verb(a.get(key), b.get(key))
+                ),
+            ));
+        }
     }
 }
 

@@ -58,8 +58,10 @@
 //!   (`not`, `if`, `patternProperties`, `prefixItems`, ...) changed, a `$ref` that resolves
 //!   nowhere, and alternatives that cannot be matched are all **unknown**, classed
 //!   breaking with a reason that says the change could not be proven compatible;
-//! - a member of a tool, prompt or resource this comparison does not know (`_meta`,
-//!   `execution`, ...) changed is breaking for the same reason; `title`, `description`,
+//! - a tool's `execution.taskSupport` (absent means `forbidden`): a change to `optional` is
+//!   additive (plain and task callers both still work), any other change is breaking;
+//! - a member of a tool, prompt or resource this comparison does not know (`_meta`, ...)
+//!   changed is breaking for the same reason as an unknown keyword; `title`, `description`,
 //!   `icons` and `size` are cosmetic, a resource's `annotations` are cosmetic (hints to a
 //!   reader);
 //! - a removed prompt argument is breaking; an `x-mcp-header` removed is additive.

@@ -629,3 +629,25 @@ fn a_reference_elsewhere_that_does_not_change_is_no_change() {
         )]
     );
 }
+
+#[test]
+fn task_support_keeps_clients_only_when_it_becomes_optional() {
+    let with = |support: Option<&str>| {
+        let mut t = json!({"name": "t", "inputSchema": {"type": "object"}});
+        if let Some(support) = support {
+            t["execution"] = json!({"taskSupport": support});
+        }
+        Surface::from_json(&json!({"tools": [t]})).unwrap()
+    };
+    assert_eq!(only(&with(None), &with(Some("optional"))), Class::Additive);
+    assert_eq!(
+        only(&with(Some("required")), &with(Some("optional"))),
+        Class::Additive
+    );
+    assert_eq!(
+        only(&with(Some("optional")), &with(Some("required"))),
+        Class::Breaking
+    );
+    assert_eq!(only(&with(Some("optional")), &with(None)), Class::Breaking);
+    assert_eq!(only(&with(None), &with(Some("forbidden"))), Class::Cosmetic);
+}
