@@ -21,6 +21,10 @@
 //!   helpers and the `assert_*` macros. `use mcp_test::prelude::*;` ([`prelude`]) imports what
 //!   a test file needs. With feature `rmcp`, the same surface tests a server built with rmcp,
 //!   the official Rust SDK (module `rmcp`, `#[mcp_test(rmcp = ..)]`).
+//! - [`surface`] reads a server's surface (tools with their schemas and annotations,
+//!   resources, templates, prompts, capabilities) from any target into one document, and
+//!   classes the drift between two as breaking, additive or cosmetic
+//!   ([`surface::diff()`]; `assert_surface_snapshot!` with feature `insta`).
 //!
 //! ```
 //! use mcp_test::prelude::*;

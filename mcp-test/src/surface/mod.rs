@@ -4,7 +4,7 @@
 //!
 //! - [`Surface`] is the document: [`Surface::fetch`] reads it from any
 //!   [`Target`](crate::target::Target) (an in-process [`Server`](crate::Server), a stdio or
-//!   HTTP [`Client`](crate::client::Client), an rmcp server, a
+//!   HTTP `client::Client`, an rmcp server, a
 //!   [`TestContext`](crate::testing::TestContext)) in either era, every page of every list;
 //!   [`Surface::from_text`] reads one another tool wrote, or a person; `to_text` writes it
 //!   normalized (sorted), fit for a file under version control or a snapshot
