@@ -2,7 +2,7 @@
 //! capabilities the connection knows (2025-11-25: the `initialize` result's) or
 //! `server/discover` gives (2026-07-28).
 
-use super::document::{SECTIONS, Surface};
+use super::document::{SECTIONS, Surface, SurfaceError};
 use crate::schema::kind_of;
 use crate::server::Caller;
 use crate::target::{Target, TargetError, send_within};
@@ -40,6 +40,11 @@ pub enum FetchError {
         /// The error object.
         error: Value,
     },
+    /// What the server listed is no surface: an item without its name (`name`, `uri`,
+    /// `uriTemplate`), two items of one name, a schema that is neither an object nor a
+    /// boolean. The pointer is into the surface document (`/tools/3`).
+    #[error("what the server lists is not a valid surface: {0}")]
+    Invalid(#[from] SurfaceError),
     /// A reply did not have the shape the spec gives it.
     #[error("{method}: {reason}")]
     Shape {
@@ -135,7 +140,8 @@ impl Surface {
         // A 2025-era context does its handshake with the first request: what it learnt.
         let capabilities = capabilities.or_else(|| known_capabilities(target));
         surface.capabilities = capabilities.unwrap_or_else(|| Value::Object(Map::new()));
-        Ok(surface.normalized())
+        // Checked as a file is, so what `to_text` writes always reads back.
+        Ok(Surface::from_json(&surface.to_json())?)
     }
 }
 
@@ -262,5 +268,82 @@ impl<T: Target + ?Sized> Asker<'_, T> {
             method: method.to_owned(),
             reason: format!("the list did not end within {MAX_PAGES} pages"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::{Exchange, TargetFuture};
+
+    /// A server that answers `server/discover` with tools only, and `tools/list` with
+    /// `pages` (the cursor of each page is its index).
+    struct Pages(Vec<Value>);
+
+    impl Target for Pages {
+        fn label(&self) -> String {
+            "pages".to_owned()
+        }
+        fn send<'a>(&'a self, message: &'a Value, _caller: &'a Caller) -> TargetFuture<'a> {
+            Box::pin(async move {
+                let result = match message["method"].as_str() {
+                    Some("server/discover") => json!({"capabilities": {"tools": {}}}),
+                    Some("tools/list") => {
+                        let at = message["params"]["cursor"]
+                            .as_str()
+                            .and_then(|c| c.parse::<usize>().ok())
+                            .unwrap_or(0);
+                        self.0[at].clone()
+                    }
+                    _ => return Ok(Exchange::default()),
+                };
+                Ok(Exchange {
+                    response: Some(
+                        json!({"jsonrpc": "2.0", "id": message["id"], "result": result}),
+                    ),
+                    ..Exchange::default()
+                })
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn every_page_is_followed_and_only_declared_lists_asked() {
+        let pages = Pages(vec![
+            json!({"tools": [{"name": "b", "inputSchema": {}}], "nextCursor": "1"}),
+            json!({"tools": [{"name": "a", "inputSchema": {}}]}),
+        ]);
+        let surface = Surface::fetch(&pages).await.unwrap();
+        let names: Vec<&Value> = surface.tools.iter().map(|t| &t["name"]).collect();
+        assert_eq!(names, [&json!("a"), &json!("b")]);
+        // Prompts and resources were not declared, so never asked (the target would not answer).
+        assert!(surface.prompts.is_empty() && surface.resources.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_tool_listed_twice_is_named_by_its_place() {
+        let pages = Pages(vec![
+            json!({"tools": [{"name": "a", "inputSchema": {}}], "nextCursor": "1"}),
+            json!({"tools": [{"name": "a", "inputSchema": {}}]}),
+        ]);
+        let err = Surface::fetch(&pages).await.unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("at /tools/1: a second tool with name \"a\""),
+            "{err}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_cursor_handed_back_ends_the_fetch() {
+        let pages = Pages(vec![
+            json!({"tools": [], "nextCursor": "1"}),
+            json!({"tools": [], "nextCursor": "1"}),
+        ]);
+        let err = Surface::fetch(&pages).await.unwrap_err();
+        assert!(
+            err.to_string().contains("handed back the cursor \"1\""),
+            "{err}"
+        );
     }
 }
