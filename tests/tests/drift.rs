@@ -316,3 +316,10 @@ mod rmcp_server {
         assert!(surface.prompts.is_empty() && surface.resources.is_empty());
     }
 }
+
+#[mcp_test(server = weather, era = both)]
+async fn a_derived_tool_has_one_surface_in_either_era(mcp: TestContext) {
+    let surface = Surface::fetch(&mcp).await.unwrap();
+    let current = Surface::fetch(&weather()).await.unwrap();
+    assert_eq!(diff(&current, &surface).changes, [], "in {:?}", mcp.era());
+}

@@ -122,6 +122,10 @@ impl Surface {
         }
         let mut surface = Surface::new();
         for section in &SECTIONS {
+            // A 2025-era context does its handshake with its first request: what it learnt.
+            if capabilities.is_none() {
+                capabilities = known_capabilities(target);
+            }
             let declared = match &capabilities {
                 Some(capabilities) => capabilities.get(capability_of(section.key)).is_some(),
                 None => true,
@@ -137,7 +141,6 @@ impl Surface {
                 _ => surface.resource_templates = items,
             }
         }
-        // A 2025-era context does its handshake with the first request: what it learnt.
         let capabilities = capabilities.or_else(|| known_capabilities(target));
         surface.capabilities = capabilities.unwrap_or_else(|| Value::Object(Map::new()));
         // Checked as a file is, so what `to_text` writes always reads back.
