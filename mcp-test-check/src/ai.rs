@@ -21,6 +21,7 @@
 //! - **Cache.** Responses are cached on disk (default `.mcp-test-cache/`), keyed by model,
 //!   server label and the sorted tool set, with an optional maximum age.
 
+use crate::options::setters;
 use bytes::Bytes;
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue};
@@ -133,19 +134,17 @@ impl AiOptions {
         }
     }
 
-    /// Another base URL; `None`: not configured ([`AiOptions::configured`] says so).
-    ///
-    /// ```
-    /// use mcp_test_check::ai::AiOptions;
-    /// let options = AiOptions::new("http://127.0.0.1:11434/v1", "m");
-    /// let moved = options.base_url(Some("http://127.0.0.1:8000/v1".into()));
-    /// assert_eq!(moved.configured().unwrap(), "http://127.0.0.1:8000/v1");
-    /// assert!(moved.base_url(None).configured().is_err());
-    /// ```
-    #[must_use]
-    pub fn base_url(mut self, base_url: Option<String>) -> Self {
-        self.base_url = base_url;
-        self
+    setters! {
+        /// Another base URL; `None`: not configured ([`AiOptions::configured`] says so).
+        ///
+        /// ```
+        /// use mcp_test_check::ai::AiOptions;
+        /// let options = AiOptions::new("http://127.0.0.1:11434/v1", "m");
+        /// let moved = options.base_url(Some("http://127.0.0.1:8000/v1".into()));
+        /// assert_eq!(moved.configured().unwrap(), "http://127.0.0.1:8000/v1");
+        /// assert!(moved.base_url(None).configured().is_err());
+        /// ```
+        base_url: Option<String>;
     }
 
     /// Another model.
@@ -155,83 +154,57 @@ impl AiOptions {
         self
     }
 
-    /// The bearer token; `None`: none (a localhost endpoint needs none).
-    #[must_use]
-    pub fn api_key(mut self, api_key: Option<String>) -> Self {
-        self.api_key = api_key;
-        self
-    }
+    setters! {
+        /// The bearer token; `None`: none (a localhost endpoint needs none).
+        api_key: Option<String>;
 
-    /// Certificate authorities to trust for an `https://` endpoint (feature `tls`) and extra
-    /// headers to send it.
-    ///
-    /// ```
-    /// use mcp_test::client::HttpOptions;
-    /// use mcp_test_check::ai::AiOptions;
-    /// let http = HttpOptions::new().header("X-Team", "blue")?;
-    /// let options = AiOptions::new("http://127.0.0.1:11434/v1", "m").http(http);
-    /// assert_eq!(options.http.header_names(), ["x-team"]);
-    /// # Ok::<(), mcp_test::client::ClientError>(())
-    /// ```
-    #[must_use]
-    pub fn http(mut self, http: mcp_test::client::HttpOptions) -> Self {
-        self.http = http;
-        self
-    }
+        /// Certificate authorities to trust for an `https://` endpoint (feature `tls`) and extra
+        /// headers to send it.
+        ///
+        /// ```
+        /// use mcp_test::client::HttpOptions;
+        /// use mcp_test_check::ai::AiOptions;
+        /// let http = HttpOptions::new().header("X-Team", "blue")?;
+        /// let options = AiOptions::new("http://127.0.0.1:11434/v1", "m").http(http);
+        /// assert_eq!(options.http.header_names(), ["x-team"]);
+        /// # Ok::<(), mcp_test::client::ClientError>(())
+        /// ```
+        http: mcp_test::client::HttpOptions;
 
-    /// Caches responses in `dir`; `None` disables the cache (nothing is read or written).
-    ///
-    /// ```
-    /// use mcp_test_check::ai::AiOptions;
-    /// use std::path::PathBuf;
-    /// let options = AiOptions::from_env(None, None, None);
-    /// assert_eq!(options.cache_dir, Some(PathBuf::from(".mcp-test-cache")));
-    /// let elsewhere = options.clone().cache_dir(Some("/tmp/ai-cache".into()));
-    /// assert_eq!(elsewhere.cache_dir, Some(PathBuf::from("/tmp/ai-cache")));
-    /// assert_eq!(options.cache_dir(None).cache_dir, None);
-    /// ```
-    #[must_use]
-    pub fn cache_dir(mut self, dir: Option<PathBuf>) -> Self {
-        self.cache_dir = dir;
-        self
-    }
+        /// Caches responses in `dir`; `None` disables the cache (nothing is read or written).
+        ///
+        /// ```
+        /// use mcp_test_check::ai::AiOptions;
+        /// use std::path::PathBuf;
+        /// let options = AiOptions::from_env(None, None, None);
+        /// assert_eq!(options.cache_dir, Some(PathBuf::from(".mcp-test-cache")));
+        /// let elsewhere = options.clone().cache_dir(Some("/tmp/ai-cache".into()));
+        /// assert_eq!(elsewhere.cache_dir, Some(PathBuf::from("/tmp/ai-cache")));
+        /// assert_eq!(options.cache_dir(None).cache_dir, None);
+        /// ```
+        cache_dir: Option<PathBuf>;
 
-    /// A maximum age for cached responses.
-    #[must_use]
-    pub fn cache_max_age(mut self, age: Option<Duration>) -> Self {
-        self.cache_max_age = age;
-        self
-    }
+        /// A maximum age for cached responses.
+        cache_max_age: Option<Duration>;
 
-    /// The timeout of one request to the model (default 120 s).
-    ///
-    /// ```
-    /// use mcp_test_check::ai::AiOptions;
-    /// use std::time::Duration;
-    /// let options = AiOptions::new("http://127.0.0.1:8/v1", "m")
-    ///     .timeout(Duration::from_secs(5))
-    ///     .max_tokens(512)
-    ///     .strict_json(false);
-    /// assert_eq!((options.timeout, options.max_tokens, options.strict_json), (Duration::from_secs(5), 512, false));
-    /// ```
-    #[must_use]
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+        /// The timeout of one request to the model (default 120 s).
+        ///
+        /// ```
+        /// use mcp_test_check::ai::AiOptions;
+        /// use std::time::Duration;
+        /// let options = AiOptions::new("http://127.0.0.1:8/v1", "m")
+        ///     .timeout(Duration::from_secs(5))
+        ///     .max_tokens(512)
+        ///     .strict_json(false);
+        /// assert_eq!((options.timeout, options.max_tokens, options.strict_json), (Duration::from_secs(5), 512, false));
+        /// ```
+        timeout: Duration;
 
-    /// The most tokens the model may answer with (default [`DEFAULT_MAX_TOKENS`]).
-    #[must_use]
-    pub fn max_tokens(mut self, max_tokens: u32) -> Self {
-        self.max_tokens = max_tokens;
-        self
-    }
+        /// The most tokens the model may answer with (default [`DEFAULT_MAX_TOKENS`]).
+        max_tokens: u32;
 
-    /// Whether to ask for JSON mode (`response_format: json_object`; default on).
-    #[must_use]
-    pub fn strict_json(mut self, strict: bool) -> Self {
-        self.strict_json = strict;
-        self
+        /// Whether to ask for JSON mode (`response_format: json_object`; default on).
+        strict_json: bool;
     }
 
     /// The base URL, if the endpoint is usable: a base URL is set, and either it is a localhost

@@ -279,18 +279,45 @@ impl<'a> Checker<'a> {
         self.send(method, id, body, out).await
     }
 
-    /// Sends a request the server must refuse with -32602 (Invalid params): the reply, in
-    /// [`brief`], when it answered anything else; `None` when it refused it so, or when the
-    /// request failed (recorded as by [`Checker::req`]).
-    pub(crate) async fn req_not_invalid_params(
+    /// Sends a request that must not be answered with `member` (`"result"`: it must be
+    /// refused; `"error"`: it must be served). When it is, a note that the server broke
+    /// `clause` goes to `out`, its message `says` of the reply (in [`brief`]); a failed request
+    /// is recorded as by [`Checker::req`].
+    pub(crate) async fn req_not_answered_with(
+        &mut self,
+        member: &str,
+        method: &str,
+        params: Value,
+        out: &mut Out,
+        clause: &Clause,
+        says: impl FnOnce(String) -> String,
+    ) {
+        if let Some(r) = self.req(method, params, out).await
+            && r.get(member).is_some()
+        {
+            let note = self.broke(clause, says(brief(&r)));
+            out.push(note);
+        }
+    }
+
+    /// Sends a request the server must refuse with -32602 (Invalid params). When it answers
+    /// anything else, a note that it broke `clause` goes to `out`, its message `says` of the
+    /// reply (in [`brief`]); a failed request is recorded as by [`Checker::req`].
+    pub(crate) async fn req_invalid_params(
         &mut self,
         method: &str,
         params: Value,
         out: &mut Out,
-    ) -> Option<String> {
+        clause: &Clause,
+        says: impl FnOnce(String) -> String,
+    ) {
         let invalid = Some(i64::from(mcp_test::wire::error_codes::INVALID_PARAMS));
-        let r = self.req(method, params, out).await?;
-        (r.pointer("/error/code").and_then(Value::as_i64) != invalid).then(|| brief(&r))
+        if let Some(r) = self.req(method, params, out).await
+            && r.pointer("/error/code").and_then(Value::as_i64) != invalid
+        {
+            let note = self.broke(clause, says(brief(&r)));
+            out.push(note);
+        }
     }
 
     /// Sends `body` (a request for `method` with id `id`) as built; the response is kept for

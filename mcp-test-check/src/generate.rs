@@ -1,6 +1,7 @@
 //! Rust test files from derived cases: what `mcp-test generate` writes.
 
 use crate::Consent;
+use crate::options::setters;
 use mcp_test::cases::{Case, Expectation, Outcome};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -45,11 +46,9 @@ impl GenerateOptions {
         }
     }
 
-    /// Another server for the tests.
-    #[must_use]
-    pub fn source(mut self, source: ServerSource) -> Self {
-        self.source = source;
-        self
+    setters! {
+        /// Another server for the tests.
+        source: ServerSource;
     }
 
     /// Another label for the file's header.
@@ -270,11 +269,9 @@ impl AiGenerate {
         }
     }
 
-    /// Other options for the model.
-    #[must_use]
-    pub fn options(mut self, options: crate::ai::AiOptions) -> Self {
-        self.options = options;
-        self
+    setters! {
+        /// Other options for the model.
+        options: crate::ai::AiOptions;
     }
 
     /// Asks `provider` instead of the default.
@@ -284,11 +281,9 @@ impl AiGenerate {
         self
     }
 
-    /// Whether a model that cannot be asked is an error ([`GenerateError::RequireAi`]).
-    #[must_use]
-    pub fn required(mut self, required: bool) -> Self {
-        self.required = required;
-        self
+    setters! {
+        /// Whether a model that cannot be asked is an error ([`GenerateError::RequireAi`]).
+        required: bool;
     }
 }
 
@@ -326,65 +321,43 @@ impl GenerateConfig {
         }
     }
 
-    /// Another server for the written tests, or label for the file's header.
-    #[must_use]
-    pub fn file(mut self, file: GenerateOptions) -> Self {
-        self.file = file;
-        self
-    }
+    setters! {
+        /// Another server for the written tests, or label for the file's header.
+        file: GenerateOptions;
 
-    /// Other cases: edge cases, values, which tools
-    /// ([`CaseOptions`](mcp_test::cases::CaseOptions)).
-    ///
-    /// ```
-    /// use mcp_test::cases::CaseOptions;
-    /// use mcp_test_check::generate::{GenerateConfig, ServerSource};
-    /// let config = GenerateConfig::new(ServerSource::Example, "example");
-    /// assert!(!config.cases.edge_cases);
-    /// let edges = config.cases(CaseOptions::default().only("notes"));
-    /// assert!(edges.cases.edge_cases);
-    /// ```
-    #[must_use]
-    pub fn cases(mut self, cases: mcp_test::cases::CaseOptions) -> Self {
-        self.cases = cases;
-        self
-    }
+        /// Other cases: edge cases, values, which tools
+        /// ([`CaseOptions`](mcp_test::cases::CaseOptions)).
+        ///
+        /// ```
+        /// use mcp_test::cases::CaseOptions;
+        /// use mcp_test_check::generate::{GenerateConfig, ServerSource};
+        /// let config = GenerateConfig::new(ServerSource::Example, "example");
+        /// assert!(!config.cases.edge_cases);
+        /// let edges = config.cases(CaseOptions::default().only("notes"));
+        /// assert!(edges.cases.edge_cases);
+        /// ```
+        cases: mcp_test::cases::CaseOptions;
 
-    /// Whether to dry-run every case first.
-    #[must_use]
-    pub fn verify(mut self, verify: bool) -> Self {
-        self.verify = verify;
-        self
-    }
+        /// Whether to dry-run every case first.
+        verify: bool;
 
-    /// Which tools `verify` may call ([`Consent`]; by default read-only ones).
-    ///
-    /// ```
-    /// use mcp_test_check::Consent;
-    /// use mcp_test_check::generate::{GenerateConfig, ServerSource};
-    /// let mut writes = Consent::default();
-    /// writes.allow_writes = true;
-    /// let config = GenerateConfig::new(ServerSource::Example, "example").consent(writes);
-    /// assert!(config.consent.allow_writes);
-    /// ```
-    #[must_use]
-    pub fn consent(mut self, consent: Consent) -> Self {
-        self.consent = consent;
-        self
-    }
+        /// Which tools `verify` may call ([`Consent`]; by default read-only ones).
+        ///
+        /// ```
+        /// use mcp_test_check::Consent;
+        /// use mcp_test_check::generate::{GenerateConfig, ServerSource};
+        /// let mut writes = Consent::default();
+        /// writes.allow_writes = true;
+        /// let config = GenerateConfig::new(ServerSource::Example, "example").consent(writes);
+        /// assert!(config.consent.allow_writes);
+        /// ```
+        consent: Consent;
 
-    /// Another timeout for each request to the server.
-    #[must_use]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+        /// Another timeout for each request to the server.
+        timeout: std::time::Duration;
 
-    /// AI-suggested cases on top of the rules engine's; `None`: none.
-    #[must_use]
-    pub fn ai(mut self, ai: Option<AiGenerate>) -> Self {
-        self.ai = ai;
-        self
+        /// AI-suggested cases on top of the rules engine's; `None`: none.
+        ai: Option<AiGenerate>;
     }
 }
 

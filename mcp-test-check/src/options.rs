@@ -3,6 +3,21 @@
 use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT};
 use std::time::Duration;
 
+/// Builder methods that each set one field of the same name, with the caller's docs:
+/// `/// docs` then `field: Type;` gives `#[must_use] pub fn field(mut self, field: Type) -> Self`.
+/// The options types of this crate build with it.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty;)*) => {$(
+        $(#[$doc])*
+        #[must_use]
+        pub fn $field(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+    )*};
+}
+pub(crate) use setters;
+
 /// The overall deadline of a check unless told otherwise: 10 minutes.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);
 
@@ -103,6 +118,11 @@ pub struct CheckOptions {
     /// `cases::properties` (feature `properties`), as probe `tools/properties`.
     /// `None` (the default): none.
     pub properties: Option<u32>,
+    /// The authorization server the checked server trusts (`--auth-issuer`): with it, the
+    /// token probes (`auth/*`) send the server tokens of that issuer that are wrong in one
+    /// way each (another audience, expired, a changed signature, too few scopes). `None` (the
+    /// default): they are skipped.
+    pub auth_issuer: Option<crate::AuthIssuer>,
 }
 
 impl Default for CheckOptions {
@@ -120,74 +140,53 @@ impl Default for CheckOptions {
             case_time: Some(DEFAULT_CASE_TIME),
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
+            auth_issuer: None,
         }
     }
 }
 
 impl CheckOptions {
-    /// Which cases to derive, with which values, for which tools ([`CaseOptions`]).
-    #[must_use]
-    pub fn cases(mut self, cases: CaseOptions) -> Self {
-        self.cases = cases;
-        self
-    }
+    setters! {
+        /// Which cases to derive, with which values, for which tools ([`CaseOptions`]).
+        cases: CaseOptions;
 
-    /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]); what it means is
-    /// [`timeout`](Self::timeout)'s.
-    #[must_use]
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+        /// Another per-call timeout (default [`DEFAULT_TIMEOUT`]); what it means is
+        /// [`timeout`](Self::timeout)'s.
+        timeout: Duration;
 
-    /// Whether to call open-world tools (default true; `--no-open-world` is `false`).
-    ///
-    /// ```
-    /// use mcp_test_check::CheckOptions;
-    /// assert!(CheckOptions::default().open_world);
-    /// assert!(!CheckOptions::default().open_world(false).open_world);
-    /// ```
-    #[must_use]
-    pub fn open_world(mut self, call: bool) -> Self {
-        self.open_world = call;
-        self
-    }
+        /// Whether to call open-world tools (default true; `--no-open-world` is `false`).
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// assert!(CheckOptions::default().open_world);
+        /// assert!(!CheckOptions::default().open_world(false).open_world);
+        /// ```
+        open_world: bool;
 
-    /// Whether to call additive writes too (`--allow-writes`; default false).
-    ///
-    /// ```
-    /// use mcp_test_check::CheckOptions;
-    /// assert!(CheckOptions::default().allow_writes(true).allow_writes);
-    /// ```
-    #[must_use]
-    pub fn allow_writes(mut self, allow: bool) -> Self {
-        self.allow_writes = allow;
-        self
-    }
+        /// Whether to call additive writes too (`--allow-writes`; default false).
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// assert!(CheckOptions::default().allow_writes(true).allow_writes);
+        /// ```
+        allow_writes: bool;
 
-    /// A function told every 5 s that a request is still awaited ([`on_waiting`](Self::on_waiting)).
-    ///
-    /// ```
-    /// use mcp_test_check::CheckOptions;
-    /// let options = CheckOptions::default().on_waiting(Some(|line| eprintln!("{line}")));
-    /// assert!(options.on_waiting.is_some());
-    /// ```
-    #[must_use]
-    pub fn on_waiting(mut self, note: Option<fn(&str)>) -> Self {
-        self.on_waiting = note;
-        self
-    }
+        /// A function told every 5 s that a request is still awaited ([`on_waiting`](Self::on_waiting)).
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// let options = CheckOptions::default().on_waiting(Some(|line| eprintln!("{line}")));
+        /// assert!(options.on_waiting.is_some());
+        /// ```
+        on_waiting: Option<fn(&str)>;
 
-    /// Whether to call every tool, even one the spec's defaults make potentially destructive.
-    ///
-    /// ```
-    /// use mcp_test_check::CheckOptions;
-    /// assert!(CheckOptions::default().allow_destructive(true).allow_destructive);
-    /// ```
-    #[must_use]
-    pub fn allow_destructive(mut self, allow: bool) -> Self {
-        self.allow_destructive = allow;
-        self
+        /// Whether to call every tool, even one the spec's defaults make potentially destructive.
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// assert!(CheckOptions::default().allow_destructive(true).allow_destructive);
+        /// ```
+        allow_destructive: bool;
     }
 
     /// Adds tools to call whatever their class (`--tool NAME`).
@@ -203,53 +202,42 @@ impl CheckOptions {
         self
     }
 
-    /// Another overall deadline; `None`: none (default [`DEFAULT_DEADLINE`]).
-    ///
-    /// ```
-    /// use mcp_test_check::CheckOptions;
-    /// use std::time::Duration;
-    /// let options = CheckOptions::default().deadline(Some(Duration::from_secs(60)));
-    /// assert_eq!(options.deadline, Some(Duration::from_secs(60)));
-    /// assert_eq!(options.deadline(None).deadline, None);
-    /// ```
-    #[must_use]
-    pub fn deadline(mut self, deadline: Option<Duration>) -> Self {
-        self.deadline = deadline;
-        self
+    setters! {
+        /// Another overall deadline; `None`: none (default [`DEFAULT_DEADLINE`]).
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// use std::time::Duration;
+        /// let options = CheckOptions::default().deadline(Some(Duration::from_secs(60)));
+        /// assert_eq!(options.deadline, Some(Duration::from_secs(60)));
+        /// assert_eq!(options.deadline(None).deadline, None);
+        /// ```
+        deadline: Option<Duration>;
+
+        /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
+        jobs: usize;
+
+        /// How long one schema case may run; `None`: up to the [`timeout`](Self::timeout)
+        /// (default [`DEFAULT_CASE_TIME`]).
+        case_time: Option<Duration>;
+
+        /// How long `check_connected` waits for a stdio server to exit after closing its stdin.
+        close_grace: Duration;
+
+        /// Property tests after the schema cases, this many cases per property; `None` (the
+        /// default): none.
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// assert_eq!(CheckOptions::default().properties(Some(16)).properties, Some(16));
+        /// ```
+        properties: Option<u32>;
     }
 
-    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
+    /// The authorization server the checked server trusts ([`auth_issuer`](Self::auth_issuer)).
     #[must_use]
-    pub fn jobs(mut self, jobs: usize) -> Self {
-        self.jobs = jobs;
-        self
-    }
-
-    /// How long one schema case may run; `None`: up to the [`timeout`](Self::timeout)
-    /// (default [`DEFAULT_CASE_TIME`]).
-    #[must_use]
-    pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
-        self.case_time = case_time;
-        self
-    }
-
-    /// How long `check_connected` waits for a stdio server to exit after closing its stdin.
-    #[must_use]
-    pub fn close_grace(mut self, grace: Duration) -> Self {
-        self.close_grace = grace;
-        self
-    }
-
-    /// Property tests after the schema cases, this many cases per property; `None` (the
-    /// default): none.
-    ///
-    /// ```
-    /// use mcp_test_check::CheckOptions;
-    /// assert_eq!(CheckOptions::default().properties(Some(16)).properties, Some(16));
-    /// ```
-    #[must_use]
-    pub fn properties(mut self, cases: Option<u32>) -> Self {
-        self.properties = cases;
+    pub fn auth_issuer(mut self, issuer: Option<crate::AuthIssuer>) -> Self {
+        self.auth_issuer = issuer;
         self
     }
 }

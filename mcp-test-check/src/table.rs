@@ -313,6 +313,16 @@ pub(crate) const PROBES: &[Row] = &[
         run: input_responses::run,
     },
     Row {
+        ids: &[probes::elicitation_content::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "multi-round: an accepted form whose content breaks its schema",
+        run: probes::elicitation_content::run,
+    },
+    Row {
         ids: &probes::notifications::IDS,
         needs: TOOLS,
         progress: "notifications: log messages, progress, server requests",
@@ -449,6 +459,16 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "HTTP: protected-resource metadata",
         run: probes::authorization::run,
+    },
+    Row {
+        ids: &probes::auth_tokens::IDS,
+        needs: Needs {
+            transport: Some(Transport::Http),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "HTTP: tokens of the trusted issuer, each wrong in one way (--auth-issuer)",
+        run: probes::auth_tokens::run,
     },
     Row {
         ids: &[stateless::ID],

@@ -661,3 +661,63 @@ async fn check_properties_runs_the_property_tests_as_one_probe() {
     assert_eq!(bad.status, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("--properties"), "{}", bad.stderr);
 }
+
+/// `--era` shows a server serving both eras as the clients of each see it. The bundled server
+/// serves both, so each era draws no finding, and the report says which era was spoken.
+#[tokio::test]
+async fn each_era_of_a_dual_server_is_checked_on_request() {
+    for era in ["2025-11-25", "2026-07-28"] {
+        let run = mcp_test(&["check", "--quiet", "--era", era, "--format", "json"]).await;
+        assert_eq!(run.status, 0, "--era {era}: {}\n{}", run.stdout, run.stderr);
+        let report: Value = serde_json::from_str(&run.stdout).expect("JSON report");
+        assert_eq!(report["era"], era, "{report}");
+        assert_eq!(report["summary"]["defect"], 0, "--era {era}: {report}");
+        assert_eq!(report["summary"]["warning"], 0, "--era {era}: {report}");
+    }
+}
+
+/// Over HTTP too, and an era the server does not speak is a clear failure to connect.
+#[tokio::test]
+async fn the_2025_era_over_http_and_an_era_not_served() {
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(serve(listener, example_server(), HttpConfig::default()));
+    let run = mcp_test(&["check", "--url", &url, "--era", "2025-11-25"]).await;
+    assert_eq!(run.status, 0, "{}\n{}", run.stdout, run.stderr);
+    for line in ["defect          0", "warning         0", "as asked (--era)"] {
+        assert!(run.stdout.contains(line), "{line}: {}", run.stdout);
+    }
+    assert!(
+        run.stderr.contains("protocol era: 2025-11-25"),
+        "{}",
+        run.stderr
+    );
+
+    let legacy_only = Server::builder("legacy-only", "1.0.0")
+        .eras([mcp_test::wire::Era::Legacy])
+        .build()
+        .unwrap();
+    let listener = bind_local(0).await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(serve(listener, legacy_only, HttpConfig::default()));
+    let run = mcp_test(&["check", "--url", &url, "--era", "2026-07-28"]).await;
+    assert_eq!(run.status, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("does not speak 2026-07-28")
+            && run.stderr.contains("initialize chose 2025-11-25"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_era_is_refused_naming_the_choices() {
+    let run = mcp_test(&["check", "--era", "2024-11-05"]).await;
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("`2024-11-05` is no era: use auto, 2026-07-28 or 2025-11-25"),
+        "{}",
+        run.stderr
+    );
+}

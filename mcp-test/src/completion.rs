@@ -206,6 +206,47 @@ where
     })
 }
 
+/// The `complete` and `complete_from` builder methods of a definition with completable names
+/// (a prompt's arguments, a template's variables), pushing onto its `completers`. The caller
+/// writes each method's docs and names its parameter.
+macro_rules! completion_setters {
+    (
+        $(#[$complete:meta])*
+        complete($name:ident);
+        $(#[$complete_from:meta])*
+        complete_from;
+    ) => {
+        $(#[$complete])*
+        pub fn complete<F, Fut, R>(mut self, $name: impl Into<String>, handler: F) -> Self
+        where
+            F: Fn($crate::context::Context, $crate::completion::CompletionRequest) -> Fut
+                + Send
+                + Sync
+                + 'static,
+            Fut: ::std::future::Future<Output = Result<R, $crate::tool::ToolError>>
+                + Send
+                + 'static,
+            R: $crate::completion::IntoCompletion,
+        {
+            self.completers
+                .push(($name.into(), $crate::completion::completer(handler)));
+            self
+        }
+
+        $(#[$complete_from])*
+        pub fn complete_from<I, S>(mut self, $name: impl Into<String>, values: I) -> Self
+        where
+            I: IntoIterator<Item = S>,
+            S: Into<String>,
+        {
+            self.completers
+                .push(($name.into(), $crate::completion::static_completer(values)));
+            self
+        }
+    };
+}
+pub(crate) use completion_setters;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,10 +64,14 @@
 // example server of `cases`) use it too.
 extern crate self as mcp_test;
 
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub mod auth;
 pub mod authorization;
 #[cfg(feature = "cases")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cases")))]
 pub mod cases;
+pub mod cassette;
 mod catalog;
 #[cfg(any(feature = "client", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "client", feature = "http"))))]
@@ -107,6 +111,8 @@ pub mod wire;
 #[cfg(feature = "cases")]
 pub mod __check {
     pub use crate::cases::target::{Deadline, Late, LateOutcome, Session};
+    #[cfg(feature = "http")]
+    pub use crate::client::auth::challenge_param;
     #[cfg(feature = "http")]
     pub use crate::client::{HttpClient, HttpReply, unauthorized};
 }

@@ -49,10 +49,9 @@
 //! ```
 
 use crate::authorization::Access;
-use crate::completion::{
-    Completer, CompletionRequest, IntoCompletion, completer, static_completer,
-};
+use crate::completion::{Completer, completion_setters};
 use crate::context::Context;
+use crate::resources::definition_setters;
 use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
 use crate::wire::{Content, Role};
@@ -404,36 +403,7 @@ impl Prompt {
         }
     }
 
-    /// Sets the display title.
-    pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.definition.title = Some(title.into());
-        self
-    }
-
-    /// Sets the description.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.definition.description = Some(description.into());
-        self
-    }
-
-    /// Sets the icons (the spec's `Icon` objects).
-    pub fn icons(mut self, icons: Vec<Value>) -> Self {
-        self.definition.icons = Some(icons);
-        self
-    }
-
-    /// Sets the definition's `_meta`.
-    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
-        self.definition.meta = Some(meta);
-        self
-    }
-
-    /// Who may see and get it (default: everyone). A denied caller gets the answer of an
-    /// unknown prompt; see [`authorization`](crate::authorization).
-    pub fn access(mut self, access: Access) -> Self {
-        self.access = access;
-        self
-    }
+    definition_setters!(common: "", "get", "prompt");
 
     /// Declares an argument, or replaces the one of that name derived from the handler's
     /// argument type.
@@ -473,28 +443,13 @@ impl Prompt {
         })
     }
 
-    /// Completes the argument `argument` with `handler`. See
-    /// [`completion`](crate::completion).
-    pub fn complete<F, Fut, R>(mut self, argument: impl Into<String>, handler: F) -> Self
-    where
-        F: Fn(Context, CompletionRequest) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
-        R: IntoCompletion,
-    {
-        self.completers.push((argument.into(), completer(handler)));
-        self
-    }
-
-    /// Completes `argument` from a fixed list: the values starting with what the client typed
-    /// (ignoring case), in the given order.
-    pub fn complete_from<I, S>(mut self, argument: impl Into<String>, values: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.completers
-            .push((argument.into(), static_completer(values)));
-        self
+    completion_setters! {
+        /// Completes the argument `argument` with `handler`. See
+        /// [`completion`](crate::completion).
+        complete(argument);
+        /// Completes `argument` from a fixed list: the values starting with what the client
+        /// typed (ignoring case), in the given order.
+        complete_from;
     }
 
     /// The definition `prompts/list` publishes.

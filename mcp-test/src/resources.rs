@@ -54,7 +54,7 @@
 //! ```
 
 use crate::authorization::Access;
-use crate::completion::{Completer, IntoCompletion, completer, static_completer};
+use crate::completion::{Completer, completion_setters};
 use crate::context::Context;
 use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
@@ -252,19 +252,44 @@ impl fmt::Debug for Resource {
     }
 }
 
+/// The builder setters of a definition: `common` those of every prompt, resource and template
+/// (with the words that differ: what the description adds, what a caller does with it, what
+/// a denied caller is answered as), `resource` those of resources and templates.
 macro_rules! definition_setters {
-    () => {
+    (common: $description:literal, $verb:literal, $unknown:literal) => {
         /// Sets the display title.
         pub fn title(mut self, title: impl Into<String>) -> Self {
             self.definition.title = Some(title.into());
             self
         }
 
-        /// Sets the description, for the model.
+        #[doc = concat!("Sets the description", $description, ".")]
         pub fn description(mut self, description: impl Into<String>) -> Self {
             self.definition.description = Some(description.into());
             self
         }
+
+        /// Sets the icons (the spec's `Icon` objects).
+        pub fn icons(mut self, icons: Vec<::serde_json::Value>) -> Self {
+            self.definition.icons = Some(icons);
+            self
+        }
+
+        /// Sets the definition's `_meta`.
+        pub fn meta(mut self, meta: ::serde_json::Map<String, ::serde_json::Value>) -> Self {
+            self.definition.meta = Some(meta);
+            self
+        }
+
+        #[doc = concat!("Who may see and ", $verb, " it (default: everyone). A denied caller gets the")]
+        #[doc = concat!("answer of an unknown ", $unknown, "; see [`authorization`](crate::authorization).")]
+        pub fn access(mut self, access: $crate::authorization::Access) -> Self {
+            self.access = access;
+            self
+        }
+    };
+    (resource) => {
+        definition_setters!(common: ", for the model", "read", "URI");
 
         /// Sets the MIME type; a handler returning a `String` or bytes gets it on its contents.
         pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
@@ -272,28 +297,9 @@ macro_rules! definition_setters {
             self
         }
 
-        /// Sets the icons (the spec's `Icon` objects).
-        pub fn icons(mut self, icons: Vec<Value>) -> Self {
-            self.definition.icons = Some(icons);
-            self
-        }
-
         /// Sets the annotations.
         pub fn annotations(mut self, annotations: Annotations) -> Self {
             self.definition.annotations = Some(annotations);
-            self
-        }
-
-        /// Sets the definition's `_meta`.
-        pub fn meta(mut self, meta: Map<String, Value>) -> Self {
-            self.definition.meta = Some(meta);
-            self
-        }
-
-        /// Who may see and read it (default: everyone). A denied caller gets the answer of an
-        /// unknown URI; see [`authorization`](crate::authorization).
-        pub fn access(mut self, access: Access) -> Self {
-            self.access = access;
             self
         }
 
@@ -306,6 +312,7 @@ macro_rules! definition_setters {
         }
     };
 }
+pub(crate) use definition_setters;
 
 impl Resource {
     /// A resource at `uri` named `name`, with no handler yet.
@@ -328,7 +335,7 @@ impl Resource {
         }
     }
 
-    definition_setters!();
+    definition_setters!(resource);
 
     /// Sets the size of the raw content, in bytes.
     pub fn size(mut self, size: u64) -> Self {
@@ -448,7 +455,7 @@ impl ResourceTemplate {
         }
     }
 
-    definition_setters!();
+    definition_setters!(resource);
 
     /// Reads a matching URI with `handler`, which receives the template's variables as a `V`.
     pub fn read<V, F, Fut, R>(mut self, handler: F) -> Self
@@ -462,28 +469,13 @@ impl ResourceTemplate {
         self
     }
 
-    /// Completes the template variable `variable` with `handler` (`completion/complete` with
-    /// `ref/resource`). See [`completion`](crate::completion).
-    pub fn complete<F, Fut, R>(mut self, variable: impl Into<String>, handler: F) -> Self
-    where
-        F: Fn(Context, crate::completion::CompletionRequest) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
-        R: IntoCompletion,
-    {
-        self.completers.push((variable.into(), completer(handler)));
-        self
-    }
-
-    /// Completes `variable` from a fixed list: the values starting with what the client typed
-    /// (ignoring case), in the given order.
-    pub fn complete_from<I, S>(mut self, variable: impl Into<String>, values: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.completers
-            .push((variable.into(), static_completer(values)));
-        self
+    completion_setters! {
+        /// Completes the template variable `variable` with `handler` (`completion/complete`
+        /// with `ref/resource`). See [`completion`](crate::completion).
+        complete(variable);
+        /// Completes `variable` from a fixed list: the values starting with what the client
+        /// typed (ignoring case), in the given order.
+        complete_from;
     }
 
     /// The definition `resources/templates/list` publishes.

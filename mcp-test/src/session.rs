@@ -41,7 +41,9 @@
 //!   and cancellation (`notifications/cancelled`, handled by the transport) are as in
 //!   2026-07-28.
 //! - **Results** are in 2025-11-25 shape: no `resultType`, `ttlMs`, `cacheScope` nor
-//!   `_meta` server info. The 2026-only methods (`server/discover`, `subscriptions/listen`,
+//!   `_meta` server info; a tool whose output is not an object (which 2026-07-28 allows) is
+//!   listed without its `outputSchema`, and its result without `structuredContent`, whose
+//!   JSON stays in the text block. The 2026-only methods (`server/discover`, `subscriptions/listen`,
 //!   `tasks/*`) are -32601.
 //! - **Questions**: what 2026-07-28 answers as `input_required` (a handler's
 //!   [`Context::elicit`](crate::Context::elicit), `create_message`, `list_roots`) is sent here
@@ -552,8 +554,13 @@ impl Session {
             };
             if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
                 let mut result = result;
-                if method == "tools/list" {
-                    publish_task_support(server, &mut result);
+                match method {
+                    "tools/list" => {
+                        publish_task_support(server, &mut result);
+                        legacy_output_schemas(&mut result);
+                    }
+                    "tools/call" => legacy_structured_content(&mut result),
+                    _ => {}
                 }
                 return result_of(id, result);
             }
@@ -783,6 +790,36 @@ fn publish_task_support(server: &Server, result: &mut Value) {
             }
             _ => {}
         }
+    }
+}
+
+/// 2026-07-28 lets a tool's `outputSchema` be any schema (SEP-2106: an array, a scalar);
+/// 2025-11-25's `Tool.outputSchema` must be `type: "object"`. A tool whose output is not an
+/// object is listed without one in that era: the schema is a promise a 2025 client cannot be
+/// given, and the result's text block still carries the JSON (see
+/// [`legacy_structured_content`]).
+fn legacy_output_schemas(result: &mut Value) {
+    let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for tool in tools.iter_mut().filter_map(Value::as_object_mut) {
+        let object = tool
+            .get("outputSchema")
+            .is_none_or(|schema| schema.get("type").and_then(Value::as_str) == Some("object"));
+        if !object {
+            tool.remove("outputSchema");
+        }
+    }
+}
+
+/// 2025-11-25's `CallToolResult.structuredContent` is an object; 2026-07-28's any JSON value.
+/// A value that is not an object is left out in that era (it is optional there), the
+/// serialized JSON staying in the text block 2026-07-28 asks a tool to send beside it.
+fn legacy_structured_content(result: &mut Value) {
+    if let Some(map) = result.as_object_mut()
+        && map.get("structuredContent").is_some_and(|v| !v.is_object())
+    {
+        map.remove("structuredContent");
     }
 }
 

@@ -27,7 +27,7 @@ const NEVER: &[&str] = &["mcp-test-check", "clap"];
 
 /// Every feature of mcp-test.
 const ALL_FEATURES: &str =
-    r#", features = ["cases", "properties", "client", "http", "tls", "insta", "rmcp"]"#;
+    r#", features = ["cases", "properties", "client", "http", "tls", "insta", "rmcp", "auth"]"#;
 
 fn scratch_crate(dir: &Path, features: &str) {
     let library = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -4,11 +4,14 @@
 //! (`mcp_test::spec::clauses`) that a probe checks on a 2026-07-28 server has a switch.
 
 use futures_util::StreamExt;
+use mcp_test::auth::AuthServer;
 use mcp_test::cases::Connected;
 use mcp_test::client::{Client, HttpOptions};
 use mcp_test::spec::clauses;
 use mcp_test::wire::Era;
-use mcp_test_check::{CheckOptions, CheckReport, Finding, Severity, check, check_connected};
+use mcp_test_check::{
+    AuthIssuer, CheckOptions, CheckReport, Finding, Severity, check, check_connected,
+};
 use serde::Deserialize;
 use std::process::Stdio;
 use std::time::Duration;
@@ -67,8 +70,25 @@ async fn over_stdio(breaks: &[&str]) -> CheckReport {
 
 /// `check` over Streamable HTTP, on a free port of 127.0.0.1.
 async fn over_http(breaks: &[&str]) -> CheckReport {
+    over_http_trusting(breaks, None).await
+}
+
+/// `check` over Streamable HTTP of the fixture as a resource server trusting a local
+/// authorization server of this test, connected with a good token of it and told the issuer
+/// (`--auth-issuer`), so the token probes run.
+async fn over_http_auth(breaks: &[&str]) -> CheckReport {
+    let auth = AuthServer::start()
+        .await
+        .expect("the authorization server starts");
+    over_http_trusting(breaks, Some(&auth)).await
+}
+
+async fn over_http_trusting(breaks: &[&str], auth: Option<&AuthServer>) -> CheckReport {
     let mut command = command(breaks);
     command.args(["--http", "127.0.0.1:0"]);
+    if let Some(auth) = auth {
+        command.args(["--trust-issuer", auth.issuer()]);
+    }
     command.stderr(Stdio::piped()).stdout(Stdio::null());
     let mut child = command.spawn().expect("the fixture starts");
     let mut stderr = BufReader::new(child.stderr.take().expect("piped")).lines();
@@ -82,15 +102,29 @@ async fn over_http(breaks: &[&str]) -> CheckReport {
     })
     .await
     .expect("the fixture listens within 20 s");
-    // The token a switch of the authorization area asks for; an open server ignores it.
-    let token = HttpOptions::new()
-        .header("Authorization", "Bearer fixture-token")
-        .expect("a valid header");
-    let client = Client::http_with(&format!("http://{address}/mcp"), &token).expect("a valid URL");
+    let url = format!("http://{address}/mcp");
+    let (token, options) = match auth {
+        // The token a switch of the authorization area asks for; an open server ignores it.
+        None => (
+            HttpOptions::new()
+                .header("Authorization", "Bearer fixture-token")
+                .expect("a valid header"),
+            options(),
+        ),
+        Some(auth) => {
+            let issuer = AuthIssuer::new(auth.issuer());
+            let token = issuer
+                .bearer_for(&url, &HttpOptions::new(), Duration::from_secs(10))
+                .await
+                .expect("a token of the trusted issuer");
+            (token, options().auth_issuer(Some(issuer)))
+        }
+    };
+    let client = Client::http_with(&url, &token).expect("a valid URL");
     let connected = Connected::probe(client, "broken_server over HTTP")
         .await
         .expect("the fixture answers server/discover");
-    let report = check(&connected, &options()).await;
+    let report = check(&connected, &options).await;
     drop(child);
     report
 }
@@ -99,22 +133,66 @@ async fn over(transport: &str, breaks: &[&str]) -> CheckReport {
     match transport {
         "stdio" => over_stdio(breaks).await,
         "http" => over_http(breaks).await,
+        "http-auth" => over_http_auth(breaks).await,
         other => panic!("unknown transport {other:?}"),
     }
 }
 
 #[tokio::test]
 async fn the_clean_fixture_has_no_finding_on_either_transport() {
-    for transport in ["stdio", "http"] {
+    for transport in ["stdio", "http", "http-auth"] {
         let report = over(transport, &[]).await;
+        // Over http-auth, the one note that the protected-resource metadata was found.
+        let notes = usize::from(transport == "http-auth");
         assert_eq!(
             report.findings().count(),
+            notes,
+            "over {transport}:\n{}",
+            report.to_text()
+        );
+        assert_eq!(
+            report
+                .findings()
+                .filter(|f| f.severity != Severity::Info)
+                .count(),
             0,
             "over {transport}:\n{}",
             report.to_text()
         );
         assert!(report.incomplete.is_none(), "{}", report.to_text());
     }
+}
+
+/// With a trusted issuer the token probes run (none is skipped) and find nothing on the clean
+/// fixture; without one they are skipped, saying why.
+#[tokio::test]
+async fn the_token_probes_run_only_with_a_trusted_issuer() {
+    let token_probes = |report: &CheckReport| -> Vec<(String, Option<String>)> {
+        report
+            .probes
+            .iter()
+            .filter(|p| p.name.starts_with("auth/"))
+            .map(|p| (p.name.clone(), p.skipped.clone()))
+            .collect()
+    };
+    let with = over_http_auth(&[]).await;
+    let ran = token_probes(&with);
+    assert_eq!(ran.len(), 5, "{}", with.to_text());
+    assert!(ran.iter().all(|(_, skipped)| skipped.is_none()), "{ran:?}");
+    assert!(
+        with.findings().all(|f| f.severity == Severity::Info),
+        "{}",
+        with.to_text()
+    );
+    let without = over_http(&[]).await;
+    let skipped = token_probes(&without);
+    assert_eq!(skipped.len(), 5, "{}", without.to_text());
+    assert!(
+        skipped
+            .iter()
+            .all(|(_, why)| why.as_deref().is_some_and(|w| w.contains("--auth-issuer"))),
+        "{skipped:?}"
+    );
 }
 
 /// What is wrong with the report of one switch on one transport, if anything.
@@ -127,9 +205,12 @@ fn disagreement(switch: &Switch, transport: &str, report: &CheckReport) -> Optio
     // warning or defect elsewhere; notes are allowed there (the era checked, tools that ask
     // a client that declared no elicitation in its initialize).
     let era_note = |f: &&Finding| report.era == Some(Era::Legacy) && f.severity == Severity::Info;
+    // A resource server's metadata is found and noted (`http/authorization`): a note, not a
+    // finding against it.
+    let auth_note = |f: &&Finding| transport == "http-auth" && f.severity == Severity::Info;
     let others: Vec<String> = findings
         .iter()
-        .filter(|f| f.probe != switch.probe && !era_note(f))
+        .filter(|f| f.probe != switch.probe && !era_note(f) && !auth_note(f))
         .map(|f| format!("{} ({})", f.probe, f.message))
         .collect();
     if fired && others.is_empty() {

@@ -924,3 +924,60 @@ mod checked {
         assert_clean(&check(&connected, &options()).await);
     }
 }
+
+/// Lists notes as an array: an output 2026-07-28 allows and 2025-11-25 does not.
+struct ListNotes;
+
+impl Tool for ListNotes {
+    const NAME: &'static str = "list_notes";
+    fn input_schema() -> Value {
+        json!({"type": "object"})
+    }
+    fn output_schema() -> Option<Value> {
+        Some(json!({"type": "array", "items": {"type": "string"}}))
+    }
+    fn parse(_: Value) -> Result<Self, ToolError> {
+        Ok(ListNotes)
+    }
+    async fn call(self, _: &Context) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::structured(json!(["a", "b"])))
+    }
+}
+
+/// 2025-11-25's `Tool.outputSchema` is an object schema and `structuredContent` an object: a
+/// tool whose output is an array keeps both in 2026-07-28 and goes without them in the 2025
+/// era, its JSON still in the text block, each reply valid in its era's schema.
+#[tokio::test]
+async fn an_array_output_is_served_in_each_era_as_that_era_allows() {
+    let server = || {
+        Server::builder("notes", "1.0.0")
+            .tool::<ListNotes>()
+            .build()
+            .unwrap()
+    };
+    let modern = Session::new(server(), None);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}});
+    let list = send(&modern, request(1, "tools/list", json!({"_meta": meta}))).await;
+    assert_eq!(list["result"]["tools"][0]["outputSchema"]["type"], "array");
+    let params = json!({"_meta": meta, "name": "list_notes"});
+    let call = send(&modern, request(2, "tools/call", params)).await;
+    assert_eq!(call["result"]["structuredContent"], json!(["a", "b"]));
+
+    let (session, _others) = legacy_session(server(), |_| json!({}));
+    send(&session, initialize(1, "2025-11-25", json!({}))).await;
+    let list = send(&session, request(2, "tools/list", json!({}))).await;
+    check_response_in(Era::Legacy, "tools/list", &list).unwrap();
+    assert!(
+        list["result"]["tools"][0].get("outputSchema").is_none(),
+        "{list}"
+    );
+    let call = send(
+        &session,
+        request(3, "tools/call", json!({"name": "list_notes"})),
+    )
+    .await;
+    check_response_in(Era::Legacy, "tools/call", &call).unwrap();
+    assert!(call["result"].get("structuredContent").is_none(), "{call}");
+    assert_eq!(call["result"]["content"][0]["text"], r#"["a","b"]"#);
+}

@@ -12,9 +12,13 @@
 //! mcp-test read URI [TARGET]
 //! mcp-test prompt NAME [k=v...] [TARGET]
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
+//! mcp-test record --out FILE [--http ADDR] TARGET
+//! mcp-test replay CASSETTE [--times N] [--overwrite] TARGET
+//! mcp-test serve --cassette FILE [--http ADDR]
 //! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
 //! mcp-test surface [TARGET]
 //! mcp-test diff OLD [NEW | TARGET] [--fail-on breaking|additive] [--format text|json|markdown]
+//! mcp-test auth-server [--port N] [--print-env]
 //! ```
 //!
 //! TARGET is `--url URL [--header 'Name: value']... [--ca-cert FILE]` or `-- CMD ARGS...`.
@@ -24,12 +28,20 @@
 // Beside this file, in a folder with no main.rs (so cargo takes it for no binary of its own).
 #[path = "mcp-test/adhoc.rs"]
 mod adhoc;
+#[path = "mcp-test/auth_server.rs"]
+mod auth_server;
 #[path = "mcp-test/coverage.rs"]
 mod coverage;
 #[path = "mcp-test/open.rs"]
 mod open;
 #[path = "mcp-test/surface.rs"]
 mod surface;
+#[path = "mcp-test/record.rs"]
+mod record;
+#[path = "mcp-test/replay.rs"]
+mod replay;
+#[path = "mcp-test/serve.rs"]
+mod serve;
 
 use open::{OpenError, Served, TargetArgs, connect_timeout, http_options, open, target_label};
 
@@ -91,6 +103,21 @@ enum Command {
     /// 2 when a surface cannot be read, 1 when --fail-on CLASS is given and a change of
     /// that class or worse exists, else 0.
     Diff(surface::DiffArgs),
+    AuthServer(auth_server::AuthServerArgs),
+    /// Records a session into a cassette (JSON Lines) as a proxy: speaks MCP over stdio to the
+    /// client that starts it and forwards every message to the server after `--` (or
+    /// `--url`), both eras, server requests and their answers included. Secret header values
+    /// are never written; ids, requestState, task ids and timestamps are marked volatile.
+    Record(record::RecordArgs),
+    /// Replays a cassette against a live server and reports any difference (exchange, line,
+    /// JSON pointer, recorded and live values), writing the live session to
+    /// CASSETTE.pending. Exits 1 on a difference, 2 when it cannot run.
+    Replay(replay::ReplayArgs),
+    /// Serves a cassette over stdio: a mock server answering each request with the recorded
+    /// response it matches (method and params, ids and progress tokens aside), under the live
+    /// id; an unmatched request gets -32601 (method never recorded) or -32602 naming the
+    /// closest recorded request and where its params differ.
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -104,8 +131,8 @@ enum Format {
 #[derive(Args)]
 struct ConsentArgs {
     /// Do not call open-world tools: those whose `openWorldHint` is true or absent, which may
-    /// reach outside this machine (a paid or rate-limited API). By default only only
-    /// read-only tools (`readOnlyHint: true`), open-world ones included, marked in the report.
+    /// reach outside this machine (a paid or rate-limited API). By default only
+    /// read-only tools (`readOnlyHint: true`) are called, open-world ones included and marked.
     #[arg(long)]
     no_open_world: bool,
     /// Also call additive writes: tools not read-only with `destructiveHint: false`, which
@@ -184,6 +211,8 @@ struct CheckArgs {
     /// `why` to fill in. With --expect, the entries of that file that still match are kept.
     #[arg(long, value_name = "FILE")]
     write_expect: Option<PathBuf>,
+    #[command(flatten)]
+    auth: auth_server::AuthArgs,
 }
 
 /// Values to send instead of generated ones.
@@ -337,6 +366,10 @@ fn main() -> ExitCode {
                 Command::Coverage(args) => coverage::run(args),
                 Command::Surface(args) => surface::run_surface(args).await,
                 Command::Diff(args) => surface::run_diff(args).await,
+                Command::AuthServer(args) => auth_server::run(args).await,
+                Command::Record(args) => record::run(args).await,
+                Command::Replay(args) => replay::run(args).await,
+                Command::Serve(args) => serve::run(args).await,
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's
@@ -373,7 +406,7 @@ enum GenerateError {
     },
 }
 
-async fn run_check(args: CheckArgs) -> ExitCode {
+async fn run_check(mut args: CheckArgs) -> ExitCode {
     let started = Instant::now();
     let progress = !args.quiet;
     let values = match args.values.load() {
@@ -388,6 +421,13 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         Ok(e) => e,
         Err(e) => {
             eprintln!("mcp-test: --expect: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let auth_issuer = match args.auth.prepare(&mut args.target).await {
+        Ok(issuer) => issuer,
+        Err(e) => {
+            eprintln!("mcp-test: {e}");
             return ExitCode::from(2);
         }
     };
@@ -473,6 +513,7 @@ async fn run_check(args: CheckArgs) -> ExitCode {
         .jobs(usize::try_from(args.jobs).unwrap_or(1))
         .case_time((args.case_time > 0).then(|| Duration::from_secs(args.case_time)))
         .properties(args.properties)
+        .auth_issuer(auth_issuer)
         // Which request is still awaited, every few seconds, on stderr.
         .on_waiting(progress.then_some(|line: &str| eprintln!("mcp-test: {line}")));
     let mut on_progress = |line: &str| {

@@ -33,17 +33,11 @@ pub(crate) async fn completion(c: &mut Checker<'_>, prompts: &[Value], templates
     let mut out = Vec::new();
     let unknown = json!({"ref": {"type": "ref/prompt", "name": "mcp-test-no-such-prompt"},
                          "argument": {"name": "mcp-test", "value": ""}});
-    if let Some(got) = c
-        .req_not_invalid_params("completion/complete", unknown, &mut out)
-        .await
-    {
-        out.push(c.broke(
-            &clauses::COMPLETION_ERRORS,
-            format!(
-                "completing an argument of an unknown prompt: {INVALID_PARAMS} expected; got {got}"
-            ),
-        ));
-    }
+    let clause = &clauses::COMPLETION_ERRORS;
+    c.req_invalid_params("completion/complete", unknown, &mut out, clause, |got| {
+        format!("completing an argument of an unknown prompt: {INVALID_PARAMS} expected; got {got}")
+    })
+    .await;
     let mut refs = Vec::new();
     for prompt in prompts.iter().take(SAMPLE) {
         let Some(name) = prompt.get("name").and_then(Value::as_str) else {

@@ -28,7 +28,7 @@ pub(crate) const ID: &str = "discovery/fields";
 /// The row: discovery, then the capabilities the server declared, which later rows go by.
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let discover = discovery(&mut r.c).await;
+        let discover = discovery(&mut r.c, r.connection.era_chosen).await;
         r.declared = match r.c.era {
             Era::Current => discover
                 .as_ref()
@@ -41,7 +41,7 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
 }
 
 /// Records [`ID`]; returns the discover result of a 2026-07-28 server that answered one.
-pub(crate) async fn discovery(c: &mut Checker<'_>) -> Option<Value> {
+pub(crate) async fn discovery(c: &mut Checker<'_>, era_chosen: bool) -> Option<Value> {
     let mut out = Vec::new();
     let mut discovered = None;
     if c.modern() {
@@ -102,6 +102,10 @@ pub(crate) async fn discovery(c: &mut Checker<'_>) -> Option<Value> {
                 }
             }
         }
+    } else if era_chosen {
+        out.push(Note::info(
+            "checked over the 2025-11-25 initialize handshake, as asked (--era): the 2026-only probes were skipped",
+        ));
     } else {
         // A 2025-era server is not wrong for being one: for the record.
         out.push(Note::info(

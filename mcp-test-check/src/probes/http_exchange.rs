@@ -47,6 +47,41 @@ pub(crate) fn base_calls(r: &Run<'_>) -> Vec<(Value, Value)> {
     out
 }
 
+/// The first of [`base_calls`] with the run's endpoint, for a probe that posts it again.
+pub(crate) struct BaseCall {
+    pub url: String,
+    pub options: HttpOptions,
+    /// The tool's definition.
+    pub tool: Value,
+    pub name: String,
+    /// Its `tools/call` request with the base case's arguments.
+    pub body: Value,
+}
+
+/// The first base call, its request given the id `request_id`; `None` when there is none,
+/// after recording `probe` with nothing found (a row with `Needs::base_call` has one).
+pub(crate) fn first_base_call(r: &mut Run<'_>, probe: &str, request_id: &str) -> Option<BaseCall> {
+    let (url, options) = endpoint(r);
+    let Some((tool, arguments)) = base_calls(r).into_iter().next() else {
+        r.c.push_probe(probe, Vec::new());
+        return None;
+    };
+    let name = tool
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let mut body = mcp_test::wire::build::build_call_request(&name, arguments);
+    body["id"] = Value::from(request_id);
+    Some(BaseCall {
+        url,
+        options,
+        tool,
+        name,
+        body,
+    })
+}
+
 /// Sets (or, for an empty value, removes) a header; a name or value that cannot be sent is
 /// left out.
 pub(crate) fn put(headers: &mut HeaderMap, name: &str, value: &str) {

@@ -25,7 +25,7 @@
 //! [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE) (JSON-RPC 2.0, both eras).
 
 use crate::Shown;
-use crate::checker::{Note, Out, brief};
+use crate::checker::{Note, brief};
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::Caller;
@@ -48,24 +48,28 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
             text: MALFORMED.to_owned(),
             reply_id: None,
         };
-        let seen = exchange_text(r, &what).await;
-        let out = judge(
-            r.c.era,
-            &what,
-            &seen,
-            &clauses::JSONRPC_PARSE_ERROR,
-            i64::from(PARSE_ERROR),
-            "Parse error",
-        );
-        record(r, ID, &seen, out);
+        let clause = &clauses::JSONRPC_PARSE_ERROR;
+        probe_text(r, ID, &what, clause, i64::from(PARSE_ERROR), "Parse error").await;
     })
 }
 
-/// Records probe `id`: skipped, with why, when the text was not sent.
-pub(crate) fn record(r: &mut Run<'_>, id: &str, seen: &Seen, out: Out) {
+/// Sends `sent` ([`exchange_text`]), judges what came back against `clause`, whose error is
+/// `code` (`name`), and records probe `id`: skipped, with why, when the text was not sent.
+pub(crate) async fn probe_text(
+    r: &mut Run<'_>,
+    id: &str,
+    sent: &Sent,
+    clause: &Clause,
+    code: i64,
+    name: &str,
+) {
+    let seen = exchange_text(r, sent).await;
     match &seen.unsent {
         Some(why) => r.c.skip_probe(id, why.clone()),
-        None => r.c.push_probe(id, out),
+        None => {
+            let out = judge(r.c.era, sent, &seen, clause, code, name);
+            r.c.push_probe(id, out);
+        }
     }
 }
 

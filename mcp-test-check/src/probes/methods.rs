@@ -181,45 +181,21 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    use mcp_test::Caller;
-    use mcp_test::target::{Connection, Exchange, Target, TargetFuture};
-
-    /// A 2026-07-28 server without tools that finds a method missing before it looks at the
-    /// version or the envelope (the spec fixes no order): tools/list is -32601, whatever its
-    /// `_meta` says.
-    struct NoTools(mcp_test::Server);
-
-    impl Target for NoTools {
-        fn label(&self) -> String {
-            "no tools".to_owned()
-        }
-        fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-            if message.get("method") == Some(&json!("tools/list")) {
-                let id = message.get("id").cloned().unwrap_or(Value::Null);
-                return Box::pin(async move {
-                    Ok(Exchange {
-                        response: Some(json!({"jsonrpc": "2.0", "id": id,
-                            "error": {"code": -32601, "message": "Method not found"}})),
-                        ..Exchange::default()
-                    })
-                });
-            }
-            self.0.send(message, caller)
-        }
-        fn connection(&self) -> Connection {
-            self.0.connection()
-        }
-    }
+    use crate::probes::test_targets::Refusing;
 
     /// A 2026-07-28 server without tools answers tools/list -32601, rightly: the version
     /// probe asks with server/discover, which it serves, so it draws no finding.
     #[tokio::test]
     async fn a_server_without_tools_that_handles_versions_draws_no_finding() {
-        let server = NoTools(
-            mcp_test::Server::builder("no-tools", "1.0.0")
+        // It finds a method missing before it looks at the version or the envelope (the
+        // spec fixes no order): tools/list is -32601, whatever its `_meta` says.
+        let server = Refusing {
+            server: mcp_test::Server::builder("no-tools", "1.0.0")
                 .build()
                 .expect("builds"),
-        );
+            method: "tools/list",
+            error: json!({"code": -32601, "message": "Method not found"}),
+        };
         let mut c = Checker::new(
             &server,
             mcp_test::cases::Era::Current,

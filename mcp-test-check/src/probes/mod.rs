@@ -3,11 +3,13 @@
 //! the checker (`crate::checker`). Each file holds its row's run function (`run`) and the ids
 //! it reports; a file without a row holds helpers several probes share.
 
+pub(crate) mod auth_tokens;
 pub(crate) mod authorization;
 pub(crate) mod cache_hints;
 pub(crate) mod completion;
 pub(crate) mod content;
 pub(crate) mod discovery;
+pub(crate) mod elicitation_content;
 pub(crate) mod embedded_resources;
 pub(crate) mod extension_fallback;
 pub(crate) mod header_case;
@@ -43,6 +45,8 @@ pub(crate) mod stream_related;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;
 pub(crate) mod tasks_listen_undeclared;
+#[cfg(test)]
+mod test_targets;
 pub(crate) mod tool_definitions;
 pub(crate) mod transport;
 pub(crate) mod version_negotiation;

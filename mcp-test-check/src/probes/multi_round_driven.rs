@@ -188,40 +188,37 @@ async fn ask_again(c: &mut Checker<'_>, label: &str, rounds: &Rounds, out: &mut 
     if rounds.requests.len() < 2 || !asked_first {
         return;
     }
-    let Some((mut params, first, _)) = start_afresh(c, rounds, out).await else {
+    let Some((params, _)) = start_afresh(c, rounds, out).await else {
         return;
     };
-    if let Some(state) = first.pointer("/result/requestState") {
-        params["requestState"] = state.clone();
-    }
-    if let Some(r) = c.req("tools/call", params, out).await
-        && r.get("error").is_some()
-    {
-        out.push(c.broke(
-            &clauses::MRTR_ASK_AGAIN,
-            format!(
-                "{label}: a retry without the answers it was asked for should get a new input_required result; got {}",
-                brief(&r)
-            ),
-        ));
-    }
+    let clause = &clauses::MRTR_ASK_AGAIN;
+    c.req_not_answered_with("error", "tools/call", params, out, clause, |got| {
+        format!(
+            "{label}: a retry without the answers it was asked for should get a new input_required result; got {got}"
+        )
+    })
+    .await;
 }
 
-/// Sends the first request of `rounds` again, as new: its params, the response, and the
-/// input requests it asked for. `None` when it got no answer or asked for nothing.
+/// Sends the first request of `rounds` again, as new: the params of a retry (its params, with
+/// the `requestState` the response gave, if any), and the input requests it asked for. `None`
+/// when it got no answer or asked for nothing.
 async fn start_afresh(
     c: &mut Checker<'_>,
     rounds: &Rounds,
     out: &mut Out,
-) -> Option<(Value, Value, serde_json::Map<String, Value>)> {
-    let params = rounds.requests.first()?.get("params")?.clone();
+) -> Option<(Value, serde_json::Map<String, Value>)> {
+    let mut params = rounds.requests.first()?.get("params")?.clone();
     let first = c.req("tools/call", params.clone(), out).await?;
     let asked = first
         .pointer("/result/inputRequests")
         .and_then(Value::as_object)
         .filter(|a| !a.is_empty())?
         .clone();
-    Some((params, first, asked))
+    if let Some(state) = first.pointer("/result/requestState") {
+        params["requestState"] = state.clone();
+    }
+    Some((params, asked))
 }
 
 /// Starts the request afresh and, when it asks for input, retries it with synthesized
@@ -231,7 +228,7 @@ async fn extra_answer(c: &mut Checker<'_>, label: &str, rounds: &Rounds, out: &m
     if rounds.requests.len() < 2 || c.dead.is_some() {
         return;
     }
-    let Some((mut params, first, asked)) = start_afresh(c, rounds, out).await else {
+    let Some((mut params, asked)) = start_afresh(c, rounds, out).await else {
         return;
     };
     let mut answers = serde_json::Map::new();
@@ -243,20 +240,13 @@ async fn extra_answer(c: &mut Checker<'_>, label: &str, rounds: &Rounds, out: &m
     }
     answers.insert("mcp-test-unasked".to_owned(), json!({"action": "accept"}));
     params["inputResponses"] = Value::Object(answers);
-    if let Some(state) = first.pointer("/result/requestState") {
-        params["requestState"] = state.clone();
-    }
-    if let Some(r) = c.req("tools/call", params, out).await
-        && r.get("error").is_some()
-    {
-        out.push(c.broke(
-            &clauses::MRTR_IGNORE_EXTRA,
-            format!(
-                "{label}: a retry whose inputResponses also answer an input request never made (\"mcp-test-unasked\") should be served as without it; got {}",
-                brief(&r)
-            ),
-        ));
-    }
+    let clause = &clauses::MRTR_IGNORE_EXTRA;
+    c.req_not_answered_with("error", "tools/call", params, out, clause, |got| {
+        format!(
+            "{label}: a retry whose inputResponses also answer an input request never made (\"mcp-test-unasked\") should be served as without it; got {got}"
+        )
+    })
+    .await;
 }
 
 /// When the first round asks for elicitation, drives the request afresh answering every

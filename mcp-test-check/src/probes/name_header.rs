@@ -12,42 +12,36 @@
 //!
 //! No answer at all breaks `jsonrpc/response-required`.
 
-use super::http_exchange::{Wire, base_calls, call_headers, endpoint, put};
+use super::http_exchange::{Wire, call_headers, first_base_call, put};
 use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::spec::clauses;
 use mcp_test::wire::error_codes::HEADER_MISMATCH;
-use serde_json::{Value, json};
 use std::time::Duration;
 
 pub(crate) const ID: &str = "http/name-header-mismatch";
 
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let (url, options) = endpoint(r);
-        let Some((tool, arguments)) = base_calls(r).into_iter().next() else {
-            // `Needs::base_call` holds one.
-            r.c.push_probe(ID, Vec::new());
+        let Some(call) = first_base_call(r, ID, "mcp-test-name-header-mismatch") else {
             return;
         };
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        let (name, body) = (call.name.as_str(), &call.body);
         let other = r
             .listed
             .iter()
             .find(|n| n.as_str() != name && !n.is_empty() && n.is_ascii())
             .cloned()
             .unwrap_or_else(|| format!("{name}-mcp-test-other"));
-        let mut body = mcp_test::wire::build::build_call_request(name, arguments);
-        body["id"] = json!("mcp-test-name-header-mismatch");
-        let mut headers = call_headers(&tool, &body);
+        let mut headers = call_headers(&call.tool, body);
         put(&mut headers, mcp_test::headers::NAME, &other);
         let on = Some(Shown {
             method: format!("tools/call {name} (Mcp-Name: {other})"),
             id: None,
         });
-        let out: Out = match Wire::new(&url, &options, r.options.timeout) {
-            Ok(wire) => match wire.post(headers, &body, Duration::ZERO).await {
+        let out: Out = match Wire::new(&call.url, &call.options, r.options.timeout) {
+            Ok(wire) => match wire.post(headers, body, Duration::ZERO).await {
                 Ok(reply) => judge(name, &other, reply.status, reply.code(), &reply.brief())
                     .into_iter()
                     .collect(),

@@ -259,6 +259,22 @@ mod tests {
         json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete"}})
     }
 
+    /// The one note `found` holds, which is of `severity`.
+    #[track_caller]
+    fn only(found: &[Note], severity: Severity) -> &Note {
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].severity, severity);
+        &found[0]
+    }
+
+    /// `found` is one defect of the clause, saying what must not be.
+    #[track_caller]
+    fn breaks_the_clause(found: &[Note]) {
+        let note = only(found, Severity::Defect);
+        assert_eq!(note.clause, Some(clauses::NO_RESPONSE_TO_NOTIFICATION));
+        assert!(note.message.contains("must not"), "{}", note.message);
+    }
+
     #[test]
     fn no_reply_before_the_requests_answer_is_fine() {
         assert!(judge(Era::Current, &seen(None, answer(json!(7)), Vec::new())).is_empty());
@@ -271,14 +287,7 @@ mod tests {
             Era::Current,
             &seen(Some(reply), answer(json!(7)), Vec::new()),
         );
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].severity, Severity::Defect);
-        assert_eq!(found[0].clause, Some(clauses::NO_RESPONSE_TO_NOTIFICATION));
-        assert!(
-            found[0].message.contains("must not"),
-            "{}",
-            found[0].message
-        );
+        breaks_the_clause(&found);
         // A 2025-era server is held to the 2025-11-25 twin.
         let reply = json!({"jsonrpc": "2.0", "id": null, "result": {}});
         let found = judge(
@@ -297,8 +306,7 @@ mod tests {
         let mut s = seen(Some(reply), answer(json!(7)), Vec::new());
         s.status = Some(400);
         let found = judge(Era::Current, &s);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].severity, Severity::Info);
+        only(&found, Severity::Info);
         s.status = Some(200);
         assert_eq!(judge(Era::Current, &s)[0].severity, Severity::Defect);
     }
@@ -310,29 +318,21 @@ mod tests {
             line: "{\"id\":7}".to_owned(),
         };
         let found = judge(Era::Current, &seen(None, answer(Value::Null), vec![second]));
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].severity, Severity::Defect);
-        assert!(
-            found[0].message.contains("must not"),
-            "{}",
-            found[0].message
-        );
+        breaks_the_clause(&found);
     }
 
     #[test]
     fn what_could_be_something_else_is_a_note() {
         // An answer under another id, and no second answer: maybe only a wrong id.
         let found = judge(Era::Current, &seen(None, answer(Value::Null), Vec::new()));
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].severity, Severity::Info);
+        only(&found, Severity::Info);
         // A reply to no request in flight under an id: maybe a late reply to something earlier.
         let stray = TransportEvent::UnmatchedReply {
             id: "3".to_owned(),
             line: "{}".to_owned(),
         };
         let found = judge(Era::Current, &seen(None, answer(json!(7)), vec![stray]));
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].severity, Severity::Info);
+        only(&found, Severity::Info);
     }
 
     /// On stdio a reply to the notification that comes before the next request is a reply
@@ -344,14 +344,7 @@ mod tests {
             line: r#"{"jsonrpc":"2.0","id":null,"result":{}}"#.to_owned(),
         };
         let found = judge(Era::Current, &seen(None, answer(json!(7)), vec![stray]));
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].severity, Severity::Defect);
-        assert_eq!(found[0].clause, Some(clauses::NO_RESPONSE_TO_NOTIFICATION));
-        assert!(
-            found[0].message.contains("must not"),
-            "{}",
-            found[0].message
-        );
+        breaks_the_clause(&found);
     }
 
     /// The replies taken for an answer to the notification are the ones `transport/hygiene`

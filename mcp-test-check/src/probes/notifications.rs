@@ -205,6 +205,19 @@ pub(crate) fn judge(era: Era, sent: &Sent, notes: &[Value]) -> (Out, Out, Out) {
     (logging, progress, requests)
 }
 
+/// Files what [`judge`] found in the notifications of request `id` (a `method`) under the
+/// probes of logging, progress and server requests, each note on that request.
+fn file(found: (Out, Out, Out), method: &str, id: i64, outs: [&mut Out; 3]) {
+    let on = Some(Shown {
+        method: method.to_owned(),
+        id: Some(id),
+    });
+    let [logging, progress, requests] = outs;
+    for (notes, out) in [(found.0, logging), (found.1, progress), (found.2, requests)] {
+        out.extend(notes.into_iter().map(|n| n.on(on.clone())));
+    }
+}
+
 /// [`Checker::req`], keeping the notifications the request caused.
 async fn req_notes(
     c: &mut Checker<'_>,
@@ -298,14 +311,9 @@ pub(crate) async fn notifications(
                 earlier: earlier.clone(),
                 logging_declared,
             };
-            let on = Some(Shown {
-                method: "tools/call".to_owned(),
-                id: Some(id),
-            });
-            let (l, p, r) = judge(era, &sent, &notes);
-            logging.extend(l.into_iter().map(|n| n.on(on.clone())));
-            progress.extend(p.into_iter().map(|n| n.on(on.clone())));
-            requests.extend(r.into_iter().map(|n| n.on(on.clone())));
+            let found = judge(era, &sent, &notes);
+            let outs = [&mut logging, &mut progress, &mut requests];
+            file(found, "tools/call", id, outs);
             earlier.extend(token);
         }
     }
@@ -320,43 +328,31 @@ pub(crate) async fn notifications(
                 logging_declared,
                 ..Sent::default()
             };
-            let on = Some(Shown {
-                method: "tools/list".to_owned(),
-                id: Some(id),
-            });
-            let (l, p, r) = judge(era, &sent, &notes);
-            logging.extend(l.into_iter().map(|n| n.on(on.clone())));
-            progress.extend(p.into_iter().map(|n| n.on(on.clone())));
-            requests.extend(r.into_iter().map(|n| n.on(on.clone())));
+            let found = judge(era, &sent, &notes);
+            let outs = [&mut logging, &mut progress, &mut requests];
+            file(found, "tools/list", id, outs);
         }
         // Only a server that declares `logging` is held to its error handling: one that
         // logs nothing has no levels to recognise, and may ignore the field.
         let params = json!({"_meta": {meta_keys::LOG_LEVEL: "mcp-test-no-such-level"}});
-        if logging_declared == Some(true)
-            && let Some(got) = c
-                .req_not_invalid_params("tools/list", params, &mut logging)
-                .await
-        {
-            logging.push(c.broke(
-                &clauses::LOGGING_INVALID_LEVEL,
+        if logging_declared == Some(true) {
+            let clause = &clauses::LOGGING_INVALID_LEVEL;
+            c.req_invalid_params("tools/list", params, &mut logging, clause, |got| {
                 format!(
                     "tools/list with io.modelcontextprotocol/logLevel \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
-                ),
-            ));
+                )
+            })
+            .await;
         }
     } else if logging_declared == Some(true) {
         let params = json!({"level": "mcp-test-no-such-level"});
-        if let Some(got) = c
-            .req_not_invalid_params("logging/setLevel", params, &mut logging)
-            .await
-        {
-            logging.push(c.broke(
-                &clauses::LOGGING_INVALID_LEVEL,
-                format!(
-                    "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
-                ),
-            ));
-        }
+        let clause = &clauses::LOGGING_INVALID_LEVEL;
+        c.req_invalid_params("logging/setLevel", params, &mut logging, clause, |got| {
+            format!(
+                "logging/setLevel with the level \"mcp-test-no-such-level\" should be {INVALID_PARAMS}; got {got}"
+            )
+        })
+        .await;
     }
     c.push_probe("notifications/logging", logging);
     c.push_probe("notifications/progress", progress);

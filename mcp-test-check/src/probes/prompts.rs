@@ -54,33 +54,25 @@ pub(crate) async fn prompts(c: &mut Checker<'_>, complete: bool) -> Vec<Value> {
             .get("arguments")
             .and_then(Value::as_array)
             .is_some_and(|a| a.iter().any(|x| x["required"] == json!(true)));
-        if required
-            && let Some(got) = c
-                .req_not_invalid_params(
-                    "prompts/get",
-                    json!({"name": name, "arguments": {}}),
-                    &mut out,
-                )
-                .await
-        {
-            out.push(c.broke(
-                &clauses::PROMPT_ERRORS,
+        if required {
+            let params = json!({"name": name, "arguments": {}});
+            c.req_invalid_params("prompts/get", params, &mut out, &clauses::PROMPT_ERRORS, |got| {
                 format!(
                     "prompt {name:?} without its required arguments: {INVALID_PARAMS} expected; got {got}"
-                ),
-            ));
+                )
+            })
+            .await;
         }
     }
     let unknown = json!({"name": "mcp-test-no-such-prompt"});
-    if let Some(got) = c
-        .req_not_invalid_params("prompts/get", unknown, &mut out)
-        .await
-    {
-        out.push(c.broke(
-            &clauses::PROMPT_ERRORS,
-            format!("an unknown prompt: {INVALID_PARAMS} expected; got {got}"),
-        ));
-    }
+    c.req_invalid_params(
+        "prompts/get",
+        unknown,
+        &mut out,
+        &clauses::PROMPT_ERRORS,
+        |got| format!("an unknown prompt: {INVALID_PARAMS} expected; got {got}"),
+    )
+    .await;
     c.push_probe(ARGUMENTS, out);
     prompt_contents(c, &prompts, complete).await;
     prompts

@@ -84,17 +84,13 @@ pub(crate) async fn resources(c: &mut Checker<'_>) -> Vec<Value> {
     }
     c.push_probe(CONTENTS, contents);
     let garbage = json!({"uri": "mcp-test: not a uri"});
-    if let Some(r) = c.req("resources/read", garbage, &mut out).await
-        && r.get("result").is_some()
-    {
-        out.push(c.broke(
-            &clauses::RESOURCE_VALIDATE_URIS,
-            format!(
-                "reading \"mcp-test: not a uri\" (no valid URI) answered a result, not an error: {}",
-                brief(&r)
-            ),
-        ));
-    }
+    let clause = &clauses::RESOURCE_VALIDATE_URIS;
+    c.req_not_answered_with("result", "resources/read", garbage, &mut out, clause, |got| {
+        format!(
+            "reading \"mcp-test: not a uri\" (no valid URI) answered a result, not an error: {got}"
+        )
+    })
+    .await;
     let missing = json!({"uri": "mcp-test://no/such/resource"});
     if let Some(r) = c.req("resources/read", missing, &mut out).await {
         // 2026-07-28: MUST -32602. 2025-11-25: SHOULD -32002, and -32602 is the code
@@ -151,39 +147,17 @@ pub(crate) async fn resources(c: &mut Checker<'_>) -> Vec<Value> {
 mod tests {
     use super::*;
     use crate::Severity;
-    use mcp_test::Caller;
+    use crate::probes::test_targets::Refusing;
     use mcp_test::cases::Era;
-    use mcp_test::target::{Connection, Exchange, Target, TargetFuture};
     use std::time::Duration;
 
-    /// A server that answers every `resources/read` with -32603, and the rest as the
-    /// in-process server does.
-    struct InternalErrors(mcp_test::Server);
-
-    impl Target for InternalErrors {
-        fn label(&self) -> String {
-            "internal errors".to_owned()
-        }
-        fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-            if message.get("method") == Some(&json!("resources/read")) {
-                let id = message.get("id").cloned().unwrap_or(Value::Null);
-                return Box::pin(async move {
-                    Ok(Exchange {
-                        response: Some(json!({"jsonrpc": "2.0", "id": id,
-                            "error": {"code": -32603, "message": "no"}})),
-                        ..Exchange::default()
-                    })
-                });
-            }
-            self.0.send(message, caller)
-        }
-        fn connection(&self) -> Connection {
-            self.0.connection()
-        }
-    }
-
     async fn not_found(era: Era) -> Vec<crate::Finding> {
-        let server = InternalErrors(mcp_test::Server::builder("s", "1").build().expect("builds"));
+        // Every `resources/read` is answered -32603.
+        let server = Refusing {
+            server: mcp_test::Server::builder("s", "1").build().expect("builds"),
+            method: "resources/read",
+            error: json!({"code": -32603, "message": "no"}),
+        };
         let mut c = Checker::new(&server, era, Duration::from_secs(5));
         resources(&mut c).await;
         let probes = c.into_probes();

@@ -8,7 +8,7 @@
 //! originating client request" ([`clauses::HTTP_STREAM_RELATED`]). Other notifications carry
 //! nothing that ties them to a request, so they are not judged.
 
-use super::http_exchange::{Watched, Wire, base_calls, call_headers, endpoint};
+use super::http_exchange::{Watched, Wire, call_headers, first_base_call};
 use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
@@ -23,25 +23,24 @@ pub(crate) const TOKEN: &str = "mcp-test-stream-progress";
 
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let (url, options) = endpoint(r);
-        let Some((tool, arguments)) = base_calls(r).into_iter().next() else {
-            // `Needs::base_call` holds one.
-            r.c.push_probe(ID, Vec::new());
+        let Some(mut call) = first_base_call(r, ID, "mcp-test-stream-notifications") else {
             return;
         };
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-        let mut body = mcp_test::wire::build::build_call_request(name, arguments);
-        body["id"] = json!("mcp-test-stream-notifications");
-        body["params"]["_meta"]["progressToken"] = json!(TOKEN);
+        let name = &call.name;
+        call.body["params"]["_meta"]["progressToken"] = json!(TOKEN);
         let on = Some(Shown {
             method: format!("tools/call {name} (progressToken {TOKEN:?})"),
             id: None,
         });
-        let out: Out = match Wire::new(&url, &options, r.options.timeout) {
+        let out: Out = match Wire::new(&call.url, &call.options, r.options.timeout) {
             Ok(wire) => {
-                r.called.record(&body);
+                r.called.record(&call.body);
                 match wire
-                    .post(call_headers(&tool, &body), &body, Duration::ZERO)
+                    .post(
+                        call_headers(&call.tool, &call.body),
+                        &call.body,
+                        Duration::ZERO,
+                    )
                     .await
                 {
                     Ok(reply) => {

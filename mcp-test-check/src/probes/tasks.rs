@@ -119,13 +119,20 @@ pub(crate) async fn tasks(c: &mut Checker<'_>, task_only: &[Value], base: &[Case
     tasks_cancel(c, handles, base).await;
 }
 
+/// The params of `method` (`tasks/get`, `tasks/update`, `tasks/cancel`) for `task_id`, with
+/// `_meta`; an update answers nothing.
+fn task_params(method: &str, task_id: &str, meta: Value) -> Value {
+    let mut params = json!({"taskId": task_id, "_meta": meta});
+    if method == "tasks/update" {
+        params["inputResponses"] = json!({});
+    }
+    params
+}
+
 /// `out` holds what the lifecycle found calling task tools without the extension.
 async fn tasks_undeclared(c: &mut Checker<'_>, mut out: Out) {
     for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
-        let mut params = json!({"taskId": "mcp-test-check-undeclared", "_meta": meta(json!({}))});
-        if method == "tasks/update" {
-            params["inputResponses"] = json!({});
-        }
+        let params = task_params(method, "mcp-test-check-undeclared", meta(json!({})));
         let Some(r) = task_req(c, method, params, &mut out).await else {
             break;
         };
@@ -150,11 +157,7 @@ async fn tasks_unknown_id(c: &mut Checker<'_>) {
         ("tasks/update", &clauses::TASKS_UNKNOWN_ID_OTHERS),
         ("tasks/cancel", &clauses::TASKS_UNKNOWN_ID_OTHERS),
     ] {
-        let mut params =
-            json!({"taskId": "mcp-test-check-no-such-task", "_meta": meta(declaring())});
-        if method == "tasks/update" {
-            params["inputResponses"] = json!({});
-        }
+        let params = task_params(method, "mcp-test-check-no-such-task", meta(declaring()));
         let Some(r) = task_req(c, method, params, &mut out).await else {
             break;
         };

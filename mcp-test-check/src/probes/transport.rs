@@ -78,22 +78,15 @@ pub(crate) async fn transport(c: &mut Checker<'_>) {
             TransportEvent::UnmatchedReply { .. } => {
                 Note::broke_in(c.era, &clauses::RESULT_ID, event.to_string())
             }
-            TransportEvent::StreamLeftOpen { .. } => Note::broke(
-                if c.modern() {
-                    &clauses::HTTP_RESPONSE_ENDS_STREAM
-                } else {
-                    &clauses::LEGACY_HTTP_RESPONSE_ENDS_STREAM
-                },
+            // Each has its 2025-11-25 twin, which `broke_in` holds a 2025-era server to.
+            TransportEvent::StreamLeftOpen { .. } => Note::broke_in(
+                c.era,
+                &clauses::HTTP_RESPONSE_ENDS_STREAM,
                 event.to_string(),
             ),
-            TransportEvent::NotUtf8 { .. } => Note::broke(
-                if c.modern() {
-                    &clauses::UTF8
-                } else {
-                    &clauses::LEGACY_UTF8
-                },
-                event.to_string(),
-            ),
+            TransportEvent::NotUtf8 { .. } => {
+                Note::broke_in(c.era, &clauses::UTF8, event.to_string())
+            }
             // No clause caps a message (too long, too deep: the client's limit, named),
             // nor says a request gets one response only (JSON-RPC 2.0 asks a Response
             // for each call, and a second is not a missing one), nor bounds how fast a

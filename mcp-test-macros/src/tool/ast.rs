@@ -331,50 +331,29 @@ impl Kind {
             "String" | "str" | "char" => Kind::String,
             "bool" => Kind::Boolean,
             "f32" | "f64" => Kind::Number,
-            "i8" => Kind::Integer {
-                signed: true,
-                bits: 8,
-            },
-            "i16" => Kind::Integer {
-                signed: true,
-                bits: 16,
-            },
-            "i32" => Kind::Integer {
-                signed: true,
-                bits: 32,
-            },
-            "i64" | "isize" => Kind::Integer {
-                signed: true,
-                bits: 64,
-            },
-            "i128" => Kind::Integer {
-                signed: true,
-                bits: 128,
-            },
-            "u8" => Kind::Integer {
-                signed: false,
-                bits: 8,
-            },
-            "u16" => Kind::Integer {
-                signed: false,
-                bits: 16,
-            },
-            "u32" => Kind::Integer {
-                signed: false,
-                bits: 32,
-            },
-            "u64" | "usize" => Kind::Integer {
-                signed: false,
-                bits: 64,
-            },
-            "u128" => Kind::Integer {
-                signed: false,
-                bits: 128,
-            },
             "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "LinkedList" => Kind::Array,
             "HashMap" | "BTreeMap" => Kind::Map,
-            _ => Kind::Unknown,
+            _ => Kind::integer(name).unwrap_or(Kind::Unknown),
         }
+    }
+
+    /// The kind of a primitive integer type, whose name says its sign and width (`i8` ..
+    /// `u128`; `isize` and `usize` taken as 64 bits).
+    fn integer(name: &str) -> Option<Kind> {
+        let signed = match name.get(..1)? {
+            "i" => true,
+            "u" => false,
+            _ => return None,
+        };
+        let bits = match &name[1..] {
+            "8" => 8,
+            "16" => 16,
+            "32" => 32,
+            "64" | "size" => 64,
+            "128" => 128,
+            _ => return None,
+        };
+        Some(Kind::Integer { signed, bits })
     }
 
     /// How the kind is named in messages.

@@ -9,6 +9,7 @@
 //! cargo run -p mcp-test --example broken_server -- --break tools/call-no-params-internal-error
 //! cargo run -p mcp-test --example broken_server -- --http 127.0.0.1:0       # HTTP, /mcp
 //! cargo run -p mcp-test --example broken_server -- --list                   # the switches, as JSON
+//! cargo run -p mcp-test --example broken_server -- --http 127.0.0.1:0 --trust-issuer http://127.0.0.1:PORT
 //! ```
 //!
 //! The correct server is this crate's runtime. The breaks are rewrites of the raw wire around
@@ -16,6 +17,7 @@
 //! `Hooks::outgoing`), and, over HTTP, of the request and response heads. One module per area
 //! of the requirements matrix holds its switches and its rewrites.
 
+mod auth;
 mod authorization;
 mod base;
 mod http_area;
@@ -47,7 +49,8 @@ pub struct Switch {
     pub clause: &'static str,
     /// The probe of `check` that must report it, and no other.
     pub probe: &'static str,
-    /// The transports on which the break shows: `stdio`, `http`.
+    /// The transports on which the break shows: `stdio`, `http`, or `http-auth` (HTTP with
+    /// `--trust-issuer`, checked with a token of that issuer and `--auth-issuer`).
     pub transports: &'static [&'static str],
 }
 
@@ -167,6 +170,7 @@ const AREAS: &[&dyn Hooks] = &[
     &tasks_area::Tasks,
     &multi_round_area::MultiRound,
     &authorization::Authorization,
+    &auth::Auth,
 ];
 
 /// Every switch of every area.
@@ -233,6 +237,7 @@ impl Fixture {
 pub async fn main() -> std::io::Result<()> {
     let mut on = BTreeSet::new();
     let mut http_addr = None;
+    let mut issuer = None;
     let known: Vec<&str> = switches().iter().map(|s| s.name).collect();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -243,6 +248,7 @@ pub async fn main() -> std::io::Result<()> {
                 return Ok(());
             }
             "--http" => http_addr = Some(args.next().unwrap_or_else(|| usage())),
+            "--trust-issuer" => issuer = Some(args.next().unwrap_or_else(|| usage())),
             "--break" => {
                 let name = args.next().unwrap_or_else(|| usage());
                 if !known.contains(&name.as_str()) {
@@ -269,12 +275,14 @@ pub async fn main() -> std::io::Result<()> {
     });
     match http_addr {
         None => serve_stdio(server, fixture).await,
-        Some(addr) => serve_http(server, fixture, &addr).await,
+        Some(addr) => serve_http(server, fixture, &addr, issuer.as_deref()).await,
     }
 }
 
 fn usage() -> ! {
-    eprintln!("usage: broken_server [--http 127.0.0.1:PORT] [--break SWITCH]... | --list");
+    eprintln!(
+        "usage: broken_server [--http 127.0.0.1:PORT [--trust-issuer URL]] [--break SWITCH]... | --list"
+    );
     std::process::exit(2)
 }
 
@@ -359,26 +367,35 @@ async fn serve_stdio(server: mcp_test::Server, fixture: Arc<Fixture>) -> std::io
     Ok(())
 }
 
-/// HTTP: the runtime's Streamable HTTP router behind a middleware that applies the rewrites.
+/// HTTP: the runtime's Streamable HTTP router behind a middleware that applies the rewrites;
+/// with `issuer`, a resource server trusting it (`auth::protect`).
 async fn serve_http(
     server: mcp_test::Server,
     fixture: Arc<Fixture>,
     addr: &str,
+    issuer: Option<&str>,
 ) -> std::io::Result<()> {
     use mcp_test::transport::http;
-    // The well-known URIs of protected-resource metadata go through the rewrites too (404
-    // unless a switch serves them).
-    let router = http::router(server, http::HttpConfig::default())
-        .route(
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let local = listener.local_addr()?;
+    let router = match issuer {
+        Some(issuer) => {
+            let (config, metadata) =
+                auth::protect(&fixture.on, issuer, &format!("http://{local}/mcp"));
+            http::router(server, config).merge(metadata)
+        }
+        // The well-known URIs of protected-resource metadata go through the rewrites too
+        // (404 unless a switch serves them).
+        None => http::router(server, http::HttpConfig::default()).route(
             "/.well-known/{*rest}",
             axum::routing::get(|| async { axum::http::StatusCode::NOT_FOUND }),
-        )
-        .layer(axum::middleware::from_fn(move |request, next| {
-            let fixture = fixture.clone();
-            async move { rewrite_http(fixture, request, next).await }
-        }));
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    eprintln!("listening on {}", listener.local_addr()?);
+        ),
+    };
+    let router = router.layer(axum::middleware::from_fn(move |request, next| {
+        let fixture = fixture.clone();
+        async move { rewrite_http(fixture, request, next).await }
+    }));
+    eprintln!("listening on {local}");
     // With the peer's address in each request, for breaks that key on the TCP connection.
     axum::serve(
         listener,

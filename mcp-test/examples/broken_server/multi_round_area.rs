@@ -35,6 +35,13 @@ impl Hooks for MultiRound {
                 transports: BOTH,
             },
             Switch {
+                name: "elicitation/content-unchecked",
+                about: "takes an accepted form whose content breaks its requestedSchema, and completes confirm",
+                clause: "elicitation/validate-data",
+                probe: "multi-round/elicitation-content",
+                transports: BOTH,
+            },
+            Switch {
                 name: "mrtr/input-responses-unchecked",
                 about: "takes inputResponses that are not an object as no answer, and completes confirm",
                 clause: "mrtr/validate-input-responses",
@@ -61,6 +68,24 @@ impl Hooks for MultiRound {
             let id = message["id"].clone();
             *message = json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
                 "content": [{"type": "text", "text": "not confirmed"}]}});
+            return;
+        }
+        // The runtime refuses form content off its schema with -32602 naming the answer
+        // (`inputResponses["key"]`): taken as it is instead.
+        if on.on("elicitation/content-unchecked")
+            && method(request) == Some("tools/call")
+            && request
+                .and_then(|r| r.pointer("/params/inputResponses"))
+                .is_some_and(Value::is_object)
+            && message.pointer("/error/code") == Some(&json!(-32602))
+            && message
+                .pointer("/error/message")
+                .and_then(Value::as_str)
+                .is_some_and(|m| m.contains("inputResponses["))
+        {
+            let id = message["id"].clone();
+            *message = json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "confirmed"}]}});
             return;
         }
         let context = on.on("sampling/context-undeclared");

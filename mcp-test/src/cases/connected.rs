@@ -1,8 +1,10 @@
 //! [`Connected`]: a client with what was learnt when connecting.
 
+use crate::client::ClientError;
 use crate::server::Caller;
 use crate::target::{Connection, Target, TargetError, TargetFuture};
 use crate::wire::Era;
+use crate::wire::build::without_2026_meta;
 use serde_json::Value;
 
 /// A connected client with what was learnt when connecting: a label for reports, the era, and
@@ -26,8 +28,11 @@ pub struct Connected {
     pub client: crate::client::Client,
     /// The label for reports.
     pub label: String,
-    /// The era found.
+    /// The era found, or the one asked for.
     pub era: Era,
+    /// Whether [`era`](Connected::era) was asked for ([`Connected::connect`] with an era)
+    /// rather than found: [`Connection::era_chosen`].
+    pub era_chosen: bool,
     /// The handshake result: the `DiscoverResult` of a 2026-07-28 server, or the
     /// `InitializeResult` of a 2025-era server.
     pub handshake: Value,
@@ -40,11 +45,44 @@ impl Connected {
         client: crate::client::Client,
         label: impl Into<String>,
     ) -> Result<Connected, TargetError> {
-        let handshake = client.era().await?;
+        Connected::connect(client, label, None).await
+    }
+
+    /// Connects in the era asked for, or, with `None`, in the one the server speaks
+    /// ([`Connected::probe`]). For a server that serves both eras, this is how a check or a
+    /// test sees what the clients of one era see.
+    ///
+    /// - [`Era::Legacy`]: the 2025-11-25 `initialize` handshake at once
+    ///   ([`Client::initialize`](crate::client::Client::initialize)), without
+    ///   `server/discover` first.
+    /// - [`Era::Current`]: [`Client::era`](crate::client::Client::era); a server that turns
+    ///   out to speak only the 2025 era is a [`ClientError::Protocol`] naming the revision
+    ///   it chose.
+    pub async fn connect(
+        client: crate::client::Client,
+        label: impl Into<String>,
+        era: Option<Era>,
+    ) -> Result<Connected, TargetError> {
+        let handshake = match era {
+            None => client.era().await?,
+            Some(Era::Legacy) => client.initialize().await?,
+            Some(Era::Current) => {
+                let handshake = client.era().await?;
+                if handshake.era != Era::Current {
+                    return Err(TargetError::Client(ClientError::Protocol(format!(
+                        "the server does not speak {}: server/discover failed and initialize chose {}",
+                        Era::Current.revision(),
+                        handshake.protocol_version
+                    ))));
+                }
+                handshake
+            }
+        };
         Ok(Connected {
             client,
             label: label.into(),
             era: handshake.era,
+            era_chosen: era.is_some(),
             handshake: handshake.result,
         })
     }
@@ -54,8 +92,16 @@ impl Target for Connected {
     fn label(&self) -> String {
         self.label.clone()
     }
+    /// In the 2025 era, without the 2026-07-28 `_meta` keys: that era's handshake declared
+    /// them, and a server serving both eras may refuse them on a 2025-era connection.
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        Target::send(&self.client, message, caller)
+        match self.era {
+            Era::Current => Target::send(&self.client, message, caller),
+            Era::Legacy => Box::pin(async move {
+                let message = without_2026_meta(message);
+                Target::send(&self.client, &message, caller).await
+            }),
+        }
     }
     fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
         Target::send_text(&self.client, text, caller)
@@ -64,6 +110,7 @@ impl Target for Connected {
     /// `capabilities` and `protocolVersion`, and the handshake result itself.
     fn connection(&self) -> Connection {
         let mut connection = self.client.connection().with_era(self.era);
+        connection.era_chosen = self.era_chosen;
         connection.capabilities = self.handshake.get("capabilities").cloned();
         connection.protocol_version = self
             .handshake

@@ -6,6 +6,20 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// Builder methods that each set one field of the same name, with the caller's docs:
+/// `/// docs` then `field: Type;` gives `#[must_use] pub fn field(mut self, field: Type) -> Self`.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty;)*) => {$(
+        $(#[$doc])*
+        #[must_use]
+        pub fn $field(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+    )*};
+}
+pub(crate) use setters;
+
 /// Which tools and actions run, from which seed, and as whom: what [`CaseOptions`] and the
 /// property tests' `PropertyOptions` (feature `properties`) both hold, as their `selection`.
 ///
@@ -87,16 +101,14 @@ impl Selection {
         self
     }
 
-    /// Another seed.
-    ///
-    /// ```
-    /// use mcp_test::cases::Selection;
-    /// assert_eq!(Selection::default().seed(7).seed, 7);
-    /// ```
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
+    setters! {
+        /// Another seed.
+        ///
+        /// ```
+        /// use mcp_test::cases::Selection;
+        /// assert_eq!(Selection::default().seed(7).seed, 7);
+        /// ```
+        seed: u64;
     }
 
     /// Run every call as `identity` (in process; see
@@ -155,15 +167,102 @@ impl Selection {
     }
 }
 
+/// The builder methods of an options struct `$ty` (at `$path`) with a `selection: Selection`
+/// field, each setting it or one part of it: `selection`, `seed`, `only`, `skip`, `identity`.
+macro_rules! selection_setters {
+    ($ty:ident, $path:literal) => {
+        /// Which tools and actions run, the seed, and who runs them, all at once (`only`,
+        /// `skip`, `seed` and `identity` set one part each).
+        ///
+        /// ```
+        #[doc = concat!("use ", $path, ";")]
+        /// use mcp_test::cases::Selection;
+        /// let selection = Selection::default().skip("delete_all").seed(7);
+        #[doc = concat!("let options = ", stringify!($ty), "::default().selection(selection.clone());")]
+        /// assert_eq!(options.selection, selection);
+        /// ```
+        #[must_use]
+        pub fn selection(mut self, selection: $crate::cases::Selection) -> Self {
+            self.selection = selection;
+            self
+        }
+
+        /// Another seed ([`Selection::seed`](crate::cases::Selection::seed)).
+        ///
+        /// ```
+        #[doc = concat!("use ", $path, ";")]
+        #[doc = concat!("assert_eq!(", stringify!($ty), "::default().seed(7).selection.seed, 7);")]
+        /// ```
+        #[must_use]
+        pub fn seed(mut self, seed: u64) -> Self {
+            self.selection = self.selection.seed(seed);
+            self
+        }
+
+        /// This tool, or this action of a tool, and (with other `only`s) no other
+        /// ([`Selection::only`](crate::cases::Selection::only)).
+        ///
+        /// ```
+        #[doc = concat!("use ", $path, ";")]
+        #[doc = concat!("let options = ", stringify!($ty), "::default().only(\"orders\").only((\"shop\", \"buy\"));")]
+        /// assert_eq!(options.selection.only.len(), 2);
+        /// ```
+        #[must_use]
+        pub fn only(mut self, selector: impl Into<$crate::cases::Selector>) -> Self {
+            self.selection = self.selection.only(selector);
+            self
+        }
+
+        /// Not this tool, or not this action of a tool (`("orders", "cancel")`;
+        /// [`Selection::skip`](crate::cases::Selection::skip)).
+        ///
+        /// ```
+        #[doc = concat!("use ", $path, ";")]
+        #[doc = concat!("let options = ", stringify!($ty), "::default().skip(\"delete_all\");")]
+        /// assert_eq!(options.selection.skip[0].tool, "delete_all");
+        /// ```
+        #[must_use]
+        pub fn skip(mut self, selector: impl Into<$crate::cases::Selector>) -> Self {
+            self.selection = self.selection.skip(selector);
+            self
+        }
+
+        /// Runs every call as `identity` (in process;
+        /// [`Selection::identity`](crate::cases::Selection#structfield.identity)).
+        ///
+        /// ```
+        #[doc = concat!("use ", $path, ";")]
+        /// use mcp_test::Identity;
+        #[doc = concat!("let options = ", stringify!($ty), "::default().identity(Identity::principal(\"ada\"));")]
+        /// assert_eq!(options.selection.identity.unwrap().principal.as_deref(), Some("ada"));
+        /// ```
+        #[must_use]
+        pub fn identity(mut self, identity: $crate::Identity) -> Self {
+            self.selection = self.selection.identity(identity);
+            self
+        }
+    };
+}
+pub(crate) use selection_setters;
+
 /// What to derive, and how to run it.
 ///
 /// Build it from [`CaseOptions::default`] with its methods (each named after the field it
 /// sets); the fields are public for reading.
 ///
 /// ```
-/// use mcp_test::cases::{CaseOptions, Selection};
+/// use mcp_test::cases::{derive_for_tools, CaseOptions, Selection};
+/// use serde_json::json;
 /// let options = CaseOptions::default().edge_cases(false).only("forecast").seed(7);
 /// assert_eq!(options.selection, Selection::default().only("forecast").seed(7));
+///
+/// // Only what `only` names, nothing `skip` names.
+/// let tools = vec![json!({"name": "a", "inputSchema": {"type": "object"}}),
+///                  json!({"name": "b", "inputSchema": {"type": "object"}})];
+/// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default().only("b"));
+/// assert!(cases.iter().all(|c| c.tool == "b"));
+/// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default().skip("a"));
+/// assert!(!cases.is_empty() && cases.iter().all(|c| c.tool == "b"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -279,39 +378,17 @@ impl PartialEq for CaseHook {
 impl Eq for CaseHook {}
 
 impl CaseOptions {
-    /// With or without boundary and negative cases.
-    ///
-    /// ```
-    /// use mcp_test::cases::CaseOptions;
-    /// assert!(!CaseOptions::default().edge_cases(false).edge_cases);
-    /// ```
-    #[must_use]
-    pub fn edge_cases(mut self, edge_cases: bool) -> Self {
-        self.edge_cases = edge_cases;
-        self
+    setters! {
+        /// With or without boundary and negative cases.
+        ///
+        /// ```
+        /// use mcp_test::cases::CaseOptions;
+        /// assert!(!CaseOptions::default().edge_cases(false).edge_cases);
+        /// ```
+        edge_cases: bool;
     }
 
-    /// Which tools and actions get cases, the seed, and who runs them, all at once (the
-    /// methods below set one part each).
-    ///
-    /// ```
-    /// use mcp_test::cases::{CaseOptions, Selection};
-    /// let selection = Selection::default().skip("delete_all").seed(7);
-    /// let options = CaseOptions::default().selection(selection.clone());
-    /// assert_eq!(options.selection, selection);
-    /// ```
-    #[must_use]
-    pub fn selection(mut self, selection: Selection) -> Self {
-        self.selection = selection;
-        self
-    }
-
-    /// Another seed for the `pattern` generator ([`Selection::seed`]).
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.selection = self.selection.seed(seed);
-        self
-    }
+    selection_setters!(CaseOptions, "mcp_test::cases::CaseOptions");
 
     /// Declare `capabilities` in every case and drive `input_required` rounds to completion
     /// (see [`CaseOptions::client_capabilities`](CaseOptions#structfield.client_capabilities)).
@@ -381,54 +458,6 @@ impl CaseOptions {
         for (tool, pointer, value) in values {
             self = self.value(tool, pointer, value);
         }
-        self
-    }
-
-    /// Run every case as `identity` (in process; [`Selection::identity`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::CaseOptions;
-    /// use mcp_test::Identity;
-    /// let options = CaseOptions::default().identity(Identity::principal("ada"));
-    /// assert_eq!(options.selection.identity.unwrap().principal.as_deref(), Some("ada"));
-    /// ```
-    #[must_use]
-    pub fn identity(mut self, identity: crate::Identity) -> Self {
-        self.selection = self.selection.identity(identity);
-        self
-    }
-
-    /// Cases for this tool, or this action of a tool, and (with other `only`s) for no other
-    /// ([`Selection::only`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::{derive_for_tools, CaseOptions};
-    /// use serde_json::json;
-    /// let tools = vec![json!({"name": "a", "inputSchema": {"type": "object"}}),
-    ///                  json!({"name": "b", "inputSchema": {"type": "object"}})];
-    /// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default().only("b"));
-    /// assert!(cases.iter().all(|c| c.tool == "b"));
-    /// ```
-    #[must_use]
-    pub fn only(mut self, selector: impl Into<Selector>) -> Self {
-        self.selection = self.selection.only(selector);
-        self
-    }
-
-    /// No cases for this tool, or this action of a tool (`("orders", "cancel")`;
-    /// [`Selection::skip`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::{derive_for_tools, CaseOptions};
-    /// use serde_json::json;
-    /// let tools = vec![json!({"name": "a", "inputSchema": {"type": "object"}}),
-    ///                  json!({"name": "b", "inputSchema": {"type": "object"}})];
-    /// let (cases, _) = derive_for_tools(&tools, &CaseOptions::default().skip("a"));
-    /// assert!(cases.iter().all(|c| c.tool == "b"));
-    /// ```
-    #[must_use]
-    pub fn skip(mut self, selector: impl Into<Selector>) -> Self {
-        self.selection = self.selection.skip(selector);
         self
     }
 

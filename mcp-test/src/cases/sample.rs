@@ -78,6 +78,11 @@ impl Sampler {
                 }
             }
         }
+        if primary_type(schema) == Some("string")
+            && let Some(described) = described_examples(schema).into_iter().nth(variant)
+        {
+            return described;
+        }
         match primary_type(schema) {
             Some("string") => Value::String(self.string(obj, variant)),
             Some("integer") => integer(obj, variant),
@@ -282,6 +287,73 @@ pub(crate) fn fitting_examples(schema: &Value) -> Vec<Value> {
     unique
 }
 
+/// The words a string schema's `description` quotes as its examples, that validate against it:
+/// `"IANA timezone name (e.g., 'America/New_York', 'Europe/London')"` gives
+/// `America/New_York` and `Europe/London`. Many servers (Python's pydantic fields, hand-written
+/// TypeScript schemas) describe their values this way rather than in `examples`, and a value
+/// the server recognises gets a call past its business checks, so a valid case shows what the
+/// tool does rather than its "unknown value" error.
+///
+/// A quoted word counts only after a marker that says examples follow (`e.g.`, `for example`,
+/// `such as`, `like`, `i.e.`), up to the end of its sentence or parenthesis; quotes are `'`,
+/// `"` or backticks.
+pub(crate) fn described_examples(schema: &Value) -> Vec<Value> {
+    let Some(description) = schema.get("description").and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    let lower = description.to_ascii_lowercase();
+    let mut out: Vec<Value> = Vec::new();
+    for marker in ["e.g.", "for example", "such as", "like ", "i.e."] {
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(marker) {
+            let start = from + at + marker.len();
+            let whole_word = !lower[..from + at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphabetic());
+            if !whole_word {
+                from = start;
+                continue;
+            }
+            // Up to the end of the sentence or the parenthesis the marker opened.
+            let rest = &description[start..];
+            let end = rest
+                .find([')', '\n'])
+                .or_else(|| rest.find(". "))
+                .unwrap_or(rest.len());
+            for word in quoted(&rest[..end]) {
+                let value = Value::String(word.to_owned());
+                if !out.contains(&value) && fits(schema, &value) {
+                    out.push(value);
+                }
+            }
+            from = start;
+        }
+    }
+    out
+}
+
+/// The non-empty words between matching quotes (`'`, `"`, backticks) in `text`, in order.
+fn quoted(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find(['\'', '"', '`']) {
+        let quote = rest[open..].chars().next().expect("found");
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(quote) else {
+            break;
+        };
+        let word = &after[..close];
+        // An apostrophe inside a sentence ("don't") is no quote: a quoted example has no
+        // space at its edges and is not a run of prose.
+        if !word.is_empty() && !word.starts_with(' ') && !word.ends_with(' ') && word.len() <= 200 {
+            out.push(word);
+        }
+        rest = &after[close + 1..];
+    }
+    out
+}
+
 /// Whether `value` is valid against `schema` alone (a schema that does not compile never is).
 pub(crate) fn fits(schema: &Value, value: &Value) -> bool {
     compiled(schema).is_some_and(|v| v.is_valid(value))
@@ -372,7 +444,7 @@ pub(crate) fn is_null_schema(schema: &Value) -> bool {
 
 /// A branch of `anyOf`/`oneOf` with the parent's other keywords (description, default...) kept,
 /// minus the combinator itself.
-fn merge_siblings(parent: &Map<String, Value>, branch: &Value, key: &str) -> Value {
+pub(crate) fn merge_siblings(parent: &Map<String, Value>, branch: &Value, key: &str) -> Value {
     let mut merged = parent.clone();
     merged.remove(key);
     merged.remove("default");
@@ -690,6 +762,27 @@ mod tests {
         // A default that does not fit is not used either.
         let schema = json!({"type": "integer", "maximum": 5, "default": 9});
         assert_eq!(s.value(&schema, 0), json!(1));
+    }
+
+    #[test]
+    fn a_description_s_quoted_examples_are_values() {
+        let timezone = json!({"type": "string", "description":
+            "IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no timezone provided by the user."});
+        assert_eq!(
+            described_examples(&timezone),
+            [json!("America/New_York"), json!("Europe/London")]
+        );
+        let mut sampler = Sampler::new(1);
+        assert_eq!(sampler.value(&timezone, 0), "America/New_York");
+        assert_eq!(sampler.value(&timezone, 1), "Europe/London");
+        assert_ne!(sampler.value(&timezone, 2), "Etc/UTC");
+
+        // Only quoted words after a marker, and only those the schema takes.
+        let short = json!({"type": "string", "maxLength": 3,
+            "description": "A code such as \"abc\" or `toolong`; don't use 'x y'."});
+        assert_eq!(described_examples(&short), [json!("abc")]);
+        let none = json!({"type": "string", "description": "The user's name, as 'given', unlike 'other'."});
+        assert!(described_examples(&none).is_empty());
     }
 
     #[test]

@@ -19,29 +19,23 @@ pub(crate) trait Keyed {
     fn key(&self) -> &str;
 }
 
-impl Keyed for ToolDefinition {
-    fn key(&self) -> &str {
-        &self.name
-    }
+/// Each definition is keyed by the field named.
+macro_rules! keyed_by {
+    ($($definition:ty => $field:ident),* $(,)?) => {$(
+        impl Keyed for $definition {
+            fn key(&self) -> &str {
+                &self.$field
+            }
+        }
+    )*};
 }
 
-impl Keyed for ResourceDefinition {
-    fn key(&self) -> &str {
-        &self.uri
-    }
-}
-
-impl Keyed for ResourceTemplateDefinition {
-    fn key(&self) -> &str {
-        &self.uri_template
-    }
-}
-
-impl Keyed for PromptDefinition {
-    fn key(&self) -> &str {
-        &self.name
-    }
-}
+keyed_by!(
+    ToolDefinition => name,
+    ResourceDefinition => uri,
+    ResourceTemplateDefinition => uri_template,
+    PromptDefinition => name,
+);
 
 /// How one kind is listed: `{<field>: page, nextCursor?, ttlMs, cacheScope}` answering `method`.
 #[derive(Clone, Copy, Debug)]

@@ -6,7 +6,7 @@
 ///
 /// The header may hold several challenges (`Bearer a="1", Basic realm="x"`); the parameters
 /// of all are searched, in order.
-pub(crate) fn challenge_param(header: &str, name: &str) -> Option<String> {
+pub fn challenge_param(header: &str, name: &str) -> Option<String> {
     let bytes = header.as_bytes();
     let mut i = 0;
     while i < bytes.len() {

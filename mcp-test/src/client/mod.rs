@@ -55,7 +55,7 @@
 //! ```
 
 #[cfg(feature = "http")]
-mod auth;
+pub(crate) mod auth;
 #[cfg(feature = "http")]
 mod http;
 mod limits;

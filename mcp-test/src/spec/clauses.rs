@@ -808,7 +808,7 @@ clauses! {
         "Servers **SHOULD NOT** assume that elicitation requests will always succeed, and **MUST** handle cases where the user declines or cancels the elicitation, or where the client fails to process the request.";
     /// Elicited data is validated.
     ELICITATION_VALIDATE = "elicitation/validate-data", "2026-07-28", "client/elicitation.mdx", "Form Mode Security", Should,
-        MultiRound, Any, not_yet("answer an elicitation with content off its requested schema and expect an error or a new round"),
+        MultiRound, Any, probes(&["multi-round/elicitation-content"]),
         "Servers **SHOULD** validate received data matches the requested schema";
     /// Tool results answer each tool use.
     SAMPLING_TOOL_RESULTS = "sampling/tool-results", "2026-07-28", "client/sampling.mdx", "Security Considerations", Must,
@@ -1519,6 +1519,48 @@ clauses! {
     AUTH_INVALID_TOKEN_401 = "authorization/invalid-token-401", "2026-07-28", "basic/authorization/index.mdx", "Token Handling", Must,
         Authorization, Http, probes(&["http/authorization"]),
         "If validation fails, servers **MUST** respond according to [OAuth 2.1 Section 5.3](https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.3) error handling requirements. Invalid or expired tokens **MUST** receive a HTTP 401 response.";
+    // ---- The resource-server rules `check --auth-issuer` probes with tokens of the issuer the
+    // server trusts (mcp-test-check's `probes::auth_tokens`).
+    /// A token for another resource is refused.
+    AUTH_TOKEN_AUDIENCE = "authorization/token-audience", "2026-07-28", "basic/authorization/index.mdx", "Token Handling", Must,
+        Authorization, Http, probes(&["auth/audience"]),
+        "MCP servers **MUST** validate that access tokens were issued specifically for them as the intended audience, according to [RFC 8707 Section 2](https://www.rfc-editor.org/rfc/rfc8707.html#section-2).";
+    /// An expired token gets 401.
+    AUTH_TOKEN_EXPIRED = "authorization/expired-token-401", "2026-07-28", "basic/authorization/index.mdx", "Token Handling", Must,
+        Authorization, Http, probes(&["auth/expired"]),
+        "If validation fails, servers **MUST** respond according to [OAuth 2.1 Section 5.3](https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.3) error handling requirements. Invalid or expired tokens **MUST** receive a HTTP 401 response.";
+    /// A token whose signature does not verify is refused.
+    AUTH_TOKEN_VALIDATION = "authorization/token-validation", "2026-07-28", "basic/authorization/index.mdx", "Token Handling", Must,
+        Authorization, Http, probes(&["auth/signature"]),
+        "MCP servers, acting in their role as an OAuth 2.1 resource server, **MUST** validate access tokens as described in [OAuth 2.1 Section 5.2](https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.2).";
+    /// Insufficient scope: 403 with `error="insufficient_scope"`.
+    AUTH_INSUFFICIENT_SCOPE_403 = "authorization/insufficient-scope-403", "2026-07-28", "basic/authorization/index.mdx", "Runtime Insufficient Scope Errors", Should,
+        Authorization, Http, probes(&["auth/insufficient-scope"]),
+        "When a client makes a request with an access token with insufficient scope during runtime operations, the server **SHOULD** respond with: - `HTTP 403 Forbidden` status code (per [RFC 6750 Section 3.1](https://datatracker.ietf.org/doc/html/rfc6750#section-3.1)) - `WWW-Authenticate` header with the `Bearer` scheme and additional parameters: - `error=\"insufficient_scope\"` - indicating the specific type of authorization failure";
+    /// The 403 names the scopes needed.
+    AUTH_INSUFFICIENT_SCOPE_SCOPE = "authorization/insufficient-scope-scope", "2026-07-28", "basic/authorization/index.mdx", "Runtime Insufficient Scope Errors", Should,
+        Authorization, Http, probes(&["auth/insufficient-scope"]),
+        "**Server Scope Management**: When responding with insufficient scope errors, servers **SHOULD** include the scopes needed to satisfy the current operation in the `scope` parameter, consistent with [RFC 6750 Section 3.1](https://datatracker.ietf.org/doc/html/rfc6750#section-3.1).";
+    /// One challenge names every scope the operation needs.
+    AUTH_SCOPE_SINGLE_CHALLENGE = "authorization/scope-single-challenge", "2026-07-28", "basic/authorization/index.mdx", "Runtime Insufficient Scope Errors", Should,
+        Authorization, Http, probes(&["auth/insufficient-scope"]),
+        "Whatever scope-inclusion strategy a server adopts, servers **SHOULD** include all scopes required for the current operation in a single challenge.";
+    /// The 401 challenge names the scopes needed.
+    AUTH_CHALLENGE_SCOPE = "authorization/challenge-scope", "2026-07-28", "basic/authorization/index.mdx", "Scope Selection Strategy", Should,
+        Authorization, Http, probes(&["auth/challenge"]),
+        "MCP servers **SHOULD** include a `scope` parameter in the `WWW-Authenticate` header as defined in [RFC 6750 Section 3](https://datatracker.ietf.org/doc/html/rfc6750#section-3) to indicate the scopes required for accessing the resource.";
+    /// No `offline_access` asked of clients.
+    AUTH_NO_OFFLINE_ACCESS = "authorization/no-offline-access", "2026-07-28", "basic/authorization/index.mdx", "Refresh Tokens", ShouldNot,
+        Authorization, Http, probes(&["auth/challenge"]),
+        "**MCP Servers** (Protected Resources) **SHOULD NOT** include `offline_access` in `WWW-Authenticate` scope or Protected Resource Metadata `scopes_supported`, as refresh tokens are not a resource requirement.";
+    /// No token passed through.
+    AUTH_NO_PASSTHROUGH = "authorization/no-token-passthrough", "2026-07-28", "basic/authorization/index.mdx", "Token Handling", MustNot,
+        Authorization, Http, outside("whether the server passes a client's token on to an upstream API is seen only by that API; a client of the MCP server sees the server accept or refuse the token, which the audience probe checks"),
+        "MCP servers **MUST NOT** accept or transit any other tokens.";
+    /// Scope hierarchies honoured.
+    AUTH_SCOPE_HIERARCHY = "authorization/scope-hierarchy", "2026-07-28", "basic/authorization/index.mdx", "Step-Up Authorization Flow", Must,
+        Authorization, Http, outside("which scope implies which is the server's own model, which no document a client can read describes"),
+        "Servers **MUST** account for scope hierarchies, where a broader scope implies narrower ones, when deciding whether a token is sufficient for an operation.";
 
 }
 

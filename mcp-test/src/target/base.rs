@@ -168,6 +168,10 @@ pub struct Connection {
     /// carries no `serverInfo` with it, so one server is one row whether or not the suite
     /// discovered it.
     pub server_info: Option<Value>,
+    /// The [`era`](Connection::era) was chosen by the caller (a check's `--era`,
+    /// `cases::Connected::connect` with an era), not found by asking the server: a server
+    /// that serves both eras may speak the other too.
+    pub era_chosen: bool,
 }
 
 impl Connection {

@@ -86,13 +86,7 @@ impl Target for Server {
                     serde_json::to_value(&notification).expect("a notification always encodes"),
                 );
             }
-            let response = match reply {
-                None => None,
-                Some(text) => match serde_json::from_str(&text) {
-                    Ok(value) => Some(value),
-                    Err(source) => return Err(TargetError::InvalidJson { text, source }),
-                },
-            };
+            let response = parse_reply(reply)?;
             Ok(Exchange {
                 response,
                 notifications,
@@ -111,13 +105,7 @@ impl Target for Server {
     fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
             answered::answering(self);
-            let response = match self.handle_json_with(text, caller).await {
-                None => None,
-                Some(text) => match serde_json::from_str(&text) {
-                    Ok(value) => Some(value),
-                    Err(source) => return Err(TargetError::InvalidJson { text, source }),
-                },
-            };
+            let response = parse_reply(self.handle_json_with(text, caller).await)?;
             Ok(Exchange {
                 response,
                 ..Exchange::default()
@@ -173,50 +161,36 @@ impl Target for Session {
     }
 }
 
-impl<T: Target + ?Sized> Target for &T {
-    fn label(&self) -> String {
-        (**self).label()
-    }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send(message, caller)
-    }
-    fn connection(&self) -> Connection {
-        (**self).connection()
-    }
-    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send_text(text, caller)
-    }
+/// The in-process server's reply text as JSON (`None`: no reply, to a notification).
+fn parse_reply(reply: Option<String>) -> Result<Option<Value>, TargetError> {
+    reply
+        .map(|text| match serde_json::from_str(&text) {
+            Ok(value) => Ok(value),
+            Err(source) => Err(TargetError::InvalidJson { text, source }),
+        })
+        .transpose()
 }
 
-impl<T: Target + ?Sized> Target for std::sync::Arc<T> {
-    fn label(&self) -> String {
-        (**self).label()
-    }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send(message, caller)
-    }
-    fn connection(&self) -> Connection {
-        (**self).connection()
-    }
-    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send_text(text, caller)
-    }
+/// A pointer to a target is the target: each method forwarded, `send_text` too.
+macro_rules! forward_target {
+    ($($pointer:ty),*) => {$(
+        impl<T: Target + ?Sized> Target for $pointer {
+            fn label(&self) -> String {
+                (**self).label()
+            }
+            fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
+                (**self).send(message, caller)
+            }
+            fn connection(&self) -> Connection {
+                (**self).connection()
+            }
+            fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
+                (**self).send_text(text, caller)
+            }
+        }
+    )*};
 }
-
-impl<T: Target + ?Sized> Target for Box<T> {
-    fn label(&self) -> String {
-        (**self).label()
-    }
-    fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send(message, caller)
-    }
-    fn connection(&self) -> Connection {
-        (**self).connection()
-    }
-    fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
-        (**self).send_text(text, caller)
-    }
-}
+forward_target!(&T, std::sync::Arc<T>, Box<T>);
 
 /// Sends `message` and waits at most `timeout` for the exchange: the one place a deadline is
 /// put around a target that may not apply one itself.

@@ -30,17 +30,22 @@ pub async fn oneshot<B: Into<Body>>(
     router: &Router,
     request: http::Request<B>,
 ) -> http::Response<Bytes> {
-    use tower::ServiceExt as _;
-    let response = router
-        .clone()
-        .oneshot(request.map(Into::into))
-        .await
-        .unwrap_or_else(|never| match never {});
-    let (parts, body) = response.into_parts();
+    let (parts, body) = respond(router, request.map(Into::into)).await;
     let bytes = axum::body::to_bytes(body, usize::MAX)
         .await
         .unwrap_or_default();
     http::Response::from_parts(parts, bytes)
+}
+
+/// The router's response to `request`, its head and its body (a router never fails).
+async fn respond(router: &Router, request: http::Request<Body>) -> (http::response::Parts, Body) {
+    use tower::ServiceExt as _;
+    let response = router
+        .clone()
+        .oneshot(request)
+        .await
+        .unwrap_or_else(|never| match never {});
+    response.into_parts()
 }
 
 /// An HTTP response of the router is a response for every unwrapper and assertion of
@@ -78,13 +83,7 @@ pub async fn oneshot_stream(
     router: &Router,
     request: http::Request<String>,
 ) -> (http::response::Parts, MessageStream) {
-    use tower::ServiceExt as _;
-    let response = router
-        .clone()
-        .oneshot(request.map(Body::from))
-        .await
-        .unwrap_or_else(|never| match never {});
-    let (parts, body) = response.into_parts();
+    let (parts, body) = respond(router, request.map(Body::from)).await;
     (
         parts,
         MessageStream {

@@ -87,6 +87,13 @@ pub fn drive_tool(
     answers: impl Serialize,
     options: &RequestOptions,
 ) -> impl Future<Output = (Value, Vec<Value>)> {
+    drive_script(target, name, arguments, script(answers), options)
+}
+
+/// The answers of [`drive_tool`], a JSON object keyed like `inputRequests`, as a script;
+/// panics when they are not one.
+#[track_caller]
+fn script(answers: impl Serialize) -> Answers {
     let answers = match serde_json::to_value(answers) {
         Ok(Value::Object(answers)) => answers,
         Ok(other) => panic!(
@@ -94,11 +101,22 @@ pub fn drive_tool(
         ),
         Err(e) => panic!("drive_tool: the answers are not JSON: {e}"),
     };
-    let answers = answers
+    answers
         .into_iter()
         .fold(Answers::new(), |answers, (key, answer)| {
             answers.answer(key, answer)
-        });
+        })
+}
+
+/// [`drive_tool`] with its answers already a script.
+#[track_caller]
+fn drive_script(
+    target: &(impl Target + ?Sized),
+    name: &str,
+    arguments: impl Serialize,
+    answers: Answers,
+    options: &RequestOptions,
+) -> impl Future<Output = (Value, Vec<Value>)> {
     let body = options.tool_call_body("drive_tool", name, arguments);
     let caller = Location::caller();
     async move {
@@ -194,20 +212,9 @@ impl TestContext {
         arguments: impl Serialize,
         answers: impl Serialize,
     ) -> impl Future<Output = (Value, Vec<Value>)> {
-        let answers = match serde_json::to_value(answers) {
-            Ok(Value::Object(answers)) => answers,
-            Ok(other) => panic!(
-                "drive_tool: the answers must be a JSON object keyed like inputRequests, got {other}"
-            ),
-            Err(e) => panic!("drive_tool: the answers are not JSON: {e}"),
-        };
-        let scripted = answers
-            .iter()
-            .fold(Answers::new(), |script, (key, answer)| {
-                script.answer(key.clone(), answer.clone())
-            });
+        let scripted = script(answers);
         let answering = self.answering(&scripted);
-        let driven = drive_tool(self.target(), name, arguments, answers, self.options());
+        let driven = drive_script(self.target(), name, arguments, scripted, self.options());
         async move {
             let outcome = driven.await;
             drop(answering);

@@ -156,6 +156,14 @@ pub fn normalize(response: impl AsResponse) -> Value {
     whole
 }
 
+impl DefaultRedaction {
+    /// The object keys from the top of a JSON-RPC message to the redacted value (what the
+    /// selector names): the cassettes mark the same places volatile.
+    pub(crate) fn keys(&self) -> &'static [&'static str] {
+        self.path
+    }
+}
+
 fn at_path<'v>(value: &'v mut Value, path: &[&str]) -> Option<&'v mut Value> {
     path.iter()
         .try_fold(value, |value, key| value.get_mut(*key))

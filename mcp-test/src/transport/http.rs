@@ -5,8 +5,8 @@
 //! 1. HTTP method: anything but POST gets **405** with `Allow: POST`.
 //! 2. DNS-rebinding protection: a `Host` that is not localhost (or an allowed host), or an
 //!    `Origin` that is not a localhost origin (or an allowed origin), gets **403**.
-//! 3. Authentication, when an [`Authenticator`] is configured: a rejection gets **401** with
-//!    `WWW-Authenticate`.
+//! 3. Authentication, when an [`Authenticator`] is configured: a rejection gets **401** (or
+//!    **403** for a valid token without the scope needed) with `WWW-Authenticate`.
 //! 4. Body: over the size limit gets **413**; not UTF-8 or not JSON gets **400** / -32700.
 //! 5. Mirrored headers (§5.2): `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
 //!    `Mcp-Param-*` must be present where required, single, well-formed, and equal to the body
@@ -74,6 +74,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+pub mod relay;
+
 /// How errors raised by handlers (after the envelope and header checks) map to HTTP statuses.
 ///
 /// The spec fixes a status only for envelope errors (400), -32020/-32021/-32022 (400) and
@@ -89,23 +91,40 @@ pub enum ErrorStatusPolicy {
     Strict,
 }
 
-/// Why an [`Authenticator`] turned a request away: answered with 401 and this
-/// `WWW-Authenticate` challenge.
+/// Why an [`Authenticator`] turned a request away: answered with 401 (or 403, see
+/// [`AuthRejection::forbidden`]) and this `WWW-Authenticate` challenge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuthRejection {
     /// The `WWW-Authenticate` header value, e.g. `Bearer realm="mcp", error="invalid_token"`.
     pub challenge: String,
     /// A human-readable reason, sent as the body.
     pub message: String,
+    /// 401, or 403 for a token that is valid but lacks a scope.
+    status: StatusCode,
 }
 
 impl AuthRejection {
-    /// A rejection with a challenge and a reason.
+    /// A rejection with a challenge and a reason, answered with 401.
     pub fn new(challenge: impl Into<String>, message: impl Into<String>) -> Self {
         AuthRejection {
             challenge: challenge.into(),
             message: message.into(),
+            status: StatusCode::UNAUTHORIZED,
         }
+    }
+
+    /// A rejection answered with 403: the token is valid but not enough, e.g.
+    /// `Bearer error="insufficient_scope", scope="files:write"` (RFC 6750 §3.1).
+    pub fn forbidden(challenge: impl Into<String>, message: impl Into<String>) -> Self {
+        AuthRejection {
+            status: StatusCode::FORBIDDEN,
+            ..AuthRejection::new(challenge, message)
+        }
+    }
+
+    /// The status it is answered with.
+    pub fn status(&self) -> StatusCode {
+        self.status
     }
 }
 
@@ -338,7 +357,7 @@ async fn endpoint(
                 let challenge = HeaderValue::from_str(&rejection.challenge)
                     .unwrap_or_else(|_| HeaderValue::from_static("Bearer"));
                 return http::Response::builder()
-                    .status(StatusCode::UNAUTHORIZED)
+                    .status(rejection.status)
                     .header(WWW_AUTHENTICATE, challenge)
                     .body(Body::from(rejection.message))
                     .expect("static response");

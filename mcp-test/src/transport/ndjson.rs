@@ -123,6 +123,62 @@ impl LineReader {
     }
 }
 
+/// The lines of an async stream, one at a time: a [`LineReader`] fed from `reader` as it is
+/// read, so no line longer than the limit is ever held.
+///
+/// ```
+/// use mcp_test::transport::ndjson::{Line, Lines};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let mut lines = Lines::new(&b"{\"a\":1}\nlast"[..], 1024);
+/// assert_eq!(lines.next_line().await, Some(Line::Complete(b"{\"a\":1}".to_vec())));
+/// assert_eq!(lines.next_line().await, Some(Line::Complete(b"last".to_vec())));
+/// assert_eq!(lines.next_line().await, None);
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Lines<R> {
+    reader: R,
+    /// `None` once the stream ended.
+    lines: Option<LineReader>,
+    ready: std::collections::VecDeque<Line>,
+    buf: Vec<u8>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> Lines<R> {
+    /// The lines of `reader`, none kept longer than `max_line_bytes`.
+    pub fn new(reader: R, max_line_bytes: usize) -> Self {
+        Lines {
+            reader,
+            lines: Some(LineReader::new(max_line_bytes)),
+            ready: std::collections::VecDeque::new(),
+            buf: vec![0; 64 * 1024],
+        }
+    }
+
+    /// The next line; `None` at the end of the stream (a read error ends it too), after a
+    /// last line without its `\n`.
+    pub async fn next_line(&mut self) -> Option<Line> {
+        use tokio::io::AsyncReadExt;
+        loop {
+            if let Some(line) = self.ready.pop_front() {
+                return Some(line);
+            }
+            let lines = self.lines.as_mut()?;
+            let n = self.reader.read(&mut self.buf).await.unwrap_or(0);
+            let mut out = Vec::new();
+            if n == 0 {
+                if let Some(lines) = self.lines.take() {
+                    lines.finish(&mut out);
+                }
+            } else {
+                lines.push(&self.buf[..n], &mut out);
+            }
+            self.ready.extend(out);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -87,6 +87,34 @@ pub fn build_request(method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": REQUEST_ID, "method": method, "params": params})
 }
 
+/// `message` without the 2026-07-28 `_meta` keys [`build_request`] writes (the revision, the
+/// client's capabilities and info, the log level): in 2025-11-25 the handshake declared them,
+/// and a server serving both eras may refuse them on a 2025-era connection. A 2025-era
+/// test context and a target connected in that era send this.
+pub(crate) fn without_2026_meta(message: &Value) -> Value {
+    let mut message = message.clone();
+    if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
+        if let Some(meta) = params.get_mut("_meta").and_then(Value::as_object_mut) {
+            for key in [
+                meta_keys::PROTOCOL_VERSION,
+                meta_keys::CLIENT_CAPABILITIES,
+                meta_keys::CLIENT_INFO,
+                meta_keys::LOG_LEVEL,
+            ] {
+                meta.remove(key);
+            }
+        }
+        if params
+            .get("_meta")
+            .and_then(Value::as_object)
+            .is_some_and(serde_json::Map::is_empty)
+        {
+            params.remove("_meta");
+        }
+    }
+    message
+}
+
 /// `given` over `base`: an object merges key by key, anything else replaces `base` whole.
 fn merge_meta(base: Value, given: Value) -> Value {
     match (base, given) {

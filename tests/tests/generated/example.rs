@@ -492,7 +492,7 @@ async fn notes_rejects_an_unknown_action() {
 #[tokio::test]
 async fn search_notes_accepts_valid_arguments() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts valid arguments");
 }
@@ -510,7 +510,7 @@ async fn search_notes_accepts_only_the_required_properties() {
 #[tokio::test]
 async fn search_notes_rejects_a_missing_query() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects a missing `/query`");
 }
@@ -519,7 +519,7 @@ async fn search_notes_rejects_a_missing_query() {
 #[tokio::test]
 async fn search_notes_accepts_no_labels_an_optional_property() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts no `/labels`, an optional property");
 }
@@ -528,7 +528,7 @@ async fn search_notes_accepts_no_labels_an_optional_property() {
 #[tokio::test]
 async fn search_notes_accepts_no_limit_an_optional_property() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts no `/limit`, an optional property");
 }
@@ -537,7 +537,7 @@ async fn search_notes_accepts_no_limit_an_optional_property() {
 #[tokio::test]
 async fn search_notes_accepts_no_order_an_optional_property() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts no `/order`, an optional property");
 }
@@ -555,7 +555,7 @@ async fn search_notes_accepts_no_project_an_optional_property() {
 #[tokio::test]
 async fn search_notes_accepts_no_requested_by_an_optional_property() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sample"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sample"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts no `/requested_by`, an optional property");
 }
@@ -564,7 +564,7 @@ async fn search_notes_accepts_no_requested_by_an_optional_property() {
 #[tokio::test]
 async fn search_notes_rejects_an_unknown_property_unexpected_property() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com","unexpected_property":"surprise"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com","unexpected_property":"surprise"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects an unknown property `/unexpected_property`");
 }
@@ -573,7 +573,7 @@ async fn search_notes_rejects_an_unknown_property_unexpected_property() {
 #[tokio::test]
 async fn search_notes_rejects_labels_of_the_wrong_type() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":"wrong type","limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":"wrong type","limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/labels` of the wrong type");
 }
@@ -582,7 +582,7 @@ async fn search_notes_rejects_labels_of_the_wrong_type() {
 #[tokio::test]
 async fn search_notes_accepts_labels_as_the_empty_array() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":[],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":[],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/labels` as the empty array");
 }
@@ -591,7 +591,7 @@ async fn search_notes_accepts_labels_as_the_empty_array() {
 #[tokio::test]
 async fn search_notes_rejects_labels_one_item_over_maxitems_5() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample","sample1","sample2","sample3","sample4","sample5"],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample","sample1","sample2","sample3","sample4","sample5"],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/labels` one item over maxItems 5");
 }
@@ -600,7 +600,7 @@ async fn search_notes_rejects_labels_one_item_over_maxitems_5() {
 #[tokio::test]
 async fn search_notes_accepts_labels_with_exactly_maxitems_5() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample","sample1","sample2","sample3","sample4"],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample","sample1","sample2","sample3","sample4"],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/labels` with exactly maxItems 5");
 }
@@ -609,7 +609,7 @@ async fn search_notes_accepts_labels_with_exactly_maxitems_5() {
 #[tokio::test]
 async fn search_notes_rejects_labels_with_a_duplicated_item() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample","sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample","sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/labels` with a duplicated item");
 }
@@ -618,7 +618,7 @@ async fn search_notes_rejects_labels_with_a_duplicated_item() {
 #[tokio::test]
 async fn search_notes_rejects_labels_0_of_the_wrong_type() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":[12345],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":[12345],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/labels/0` of the wrong type");
 }
@@ -627,7 +627,7 @@ async fn search_notes_rejects_labels_0_of_the_wrong_type() {
 #[tokio::test]
 async fn search_notes_accepts_labels_0_as_the_empty_string() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":[""],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":[""],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/labels/0` as the empty string");
 }
@@ -636,7 +636,7 @@ async fn search_notes_accepts_labels_0_as_the_empty_string() {
 #[tokio::test]
 async fn search_notes_rejects_limit_of_the_wrong_type() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":"wrong type","order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":"wrong type","order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/limit` of the wrong type");
 }
@@ -645,7 +645,7 @@ async fn search_notes_rejects_limit_of_the_wrong_type() {
 #[tokio::test]
 async fn search_notes_rejects_limit_just_under_minimum_1() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":0,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":0,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/limit` just under minimum 1");
 }
@@ -654,7 +654,7 @@ async fn search_notes_rejects_limit_just_under_minimum_1() {
 #[tokio::test]
 async fn search_notes_accepts_limit_at_exactly_minimum_1() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":1,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":1,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/limit` at exactly minimum 1");
 }
@@ -663,7 +663,7 @@ async fn search_notes_accepts_limit_at_exactly_minimum_1() {
 #[tokio::test]
 async fn search_notes_rejects_limit_just_over_maximum_50() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":51,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":51,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/limit` just over maximum 50");
 }
@@ -672,7 +672,7 @@ async fn search_notes_rejects_limit_just_over_maximum_50() {
 #[tokio::test]
 async fn search_notes_accepts_limit_at_exactly_maximum_50() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":50,"order":"newest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":50,"order":"newest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/limit` at exactly maximum 50");
 }
@@ -681,7 +681,7 @@ async fn search_notes_accepts_limit_at_exactly_maximum_50() {
 #[tokio::test]
 async fn search_notes_rejects_order_of_the_wrong_type() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":12345,"project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":12345,"project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/order` of the wrong type");
 }
@@ -690,7 +690,7 @@ async fn search_notes_rejects_order_of_the_wrong_type() {
 #[tokio::test]
 async fn search_notes_accepts_order_oldest_a_member_of_its_enum() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"oldest","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"oldest","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/order` = \"oldest\", a member of its enum");
 }
@@ -699,7 +699,7 @@ async fn search_notes_accepts_order_oldest_a_member_of_its_enum() {
 #[tokio::test]
 async fn search_notes_accepts_order_null_a_member_of_its_enum() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":null,"project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":null,"project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/order` = null, a member of its enum");
 }
@@ -708,7 +708,7 @@ async fn search_notes_accepts_order_null_a_member_of_its_enum() {
 #[tokio::test]
 async fn search_notes_rejects_order_outside_its_enum() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"not_a_member","project":"JUC-102","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"not_a_member","project":"ABC-123","query":"sample","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/order` outside its enum");
 }
@@ -735,7 +735,7 @@ async fn search_notes_rejects_project_not_matching_its_pattern() {
 #[tokio::test]
 async fn search_notes_rejects_query_of_the_wrong_type() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":12345,"requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":12345,"requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/query` of the wrong type");
 }
@@ -744,7 +744,7 @@ async fn search_notes_rejects_query_of_the_wrong_type() {
 #[tokio::test]
 async fn search_notes_rejects_query_one_character_under_minlength_1() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/query` one character under minLength 1");
 }
@@ -753,7 +753,7 @@ async fn search_notes_rejects_query_one_character_under_minlength_1() {
 #[tokio::test]
 async fn search_notes_accepts_query_of_exactly_minlength_1() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"s","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"s","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/query` of exactly minLength 1");
 }
@@ -762,7 +762,7 @@ async fn search_notes_accepts_query_of_exactly_minlength_1() {
 #[tokio::test]
 async fn search_notes_rejects_query_one_character_over_maxlength_100() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sampleeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sampleeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/query` one character over maxLength 100");
 }
@@ -771,7 +771,7 @@ async fn search_notes_rejects_query_one_character_over_maxlength_100() {
 #[tokio::test]
 async fn search_notes_accepts_query_of_exactly_maxlength_100() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sampleeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee","requested_by":"user0@example.com"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sampleeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee","requested_by":"user0@example.com"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Success, "accepts `/query` of exactly maxLength 100");
 }
@@ -780,7 +780,7 @@ async fn search_notes_accepts_query_of_exactly_maxlength_100() {
 #[tokio::test]
 async fn search_notes_rejects_requested_by_of_the_wrong_type() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":12345}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":12345}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/requested_by` of the wrong type");
 }
@@ -789,7 +789,7 @@ async fn search_notes_rejects_requested_by_of_the_wrong_type() {
 #[tokio::test]
 async fn search_notes_rejects_requested_by_not_in_format_email() {
     let server = server();
-    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"JUC-102","query":"sample","requested_by":"not-an-email"}"#).unwrap();
+    let arguments: serde_json::Value = serde_json::from_str(r#"{"labels":["sample"],"limit":10,"order":"newest","project":"ABC-123","query":"sample","requested_by":"not-an-email"}"#).unwrap();
     let response = call_tool(&server, "search_notes", arguments, &RequestOptions::new()).await;
     expect_outcome(&response, Expectation::Error, "rejects `/requested_by` not in format email");
 }

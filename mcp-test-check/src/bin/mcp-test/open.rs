@@ -7,6 +7,7 @@ use mcp_test::Server;
 use mcp_test::cases::Connected;
 use mcp_test::client::{Client, ClientError, HttpOptions};
 use mcp_test::target::{Target, TargetError};
+use mcp_test::wire::Era;
 use mcp_test_check::example_server;
 use mcp_test_check::generate::ServerSource;
 use std::path::PathBuf;
@@ -47,9 +48,32 @@ pub(crate) struct TargetArgs {
     #[arg(long, value_name = "BYTES", default_value_t = mcp_test::client::DEFAULT_MAX_MESSAGE_BYTES,
           value_parser = clap::value_parser!(usize))]
     pub(crate) max_message_bytes: usize,
+    /// The protocol era to speak: `auto` asks the server (`server/discover`, else the
+    /// 2025-11-25 `initialize` handshake); `2025-11-25` speaks the `initialize` handshake at
+    /// once, which shows a server serving both eras as its 2025-era clients see it;
+    /// `2026-07-28` fails on a server that speaks only the 2025 era.
+    #[arg(long, value_name = "ERA", default_value = "auto", value_parser = parse_era)]
+    pub(crate) era: EraChoice,
     /// A stdio server: the program and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD ARGS")]
     pub(crate) command: Vec<String>,
+}
+
+/// `--era`: `None` for `auto`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EraChoice(pub(crate) Option<Era>);
+
+fn parse_era(text: &str) -> Result<EraChoice, String> {
+    match text {
+        "auto" => Ok(EraChoice(None)),
+        _ if text == Era::Current.revision() => Ok(EraChoice(Some(Era::Current))),
+        _ if text == Era::Legacy.revision() => Ok(EraChoice(Some(Era::Legacy))),
+        _ => Err(format!(
+            "`{text}` is no era: use auto, {} or {}",
+            Era::Current.revision(),
+            Era::Legacy.revision()
+        )),
+    }
 }
 
 /// Why the server could not be reached.
@@ -288,17 +312,20 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
             .with_timeout(timeout)
             .with_max_message_bytes(args.max_message_bytes)
             .with_capabilities(serde_json::json!({}));
-        let connected =
-            within_connect_timeout(Connected::probe(client, url.clone()), &connect, &note)
-                .await
-                .ok_or_else(|| OpenError::ConnectTimeout {
-                    target: url.clone(),
-                    timeout: connect.clone(),
-                })?
-                .map_err(|source| OpenError::Handshake {
-                    target: url.clone(),
-                    source,
-                })?;
+        let connected = within_connect_timeout(
+            Connected::connect(client, url.clone(), args.era.0),
+            &connect,
+            &note,
+        )
+        .await
+        .ok_or_else(|| OpenError::ConnectTimeout {
+            target: url.clone(),
+            timeout: connect.clone(),
+        })?
+        .map_err(|source| OpenError::Handshake {
+            target: url.clone(),
+            source,
+        })?;
         note(&format!("protocol era: {}", connected.era));
         return Ok(Opened {
             served: Served::Remote(connected),
@@ -319,7 +346,7 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
             .with_max_message_bytes(args.max_message_bytes)
             .with_capabilities(serde_json::json!({}));
         let connected = within_connect_timeout(
-            Connected::probe(client.clone(), label.clone()),
+            Connected::connect(client.clone(), label.clone(), args.era.0),
             &connect,
             &note,
         )
@@ -344,6 +371,36 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
             served: Served::Remote(connected),
             source: ServerSource::Command(args.command.clone()),
             connect: Some(connect),
+        });
+    }
+    if let Some(era) = args.era.0 {
+        // One era of the in-process server is what a client of that era sees over a
+        // connection: serve it on an in-memory stdio pipe and connect in that era.
+        note(&format!(
+            "no target given: checking the bundled example server in process, in {era}"
+        ));
+        let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(mcp_test::transport::stdio::serve(
+            example_server(),
+            server_read,
+            server_write,
+            mcp_test::transport::stdio::StdioConfig::default(),
+        ));
+        let (read, write) = tokio::io::split(client_end);
+        let client = Client::connect(read, write)
+            .with_timeout(timeout)
+            .with_capabilities(serde_json::json!({}));
+        let connected = Connected::connect(client, "the bundled example server", Some(era))
+            .await
+            .map_err(|source| OpenError::Handshake {
+                target: "the bundled example server".to_owned(),
+                source,
+            })?;
+        return Ok(Opened {
+            served: Served::Remote(connected),
+            source: ServerSource::Example,
+            connect: None,
         });
     }
     note("no target given: checking the bundled example server in process");

@@ -9,7 +9,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cases::{DEFAULT_TIMEOUT, Selection, Selector};
+use crate::cases::options::{selection_setters, setters};
+use crate::cases::{DEFAULT_TIMEOUT, Selection};
 
 /// A built-in invariant of the property tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -159,72 +160,20 @@ impl Default for PropertyOptions {
 }
 
 impl PropertyOptions {
-    /// Cases per property.
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().cases(8).cases, 8);
-    /// ```
-    #[must_use]
-    pub fn cases(mut self, cases: u32) -> Self {
-        self.cases = cases;
-        self
+    setters! {
+        /// Cases per property.
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// assert_eq!(PropertyOptions::default().cases(8).cases, 8);
+        /// ```
+        cases: u32;
     }
 
-    /// Which tools and actions run, the seed, and who runs them, all at once (`only`,
-    /// `skip`, `seed` and `identity` set one part each).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use mcp_test::cases::Selection;
-    /// let selection = Selection::default().skip("delete_all").seed(7);
-    /// let options = PropertyOptions::default().selection(selection.clone());
-    /// assert_eq!(options.selection, selection);
-    /// ```
-    #[must_use]
-    pub fn selection(mut self, selection: Selection) -> Self {
-        self.selection = selection;
-        self
-    }
-
-    /// Another seed ([`Selection::seed`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().seed(7).selection.seed, 7);
-    /// ```
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.selection = self.selection.seed(seed);
-        self
-    }
-
-    /// Only this tool, or this action of a tool (with other `only`s: and those;
-    /// [`Selection::only`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// let options = PropertyOptions::default().only("orders").only(("shop", "buy"));
-    /// assert_eq!(options.selection.only.len(), 2);
-    /// ```
-    #[must_use]
-    pub fn only(mut self, selector: impl Into<Selector>) -> Self {
-        self.selection = self.selection.only(selector);
-        self
-    }
-
-    /// Not this tool, or this action of a tool ([`Selection::skip`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// let options = PropertyOptions::default().skip("delete_all");
-    /// assert_eq!(options.selection.skip[0].tool, "delete_all");
-    /// ```
-    #[must_use]
-    pub fn skip(mut self, selector: impl Into<Selector>) -> Self {
-        self.selection = self.selection.skip(selector);
-        self
-    }
+    selection_setters!(
+        PropertyOptions,
+        "mcp_test::cases::properties::PropertyOptions"
+    );
 
     /// Switches a built-in invariant off.
     ///
@@ -296,58 +245,34 @@ impl PropertyOptions {
         self
     }
 
-    /// Another per-call timeout.
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use std::time::Duration;
-    /// let options = PropertyOptions::default().timeout(Duration::from_secs(5));
-    /// assert_eq!(options.timeout, Duration::from_secs(5));
-    /// ```
-    #[must_use]
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+    setters! {
+        /// Another per-call timeout.
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// use std::time::Duration;
+        /// let options = PropertyOptions::default().timeout(Duration::from_secs(5));
+        /// assert_eq!(options.timeout, Duration::from_secs(5));
+        /// ```
+        timeout: Duration;
 
-    /// How long one call may run before it is cancelled and counts for nothing; `None` (the
-    /// default): up to the [`timeout`](Self::timeout).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use std::time::Duration;
-    /// let options = PropertyOptions::default().case_time(Some(Duration::from_secs(2)));
-    /// assert_eq!(options.case_time, Some(Duration::from_secs(2)));
-    /// ```
-    #[must_use]
-    pub fn case_time(mut self, case_time: Option<Duration>) -> Self {
-        self.case_time = case_time;
-        self
-    }
+        /// How long one call may run before it is cancelled and counts for nothing; `None` (the
+        /// default): up to the [`timeout`](Self::timeout).
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// use std::time::Duration;
+        /// let options = PropertyOptions::default().case_time(Some(Duration::from_secs(2)));
+        /// assert_eq!(options.case_time, Some(Duration::from_secs(2)));
+        /// ```
+        case_time: Option<Duration>;
 
-    /// Runs every call as `identity` (in process; [`Selection::identity`]).
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// use mcp_test::Identity;
-    /// let options = PropertyOptions::default().identity(Identity::principal("ada"));
-    /// assert!(options.selection.identity.is_some());
-    /// ```
-    #[must_use]
-    pub fn identity(mut self, identity: crate::Identity) -> Self {
-        self.selection = self.selection.identity(identity);
-        self
-    }
-
-    /// The most calls one failure's shrinking may make.
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// assert_eq!(PropertyOptions::default().max_shrink_calls(10).max_shrink_calls, 10);
-    /// ```
-    #[must_use]
-    pub fn max_shrink_calls(mut self, calls: u32) -> Self {
-        self.max_shrink_calls = calls;
-        self
+        /// The most calls one failure's shrinking may make.
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// assert_eq!(PropertyOptions::default().max_shrink_calls(10).max_shrink_calls, 10);
+        /// ```
+        max_shrink_calls: u32;
     }
 }

@@ -308,6 +308,49 @@ struct Fail {
     response: Option<Value>,
 }
 
+impl PropertyRun {
+    /// Counts one call's verdict: a pass or a failure is a case, a skip is slow. The failure,
+    /// if it is one.
+    fn count(&mut self, verdict: Verdict) -> Option<Fail> {
+        match verdict {
+            Verdict::Pass => self.cases += 1,
+            Verdict::Skip => self.slow += 1,
+            Verdict::Fail(fail) => {
+                self.cases += 1;
+                return Some(fail);
+            }
+        }
+        None
+    }
+}
+
+/// What a property's strategy generates: valid arguments, or arguments broken in one place.
+trait Generated: Clone + fmt::Debug + Send + 'static {
+    /// The property's name in runs and regressions files.
+    const PROPERTY: &'static str;
+    /// Whether a strategy that yields no value at all is a problem to report (valid
+    /// arguments), rather than a schema with nothing to break (broken ones).
+    const NO_VALUE_IS_A_PROBLEM: bool;
+    /// The arguments, and the place they break the schema, if they do.
+    fn into_parts(self) -> (Value, Option<String>);
+}
+
+impl Generated for Value {
+    const PROPERTY: &'static str = "valid";
+    const NO_VALUE_IS_A_PROBLEM: bool = true;
+    fn into_parts(self) -> (Value, Option<String>) {
+        (self, None)
+    }
+}
+
+impl Generated for Broken {
+    const PROPERTY: &'static str = "broken";
+    const NO_VALUE_IS_A_PROBLEM: bool = false;
+    fn into_parts(self) -> (Value, Option<String>) {
+        (self.args, Some(self.pointer))
+    }
+}
+
 impl Unit {
     fn label(&self) -> String {
         match &self.action {
@@ -361,79 +404,16 @@ impl Unit {
         strategy: SBoxedStrategy<Value>,
         report: &mut PropertyReport,
     ) {
-        let mut run = PropertyRun {
-            tool: self.name.clone(),
-            action: self.action.clone(),
-            property: "valid",
-            cases: 0,
-            slow: 0,
-        };
-        let validator = SchemaValidator::new(&self.input).ok();
         // Stored regressions first, while they are still valid arguments.
-        for stored in self.stored("valid") {
-            if !validator.as_ref().is_some_and(|v| v.is_valid(&stored.args)) {
-                continue;
-            }
-            match self.call_valid(session, options, &stored.args).await {
-                Verdict::Pass => run.cases += 1,
-                Verdict::Skip => run.slow += 1,
-                Verdict::Fail(fail) => {
-                    run.cases += 1;
-                    report
-                        .failures
-                        .push(self.failure(fail, stored.args.clone(), None, 0, true));
-                    report.runs.push(run);
-                    return;
-                }
-            }
-        }
-        let trees = match Trees::start(strategy, self.seed(options, "valid")) {
-            Ok(trees) => trees,
-            Err(e) => {
-                report.problems.push(format!("{}: {e}", self.label()));
-                report.runs.push(run);
-                return;
-            }
-        };
-        for _ in 0..options.cases {
-            if session.past_deadline() {
-                break;
-            }
-            let args = match trees.new_value().await {
-                Ok(args) => args,
-                Err(reason) => {
-                    report.problems.push(format!("{}: {reason}", self.label()));
-                    break;
-                }
-            };
-            match self.call_valid(session, options, &args).await {
-                Verdict::Pass => run.cases += 1,
-                Verdict::Skip => run.slow += 1,
-                Verdict::Fail(fail) => {
-                    run.cases += 1;
-                    let (args, fail, calls) = if fail.kind == FailureKind::NoAnswer
-                        || fail.kind == FailureKind::StoppedAnswering
-                    {
-                        // A server that stopped answering cannot be asked again.
-                        (args, fail, 0)
-                    } else {
-                        shrink(
-                            &trees,
-                            args,
-                            fail,
-                            options.max_shrink_calls,
-                            |a: Value| async move { self.call_valid(session, options, &a).await },
-                        )
-                        .await
-                    };
-                    let failure = self.failure(fail, args, None, calls, false);
-                    let failure = self.keep(options, failure, "valid", report);
-                    report.failures.push(failure);
-                    break;
-                }
-            }
-        }
-        report.runs.push(run);
+        let validator = SchemaValidator::new(&self.input).ok();
+        let replays = self
+            .stored(Value::PROPERTY)
+            .filter(|stored| validator.as_ref().is_some_and(|v| v.is_valid(&stored.args)))
+            .map(|stored| stored.args.clone())
+            .collect();
+        let call = |a: Value| async move { self.call_valid(session, options, &a).await };
+        self.property(session, options, strategy, replays, call, report)
+            .await;
     }
 
     async fn broken(
@@ -443,48 +423,64 @@ impl Unit {
         strategy: SBoxedStrategy<Broken>,
         report: &mut PropertyReport,
     ) {
+        // Stored regressions first, while they still break the schema at their place only.
+        let validator = SchemaValidator::new(&self.input).ok();
+        let replays = self
+            .stored(Broken::PROPERTY)
+            .filter_map(|stored| {
+                let pointer = stored.pointer.clone()?;
+                let violations = validator
+                    .as_ref()
+                    .map(|v| v.violations(&stored.args))
+                    .unwrap_or_default();
+                let only_there =
+                    !violations.is_empty() && violations.iter().all(|v| v.pointer == pointer);
+                only_there.then(|| Broken {
+                    args: stored.args.clone(),
+                    pointer,
+                    keyword: String::new(),
+                })
+            })
+            .collect();
+        let call = |b: Broken| async move { self.call_broken(session, options, &b).await };
+        self.property(session, options, strategy, replays, call, report)
+            .await;
+    }
+
+    /// One property: `replays` (its stored regressions) first, a failure among them ending
+    /// it, then up to `options.cases` values of `strategy`, the first failure shrunk and kept
+    /// in the regressions file.
+    async fn property<T, F, Fut>(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+        strategy: SBoxedStrategy<T>,
+        replays: Vec<T>,
+        call: F,
+        report: &mut PropertyReport,
+    ) where
+        T: Generated,
+        F: Fn(T) -> Fut,
+        Fut: std::future::Future<Output = Verdict>,
+    {
         let mut run = PropertyRun {
             tool: self.name.clone(),
             action: self.action.clone(),
-            property: "broken",
+            property: T::PROPERTY,
             cases: 0,
             slow: 0,
         };
-        let validator = SchemaValidator::new(&self.input).ok();
-        for stored in self.stored("broken") {
-            let Some(pointer) = stored.pointer.clone() else {
-                continue;
-            };
-            let violations = validator
-                .as_ref()
-                .map(|v| v.violations(&stored.args))
-                .unwrap_or_default();
-            if violations.is_empty() || violations.iter().any(|v| v.pointer != pointer) {
-                continue;
-            }
-            let broken = Broken {
-                args: stored.args.clone(),
-                pointer,
-                keyword: String::new(),
-            };
-            match self.call_broken(session, options, &broken).await {
-                Verdict::Pass => run.cases += 1,
-                Verdict::Skip => run.slow += 1,
-                Verdict::Fail(fail) => {
-                    run.cases += 1;
-                    report.failures.push(self.failure(
-                        fail,
-                        broken.args,
-                        Some(broken.pointer),
-                        0,
-                        true,
-                    ));
-                    report.runs.push(run);
-                    return;
-                }
+        for replay in replays {
+            if let Some(fail) = run.count(call(replay.clone()).await) {
+                let (args, pointer) = replay.into_parts();
+                report
+                    .failures
+                    .push(self.failure(fail, args, pointer, 0, true));
+                report.runs.push(run);
+                return;
             }
         }
-        let trees = match Trees::start(strategy, self.seed(options, "broken")) {
+        let trees = match Trees::start(strategy, self.seed(options, T::PROPERTY)) {
             Ok(trees) => trees,
             Err(e) => {
                 report.problems.push(format!("{}: {e}", self.label()));
@@ -496,37 +492,32 @@ impl Unit {
             if session.past_deadline() {
                 break;
             }
-            // A schema with nothing to break (no constraint at all) has no such case.
-            let Ok(broken) = trees.new_value().await else {
-                break;
-            };
-            match self.call_broken(session, options, &broken).await {
-                Verdict::Pass => run.cases += 1,
-                Verdict::Skip => run.slow += 1,
-                Verdict::Fail(fail) => {
-                    run.cases += 1;
-                    let (broken, fail, calls) = if matches!(
-                        fail.kind,
-                        FailureKind::NoAnswer | FailureKind::StoppedAnswering
-                    ) {
-                        (broken, fail, 0)
-                    } else {
-                        shrink(
-                            &trees,
-                            broken,
-                            fail,
-                            options.max_shrink_calls,
-                            |b: Broken| async move { self.call_broken(session, options, &b).await },
-                        )
-                        .await
-                    };
-                    let failure =
-                        self.failure(fail, broken.args, Some(broken.pointer), calls, false);
-                    let failure = self.keep(options, failure, "broken", report);
-                    report.failures.push(failure);
+            let value = match trees.new_value().await {
+                Ok(value) => value,
+                Err(reason) => {
+                    if T::NO_VALUE_IS_A_PROBLEM {
+                        report.problems.push(format!("{}: {reason}", self.label()));
+                    }
                     break;
                 }
-            }
+            };
+            let Some(fail) = run.count(call(value.clone()).await) else {
+                continue;
+            };
+            let (value, fail, calls) = if matches!(
+                fail.kind,
+                FailureKind::NoAnswer | FailureKind::StoppedAnswering
+            ) {
+                // A server that stopped answering cannot be asked again.
+                (value, fail, 0)
+            } else {
+                shrink(&trees, value, fail, options.max_shrink_calls, &call).await
+            };
+            let (args, pointer) = value.into_parts();
+            let failure = self.failure(fail, args, pointer, calls, false);
+            let failure = self.keep(options, failure, T::PROPERTY, report);
+            report.failures.push(failure);
+            break;
         }
         report.runs.push(run);
     }
@@ -616,25 +607,51 @@ impl Unit {
         }
     }
 
-    /// Whether the server answers the next request (`tools/list`): any JSON-RPC response.
+    /// The response to a call with `args`; `Err` the verdict when there is none: a skip (the
+    /// call was cancelled for its time or went past a limit of the client), or a failure of
+    /// [`Invariant::Answers`] (a transport error), a skip when that invariant is off.
+    async fn response(
+        &self,
+        session: &Session<'_>,
+        options: &PropertyOptions,
+        args: &Value,
+    ) -> Result<Value, Verdict> {
+        match self.call(session, options, args).await {
+            Ok(Some(response)) => Ok(response),
+            Ok(None) => Err(Verdict::Skip),
+            Err(e) if options.checks(Invariant::Answers) => Err(Verdict::Fail(Fail {
+                invariant: Invariant::Answers.name().into(),
+                kind: FailureKind::NoAnswer,
+                message: format!("no answer to the call: {e}"),
+                response: None,
+            })),
+            Err(_) => Err(Verdict::Skip),
+        }
+    }
+
+    /// The verdict of a call answered with `response` that passed its own checks: whether
+    /// the server answers the next request (`tools/list`) with any JSON-RPC response.
     async fn answers_after(
         &self,
         session: &Session<'_>,
         options: &PropertyOptions,
-    ) -> Option<Fail> {
+        response: Value,
+    ) -> Verdict {
         if !options.checks(Invariant::Answers) {
-            return None;
+            return Verdict::Pass;
         }
         match session.request("tools/list", Value::Null).await.1 {
-            Ok(_) => None,
-            Err(e) if over_limit(&e) || matches!(e, TargetError::DeadlinePassed { .. }) => None,
-            Err(e) => Some(Fail {
+            Ok(_) => Verdict::Pass,
+            Err(e) if over_limit(&e) || matches!(e, TargetError::DeadlinePassed { .. }) => {
+                Verdict::Pass
+            }
+            Err(e) => Verdict::Fail(Fail {
                 invariant: Invariant::Answers.name().into(),
                 kind: FailureKind::StoppedAnswering,
                 message: format!(
                     "the server answered the call but not the next request (tools/list): {e}"
                 ),
-                response: None,
+                response: Some(response),
             }),
         }
     }
@@ -645,18 +662,9 @@ impl Unit {
         options: &PropertyOptions,
         args: &Value,
     ) -> Verdict {
-        let response = match self.call(session, options, args).await {
-            Ok(Some(response)) => response,
-            Ok(None) => return Verdict::Skip,
-            Err(e) if options.checks(Invariant::Answers) => {
-                return Verdict::Fail(Fail {
-                    invariant: Invariant::Answers.name().into(),
-                    kind: FailureKind::NoAnswer,
-                    message: format!("no answer to the call: {e}"),
-                    response: None,
-                });
-            }
-            Err(_) => return Verdict::Skip,
+        let response = match self.response(session, options, args).await {
+            Ok(response) => response,
+            Err(verdict) => return verdict,
         };
         let fail = |invariant: &str, kind: FailureKind, message: String| {
             Verdict::Fail(Fail {
@@ -718,13 +726,7 @@ impl Unit {
                 return fail(&user.name, FailureKind::User, why);
             }
         }
-        match self.answers_after(session, options).await {
-            Some(mut f) => {
-                f.response = Some(response);
-                Verdict::Fail(f)
-            }
-            None => Verdict::Pass,
-        }
+        self.answers_after(session, options, response).await
     }
 
     async fn call_broken(
@@ -733,18 +735,9 @@ impl Unit {
         options: &PropertyOptions,
         broken: &Broken,
     ) -> Verdict {
-        let response = match self.call(session, options, &broken.args).await {
-            Ok(Some(response)) => response,
-            Ok(None) => return Verdict::Skip,
-            Err(e) if options.checks(Invariant::Answers) => {
-                return Verdict::Fail(Fail {
-                    invariant: Invariant::Answers.name().into(),
-                    kind: FailureKind::NoAnswer,
-                    message: format!("no answer to the call: {e}"),
-                    response: None,
-                });
-            }
-            Err(_) => return Verdict::Skip,
+        let response = match self.response(session, options, &broken.args).await {
+            Ok(response) => response,
+            Err(verdict) => return verdict,
         };
         let at = &broken.pointer;
         let fail = |kind: FailureKind, message: String| {
@@ -799,13 +792,7 @@ impl Unit {
                 ),
             );
         }
-        match self.answers_after(session, options).await {
-            Some(mut f) => {
-                f.response = Some(response);
-                Verdict::Fail(f)
-            }
-            None => Verdict::Pass,
-        }
+        self.answers_after(session, options, response).await
     }
 }
 

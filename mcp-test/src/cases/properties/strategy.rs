@@ -18,7 +18,7 @@ use serde_json::{Map, Number, Value, json};
 
 use crate::cases::rules::{action_schema, actions};
 use crate::cases::sample::{
-    declared_types, format_sample, format_violation, integer_bounds, primary_type,
+    declared_types, format_sample, format_violation, integer_bounds, merge_siblings, primary_type,
 };
 use crate::validation::{SchemaValidator, join_pointer};
 
@@ -287,22 +287,20 @@ impl<T: Clone + fmt::Debug> ValueTree for CheckedTree<T> {
     }
 
     fn simplify(&mut self) -> bool {
-        for _ in 0..SKIPS {
-            if !self.source.simplify() {
-                return false;
-            }
-            let v = self.source.current();
-            if (self.accept)(&v) {
-                self.last = v;
-                return true;
-            }
-        }
-        false
+        self.step(|source| source.simplify())
     }
 
     fn complicate(&mut self) -> bool {
+        self.step(|source| source.complicate())
+    }
+}
+
+impl<T: fmt::Debug> CheckedTree<T> {
+    /// Moves the source tree with `next` (up to [`SKIPS`] times) until its value is accepted:
+    /// whether one was.
+    fn step(&mut self, next: impl Fn(&mut dyn ValueTree<Value = T>) -> bool) -> bool {
         for _ in 0..SKIPS {
-            if !self.source.complicate() {
+            if !next(&mut *self.source) {
                 return false;
             }
             let v = self.source.current();
@@ -358,20 +356,6 @@ fn resolve<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
         }
     }
     current
-}
-
-/// A branch of `anyOf`/`oneOf` with the parent's other keywords kept.
-fn merge_branch(parent: &Map<String, Value>, branch: &Value, key: &str) -> Value {
-    let mut merged = parent.clone();
-    merged.remove(key);
-    merged.remove("default");
-    merged.remove("examples");
-    if let Some(b) = branch.as_object() {
-        for (k, v) in b {
-            merged.insert(k.clone(), v.clone());
-        }
-    }
-    Value::Object(merged)
 }
 
 /// `allOf` folded into its parent where the branches are plain (properties, required and other
@@ -443,7 +427,9 @@ fn value_strategy(schema: &Value, root: &Value, depth: usize) -> SBoxedStrategy<
         {
             let strategies: Vec<SBoxedStrategy<Value>> = branches
                 .iter()
-                .map(|b| value_strategy(&merge_branch(obj, resolve(b, root), key), root, depth + 1))
+                .map(|b| {
+                    value_strategy(&merge_siblings(obj, resolve(b, root), key), root, depth + 1)
+                })
                 .collect();
             return proptest::strategy::Union::new(strategies).sboxed();
         }

@@ -55,6 +55,8 @@ impl Ctx<'_> {
         cases: &mut Collected<'_>,
         mutations: &mut Vec<Mutation>,
     ) -> Result<(), Derived> {
+        let inlined = super::refs::inline_refs(schema);
+        let schema = &*inlined;
         let mut full = sampler.value(schema, 0);
         self.apply_values(&mut full)?;
         let minimal = minimal(schema, &full);

@@ -16,6 +16,7 @@ mod build;
 mod collected;
 mod declares;
 mod keywords;
+mod refs;
 mod sure;
 #[cfg(test)]
 mod tests;

@@ -409,3 +409,34 @@ fn an_action_enum_on_a_root_that_is_no_object_derives_without_panicking() {
         );
     }
 }
+
+/// schemars (rmcp) puts enums and nested structs behind `$ref: #/$defs/..`: the base case
+/// takes a member of the enum, and the field behind the `$ref` gets cases of its own.
+#[test]
+fn a_field_behind_a_ref_into_defs_gets_valid_values_and_cases() {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"Unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+        "type": "object",
+        "required": ["value", "to"],
+        "properties": {
+            "to": {"$ref": "#/$defs/Unit", "description": "The unit to convert to"},
+            "value": {"type": "number", "minimum": -273.15, "maximum": 10000.0}
+        }
+    });
+    let cases = derive_with(&schema, &CaseOptions::default()).unwrap();
+    assert_eq!(
+        cases[0].args.clone().into_value()["to"],
+        "celsius",
+        "{cases:#?}"
+    );
+    let about_to: Vec<_> = cases
+        .iter()
+        .filter(|c| c.title.contains("`/to`"))
+        .map(|c| (c.source.as_str(), c.expectation))
+        .collect();
+    assert!(
+        about_to.contains(&("rule:enum", Expectation::Error)),
+        "{about_to:?}"
+    );
+}

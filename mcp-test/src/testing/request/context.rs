@@ -330,6 +330,27 @@ impl TestContext {
         }
     }
 
+    /// [`TestContext::http`] sending the extra headers of `options` with every request, such as
+    /// a bearer token (see [`auth::bearer`](crate::auth::bearer) with feature `auth`).
+    ///
+    /// Panics, naming the URL and what is wrong with it.
+    ///
+    /// ```
+    /// use mcp_test::client::HttpOptions;
+    /// use mcp_test::testing::TestContext;
+    /// let token = HttpOptions::new().header("Authorization", "Bearer abc").unwrap();
+    /// let mcp = TestContext::http_with("http://127.0.0.1:9/mcp", &token);
+    /// assert_eq!(mcp.label(), "http://127.0.0.1:9/mcp");
+    /// ```
+    #[cfg(feature = "http")]
+    #[track_caller]
+    pub fn http_with(url: impl AsRef<str>, options: &crate::client::HttpOptions) -> Self {
+        match crate::client::Client::http_with(url.as_ref(), options) {
+            Ok(client) => TestContext::for_client(client),
+            Err(e) => panic!("TestContext::http_with: {e}"),
+        }
+    }
+
     /// A context over a server built with [rmcp](https://docs.rs/rmcp) (any `ServerHandler`,
     /// such as a `#[tool_router]` type), served in this process and spoken to over an
     /// in-memory pipe: see [`crate::rmcp`]. The server stops when the last clone of the

@@ -9,7 +9,7 @@ use crate::server::{Caller, Server};
 use crate::session::Session;
 use crate::target::answering::AnswerSources;
 use crate::target::{Connection, Target, TargetError, TargetFuture};
-use crate::wire::meta_keys;
+use crate::wire::build::without_2026_meta;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::sync::OnceCell;
@@ -128,32 +128,6 @@ impl Legacy {
     }
 }
 
-/// `message` without the 2026-07-28 `_meta` keys the helpers write (the revision, the client's
-/// capabilities and info, the log level): in 2025-11-25 the handshake declared them.
-fn without_2026_meta(message: &Value) -> Value {
-    let mut message = message.clone();
-    if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
-        if let Some(meta) = params.get_mut("_meta").and_then(Value::as_object_mut) {
-            for key in [
-                meta_keys::PROTOCOL_VERSION,
-                meta_keys::CLIENT_CAPABILITIES,
-                meta_keys::CLIENT_INFO,
-                meta_keys::LOG_LEVEL,
-            ] {
-                meta.remove(key);
-            }
-        }
-        if params
-            .get("_meta")
-            .and_then(Value::as_object)
-            .is_some_and(serde_json::Map::is_empty)
-        {
-            params.remove("_meta");
-        }
-    }
-    message
-}
-
 impl Target for Legacy {
     fn label(&self) -> String {
         format!("{} (2025-11-25)", self.inner.label())
@@ -191,6 +165,7 @@ impl Target for Legacy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::meta_keys;
 
     #[test]
     fn the_2026_meta_is_left_out_and_the_rest_kept() {

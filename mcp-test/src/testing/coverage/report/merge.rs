@@ -85,27 +85,29 @@ fn server_name(event: &Map<String, Value>) -> Result<Option<String>, String> {
 }
 
 fn string_list(event: &Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, String> {
-    let Some(value) = event.get(key) else {
-        return Ok(None);
-    };
-    let Value::Array(items) = value else {
-        return Err(format!("/{key}: expected an array, got {value}"));
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Value::String(s) => Ok(s.clone()),
-            other => Err(format!("/{key}/{i}: expected a string, got {other}")),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    list(event, key, |item| match item {
+        Value::String(s) => Ok(s.clone()),
+        other => Err(format!(": expected a string, got {other}")),
+    })
 }
 
 fn object_list<T>(
     event: &Map<String, Value>,
     key: &str,
     each: impl Fn(&Map<String, Value>) -> Result<T, String>,
+) -> Result<Option<Vec<T>>, String> {
+    list(event, key, |item| match item {
+        Value::Object(object) => each(object),
+        other => Err(format!(": expected an object, got {other}")),
+    })
+}
+
+/// The array at `key`, each item read by `each` (whose error is put after the item's
+/// pointer); `None` when there is no such key.
+fn list<T>(
+    event: &Map<String, Value>,
+    key: &str,
+    each: impl Fn(&Value) -> Result<T, String>,
 ) -> Result<Option<Vec<T>>, String> {
     let Some(value) = event.get(key) else {
         return Ok(None);
@@ -116,10 +118,7 @@ fn object_list<T>(
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| match item {
-            Value::Object(object) => each(object).map_err(|e| format!("/{key}/{i}{e}")),
-            other => Err(format!("/{key}/{i}: expected an object, got {other}")),
-        })
+        .map(|(i, item)| each(item).map_err(|e| format!("/{key}/{i}{e}")))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
@@ -215,6 +214,18 @@ struct Acc {
     methods: BTreeMap<String, Counts>,
 }
 
+impl Row {
+    /// A row of `name` with no detail.
+    fn new(name: &str, listed: bool, counts: Counts) -> Row {
+        Row {
+            name: name.to_owned(),
+            detail: None,
+            listed,
+            counts,
+        }
+    }
+}
+
 impl Acc {
     fn add(&mut self, file: usize, event: Event) {
         self.files.insert(file);
@@ -245,17 +256,15 @@ impl Acc {
                         self.u_tools.entry(name).or_default().extend(actions);
                     }
                 }
-                if let Some(resources) = resources {
-                    self.known.insert("resources");
-                    self.u_resources.extend(resources);
-                }
-                if let Some(templates) = templates {
-                    self.known.insert("templates");
-                    self.u_templates.extend(templates);
-                }
-                if let Some(prompts) = prompts {
-                    self.known.insert("prompts");
-                    self.u_prompts.extend(prompts);
+                for (kind, listed, into) in [
+                    ("resources", resources, &mut self.u_resources),
+                    ("templates", templates, &mut self.u_templates),
+                    ("prompts", prompts, &mut self.u_prompts),
+                ] {
+                    if let Some(listed) = listed {
+                        self.known.insert(kind);
+                        into.extend(listed);
+                    }
                 }
                 if let Some(completions) = completions {
                     self.known.insert("completions");
@@ -379,12 +388,7 @@ impl Acc {
         let mut resources: Vec<Row> = self
             .u_resources
             .iter()
-            .map(|uri| Row {
-                name: uri.clone(),
-                detail: None,
-                listed: true,
-                counts: self.reads.get(uri).copied().unwrap_or_default(),
-            })
+            .map(|uri| Row::new(uri, true, self.reads.get(uri).copied().unwrap_or_default()))
             .collect();
         let parsed: Vec<(String, Option<UriTemplate>)> = self
             .u_templates
@@ -402,45 +406,31 @@ impl Acc {
             });
             match matched {
                 Some((source, _)) => template_counts.entry(source).or_default().merge(counts),
-                None => resources.push(Row {
-                    name: uri.clone(),
-                    detail: None,
-                    listed: false,
-                    counts: *counts,
-                }),
+                None => resources.push(Row::new(uri, false, *counts)),
             }
         }
         let templates: Vec<Row> = self
             .u_templates
             .iter()
-            .map(|t| Row {
-                name: t.clone(),
-                detail: None,
-                listed: true,
-                counts: template_counts.get(t.as_str()).copied().unwrap_or_default(),
+            .map(|t| {
+                Row::new(
+                    t,
+                    true,
+                    template_counts.get(t.as_str()).copied().unwrap_or_default(),
+                )
             })
             .collect();
 
         let mut prompts: Vec<Row> = self
             .u_prompts
             .iter()
-            .map(|p| Row {
-                name: p.clone(),
-                detail: None,
-                listed: true,
-                counts: self.prompts.get(p).copied().unwrap_or_default(),
-            })
+            .map(|p| Row::new(p, true, self.prompts.get(p).copied().unwrap_or_default()))
             .collect();
         prompts.extend(
             self.prompts
                 .iter()
                 .filter(|(p, _)| !self.u_prompts.contains(*p))
-                .map(|(p, counts)| Row {
-                    name: p.clone(),
-                    detail: None,
-                    listed: false,
-                    counts: *counts,
-                }),
+                .map(|(p, counts)| Row::new(p, false, *counts)),
         );
 
         let reference_row =

@@ -26,73 +26,62 @@ fn request(
     event.to_string()
 }
 
+/// Two files, of the lines `one` and `two`, merged.
+fn merged(one: &[String], two: &[String]) -> Coverage {
+    let (one, two) = (one.join("\n"), two.join("\n"));
+    Coverage::from_texts([("1.jsonl", one.as_str()), ("2.jsonl", two.as_str())]).unwrap()
+}
+
+/// The one server `coverage` holds.
+#[track_caller]
+fn only_server(coverage: &Coverage) -> &ServerCoverage {
+    let [server] = coverage.servers() else {
+        panic!("one server: {:?}", coverage.servers())
+    };
+    server
+}
+
+/// A request to the in-process server `calc`.
+fn calc(method: &str, outcome: &str, extra: Value) -> String {
+    request(Some("calc"), "calc", method, outcome, extra)
+}
+
 #[test]
 fn files_of_several_processes_merge_per_server_and_row() {
     let tools =
         json!([{"name": "add", "actions": []}, {"name": "items", "actions": ["get", "put"]}]);
     let one = [
         universe("calc", tools.clone()),
-        request(
-            Some("calc"),
-            "calc",
-            "tools/call",
-            "success",
-            json!({"tool": "add"}),
-        ),
-        request(
-            Some("calc"),
-            "calc",
+        calc("tools/call", "success", json!({"tool": "add"})),
+        calc(
             "tools/call",
             "validation_error",
             json!({"tool": "items", "action": "get"}),
         ),
-        request(
-            Some("calc"),
-            "calc",
+        calc(
             "resources/read",
             "success",
             json!({"uri": "file:///items/7"}),
         ),
-    ]
-    .join("\n");
+    ];
     let two = [
         universe("calc", tools),
-        request(
-            Some("calc"),
-            "calc",
-            "tools/call",
-            "execution_error",
-            json!({"tool": "add"}),
-        ),
-        request(
-            Some("calc"),
-            "calc",
-            "tools/call",
-            "protocol_error",
-            json!({"tool": "nope"}),
-        ),
-        request(
-            Some("calc"),
-            "calc",
+        calc("tools/call", "execution_error", json!({"tool": "add"})),
+        calc("tools/call", "protocol_error", json!({"tool": "nope"})),
+        calc(
             "completion/complete",
             "success",
             json!({"ref": "ref/prompt", "name": "greet", "argument": "name"}),
         ),
-        request(
-            Some("calc"),
-            "calc",
+        calc(
             "resources/read",
             "protocol_error",
             json!({"uri": "file:///zzz"}),
         ),
-    ]
-    .join("\n");
-    let coverage =
-        Coverage::from_texts([("1.jsonl", one.as_str()), ("2.jsonl", two.as_str())]).unwrap();
+    ];
+    let coverage = merged(&one, &two);
     assert_eq!((coverage.files(), coverage.requests()), (2, 7));
-    let [calc] = coverage.servers() else {
-        panic!("one server: {:?}", coverage.servers())
-    };
+    let calc = only_server(&coverage);
     assert_eq!(calc.processes(), 2);
     let add = &calc.tools()[0];
     assert_eq!(
@@ -196,8 +185,7 @@ fn a_remote_server_is_named_from_its_other_requests_and_its_lists() {
             "success",
             json!({}),
         ),
-    ]
-    .join("\n");
+    ];
     let listed = json!({"v": 1, "event": "universe", "source": "list", "target": "http://x/mcp",
         "server": {"name": "remote", "version": "1.0.0"}, "tools": [{"name": "echo", "actions": []}, {"name": "add", "actions": []}]});
     let two = [
@@ -209,13 +197,9 @@ fn a_remote_server_is_named_from_its_other_requests_and_its_lists() {
             "success",
             json!({"prompt": "p"}),
         ),
-    ]
-    .join("\n");
-    let coverage =
-        Coverage::from_texts([("a.jsonl", one.as_str()), ("b.jsonl", two.as_str())]).unwrap();
-    let [remote] = coverage.servers() else {
-        panic!("one server: {:?}", coverage.servers())
-    };
+    ];
+    let coverage = merged(&one, &two);
+    let remote = only_server(&coverage);
     assert_eq!(remote.name(), "remote 1.0.0");
     assert_eq!(remote.universe(), Universe::Listed);
     assert_eq!(
@@ -286,13 +270,7 @@ fn only_uncovered_rows_can_be_kept() {
             "calc",
             json!([{"name": "add", "actions": []}, {"name": "sub", "actions": []}]),
         ),
-        request(
-            Some("calc"),
-            "calc",
-            "tools/call",
-            "success",
-            json!({"tool": "add"}),
-        ),
+        calc("tools/call", "success", json!({"tool": "add"})),
     ]
     .join("\n");
     let mut coverage = Coverage::from_texts([("1.jsonl", text.as_str())]).unwrap();
