@@ -2,35 +2,8 @@
 //! bundled example server (in process, no findings): the exit status is the comparison's
 //! verdict, and a malformed file is refused before anything is checked.
 
-use std::path::PathBuf;
-
 mod support;
-use support::mcp_test;
-
-/// A file of its own in the temp dir, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: Option<&str>) -> Self {
-        let path =
-            std::env::temp_dir().join(format!("mcp-test-cli-expect-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        if let Some(text) = text {
-            std::fs::write(&path, text).expect("the temp dir is writable");
-        }
-        TempFile(path)
-    }
-
-    fn arg(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temp path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+use support::{TempFile, mcp_test};
 
 #[tokio::test]
 async fn a_report_that_matches_the_file_exits_0() {

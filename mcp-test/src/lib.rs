@@ -21,6 +21,10 @@
 //!   helpers and the `assert_*` macros. `use mcp_test::prelude::*;` ([`prelude`]) imports what
 //!   a test file needs. With feature `rmcp`, the same surface tests a server built with rmcp,
 //!   the official Rust SDK (module `rmcp`, `#[mcp_test(rmcp = ..)]`).
+//! - [`surface`] reads a server's surface (tools with their schemas and annotations,
+//!   resources, templates, prompts, capabilities) from any target into one document, and
+//!   classes the drift between two as breaking, additive or cosmetic
+//!   ([`surface::diff()`]; `assert_surface_snapshot!` with feature `insta`).
 //!
 //! ```
 //! use mcp_test::prelude::*;
@@ -91,6 +95,7 @@ pub mod session;
 pub mod spec;
 pub mod string_args;
 mod subscriptions;
+pub mod surface;
 pub mod target;
 pub mod tasks;
 pub mod testing;
@@ -166,6 +171,9 @@ pub mod prelude {
     #[cfg(feature = "cases")]
     #[doc(no_inline)]
     pub use crate::assert_schema_cases;
+    #[cfg(feature = "insta")]
+    #[doc(no_inline)]
+    pub use crate::assert_surface_snapshot;
     #[doc(no_inline)]
     pub use crate::target::{Answers, Exchange, Rounds};
     #[doc(no_inline)]

@@ -151,7 +151,8 @@ fn merge(target: Value, siblings: Value) -> Value {
     }
 }
 
-fn sorted(value: Value) -> Value {
+/// `value` with every object's keys in order, however serde_json keeps maps.
+pub(crate) fn sorted(value: Value) -> Value {
     match value {
         Value::Object(map) => {
             let mut entries: Vec<(String, Value)> = map.into_iter().collect();
@@ -160,6 +161,19 @@ fn sorted(value: Value) -> Value {
         }
         Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
         other => other,
+    }
+}
+
+/// What a JSON value is, in words for an error message: "null", "a boolean", "a number",
+/// "a string", "an array", "an object".
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

@@ -229,6 +229,8 @@ pub fn transport_server() -> Server {
 #[path = "../../mcp-test/examples/conformance.rs"]
 pub mod conformance;
 
+pub mod rmcp_calculator;
+
 /// The README's examples compile as this crate's doctests, so the README cannot drift from the
 /// library.
 #[cfg(doctest)]

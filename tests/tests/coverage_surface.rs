@@ -97,35 +97,7 @@ fn property_and_schema_case_requests_are_recorded_under_the_variable() {
 
 mod rmcp_server {
     use super::*;
-    use rmcp::handler::server::wrapper::Parameters;
-    use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
-    use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
-
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    struct AddArgs {
-        a: i64,
-        b: i64,
-    }
-
-    #[derive(Clone)]
-    struct Calculator;
-
-    #[tool_router]
-    impl Calculator {
-        /// Adds two integers.
-        #[tool]
-        fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
-            (a + b).to_string()
-        }
-    }
-
-    #[tool_handler]
-    impl ServerHandler for Calculator {
-        fn get_info(&self) -> ServerConfig {
-            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-                .with_server_info(Implementation::new("calculator", "2.1.0"))
-        }
-    }
+    use mcp_test_downstream::rmcp_calculator::Calculator;
 
     #[tokio::test]
     async fn an_rmcp_server_is_one_row_with_or_without_discovery() {

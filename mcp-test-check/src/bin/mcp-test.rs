@@ -16,6 +16,8 @@
 //! mcp-test replay CASSETTE [--times N] [--overwrite] TARGET
 //! mcp-test serve --cassette FILE [--http ADDR]
 //! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
+//! mcp-test surface [TARGET]
+//! mcp-test diff OLD [NEW | TARGET] [--fail-on breaking|additive] [--format text|json|markdown]
 //! mcp-test auth-server [--port N] [--print-env]
 //! ```
 //!
@@ -32,6 +34,8 @@ mod auth_server;
 mod coverage;
 #[path = "mcp-test/open.rs"]
 mod open;
+#[path = "mcp-test/surface.rs"]
+mod surface;
 #[path = "mcp-test/record.rs"]
 mod record;
 #[path = "mcp-test/replay.rs"]
@@ -90,6 +94,15 @@ enum Command {
     /// tests exercised, with the outcomes they got, uncovered rows marked. Exits 2 when the
     /// recordings cannot be read, 1 under --fail-under, else 0.
     Coverage(coverage::CoverageArgs),
+    /// Prints the server's surface as JSON: its tools (with input and output schemas and
+    /// annotations), resources, resource templates, prompts (every page) and capabilities,
+    /// sorted, for `mcp-test diff`. Exits 2 when it cannot be read, else 0.
+    Surface(surface::SurfaceArgs),
+    /// Lists the changes from one surface to another (OLD and NEW files, or OLD and a
+    /// target), each classed breaking, additive or cosmetic with where it is and why. Exits
+    /// 2 when a surface cannot be read, 1 when --fail-on CLASS is given and a change of
+    /// that class or worse exists, else 0.
+    Diff(surface::DiffArgs),
     AuthServer(auth_server::AuthServerArgs),
     /// Records a session into a cassette (JSON Lines) as a proxy: speaks MCP over stdio to the
     /// client that starts it and forwards every message to the server after `--` (or
@@ -351,6 +364,8 @@ fn main() -> ExitCode {
                 Command::Generate(args) => run_generate(args).await,
                 Command::Adhoc(command) => adhoc::run(command).await,
                 Command::Coverage(args) => coverage::run(args),
+                Command::Surface(args) => surface::run_surface(args).await,
+                Command::Diff(args) => surface::run_diff(args).await,
                 Command::AuthServer(args) => auth_server::run(args).await,
                 Command::Record(args) => record::run(args).await,
                 Command::Replay(args) => replay::run(args).await,

@@ -23,6 +23,7 @@
 
 use super::CaseOptions;
 use super::rules::{self, Failure};
+use crate::schema::kind_of;
 use crate::validation::join_pointer;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -109,7 +110,7 @@ pub fn values_from_json(doc: &Value) -> Result<Values, ValuesFormatError> {
             String::new(),
             format!(
                 "expected an object of tools, {{\"tool\": {{\"/pointer\": value}}}}, got {}",
-                kind(doc)
+                kind_of(doc)
             ),
         ));
     };
@@ -121,7 +122,7 @@ pub fn values_from_json(doc: &Value) -> Result<Values, ValuesFormatError> {
                 at_tool,
                 format!(
                     "expected an object of JSON pointers to values, {{\"/pointer\": value}}, got {}",
-                    kind(values)
+                    kind_of(values)
                 ),
             ));
         };
@@ -173,15 +174,4 @@ pub fn parse_assignment(text: &str) -> Result<(String, String, Value), String> {
     }
     let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
     Ok((tool.to_owned(), pointer.to_owned(), value))
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

@@ -78,6 +78,7 @@ mod request_macro;
 mod response;
 mod rounds;
 mod snapshot;
+mod surface_snapshot;
 mod tasks;
 
 pub use crate::wire::build::{
@@ -108,6 +109,7 @@ pub use snapshot::__case_settings;
 pub use snapshot::{
     __case_of, DEFAULT_REDACTIONS, DefaultRedaction, Redactions, RedactionsGuard, normalize,
 };
+pub use surface_snapshot::__surface_json;
 pub use tasks::{
     __task_status, POLL_LIMIT, answer_task, call_tool_as_task, cancel_task, get_task, poll_task,
     run_task, task_id, task_status, update_task,

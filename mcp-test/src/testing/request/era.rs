@@ -29,7 +29,8 @@ pub(super) struct Legacy {
     inner: Arc<dyn Target>,
     handshake: Handshake,
     capabilities: Value,
-    done: OnceCell<Result<(), String>>,
+    /// The `initialize` result, once the handshake is done, or why it failed.
+    done: OnceCell<Result<Value, String>>,
 }
 
 impl Legacy {
@@ -87,7 +88,7 @@ impl Legacy {
                     Handshake::Client(client) => client
                         .initialize_declaring(self.capabilities.clone())
                         .await
-                        .map(|_| ())
+                        .map(|handshake| handshake.result)
                         .map_err(|e| e.to_string()),
                     Handshake::Session => {
                         let initialize = json!({"jsonrpc": "2.0", "id": "mcp-test-initialize",
@@ -102,25 +103,28 @@ impl Legacy {
                             .await
                             .map_err(|e| e.to_string())?;
                         let response = reply.response.unwrap_or(Value::Null);
-                        if response.get("result").is_none() {
+                        let Some(result) = response.get("result") else {
                             return Err(format!("initialize: expected a result, got {response}"));
-                        }
+                        };
                         let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
                         self.inner
                             .send(&note, &caller)
                             .await
-                            .map(|_| ())
+                            .map(|_| result.clone())
                             .map_err(|e| e.to_string())
                     }
                 }
             })
             .await;
-        outcome.clone().map_err(|reason| TargetError::Unsupported {
-            what: format!(
-                "the 2025-11-25 era, as {} failed the initialize handshake: {reason}",
-                self.inner.label()
-            ),
-        })
+        outcome
+            .clone()
+            .map(|_| ())
+            .map_err(|reason| TargetError::Unsupported {
+                what: format!(
+                    "the 2025-11-25 era, as {} failed the initialize handshake: {reason}",
+                    self.inner.label()
+                ),
+            })
     }
 }
 
@@ -143,8 +147,18 @@ impl Target for Legacy {
         })
     }
 
+    /// The inner target's, in the 2025-11-25 era, with what the handshake gave once it is
+    /// done (the `initialize` result, its capabilities and revision).
     fn connection(&self) -> Connection {
-        self.inner.connection()
+        let mut connection = self.inner.connection().with_era(crate::wire::Era::Legacy);
+        if let Some(Ok(result)) = self.done.get() {
+            connection.capabilities = result.get("capabilities").cloned();
+            if let Some(version) = result.get("protocolVersion").and_then(Value::as_str) {
+                connection.protocol_version = Some(version.to_owned());
+            }
+            connection.handshake = Some(result.clone());
+        }
+        connection
     }
 }
 

@@ -1,0 +1,62 @@
+//! `assert_surface_snapshot!`: a server's [`Surface`] reviewed with insta, as
+//! `assert_response_snapshot!` reviews a response.
+
+use crate::surface::Surface;
+use serde_json::Value;
+
+/// The JSON a surface snapshot holds. Not public API: `assert_surface_snapshot!` calls it.
+#[doc(hidden)]
+pub fn __surface_json(surface: &Surface) -> Value {
+    surface.to_json()
+}
+
+/// Snapshots a server's [`Surface`](crate::surface::Surface) with
+/// [`insta`](https://docs.rs/insta): the normalized document (`capabilities`, `prompts`,
+/// `resourceTemplates`, `resources`, `tools`, each sorted), so the snapshot changes when the
+/// surface does and `cargo insta review` shows what changed. Takes an optional snapshot name
+/// first, like `insta::assert_json_snapshot!`. Needs the `insta` feature.
+///
+/// Named as `assert_response_snapshot!` names an unnamed snapshot: after the test function,
+/// with the case of an rstest or test-case test as insta's snapshot suffix.
+///
+/// A snapshot shows any change; to tell a breaking one from a reworded description, compare
+/// surfaces with [`diff`](crate::surface::diff()) (or `mcp-test diff`).
+///
+/// ```ignore
+/// #[mcp_test(server = weather)]
+/// async fn the_surface_is_reviewed(mcp: TestContext) {
+///     let surface = mcp_test::surface::Surface::fetch(&mcp).await.unwrap();
+///     // snapshots/<test file>__the_surface_is_reviewed.snap
+///     mcp_test::assert_surface_snapshot!(surface);
+///     // snapshots/<test file>__weather_surface.snap
+///     mcp_test::assert_surface_snapshot!("weather_surface", surface);
+/// }
+/// ```
+#[cfg(feature = "insta")]
+#[macro_export]
+macro_rules! assert_surface_snapshot {
+    ($surface:expr $(,)?) => {{
+        let surface_json = $crate::testing::__surface_json(&$surface);
+        // A case of an rstest or test-case test: its name is the snapshot's suffix.
+        fn __mcp_test_snapshot_site() {}
+        let case_settings = $crate::testing::__case_settings(::core::any::type_name_of_val(
+            &__mcp_test_snapshot_site,
+        ));
+        let _case_guard = case_settings
+            .as_ref()
+            .map(|settings| settings.bind_to_scope());
+        $crate::__private::insta::assert_json_snapshot!(
+            ::core::option::Option::None::<&str>,
+            surface_json,
+            ::core::stringify!($surface)
+        )
+    }};
+    ($name:expr, $surface:expr $(,)?) => {{
+        let surface_json = $crate::testing::__surface_json(&$surface);
+        $crate::__private::insta::assert_json_snapshot!(
+            $name,
+            surface_json,
+            ::core::stringify!($surface)
+        )
+    }};
+}
