@@ -34,14 +34,14 @@ mod auth_server;
 mod coverage;
 #[path = "mcp-test/open.rs"]
 mod open;
-#[path = "mcp-test/surface.rs"]
-mod surface;
 #[path = "mcp-test/record.rs"]
 mod record;
 #[path = "mcp-test/replay.rs"]
 mod replay;
 #[path = "mcp-test/serve.rs"]
 mod serve;
+#[path = "mcp-test/surface.rs"]
+mod surface;
 
 use open::{OpenError, Served, TargetArgs, connect_timeout, http_options, open, target_label};
 
