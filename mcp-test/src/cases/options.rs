@@ -18,6 +18,7 @@ macro_rules! setters {
         }
     )*};
 }
+#[cfg(feature = "properties")]
 pub(crate) use setters;
 
 /// Which tools and actions run, from which seed, and as whom: what [`CaseOptions`] and the
@@ -243,6 +244,7 @@ macro_rules! selection_setters {
         }
     };
 }
+#[cfg(feature = "properties")]
 pub(crate) use selection_setters;
 
 /// What to derive, and how to run it.

@@ -1016,7 +1016,7 @@ impl Target for Client {
                 Transport::Stdio(t) => Ok(t.exchange_text(text, timeout).await?),
                 #[cfg(feature = "http")]
                 Transport::Http(_) => {
-                    let _ = timeout;
+                    let _ = (text, timeout);
                     Err(TargetError::Unsupported {
                         what: "sending text that is not a JSON value through the HTTP client"
                             .to_owned(),
