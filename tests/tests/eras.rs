@@ -643,6 +643,26 @@ mod over_http {
         id
     }
 
+    /// A session idle past the timeout ends: its id is then 404, as for any ended session, and
+    /// a new `initialize` starts another. One in use does not end.
+    #[tokio::test(start_paused = true)]
+    async fn an_idle_session_ends_after_the_idle_timeout() {
+        let config = HttpConfig::default().session_idle_timeout(Duration::from_secs(60));
+        let app = router(server(), config);
+        let kept = start(&app, json!({})).await;
+        let idle = start(&app, json!({})).await;
+        for id in 2..5 {
+            tokio::time::advance(Duration::from_secs(30)).await;
+            let ping = oneshot(&app, post(&request(id, "ping", json!({})), Some(&kept))).await;
+            assert_eq!(ping.status(), 200, "a session in use stays");
+        }
+        let ended = oneshot(&app, post(&request(5, "ping", json!({})), Some(&idle))).await;
+        assert_eq!(ended.status(), 404, "idle for 90 s with a 60 s timeout");
+        let again = oneshot(&app, post(&request(6, "ping", json!({})), Some(&kept))).await;
+        assert_eq!(again.status(), 200);
+        start(&app, json!({})).await;
+    }
+
     #[tokio::test]
     async fn sessions_live_beside_stateless_requests_on_one_endpoint() {
         let app = router(server(), HttpConfig::default());

@@ -45,7 +45,9 @@
 //!   and the server's requests (`elicitation/create`, ...) before its response;
 //! - GET with the session id opens the session's own SSE stream (list changes, resource
 //!   updates), one at a time (a second gets **409**); DELETE ends the session (**204**);
-//!   GET and DELETE without a session id get **405** with `Allow: POST`;
+//!   GET and DELETE without a session id get **405** with `Allow: POST`; a session idle
+//!   longer than [`HttpConfig::session_idle_timeout`] (an hour by default) ends, and its id
+//!   then gets **404** like any ended session's;
 //! - the Host and Origin checks (and authentication) apply to every method.
 //!
 //! ```
@@ -184,6 +186,7 @@ pub struct HttpConfig {
     allowed_origins: Vec<String>,
     error_status: ErrorStatusPolicy,
     authenticator: Option<Arc<dyn Authenticator>>,
+    session_idle_timeout: Duration,
 }
 
 impl Default for HttpConfig {
@@ -196,9 +199,13 @@ impl Default for HttpConfig {
             allowed_origins: Vec::new(),
             error_status: ErrorStatusPolicy::InBand,
             authenticator: None,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
         }
     }
 }
+
+/// How long a 2025-era session may sit idle before it ends: [`HttpConfig::session_idle_timeout`].
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(60 * 60);
 
 impl std::fmt::Debug for HttpConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -210,6 +217,7 @@ impl std::fmt::Debug for HttpConfig {
             .field("allowed_origins", &self.allowed_origins)
             .field("error_status", &self.error_status)
             .field("authenticator", &self.authenticator.is_some())
+            .field("session_idle_timeout", &self.session_idle_timeout)
             .finish()
     }
 }
@@ -264,6 +272,19 @@ impl HttpConfig {
         self.authenticator = Some(Arc::new(authenticator));
         self
     }
+
+    /// How long a 2025-era session (`Mcp-Session-Id`) may sit idle before the server ends it
+    /// (default [`DEFAULT_SESSION_IDLE_TIMEOUT`], one hour). Idle means no request for that
+    /// long, no request still running and no GET stream open. An ended session's id then
+    /// gets 404, which tells a 2025-11-25 client to start a new session with `initialize`
+    /// (basic/transports.mdx §Session Management: the server MAY terminate a session at any
+    /// time). Without it, sessions a client never DELETEs would be held until the limit of
+    /// open sessions refused new ones.
+    #[must_use]
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_idle_timeout = timeout;
+        self
+    }
 }
 
 struct App {
@@ -283,6 +304,18 @@ struct HttpSession {
     stream: Mutex<Option<mpsc::UnboundedReceiver<Value>>>,
     /// The requests in flight, which `notifications/cancelled` stops.
     in_flight: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
+    /// When a request last named it.
+    last_used: Mutex<tokio::time::Instant>,
+}
+
+impl HttpSession {
+    /// Whether it has been idle longer than `timeout`: no request for that long, none running,
+    /// and no GET stream open (its receiver is taken while one is).
+    fn expired(&self, timeout: Duration) -> bool {
+        lock(&self.last_used).elapsed() > timeout
+            && lock(&self.in_flight).is_empty()
+            && lock(&self.stream).is_some()
+    }
 }
 
 /// The `Mcp-Session-Id` header.
@@ -390,8 +423,7 @@ async fn endpoint(
         return match parts.method {
             Method::GET => open_stream(session),
             Method::DELETE => {
-                lock(&app.sessions).remove(&id);
-                session.session.close();
+                end_session(&app, &id);
                 http::Response::builder()
                     .status(StatusCode::NO_CONTENT)
                     .body(Body::empty())
@@ -466,9 +498,37 @@ async fn read_message(config: &HttpConfig, body: Body) -> Result<Value, http::Re
 }
 
 /// The session `id` names, when `caller` may use it.
+/// A session idle past [`HttpConfig::session_idle_timeout`] ends here (and is not found).
 fn find_session(app: &App, id: &str, caller: &Caller) -> Option<Arc<HttpSession>> {
     let session = lock(&app.sessions).get(id).cloned()?;
-    (session.principal == caller.identity.principal).then_some(session)
+    if session.expired(app.config.session_idle_timeout) {
+        end_session(app, id);
+        return None;
+    }
+    if session.principal != caller.identity.principal {
+        return None;
+    }
+    *lock(&session.last_used) = tokio::time::Instant::now();
+    Some(session)
+}
+
+/// Removes the session `id` and closes it.
+fn end_session(app: &App, id: &str) {
+    if let Some(session) = lock(&app.sessions).remove(id) {
+        session.session.close();
+    }
+}
+
+/// Ends every session idle past the timeout.
+fn end_idle_sessions(app: &App) {
+    let idle: Vec<String> = lock(&app.sessions)
+        .iter()
+        .filter(|(_, s)| s.expired(app.config.session_idle_timeout))
+        .map(|(id, _)| id.clone())
+        .collect();
+    for id in idle {
+        end_session(app, &id);
+    }
 }
 
 fn unknown_session(id: &str) -> http::Response<Body> {
@@ -483,6 +543,7 @@ fn unknown_session(id: &str) -> http::Response<Body> {
 
 /// `initialize` without a session id: a new 2025-era session, whose id the result carries.
 async fn start_session(app: &Arc<App>, message: Value, caller: Caller) -> http::Response<Body> {
+    end_idle_sessions(app);
     if lock(&app.sessions).len() >= MAX_SESSIONS {
         let id = message.get("id").and_then(RequestId::from_value);
         return json_error(
@@ -521,6 +582,7 @@ async fn start_session(app: &Arc<App>, message: Value, caller: Caller) -> http::
                 principal: caller.identity.principal.clone(),
                 stream: Mutex::new(Some(stream)),
                 in_flight: Mutex::default(),
+                last_used: Mutex::new(tokio::time::Instant::now()),
             }),
         );
     }
