@@ -3,7 +3,6 @@
 //! Streamable HTTP (served in this process on 127.0.0.1) and over stdio (this test binary
 //! started again as the server, see [`fixture_stdio_server`]).
 
-use mcp_test::transport::http::{HttpConfig, bind_local, serve};
 use serde_json::{Value, json};
 use std::process::Stdio;
 use tokio::io::AsyncWriteExt;
@@ -11,59 +10,27 @@ use tokio::io::AsyncWriteExt;
 #[allow(dead_code)]
 #[path = "../../mcp-test/examples/conformance.rs"]
 mod conformance;
+mod fixture;
 
 /// Set in the environment of the stdio fixture (this binary, started again).
 const FIXTURE_ENV: &str = "MCP_TEST_ADHOC_FIXTURE";
 
 /// Not a test: the conformance server over stdio, when this binary is started as the stdio
-/// fixture (by [`stdio_target`], with `FIXTURE_ENV` set). libtest writes its own lines to
-/// stdout, so the fixture's stdout is fd 3, which the starting shell points at the pipe while
-/// it sends fd 1 to /dev/null. Ignored, so a normal run skips it; without the variable it
-/// does nothing.
+/// fixture ([`fixture::serve_stdio`]). Ignored, so a normal run skips it.
 #[tokio::test]
 #[ignore = "the stdio fixture server, started by the ad-hoc tests"]
 async fn fixture_stdio_server() {
-    if std::env::var_os(FIXTURE_ENV).is_none() {
-        return;
-    }
-    #[cfg(unix)]
-    let Ok(out) = tokio::net::unix::pipe::OpenOptions::new().open_sender("/dev/fd/3") else {
-        return;
-    };
-    #[cfg(not(unix))]
-    let out = tokio::io::stdout();
-    let _ = mcp_test::transport::stdio::serve(
-        conformance::conformance_server(),
-        tokio::io::stdin(),
-        out,
-        mcp_test::transport::stdio::StdioConfig::default(),
-    )
-    .await;
+    fixture::serve_stdio(FIXTURE_ENV, conformance::conformance_server).await;
 }
 
 /// The target arguments of the stdio fixture: `-- sh -c ... THIS_BINARY`.
 fn stdio_target() -> Vec<String> {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    vec![
-        "--".to_owned(),
-        "sh".to_owned(),
-        "-c".to_owned(),
-        format!(
-            "{FIXTURE_ENV}=1 exec \"$0\" fixture_stdio_server --exact --ignored --nocapture --test-threads=1 3>&1 1>/dev/null"
-        ),
-        exe.display().to_string(),
-    ]
+    fixture::stdio_target(FIXTURE_ENV)
 }
 
 /// The target arguments of the conformance server over HTTP, served by this process.
 async fn http_target() -> Vec<String> {
-    let listener = bind_local(0).await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(serve(
-        listener,
-        conformance::conformance_server(),
-        HttpConfig::default(),
-    ));
+    let url = fixture::http_url(conformance::conformance_server()).await;
     vec!["--url".to_owned(), url]
 }
 

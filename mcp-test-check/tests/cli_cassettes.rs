@@ -3,7 +3,6 @@
 //! fixture (over stdio: this test binary started again as the server; over Streamable HTTP:
 //! served in this process on 127.0.0.1), the cassette replayed, and served back.
 
-use mcp_test::transport::http::{HttpConfig, bind_local, serve};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -12,53 +11,26 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 #[allow(dead_code)]
 #[path = "../../mcp-test/examples/conformance.rs"]
 mod conformance;
+mod fixture;
 
 /// Set in the environment of the stdio fixture (this binary, started again).
 const FIXTURE_ENV: &str = "MCP_TEST_CASSETTE_FIXTURE";
 
 /// Not a test: the conformance server over stdio, when this binary is started as the stdio
-/// fixture (with `FIXTURE_ENV` set; its stdout is fd 3, as libtest writes to fd 1).
+/// fixture ([`fixture::serve_stdio`]).
 #[tokio::test]
 #[ignore = "the stdio fixture server, started by the cassette tests"]
 async fn fixture_stdio_server() {
-    if std::env::var_os(FIXTURE_ENV).is_none() {
-        return;
-    }
-    #[cfg(unix)]
-    let Ok(out) = tokio::net::unix::pipe::OpenOptions::new().open_sender("/dev/fd/3") else {
-        return;
-    };
-    #[cfg(not(unix))]
-    let out = tokio::io::stdout();
-    let _ = mcp_test::transport::stdio::serve(
-        conformance::conformance_server(),
-        tokio::io::stdin(),
-        out,
-        mcp_test::transport::stdio::StdioConfig::default(),
-    )
-    .await;
+    fixture::serve_stdio(FIXTURE_ENV, conformance::conformance_server).await;
 }
 
 /// `-- sh -c ... THIS_BINARY`: the fixture over stdio.
 fn stdio_target() -> Vec<String> {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    vec![
-        "--".to_owned(),
-        "sh".to_owned(),
-        "-c".to_owned(),
-        format!(
-            "{FIXTURE_ENV}=1 exec \"$0\" fixture_stdio_server --exact --ignored --nocapture --test-threads=1 3>&1 1>/dev/null"
-        ),
-        exe.display().to_string(),
-    ]
+    fixture::stdio_target(FIXTURE_ENV)
 }
 
 async fn http_url() -> String {
-    let listener = bind_local(0).await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let server = conformance::conformance_server();
-    tokio::spawn(async move { serve(listener, server, HttpConfig::default()).await });
-    format!("http://{addr}/mcp")
+    fixture::http_url(conformance::conformance_server()).await
 }
 
 fn scratch(test: &str) -> PathBuf {
