@@ -9,21 +9,15 @@ import sys
 
 import anyio
 import mcp_types as types
+from interop_steps import answer_content, check, run_steps
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-
-def check(step, condition, detail):
-    if not condition:
-        raise SystemExit(f"python client: {step} failed: {detail!r}")
-    print(f"  ok  {step}")
+LABEL = "python client"
 
 
 async def elicit(context, params):
-    # Answers the fixture's questions (the multi-round tool asks name, then color).
-    props = (params.requested_schema or {}).get("properties", {})
-    content = {"name": "Ada"} if "name" in props else {"color": "blue"}
-    return types.ElicitResult(action="accept", content=content)
+    return types.ElicitResult(action="accept", content=answer_content(params.requested_schema))
 
 
 async def main(kind, target, mode="auto"):
@@ -31,27 +25,9 @@ async def main(kind, target, mode="auto"):
     async with Client(server, elicitation_callback=elicit, read_timeout_seconds=30, mode=mode) as client:
         version = client.protocol_version
         expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
-        check(f"handshake (mode={mode} picked {expected})", version == expected, version)
+        check(LABEL, f"handshake (mode={mode} picked {expected})", version == expected, version)
 
-        tools = await client.list_tools()
-        names = [t.name for t in tools.tools]
-        check("list tools", "test_simple_text" in names, names)
-
-        result = await client.call_tool("test_simple_text", {})
-        text = result.content[0].text
-        check("call a tool", text == "This is a simple text response for testing.", text)
-
-        result = await client.call_tool("test_input_required_result_multi_round", {})
-        text = result.content[0].text
-        check("finish a multi-round elicitation tool", text == "Completed both rounds: name = Ada, color = blue", text)
-
-        resource = await client.read_resource("test://static-text")
-        text = resource.contents[0].text
-        check("read a resource", text == "This is the content of the static text resource.", text)
-
-        prompt = await client.get_prompt("test_prompt_with_arguments", {"arg1": "hello", "arg2": "world"})
-        text = prompt.messages[0].content.text
-        check("get a prompt", text == "Prompt with arguments: arg1='hello', arg2='world'", text)
+        await run_steps(client, LABEL)
 
 
 if __name__ == "__main__":

@@ -11,22 +11,17 @@ from datetime import timedelta
 
 import anyio
 import mcp.types as types
+from interop_steps import answer_content, check, run_steps
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamablehttp_client
 
 
-def check(step, condition, detail):
-    if not condition:
-        raise SystemExit(f"python 1.x client: {step} failed: {detail!r}")
-    print(f"  ok  {step}")
+LABEL = "python 1.x client"
 
 
 async def elicit(context, params):
-    # Answers the fixture's questions (the multi-round tool asks name, then color).
-    props = (params.requestedSchema or {}).get("properties", {})
-    content = {"name": "Ada"} if "name" in props else {"color": "blue"}
-    return types.ElicitResult(action="accept", content=content)
+    return types.ElicitResult(action="accept", content=answer_content(params.requestedSchema))
 
 
 @asynccontextmanager
@@ -46,27 +41,9 @@ async def main(kind, target):
         ) as client:
             init = await client.initialize()
             version = str(init.protocolVersion)
-            check("handshake (initialize picked 2025-11-25)", version == "2025-11-25", version)
+            check(LABEL, "handshake (initialize picked 2025-11-25)", version == "2025-11-25", version)
 
-            tools = await client.list_tools()
-            names = [t.name for t in tools.tools]
-            check("list tools", "test_simple_text" in names, names)
-
-            result = await client.call_tool("test_simple_text", {})
-            text = result.content[0].text
-            check("call a tool", text == "This is a simple text response for testing.", text)
-
-            result = await client.call_tool("test_input_required_result_multi_round", {})
-            text = result.content[0].text
-            check("finish a multi-round elicitation tool", text == "Completed both rounds: name = Ada, color = blue", text)
-
-            resource = await client.read_resource("test://static-text")
-            text = resource.contents[0].text
-            check("read a resource", text == "This is the content of the static text resource.", text)
-
-            prompt = await client.get_prompt("test_prompt_with_arguments", {"arg1": "hello", "arg2": "world"})
-            text = prompt.messages[0].content.text
-            check("get a prompt", text == "Prompt with arguments: arg1='hello', arg2='world'", text)
+            await run_steps(client, LABEL)
 
 
 if __name__ == "__main__":
