@@ -79,13 +79,12 @@ impl CompletionRequest {
 /// let c = Completion::new(["a"]).with_total(5000);
 /// assert_eq!(c.has_more(), Some(true));
 /// ```
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Completion {
     values: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     total: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     has_more: Option<bool>,
 }
 

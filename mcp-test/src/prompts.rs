@@ -66,25 +66,22 @@ use std::future::Future;
 use std::sync::Arc;
 
 /// A prompt as `prompts/list` publishes it.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptDefinition {
     /// Unique name.
     pub name: String,
     /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// What the prompt provides.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Its arguments; absent when it has none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments: Option<Vec<PromptArgument>>,
     /// Icons.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icons: Option<Vec<Value>>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 
@@ -154,18 +151,16 @@ pub(crate) enum ArgumentError {
 /// assert_eq!(serde_json::to_value(&a).unwrap(),
 ///            serde_json::json!({"name": "city", "description": "Where", "required": true}));
 /// ```
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PromptArgument {
     /// The argument's name.
     pub name: String,
     /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// What the argument is.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether it must be provided.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required: Option<bool>,
 }
 
@@ -255,15 +250,15 @@ impl PromptMessage {
 
 /// The result of `prompts/get` with `resultType: "complete"` (which the server adds, with
 /// `_meta.serverInfo`).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GetPromptResult {
     /// A description of the prompt as instantiated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The messages.
     pub messages: Vec<PromptMessage>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 

@@ -73,6 +73,7 @@ use std::sync::Arc;
 pub type ResourceDefinition = crate::wire::Resource;
 
 /// A resource template as `resources/templates/list` publishes it.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceTemplateDefinition {
@@ -81,22 +82,17 @@ pub struct ResourceTemplateDefinition {
     /// Programmatic name.
     pub name: String,
     /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// What the template is for, for the model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The MIME type of every resource it matches.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
     /// Icons.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icons: Option<Vec<Value>>,
     /// Annotations for the client.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 

@@ -10,6 +10,7 @@ use std::fmt;
 use std::time::Duration;
 
 /// One derived test case: call `tool` with `args`, and expect `expectation`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// The tool to call.
@@ -28,7 +29,6 @@ pub struct Case {
     /// `maximum`, exactly `minLength`...): which value and which bound. Its interior
     /// counterpart is the valid case whose arguments differ only at
     /// [`Boundary::pointer`]. `None` for every other case.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boundary: Option<Boundary>,
 }
 

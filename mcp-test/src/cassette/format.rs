@@ -50,24 +50,24 @@ pub struct Header {
 
 /// A request the server sent to the client while a client request was in flight (a 2025-era
 /// `elicitation/create`, `sampling/createMessage`, `roots/list`), with the client's answer.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ServerRequest {
     /// The server's request.
     pub request: Value,
     /// The client's answer, when it came.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<Value>,
 }
 
 /// One exchange: a client message, what the server sent while it was answered, and the
 /// answer. A line with no `request` holds server notifications that came while no request was
 /// in flight (kept for the record; neither replayed nor served).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Entry {
     /// The client's message: a request, or a notification (then `response` is `None`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<Value>,
     /// The server's own requests while this one was answered, with the client's answers.
     #[serde(
@@ -80,7 +80,6 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notifications: Vec<Value>,
     /// The server's response.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<Value>,
     /// JSON pointers into this line of the values that differ from run to run (ids,
     /// `requestState`, task ids, timestamps, server info: [`volatile_pointers`]). They are

@@ -15,30 +15,28 @@ pub enum Role {
 }
 
 /// Optional hints on a content block or resource.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
     /// Who the content is for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audience: Option<Vec<Role>>,
     /// Importance from 0 (least) to 1 (most).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<f64>,
     /// ISO 8601 timestamp of the last modification.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<String>,
 }
 
 /// `{"type":"text","text":..}`
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TextContent {
     /// The text.
     pub text: String,
     /// Optional annotations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 
@@ -54,6 +52,7 @@ impl TextContent {
 }
 
 /// `{"type":"image"|"audio","data":<base64>,"mimeType":..}`
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MediaContent {
@@ -62,10 +61,9 @@ pub struct MediaContent {
     /// MIME type, e.g. `image/png`.
     pub mime_type: String,
     /// Optional annotations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 
@@ -92,6 +90,7 @@ impl MediaContent {
 
 /// A resource as `resources/list` publishes it; as a content block it is a `resource_link`
 /// (`{"type":"resource_link","uri":..,"name":..}`), which the spec defines as a `Resource`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Resource {
@@ -100,25 +99,19 @@ pub struct Resource {
     /// Programmatic name.
     pub name: String,
     /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// MIME type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
     /// Size in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
     /// Icons.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icons: Option<Vec<Value>>,
     /// Optional annotations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 
@@ -143,6 +136,7 @@ impl Resource {
 }
 
 /// The contents of a resource: text or base64 blob.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ResourceContents {
@@ -151,12 +145,12 @@ pub enum ResourceContents {
         /// The resource URI.
         uri: String,
         /// MIME type.
-        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "mimeType")]
         mime_type: Option<String>,
         /// The text.
         text: String,
         /// Optional `_meta`.
-        #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "_meta")]
         meta: Option<Map<String, Value>>,
     },
     /// `{uri, mimeType?, blob}`
@@ -164,12 +158,12 @@ pub enum ResourceContents {
         /// The resource URI.
         uri: String,
         /// MIME type.
-        #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "mimeType")]
         mime_type: Option<String>,
         /// Base64-encoded bytes.
         blob: String,
         /// Optional `_meta`.
-        #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "_meta")]
         meta: Option<Map<String, Value>>,
     },
 }
@@ -205,15 +199,15 @@ impl ResourceContents {
 }
 
 /// A resource embedded in a content block: `{"type":"resource","resource":{..}}`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EmbeddedResource {
     /// The embedded contents.
     pub resource: ResourceContents,
     /// Optional annotations (on the block, as the schema places them).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 

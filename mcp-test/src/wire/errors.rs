@@ -49,6 +49,7 @@ pub mod error_codes {
 ///                        "data": {"supported": ["2026-07-28"], "requested": "1900-01-01"}}),
 /// );
 /// ```
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorObject {
     /// The error code, see [`error_codes`].
@@ -56,7 +57,6 @@ pub struct ErrorObject {
     /// A short human-readable description.
     pub message: String,
     /// Structured detail, shaped per code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
 

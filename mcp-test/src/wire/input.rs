@@ -221,6 +221,7 @@ impl SamplingMessage {
 /// assert_eq!(wire["maxTokens"], 100);
 /// assert_eq!(wire["messages"][0]["content"]["text"], "What is the capital of France?");
 /// ```
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SamplingRequest {
@@ -229,16 +230,12 @@ pub struct SamplingRequest {
     /// The most tokens to sample.
     pub max_tokens: u64,
     /// An optional system prompt.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_prompt: Option<String>,
     /// Sampling temperature.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
     /// Stop sequences.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_sequences: Option<Vec<String>>,
     /// Model preferences (`{hints?, costPriority?, speedPriority?, intelligencePriority?}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_preferences: Option<Value>,
 }
 
@@ -271,6 +268,7 @@ impl SamplingRequest {
 }
 
 /// What the client's model answered to a sampling question (`CreateMessageResult`).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SampledMessage {
@@ -281,7 +279,6 @@ pub struct SampledMessage {
     /// The model that produced it.
     pub model: String,
     /// Why sampling stopped (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
 }
 
@@ -295,11 +292,11 @@ impl SampledMessage {
 }
 
 /// A root the client exposes (`roots/list`).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Root {
     /// A `file://` URI.
     pub uri: String,
     /// A display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }

@@ -63,6 +63,7 @@ pub mod meta_keys {
 /// let info = Implementation::new("weather", "1.0.0");
 /// assert_eq!(serde_json::to_value(&info).unwrap(), serde_json::json!({"name":"weather","version":"1.0.0"}));
 /// ```
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Implementation {
@@ -71,16 +72,12 @@ pub struct Implementation {
     /// Version string.
     pub version: String,
     /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Human-readable description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Website of the implementation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub website_url: Option<String>,
     /// Icons, as the spec's `Icon` objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icons: Option<Vec<Value>>,
 }
 
@@ -109,22 +106,18 @@ impl Implementation {
 /// assert!(!caps.elicitation_url());
 /// assert!(!caps.sampling());
 /// ```
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClientCapabilities {
     /// `elicitation: {form?, url?}`; a bare `{}` means form mode only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elicitation: Option<Map<String, Value>>,
     /// `sampling: {context?, tools?}` (deprecated).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampling: Option<Map<String, Value>>,
     /// `roots: {}` (deprecated).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roots: Option<Map<String, Value>>,
     /// `extensions: {"vendor/name": {...}}`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extensions: Option<Map<String, Value>>,
     /// `experimental: {...}`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experimental: Option<Map<String, Value>>,
     /// Any other member, kept as sent.
     #[serde(flatten)]
@@ -159,50 +152,43 @@ impl ClientCapabilities {
 }
 
 /// What a server advertises in `server/discover`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerCapabilities {
     /// Present when the server serves tools.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<ListChangedCapability>,
     /// Present when the server serves prompts.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompts: Option<ListChangedCapability>,
     /// Present when the server serves resources.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourcesCapability>,
     /// Present when the server answers `completion/complete`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completions: Option<Map<String, Value>>,
     /// Present when the server may send log notifications (deprecated).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logging: Option<Map<String, Value>>,
     /// Extensions the server supports.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extensions: Option<Map<String, Value>>,
     /// Experimental, non-standard capabilities.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experimental: Option<Map<String, Value>>,
 }
 
 /// `{listChanged?}`, the capability shape of tools and prompts.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListChangedCapability {
     /// Whether the server sends list-changed notifications to subscriptions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list_changed: Option<bool>,
 }
 
 /// `{subscribe?, listChanged?}`, the resources capability.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourcesCapability {
     /// Whether resource update subscriptions are supported.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscribe: Option<bool>,
     /// Whether the server sends list-changed notifications to subscriptions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list_changed: Option<bool>,
 }
 

@@ -53,19 +53,19 @@ impl CacheHint {
 ///     serde_json::json!({"content": [{"type": "text", "text": "no such city"}], "isError": true}),
 /// );
 /// ```
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallToolResult {
     /// The unstructured content blocks.
     pub content: Vec<Content>,
     /// Structured output: any JSON value, conforming to the tool's `outputSchema` if it has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structured_content: Option<Value>,
     /// `true` for a tool execution error.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
 
@@ -104,50 +104,42 @@ impl CallToolResult {
 }
 
 /// Behaviour hints of a tool. All are untrusted hints.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAnnotations {
     /// Display title.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// The tool does not modify its environment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only_hint: Option<bool>,
     /// The tool may perform destructive updates.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destructive_hint: Option<bool>,
     /// Calling the tool again with the same arguments has no further effect.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotent_hint: Option<bool>,
     /// The tool interacts with an open world of external entities.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_world_hint: Option<bool>,
 }
 
 /// A tool as `tools/list` publishes it.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolDefinition {
     /// Unique, case-sensitive name: 1–128 characters of `[A-Za-z0-9_.-]`.
     pub name: String,
     /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// What the tool does, for the model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// JSON Schema (2020-12) of the arguments; `"type": "object"` at the root.
     pub input_schema: Value,
     /// JSON Schema of `structuredContent`, if the tool returns structured output.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Value>,
     /// Behaviour hints.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
     /// Icons.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icons: Option<Vec<Value>>,
     /// Optional `_meta`.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
 }
