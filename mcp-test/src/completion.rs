@@ -25,16 +25,18 @@
 //! assert_eq!(c.has_more(), Some(true));
 //! ```
 
+pub use crate::returns::IntoCompletion;
+pub use crate::wire::Completion;
+
 use crate::context::Context;
 use crate::tool::ToolError;
 use futures_util::future::BoxFuture;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 
 /// The most values one completion may carry (spec §9).
-pub const MAX_VALUES: usize = 100;
+pub use crate::wire::MAX_COMPLETION_VALUES as MAX_VALUES;
 
 /// What the client asked to complete.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,108 +65,6 @@ impl CompletionRequest {
     pub fn with_context(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.context.insert(name.into(), value.into());
         self
-    }
-}
-
-/// The `completion` object of a `completion/complete` result: at most 100 values, plus how many
-/// there are in all and whether more exist.
-///
-/// ```
-/// use mcp_test::completion::Completion;
-/// let c = Completion::new(["flask", "fastapi"]);
-/// assert_eq!(serde_json::to_value(&c).unwrap(),
-///            serde_json::json!({"values": ["flask", "fastapi"], "total": 2, "hasMore": false}));
-///
-/// // A source that knows there are more than it returned says so.
-/// let c = Completion::new(["a"]).with_total(5000);
-/// assert_eq!(c.has_more(), Some(true));
-/// ```
-#[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Completion {
-    values: Vec<String>,
-    total: Option<u64>,
-    has_more: Option<bool>,
-}
-
-impl Completion {
-    /// All the values there are: the first 100 are kept, `total` is their number, `hasMore`
-    /// says whether any were cut.
-    pub fn new<I, S>(values: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        let mut values: Vec<String> = values.into_iter().map(Into::into).collect();
-        let total = values.len() as u64;
-        values.truncate(MAX_VALUES);
-        Completion {
-            has_more: Some(total > values.len() as u64),
-            total: Some(total),
-            values,
-        }
-    }
-
-    /// No values.
-    pub fn empty() -> Self {
-        Completion::new(Vec::<String>::new())
-    }
-
-    /// Sets the total number of values there are (at least the number returned); `hasMore`
-    /// follows.
-    #[must_use]
-    pub fn with_total(mut self, total: u64) -> Self {
-        let total = total.max(self.values.len() as u64);
-        self.total = Some(total);
-        self.has_more = Some(total > self.values.len() as u64);
-        self
-    }
-
-    /// The values, at most 100.
-    pub fn values(&self) -> &[String] {
-        &self.values
-    }
-
-    /// The total number of values, if known.
-    pub fn total(&self) -> Option<u64> {
-        self.total
-    }
-
-    /// Whether more values exist than were returned, if known.
-    pub fn has_more(&self) -> Option<bool> {
-        self.has_more
-    }
-}
-
-/// What a completion handler may return: a [`Completion`], or the values themselves
-/// (`Vec<String>`, `Vec<&str>`), which [`Completion::new`] caps at 100.
-#[diagnostic::on_unimplemented(
-    message = "a completion handler cannot return `{Self}`",
-    label = "`{Self}` is not a completion",
-    note = "return the values (`Vec<String>`, `Vec<&str>`) or a `Completion`, as `Ok(..)` of a `Result<_, ToolError>`",
-    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
-)]
-pub trait IntoCompletion {
-    /// Converts the handler's return value.
-    fn into_completion(self) -> Completion;
-}
-
-impl IntoCompletion for Completion {
-    fn into_completion(self) -> Completion {
-        self
-    }
-}
-
-impl IntoCompletion for Vec<String> {
-    fn into_completion(self) -> Completion {
-        Completion::new(self)
-    }
-}
-
-impl IntoCompletion for Vec<&str> {
-    fn into_completion(self) -> Completion {
-        Completion::new(self)
     }
 }
 

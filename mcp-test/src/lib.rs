@@ -85,6 +85,7 @@ mod pagination;
 pub mod prompts;
 mod request_state;
 pub mod resources;
+pub mod returns;
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod rmcp;

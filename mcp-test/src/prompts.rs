@@ -48,6 +48,9 @@
 //! assert!(server.capabilities().prompts.is_some());
 //! ```
 
+pub use crate::returns::IntoPromptResult;
+pub use crate::wire::{GetPromptResult, PromptMessage};
+
 use crate::authorization::Access;
 use crate::completion::{
     Completer, CompletionRequest, IntoCompletion, completer, static_completer,
@@ -55,7 +58,6 @@ use crate::completion::{
 use crate::context::Context;
 use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
-use crate::wire::{Content, Role};
 use futures_util::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -198,118 +200,6 @@ impl PromptArgument {
 
     fn is_required(&self) -> bool {
         self.required == Some(true)
-    }
-}
-
-/// One message of a prompt: a role and any content block (text, image, audio, resource link,
-/// embedded resource).
-///
-/// ```
-/// use mcp_test::prompts::PromptMessage;
-/// use mcp_test::wire::{Content, ResourceContents};
-/// let m = PromptMessage::user(Content::embedded(
-///     ResourceContents::text("test://doc", Some("text/plain"), "Embedded resource content for testing."),
-/// ));
-/// assert_eq!(serde_json::to_value(&m).unwrap()["content"]["resource"]["uri"], "test://doc");
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PromptMessage {
-    /// Who says it.
-    pub role: Role,
-    /// What is said.
-    pub content: Content,
-}
-
-impl PromptMessage {
-    /// A user message.
-    pub fn user(content: Content) -> Self {
-        PromptMessage {
-            role: Role::User,
-            content,
-        }
-    }
-
-    /// An assistant message.
-    pub fn assistant(content: Content) -> Self {
-        PromptMessage {
-            role: Role::Assistant,
-            content,
-        }
-    }
-
-    /// A user message with one text block.
-    pub fn user_text(text: impl Into<String>) -> Self {
-        PromptMessage::user(Content::text(text))
-    }
-
-    /// An assistant message with one text block.
-    pub fn assistant_text(text: impl Into<String>) -> Self {
-        PromptMessage::assistant(Content::text(text))
-    }
-}
-
-/// The result of `prompts/get` with `resultType: "complete"` (which the server adds, with
-/// `_meta.serverInfo`).
-#[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct GetPromptResult {
-    /// A description of the prompt as instantiated.
-    pub description: Option<String>,
-    /// The messages.
-    pub messages: Vec<PromptMessage>,
-    /// Optional `_meta`.
-    #[serde(rename = "_meta")]
-    pub meta: Option<Map<String, Value>>,
-}
-
-/// What a prompt handler may return.
-///
-/// | return type | `messages` |
-/// |---|---|
-/// | `String`, `&'static str` | one user text message |
-/// | [`PromptMessage`] / `Vec<PromptMessage>` | those messages |
-/// | [`GetPromptResult`] | as is (with its `description`) |
-#[diagnostic::on_unimplemented(
-    message = "a prompt handler cannot return `{Self}`",
-    label = "`{Self}` is not a prompt result",
-    note = "return text (`String`, `&'static str`), a `PromptMessage`, a `Vec<PromptMessage>` or a `GetPromptResult`, as `Ok(..)` of a `Result<_, ToolError>`",
-    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
-)]
-pub trait IntoPromptResult {
-    /// Converts the handler's return value.
-    fn into_prompt_result(self) -> GetPromptResult;
-}
-
-impl IntoPromptResult for GetPromptResult {
-    fn into_prompt_result(self) -> GetPromptResult {
-        self
-    }
-}
-
-impl IntoPromptResult for Vec<PromptMessage> {
-    fn into_prompt_result(self) -> GetPromptResult {
-        GetPromptResult {
-            messages: self,
-            ..GetPromptResult::default()
-        }
-    }
-}
-
-impl IntoPromptResult for PromptMessage {
-    fn into_prompt_result(self) -> GetPromptResult {
-        vec![self].into_prompt_result()
-    }
-}
-
-impl IntoPromptResult for String {
-    fn into_prompt_result(self) -> GetPromptResult {
-        PromptMessage::user_text(self).into_prompt_result()
-    }
-}
-
-impl IntoPromptResult for &'static str {
-    fn into_prompt_result(self) -> GetPromptResult {
-        PromptMessage::user_text(self).into_prompt_result()
     }
 }
 

@@ -53,6 +53,8 @@
 //! assert!(server.capabilities().completions.is_some());
 //! ```
 
+pub use crate::returns::IntoContents;
+
 use crate::authorization::Access;
 use crate::completion::{Completer, IntoCompletion, completer, static_completer};
 use crate::context::Context;
@@ -94,67 +96,6 @@ pub struct ResourceTemplateDefinition {
     /// Optional `_meta`.
     #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
-}
-
-/// What a read handler may return. The requested URI and the definition's MIME type fill in
-/// what the value does not say.
-///
-/// | return type | `contents` |
-/// |---|---|
-/// | `String`, `&'static str` | one text entry |
-/// | `Vec<u8>` | one blob entry (base64-encoded here) |
-/// | [`ResourceContents`] / `Vec<ResourceContents>` | as is |
-///
-/// A handler that returns no contents at all is answered as *not found* (-32602 with
-/// `data.uri`): the spec forbids an empty `contents` array.
-///
-/// ```
-/// use mcp_test::resources::IntoContents;
-/// use mcp_test::wire::ResourceContents;
-/// let c = "hello".into_contents("test://a", Some("text/plain"));
-/// assert_eq!(c, vec![ResourceContents::text("test://a", Some("text/plain"), "hello")]);
-/// let b = vec![1_u8, 2].into_contents("test://b", None);
-/// assert_eq!(serde_json::to_value(&b[0]).unwrap(), serde_json::json!({"uri": "test://b", "blob": "AQI="}));
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "a resource read handler cannot return `{Self}`",
-    label = "`{Self}` is not resource contents",
-    note = "return text (`String`, `&'static str`), bytes (`Vec<u8>`), a `ResourceContents` or a `Vec<ResourceContents>`, as `Ok(..)` of a `Result<_, ToolError>`; for JSON, return its text and set `.mime_type(\"application/json\")`",
-    note = "for a future (an `async fn` helper's result), `.await` it: `Ok(helper().await)`"
-)]
-pub trait IntoContents {
-    /// The contents of the resource at `uri`.
-    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents>;
-}
-
-impl IntoContents for String {
-    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
-        vec![ResourceContents::text(uri, mime_type, self)]
-    }
-}
-
-impl IntoContents for &'static str {
-    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
-        vec![ResourceContents::text(uri, mime_type, self)]
-    }
-}
-
-impl IntoContents for Vec<u8> {
-    fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Vec<ResourceContents> {
-        vec![ResourceContents::blob(uri, mime_type, &self)]
-    }
-}
-
-impl IntoContents for ResourceContents {
-    fn into_contents(self, _uri: &str, _mime_type: Option<&str>) -> Vec<ResourceContents> {
-        vec![self]
-    }
-}
-
-impl IntoContents for Vec<ResourceContents> {
-    fn into_contents(self, _uri: &str, _mime_type: Option<&str>) -> Vec<ResourceContents> {
-        self
-    }
 }
 
 /// A read handler with the variables still to deserialize: `Err` when they do not fit.

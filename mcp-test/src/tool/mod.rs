@@ -3,11 +3,12 @@
 
 pub(crate) mod error;
 
+pub use crate::returns::{IntoToolResult, Json};
 pub use error::ToolError;
 pub(crate) use error::ToolErrorKind;
 
 use crate::context::Context;
-use crate::wire::{CallToolResult, Content, ToolAnnotations, ToolDefinition};
+use crate::wire::{CallToolResult, ToolAnnotations, ToolDefinition};
 use serde_json::Value;
 use std::future::Future;
 
@@ -152,147 +153,5 @@ pub trait Tool: Sized + Send + 'static {
             icons: None,
             meta: None,
         }
-    }
-}
-
-/// What a tool handler may return.
-///
-/// | return type | result |
-/// |---|---|
-/// | `String`, `&'static str` | one text block |
-/// | [`Content`] / `Vec<Content>` | those blocks (text, image, audio, resource link, embedded resource) |
-/// | [`Json<T>`] | `structuredContent` plus its JSON as text; publishes `T`'s `outputSchema` |
-/// | `serde_json::Value` | the JSON as one text block (unstructured) |
-/// | [`CallToolResult`] | as is |
-/// | `()` | an empty content list |
-/// | `Result<T, E>` with `E: Into<ToolError>` | `T`'s result, or `isError: true` |
-///
-/// ```
-/// use mcp_test::{IntoToolResult, Json};
-/// let r = Json(serde_json::json!({"t": 21})).into_tool_result().unwrap();
-/// assert_eq!(r.structured_content, Some(serde_json::json!({"t": 21})));
-/// assert_eq!(r.content[0].as_text(), Some(r#"{"t":21}"#));
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "a tool cannot return `{Self}`",
-    label = "`{Self}` is not a tool result",
-    note = "return text (`String`, `&'static str`), `Content` or `Vec<Content>`, structured output (`Json<T>` with `T: Serialize + JsonSchema`), a `serde_json::Value`, a `CallToolResult`, `()`, or a `Result` of one of these whose error converts into `ToolError`",
-    note = "for a number or another value, return `Json(value)` (structured) or `value.to_string()` (text); for a future, `.await` it"
-)]
-pub trait IntoToolResult {
-    /// Converts the handler's return value into a result.
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError>;
-
-    /// The `outputSchema` this return type implies, if it is structured.
-    fn output_schema() -> Option<Value> {
-        None
-    }
-}
-
-impl IntoToolResult for CallToolResult {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        Ok(self)
-    }
-}
-
-impl IntoToolResult for String {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::text(self))
-    }
-}
-
-impl IntoToolResult for &'static str {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::text(self))
-    }
-}
-
-impl IntoToolResult for Content {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::success(vec![self]))
-    }
-}
-
-impl IntoToolResult for Vec<Content> {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::success(self))
-    }
-}
-
-impl IntoToolResult for Value {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::text(self.to_string()))
-    }
-}
-
-impl IntoToolResult for () {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        Ok(CallToolResult::success(Vec::new()))
-    }
-}
-
-impl<T: IntoToolResult, E: Into<ToolError>> IntoToolResult for Result<T, E> {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        self.map_err(Into::into).and_then(T::into_tool_result)
-    }
-
-    fn output_schema() -> Option<Value> {
-        T::output_schema()
-    }
-}
-
-/// Structured tool output: answers with `structuredContent` and the serialized JSON as a text
-/// block, and makes the tool publish `T`'s JSON Schema as its `outputSchema`.
-///
-/// # Key order
-///
-/// Every object in the output, at every depth, has its keys sorted, in `structuredContent` and
-/// in the text alike: a struct's fields do not keep their declaration order. JSON objects are
-/// unordered (RFC 8259), and one canonical spelling keeps snapshots and caches stable whatever
-/// `serde_json` features other crates of the build turn on (with `preserve_order`, maps would
-/// otherwise keep insertion order). Arrays keep their order. Published schemas sort their keys
-/// the same way ([`schema::publish`](crate::schema::publish)).
-///
-/// ```
-/// use mcp_test::{IntoToolResult, Json};
-///
-/// #[derive(serde::Serialize, schemars::JsonSchema)]
-/// struct Forecast {
-///     city: String,
-///     celsius: f64,
-///     hourly: Vec<Hour>,
-/// }
-///
-/// #[derive(serde::Serialize, schemars::JsonSchema)]
-/// struct Hour {
-///     time: String,
-///     rain: bool,
-/// }
-///
-/// let forecast = Forecast {
-///     city: "Paris".into(),
-///     celsius: 21.5,
-///     hourly: vec![Hour { time: "09:00".into(), rain: false }, Hour { time: "10:00".into(), rain: true }],
-/// };
-/// let result = Json(forecast).into_tool_result().unwrap();
-/// assert_eq!(
-///     result.content[0].as_text().unwrap(),
-///     r#"{"celsius":21.5,"city":"Paris","hourly":[{"rain":false,"time":"09:00"},{"rain":true,"time":"10:00"}]}"#
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Json<T>(pub T);
-
-impl<T: serde::Serialize + schemars::JsonSchema> IntoToolResult for Json<T> {
-    fn into_tool_result(self) -> Result<CallToolResult, ToolError> {
-        let mut value = serde_json::to_value(&self.0)
-            .map_err(|e| ToolError::new(format!("could not serialize the tool's output: {e}")))?;
-        // A no-op unless some crate of the build turned on serde_json's `preserve_order`.
-        value.sort_all_objects();
-        Ok(CallToolResult::structured(value))
-    }
-
-    fn output_schema() -> Option<Value> {
-        Some(crate::schema::schema_for::<T>())
     }
 }

@@ -42,4 +42,7 @@ pub use meta::{
     ClientCapabilities, Implementation, ListChangedCapability, LoggingLevel, ProgressToken,
     RequestMeta, ResourcesCapability, ServerCapabilities, meta_keys,
 };
-pub use results::{CacheHint, CacheScope, CallToolResult, ToolAnnotations, ToolDefinition};
+pub use results::{
+    CacheHint, CacheScope, CallToolResult, Completion, GetPromptResult, MAX_COMPLETION_VALUES,
+    PromptMessage, ToolAnnotations, ToolDefinition,
+};

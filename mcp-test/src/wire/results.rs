@@ -1,6 +1,7 @@
-//! Result types: `tools/call` results, tool definitions and cache hints.
+//! Result types: `tools/call` results, tool definitions and cache hints, the messages of
+//! `prompts/get` and the `completion` object of `completion/complete`.
 
-use super::Content;
+use super::{Content, Role};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -142,4 +143,139 @@ pub struct ToolDefinition {
     /// Optional `_meta`.
     #[serde(rename = "_meta")]
     pub meta: Option<Map<String, Value>>,
+}
+
+/// One message of a prompt: a role and any content block (text, image, audio, resource link,
+/// embedded resource).
+///
+/// ```
+/// use mcp_test::prompts::PromptMessage;
+/// use mcp_test::wire::{Content, ResourceContents};
+/// let m = PromptMessage::user(Content::embedded(
+///     ResourceContents::text("test://doc", Some("text/plain"), "Embedded resource content for testing."),
+/// ));
+/// assert_eq!(serde_json::to_value(&m).unwrap()["content"]["resource"]["uri"], "test://doc");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PromptMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said.
+    pub content: Content,
+}
+
+impl PromptMessage {
+    /// A user message.
+    pub fn user(content: Content) -> Self {
+        PromptMessage {
+            role: Role::User,
+            content,
+        }
+    }
+
+    /// An assistant message.
+    pub fn assistant(content: Content) -> Self {
+        PromptMessage {
+            role: Role::Assistant,
+            content,
+        }
+    }
+
+    /// A user message with one text block.
+    pub fn user_text(text: impl Into<String>) -> Self {
+        PromptMessage::user(Content::text(text))
+    }
+
+    /// An assistant message with one text block.
+    pub fn assistant_text(text: impl Into<String>) -> Self {
+        PromptMessage::assistant(Content::text(text))
+    }
+}
+
+/// The result of `prompts/get` with `resultType: "complete"` (which the server adds, with
+/// `_meta.serverInfo`).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GetPromptResult {
+    /// A description of the prompt as instantiated.
+    pub description: Option<String>,
+    /// The messages.
+    pub messages: Vec<PromptMessage>,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// The most values one completion may carry (spec §9).
+pub const MAX_COMPLETION_VALUES: usize = 100;
+
+/// The `completion` object of a `completion/complete` result: at most 100 values, plus how many
+/// there are in all and whether more exist.
+///
+/// ```
+/// use mcp_test::completion::Completion;
+/// let c = Completion::new(["flask", "fastapi"]);
+/// assert_eq!(serde_json::to_value(&c).unwrap(),
+///            serde_json::json!({"values": ["flask", "fastapi"], "total": 2, "hasMore": false}));
+///
+/// // A source that knows there are more than it returned says so.
+/// let c = Completion::new(["a"]).with_total(5000);
+/// assert_eq!(c.has_more(), Some(true));
+/// ```
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Completion {
+    values: Vec<String>,
+    total: Option<u64>,
+    has_more: Option<bool>,
+}
+
+impl Completion {
+    /// All the values there are: the first 100 are kept, `total` is their number, `hasMore`
+    /// says whether any were cut.
+    pub fn new<I, S>(values: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut values: Vec<String> = values.into_iter().map(Into::into).collect();
+        let total = values.len() as u64;
+        values.truncate(MAX_COMPLETION_VALUES);
+        Completion {
+            has_more: Some(total > values.len() as u64),
+            total: Some(total),
+            values,
+        }
+    }
+
+    /// No values.
+    pub fn empty() -> Self {
+        Completion::new(Vec::<String>::new())
+    }
+
+    /// Sets the total number of values there are (at least the number returned); `hasMore`
+    /// follows.
+    #[must_use]
+    pub fn with_total(mut self, total: u64) -> Self {
+        let total = total.max(self.values.len() as u64);
+        self.total = Some(total);
+        self.has_more = Some(total > self.values.len() as u64);
+        self
+    }
+
+    /// The values, at most 100.
+    pub fn values(&self) -> &[String] {
+        &self.values
+    }
+
+    /// The total number of values, if known.
+    pub fn total(&self) -> Option<u64> {
+        self.total
+    }
+
+    /// Whether more values exist than were returned, if known.
+    pub fn has_more(&self) -> Option<bool> {
+        self.has_more
+    }
 }
