@@ -700,25 +700,9 @@ async fn run_streamed(
     let Some(first) = rx.recv().await else {
         return finished(&app.config, true, (&mut task.0).await);
     };
-    let stream = futures_util::stream::unfold(
-        (Some(first), rx, Some(task)),
-        |(pending, mut rx, task)| async move {
-            if let Some(message) = pending {
-                return Some((
-                    Ok::<_, std::convert::Infallible>(sse_frame(&message.to_string())),
-                    (None, rx, task),
-                ));
-            }
-            let mut task = task?;
-            if let Some(message) = rx.recv().await {
-                return Some((Ok(sse_frame(&message.to_string())), (None, rx, Some(task))));
-            }
-            let response = (&mut task.0).await.ok().flatten()?;
-            let frame = sse_frame(&serde_json::to_string(&response).expect("responses serialize"));
-            Some((Ok(frame), (None, rx, None)))
-        },
-    );
-    sse_response(Body::from_stream(stream))
+    messages_then_response(first, rx, task, |message: &Value| {
+        sse_frame(&message.to_string())
+    })
 }
 
 /// GET of a 2025-era session: its own SSE stream, one at a time.
@@ -820,31 +804,36 @@ async fn dispatch(app: Arc<App>, message: Value, mut caller: Caller) -> http::Re
         // No notification: the handler finished (dropping the sender) before sending any.
         return finished(&app.config, envelope_ok, (&mut task.0).await);
     };
+    messages_then_response(first, rx, task, sse_event)
+}
+
+/// An SSE stream of the messages a request's handler sends while it runs (`first`, then the
+/// rest of `rx`, each framed by `frame`), ending with the handler's response.
+fn messages_then_response<T: Send + 'static>(
+    first: T,
+    rx: mpsc::UnboundedReceiver<T>,
+    task: AbortOnDrop,
+    frame: fn(&T) -> Bytes,
+) -> http::Response<Body> {
     let stream = futures_util::stream::unfold(
         (Some(first), rx, Some(task)),
-        |(pending, mut rx, task)| async move {
-            if let Some(note) = pending {
+        move |(pending, mut rx, task)| async move {
+            if let Some(message) = pending {
                 return Some((
-                    Ok::<_, std::convert::Infallible>(sse_event(&note)),
+                    Ok::<_, std::convert::Infallible>(frame(&message)),
                     (None, rx, task),
                 ));
             }
             let mut task = task?;
-            if let Some(note) = rx.recv().await {
-                return Some((Ok(sse_event(&note)), (None, rx, Some(task))));
+            if let Some(message) = rx.recv().await {
+                return Some((Ok(frame(&message)), (None, rx, Some(task))));
             }
             let response = (&mut task.0).await.ok().flatten()?;
-            let frame = sse_frame(&serde_json::to_string(&response).expect("responses serialize"));
-            Some((Ok(frame), (None, rx, None)))
+            let last = sse_frame(&serde_json::to_string(&response).expect("responses serialize"));
+            Some((Ok(last), (None, rx, None)))
         },
     );
-    http::Response::builder()
-        .status(StatusCode::OK)
-        .header(CONTENT_TYPE, "text/event-stream")
-        .header(CACHE_CONTROL, "no-cache")
-        .header("x-accel-buffering", "no")
-        .body(Body::from_stream(stream))
-        .expect("static response")
+    sse_response(Body::from_stream(stream))
 }
 
 /// Aborts the request's task when the HTTP exchange is dropped: closing the stream cancels.
