@@ -8,6 +8,7 @@
 //! implements [`Target`](super::Target), so it imports `target`; with the error here, nothing
 //! of `target` imports the client back.
 
+use crate::tool::error::error_chain;
 use std::time::Duration;
 
 /// How deep a message from a server may nest (arrays and objects): 128, serde_json's
@@ -159,7 +160,7 @@ pub enum ClientError {
     },
     /// An HTTP request could not be sent, or its reply could not be read (nobody listening,
     /// the connection dropped).
-    #[error("POST {url}: {what} failed: {}", chain(.source.as_ref()))]
+    #[error("POST {url}: {what} failed: {}", error_chain(.source.as_ref()))]
     Connection {
         /// The URL.
         url: String,
@@ -248,18 +249,5 @@ fn unauthorized_message(
         None => out.push_str("; the challenge names no protected-resource metadata"),
     }
     out.push_str("; send credentials in a header, e.g. `Authorization: Bearer TOKEN`");
-    out
-}
-
-/// An error and its sources, `: `-separated: hyper's errors say little until their source
-/// ("client error (Connect): tcp connect error: Connection refused").
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        out.push_str(": ");
-        out.push_str(&e.to_string());
-        source = e.source();
-    }
     out
 }

@@ -193,17 +193,23 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
         if let Some(ask) = (&error as &dyn std::any::Any).downcast_ref::<AskError>() {
             return ToolError::protocol(ask.to_error_object());
         }
-        let mut message = error.to_string();
-        let mut source = error.source();
-        while let Some(cause) = source {
-            message.push_str(": ");
-            message.push_str(&cause.to_string());
-            source = cause.source();
-        }
         ToolError {
-            kind: ToolErrorKind::Failed(vec![Content::text(message)]),
+            kind: ToolErrorKind::Failed(vec![Content::text(error_chain(&error))]),
         }
     }
+}
+
+/// An error and its sources, `: `-separated: many errors say little until their source
+/// (hyper's "client error (Connect): tcp connect error: Connection refused").
+pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        source = e.source();
+    }
+    out
 }
 
 impl From<ErrorObject> for ToolError {
