@@ -164,32 +164,41 @@ mod tests {
         }
     }
 
-    fn options(deadline: Duration, timeout: Duration) -> CheckOptions {
-        CheckOptions {
+    /// Checks the example server answering after `delay` (and never a `tools/call` when
+    /// `hang_on_calls`), with an overall `deadline` and a per-call `timeout`; the check must
+    /// end well within five seconds whatever the server does.
+    async fn check_slow(
+        delay: Duration,
+        hang_on_calls: bool,
+        deadline: Duration,
+        timeout: Duration,
+    ) -> CheckReport {
+        let slow = Slow {
+            server: example_server(),
+            delay,
+            hang_on_calls,
+        };
+        let options = CheckOptions {
             deadline: Some(deadline),
             timeout,
             ..CheckOptions::default()
-        }
+        };
+        let started = Instant::now();
+        let report = check(&slow, &options).await;
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        report
     }
 
     #[tokio::test]
     async fn a_check_cut_short_keeps_what_ran_and_blames_nothing_on_the_server() {
-        let slow = Slow {
-            server: example_server(),
-            delay: Duration::from_millis(40),
-            hang_on_calls: false,
-        };
-        let started = Instant::now();
-        let report = check(
-            &slow,
-            &options(Duration::from_millis(600), Duration::from_secs(5)),
+        let report = check_slow(
+            Duration::from_millis(40),
+            false,
+            Duration::from_millis(600),
+            Duration::from_secs(5),
         )
         .await;
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "{:?}",
-            started.elapsed()
-        );
         let why = report.incomplete.as_deref().expect("cut short");
         assert!(
             why.starts_with("cut short by the overall deadline of 0.6 s"),
@@ -215,22 +224,13 @@ mod tests {
     #[tokio::test]
     async fn a_request_in_flight_is_not_waited_for_past_the_deadline() {
         // Every tool call hangs, and the per-call timeout is far longer than the deadline.
-        let slow = Slow {
-            server: example_server(),
-            delay: Duration::ZERO,
-            hang_on_calls: true,
-        };
-        let started = Instant::now();
-        let report = check(
-            &slow,
-            &options(Duration::from_millis(500), Duration::from_secs(60)),
+        let report = check_slow(
+            Duration::ZERO,
+            true,
+            Duration::from_millis(500),
+            Duration::from_secs(60),
         )
         .await;
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "{:?}",
-            started.elapsed()
-        );
         assert!(report.incomplete.is_some(), "{}", report.to_text());
         assert_eq!(report.count(Severity::Defect), 0, "{}", report.to_text());
         // The case whose call was cut is left out, not counted as a failure.

@@ -192,24 +192,23 @@ mod tests {
     }
 
     #[test]
-    fn a_2026_server_that_ignores_eof_breaks_a_should() {
-        let mut r = report(Era::Current);
-        r.record_shutdown(&no_exit());
-        let f = r.findings().next().unwrap();
-        assert_eq!(f.severity, Severity::Warning);
-        assert_eq!(f.clause, Some(STDIO_EXIT_ON_EOF));
-        assert!(f.message.contains("still running 1s"), "{}", f.message);
-        assert!(!r.has_defects());
-    }
-
-    #[test]
-    fn a_2025_server_that_ignores_eof_is_a_note() {
-        let mut r = report(Era::Legacy);
-        r.record_shutdown(&no_exit());
-        let f = r.findings().next().unwrap();
-        assert_eq!(f.severity, Severity::Info);
-        assert_eq!(f.clause, None);
-        assert!(f.message.contains("2025-11-25"), "{}", f.message);
+    fn a_server_that_ignores_eof_breaks_a_should_in_2026_and_is_a_note_in_2025() {
+        for (era, severity, clause, says) in [
+            (
+                Era::Current,
+                Severity::Warning,
+                Some(STDIO_EXIT_ON_EOF),
+                "still running 1s",
+            ),
+            (Era::Legacy, Severity::Info, None, "2025-11-25"),
+        ] {
+            let mut r = report(era);
+            r.record_shutdown(&no_exit());
+            let f = r.findings().next().unwrap();
+            assert_eq!((f.severity, f.clause), (severity, clause), "{era:?}");
+            assert!(f.message.contains(says), "{era:?}: {}", f.message);
+            assert!(!r.has_defects());
+        }
     }
 
     #[test]
