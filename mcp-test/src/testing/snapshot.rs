@@ -2,7 +2,8 @@
 //! when behaviour does, with redactions of a test's own added or defaults removed per
 //! assertion and per test.
 
-use super::response::{AsResponse, received};
+use super::accepts::AsResponse;
+use super::response::received;
 use crate::wire::meta_keys;
 use serde_json::Value;
 use std::cell::RefCell;

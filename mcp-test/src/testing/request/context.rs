@@ -10,6 +10,8 @@ use super::options::RequestOptions;
 use crate::server::{BuildError, Caller, Server, ServerBuilder};
 use crate::target::answering::{AnswerSources, InFlight};
 use crate::target::{Answers, Connection, Exchange, Target, TargetFuture};
+#[cfg(feature = "client")]
+use crate::testing::accepts::IntoCommand;
 use crate::wire::Era;
 use serde::Serialize;
 use serde_json::Value;
@@ -705,83 +707,5 @@ impl TestContext {
             .tool_call_body("call_tool_exchange", name, arguments);
         let caller = std::panic::Location::caller();
         async move { super::helpers::exchange_at(&*self.target, &body, &self.options, caller).await }
-    }
-}
-
-/// What [`TestContext::stdio`] and `#[mcp_test(stdio = ..)]` accept as the server to start: a
-/// program path (`&str`, `String`, `&Path`, `PathBuf`), a `[program, args..]` array or
-/// `Vec`, or a built `tokio::process::Command` or `std::process::Command`.
-///
-/// ```
-/// use mcp_test::testing::IntoCommand;
-/// let command = ["python3", "-m", "my_server"].into_command();
-/// assert_eq!(command.as_std().get_program(), "python3");
-/// assert_eq!(command.as_std().get_args().count(), 2);
-/// ```
-#[cfg(feature = "client")]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a command to start a server with",
-    label = "expected a program path, a [program, args..] array, or a Command",
-    note = "`#[mcp_test(stdio = ..)]` and `TestContext::stdio` take a path, an array such as `[\"python3\", \"server.py\"]`, or a `tokio::process::Command`"
-)]
-pub trait IntoCommand {
-    /// The command.
-    fn into_command(self) -> tokio::process::Command;
-}
-
-#[cfg(feature = "client")]
-mod into_command {
-    use super::IntoCommand;
-    use std::ffi::OsStr;
-    use std::path::{Path, PathBuf};
-
-    fn from_parts<S: AsRef<OsStr>>(parts: &[S]) -> tokio::process::Command {
-        let (program, args) = parts.split_first().unwrap_or_else(|| {
-            panic!("IntoCommand: the command array is empty; give at least the program")
-        });
-        let mut command = tokio::process::Command::new(program);
-        command.args(args);
-        command
-    }
-
-    impl IntoCommand for tokio::process::Command {
-        fn into_command(self) -> tokio::process::Command {
-            self
-        }
-    }
-    impl IntoCommand for std::process::Command {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::from(self)
-        }
-    }
-    impl IntoCommand for &str {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl IntoCommand for String {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl IntoCommand for &Path {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl IntoCommand for PathBuf {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl<S: AsRef<OsStr>, const N: usize> IntoCommand for [S; N] {
-        fn into_command(self) -> tokio::process::Command {
-            from_parts(&self)
-        }
-    }
-    impl<S: AsRef<OsStr>> IntoCommand for Vec<S> {
-        fn into_command(self) -> tokio::process::Command {
-            from_parts(&self)
-        }
     }
 }

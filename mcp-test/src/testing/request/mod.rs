@@ -8,8 +8,6 @@ mod era;
 mod helpers;
 mod options;
 
-#[cfg(feature = "client")]
-pub use context::IntoCommand;
 pub use context::{IntoTestServer, TestContext};
 pub(crate) use helpers::{Waiting, send_at, transport_of};
 pub use helpers::{
