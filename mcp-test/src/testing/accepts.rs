@@ -1,13 +1,15 @@
 //! What the test surface accepts: the conversion traits behind its `impl Trait` parameters,
 //! with their implementations. `AsResponse` (what every unwrapper and `assert_*` macro takes,
-//! with `ResponseError`, why a value holds no response), `IntoCommand` (the server
-//! `TestContext::stdio` and `#[mcp_test(stdio = ..)]` start) and `HttpUrl` (what
-//! `#[mcp_test(http = ..)]` takes). Each says in its `#[diagnostic::on_unimplemented]` what to
+//! with `ResponseError`, why a value holds no response), `IntoTestServer` (what
+//! `#[mcp_test(server = ..)]` takes), `IntoCommand` (the server `TestContext::stdio` and
+//! `#[mcp_test(stdio = ..)]` start) and `HttpUrl` (what `#[mcp_test(http = ..)]` takes). Each says in its `#[diagnostic::on_unimplemented]` what to
 //! write instead, so that a wrong value, a helper's future without `.await` above all, is
 //! reported in the test's terms. Re-exported where they are used.
 
+use crate::server::{BuildError, Server, ServerBuilder};
 use crate::wire::{self, CallToolResult};
 use serde_json::Value;
+use std::fmt;
 
 /// Anything a test receives from a server: a JSON-RPC response as a [`Value`], as JSON text
 /// (`&str`, `String`, or the `Option<String>` of [`Server::handle_json`](crate::Server::handle_json)),
@@ -162,6 +164,47 @@ impl AsResponse for crate::target::Exchange {
         self.response.clone().ok_or(ResponseError::NoReply {
             status: self.status,
         })
+    }
+}
+
+/// What `#[mcp_test(server = ..)]` accepts: a [`Server`], a [`ServerBuilder`] (built here), or
+/// a `Result<Server, E>` (unwrapped here). A build failure panics with the reason.
+///
+/// ```
+/// use mcp_test::testing::IntoTestServer;
+/// use mcp_test::Server;
+/// let server = Server::builder("demo", "1.0.0").into_test_server();
+/// assert_eq!(server.info().name, "demo");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a server to test",
+    label = "expected a `Server`, a `ServerBuilder` or a `Result<Server, _>`",
+    note = "`#[mcp_test(server = f)]` calls `f()`, and `server = expr` takes the expression as it is",
+    note = "if it is a future (an `async fn` that builds the server), `.await` it: `server = f().await`; or make `f` a plain `fn`, since building a `Server` needs no `.await`"
+)]
+pub trait IntoTestServer {
+    /// The server.
+    fn into_test_server(self) -> Server;
+}
+
+impl IntoTestServer for Server {
+    fn into_test_server(self) -> Server {
+        self
+    }
+}
+
+impl IntoTestServer for ServerBuilder {
+    #[track_caller]
+    fn into_test_server(self) -> Server {
+        self.build()
+            .unwrap_or_else(|e: BuildError| panic!("the test server could not be built: {e}"))
+    }
+}
+
+impl<E: fmt::Display> IntoTestServer for Result<Server, E> {
+    #[track_caller]
+    fn into_test_server(self) -> Server {
+        self.unwrap_or_else(|e| panic!("the test server could not be built: {e}"))
     }
 }
 

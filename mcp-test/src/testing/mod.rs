@@ -89,7 +89,7 @@ pub use crate::wire::build::{
 };
 #[cfg(feature = "client")]
 pub use accepts::IntoCommand;
-pub use accepts::{AsResponse, ResponseError};
+pub use accepts::{AsResponse, IntoTestServer, ResponseError};
 pub use assert::__assert;
 #[cfg(all(feature = "client", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "client", feature = "http"))))]
@@ -97,9 +97,9 @@ pub use http_command::{
     DEFAULT_STARTUP, HttpCommand, HttpCommandError, HttpProcess, IntoHttpCommand, PORT,
 };
 pub use request::{
-    DEFAULT_PRINCIPAL, DEFAULT_WAIT, IntoTestServer, RequestOptions, TestContext, call_tool,
-    complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
-    list_resources, list_tools, read_resource, request, send,
+    DEFAULT_PRINCIPAL, DEFAULT_WAIT, RequestOptions, TestContext, call_tool, complete, discover,
+    exchange, get_prompt, list_prompts, list_resource_templates, list_resources, list_tools,
+    read_resource, request, send,
 };
 pub use response::{
     audio_response, error_text, image_response, input_required, json_response, result, rpc_error,

@@ -1,13 +1,13 @@
 //! [`TestContext`]: a target bundled with request options, its construction (in process,
-//! stdio, HTTP, rmcp) and its request methods; and what `#[mcp_test]` accepts as a server
-//! ([`IntoTestServer`]) or a command to start.
+//! stdio, HTTP, rmcp) and its request methods. What `#[mcp_test]` accepts as a server or a
+//! command to start is in `testing::accepts`.
 
 use super::helpers::{
     call_tool, complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
     list_resources, list_tools, read_resource, request, send,
 };
 use super::options::RequestOptions;
-use crate::server::{BuildError, Caller, Server, ServerBuilder};
+use crate::server::{Caller, Server};
 use crate::target::answering::{AnswerSources, InFlight};
 use crate::target::{Answers, Connection, Exchange, Target, TargetFuture};
 #[cfg(feature = "client")]
@@ -18,47 +18,6 @@ use serde_json::Value;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
-
-/// What `#[mcp_test(server = ..)]` accepts: a [`Server`], a [`ServerBuilder`] (built here), or
-/// a `Result<Server, E>` (unwrapped here). A build failure panics with the reason.
-///
-/// ```
-/// use mcp_test::testing::IntoTestServer;
-/// use mcp_test::Server;
-/// let server = Server::builder("demo", "1.0.0").into_test_server();
-/// assert_eq!(server.info().name, "demo");
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a server to test",
-    label = "expected a `Server`, a `ServerBuilder` or a `Result<Server, _>`",
-    note = "`#[mcp_test(server = f)]` calls `f()`, and `server = expr` takes the expression as it is",
-    note = "if it is a future (an `async fn` that builds the server), `.await` it: `server = f().await`; or make `f` a plain `fn`, since building a `Server` needs no `.await`"
-)]
-pub trait IntoTestServer {
-    /// The server.
-    fn into_test_server(self) -> Server;
-}
-
-impl IntoTestServer for Server {
-    fn into_test_server(self) -> Server {
-        self
-    }
-}
-
-impl IntoTestServer for ServerBuilder {
-    #[track_caller]
-    fn into_test_server(self) -> Server {
-        self.build()
-            .unwrap_or_else(|e: BuildError| panic!("the test server could not be built: {e}"))
-    }
-}
-
-impl<E: fmt::Display> IntoTestServer for Result<Server, E> {
-    #[track_caller]
-    fn into_test_server(self) -> Server {
-        self.unwrap_or_else(|e| panic!("the test server could not be built: {e}"))
-    }
-}
 
 tokio::task_local! {
     static CURRENT: TestContext;
