@@ -107,7 +107,7 @@ pub use response::{
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
 #[cfg(feature = "insta")]
-pub use snapshot::__case_settings;
+pub use snapshot::__case_guard;
 pub use snapshot::{
     __case_of, DEFAULT_REDACTIONS, DefaultRedaction, Redactions, RedactionsGuard, normalize,
 };
