@@ -1,8 +1,9 @@
 //! The `assert_*` macros and what they call. Each panics naming the branch it found and showing
 //! everything received; each returns what it checked, for further assertions.
 
+use super::accepts::AsResponse;
 use super::response::{
-    AsResponse, error_text, input_required, json_response, received, rpc_error, show, text_response,
+    error_text, input_required, json_response, received, rpc_error, show, text_response,
 };
 use crate::wire::ErrorObject;
 use serde_json::Value;

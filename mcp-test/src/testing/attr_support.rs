@@ -5,6 +5,8 @@
 //! Without the feature a target needs, the same name is a function whose bound nothing
 //! satisfies, so the compile error says which feature to enable instead of "not found".
 
+#[cfg(feature = "http")]
+pub use super::accepts::HttpUrl;
 use super::request::{RequestOptions, TestContext};
 
 /// `#[mcp_test(stdio = command)]`: a context over the server `command` starts, with the test's
@@ -13,26 +15,6 @@ use super::request::{RequestOptions, TestContext};
 #[track_caller]
 pub fn stdio_context(command: impl super::IntoCommand, options: RequestOptions) -> TestContext {
     TestContext::stdio(command).with(|_| options)
-}
-
-/// What `#[mcp_test(http = ..)]` takes: anything `AsRef<str>`. A trait of its own so that
-/// what is not a URL, a fixture's future above all, is reported with what to write.
-#[cfg(feature = "http")]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a URL to send requests to",
-    label = "expected a URL such as \"http://127.0.0.1:8080/mcp\" (`&str`, `String`)",
-    note = "if this starts the server and is async, did you forget `.await`? `#[mcp_test(http = start_server().await)]`"
-)]
-pub trait HttpUrl {
-    /// The URL.
-    fn url(&self) -> &str;
-}
-
-#[cfg(feature = "http")]
-impl<T: AsRef<str>> HttpUrl for T {
-    fn url(&self) -> &str {
-        self.as_ref()
-    }
 }
 
 /// `#[mcp_test(http = url)]`: a context over the server at `url`, with the test's options.

@@ -2,7 +2,8 @@
 //! on, connect over Streamable HTTP, and stop it with the test. Features `client` and `http`.
 //! See [`HttpCommand`].
 
-use super::request::{IntoCommand, TestContext};
+use super::accepts::IntoCommand;
+use super::request::TestContext;
 use crate::client::{Client, ClientError};
 use crate::server::Caller;
 use crate::target::{Connection, Target, TargetFuture};

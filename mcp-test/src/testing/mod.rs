@@ -64,6 +64,7 @@
 //! # }
 //! ```
 
+mod accepts;
 mod assert;
 pub(crate) mod attr_support;
 pub mod coverage;
@@ -86,26 +87,27 @@ pub use crate::wire::build::{
     mirrored_headers, mirrored_headers_for, protocol_fields, put_mirrored_headers,
     put_mirrored_headers_for,
 };
+#[cfg(feature = "client")]
+pub use accepts::IntoCommand;
+pub use accepts::{AsResponse, IntoTestServer, ResponseError};
 pub use assert::__assert;
 #[cfg(all(feature = "client", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "client", feature = "http"))))]
 pub use http_command::{
     DEFAULT_STARTUP, HttpCommand, HttpCommandError, HttpProcess, IntoHttpCommand, PORT,
 };
-#[cfg(feature = "client")]
-pub use request::IntoCommand;
 pub use request::{
-    DEFAULT_PRINCIPAL, DEFAULT_WAIT, IntoTestServer, RequestOptions, TestContext, call_tool,
-    complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
-    list_resources, list_tools, read_resource, request, send,
+    DEFAULT_PRINCIPAL, DEFAULT_WAIT, RequestOptions, TestContext, call_tool, complete, discover,
+    exchange, get_prompt, list_prompts, list_resource_templates, list_resources, list_tools,
+    read_resource, request, send,
 };
 pub use response::{
-    AsResponse, ResponseError, audio_response, error_text, image_response, input_required,
-    json_response, result, rpc_error, text_response, unwrap_json, unwrap_single, unwrap_text,
+    audio_response, error_text, image_response, input_required, json_response, result, rpc_error,
+    text_response, unwrap_json, unwrap_single, unwrap_text,
 };
 pub use rounds::{MAX_ROUNDS, drive_tool};
 #[cfg(feature = "insta")]
-pub use snapshot::__case_settings;
+pub use snapshot::__case_guard;
 pub use snapshot::{
     __case_of, DEFAULT_REDACTIONS, DefaultRedaction, Redactions, RedactionsGuard, normalize,
 };

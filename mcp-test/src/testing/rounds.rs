@@ -1,9 +1,10 @@
 //! Multi-round calls through the wire: answer each `input_required` from a script and retry the
 //! way a client must (spec §8), until the call completes.
 
+use super::accepts::{AsResponse, ResponseError};
 use super::in_process::RunOutcome;
 use super::request::{RequestOptions, TestContext};
-use super::response::{AsResponse, ResponseError, show};
+use super::response::show;
 use crate::target::{Answers, DEFAULT_MAX_ROUNDS, DriveError, Rounds, Target, drive};
 use crate::wire::CallToolResult;
 use serde::Serialize;

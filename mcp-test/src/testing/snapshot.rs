@@ -2,7 +2,8 @@
 //! when behaviour does, with redactions of a test's own added or defaults removed per
 //! assertion and per test.
 
-use super::response::{AsResponse, received};
+use super::accepts::AsResponse;
+use super::response::received;
 use crate::wire::meta_keys;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -30,6 +31,25 @@ const fn rule(
         placeholder,
         path,
     }
+}
+
+/// The redaction of a plain path of keys (`.result.taskId`): its selector is the keys joined
+/// with dots, its placeholder the last key in brackets (`"[taskId]"`).
+macro_rules! plain {
+    ($key:ident) => {
+        rule(
+            concat!(".", stringify!($key)),
+            concat!("[", stringify!($key), "]"),
+            &[stringify!($key)],
+        )
+    };
+    ($parent:ident . $key:ident) => {
+        rule(
+            concat!(".", stringify!($parent), ".", stringify!($key)),
+            concat!("[", stringify!($key), "]"),
+            &[stringify!($parent), stringify!($key)],
+        )
+    };
 }
 
 /// Every value of a 2026-07-28 message (core and the tasks extension,
@@ -62,36 +82,20 @@ const fn rule(
 /// assert!(DEFAULT_REDACTIONS.iter().any(|r| r.selector == ".result.taskId" && r.placeholder == "[taskId]"));
 /// ```
 pub const DEFAULT_REDACTIONS: &[DefaultRedaction] = &[
-    rule(".id", "[id]", &["id"]),
-    rule(
-        ".result.requestState",
-        "[requestState]",
-        &["result", "requestState"],
-    ),
+    plain!(id),
+    plain!(result.requestState),
     rule(
         r#".result._meta["io.modelcontextprotocol/serverInfo"]"#,
         "[serverInfo]",
         &["result", "_meta", meta_keys::SERVER_INFO],
     ),
-    rule(
-        ".result.serverInfo",
-        "[serverInfo]",
-        &["result", "serverInfo"],
-    ),
-    rule(".result.taskId", "[taskId]", &["result", "taskId"]),
-    rule(".result.createdAt", "[createdAt]", &["result", "createdAt"]),
-    rule(
-        ".result.lastUpdatedAt",
-        "[lastUpdatedAt]",
-        &["result", "lastUpdatedAt"],
-    ),
-    rule(".params.taskId", "[taskId]", &["params", "taskId"]),
-    rule(".params.createdAt", "[createdAt]", &["params", "createdAt"]),
-    rule(
-        ".params.lastUpdatedAt",
-        "[lastUpdatedAt]",
-        &["params", "lastUpdatedAt"],
-    ),
+    plain!(result.serverInfo),
+    plain!(result.taskId),
+    plain!(result.createdAt),
+    plain!(result.lastUpdatedAt),
+    plain!(params.taskId),
+    plain!(params.createdAt),
+    plain!(params.lastUpdatedAt),
     rule(
         r#".params._meta["io.modelcontextprotocol/subscriptionId"]"#,
         "[subscriptionId]",
@@ -366,13 +370,13 @@ pub fn __case_of(function: &str, thread: Option<&str>) -> Option<String> {
     Some(segments[at + 1..].join("-"))
 }
 
-/// insta settings for an unnamed snapshot taken at `marker` (a `type_name` path of an item
-/// the macro defines there): under an rstest or test-case case, the current settings with the
-/// case as snapshot suffix (unless one is set), so each case has its own file
-/// (`<file>__<test>@<case>.snap`) whatever order the cases run in. Not public API.
+/// For an unnamed snapshot taken at `marker` (a `type_name` path of an item the macro defines
+/// there), under an rstest or test-case case: the current insta settings with the case as
+/// snapshot suffix (unless one is set), bound until the guard drops, so each case has its own
+/// file (`<file>__<test>@<case>.snap`) whatever order the cases run in. Not public API.
 #[cfg(feature = "insta")]
 #[doc(hidden)]
-pub fn __case_settings(marker: &str) -> Option<insta::Settings> {
+pub fn __case_guard(marker: &str) -> Option<insta::internals::SettingsBindDropGuard> {
     let function = marker.strip_suffix("::__mcp_test_snapshot_site")?;
     let case = __case_of(function, std::thread::current().name())?;
     let mut settings = insta::Settings::clone_current();
@@ -380,7 +384,7 @@ pub fn __case_settings(marker: &str) -> Option<insta::Settings> {
         return None;
     }
     settings.set_snapshot_suffix(case);
-    Some(settings)
+    Some(settings.bind_to_scope())
 }
 
 /// Snapshots a response with [`insta`](https://docs.rs/insta) after [`normalize`]: every
@@ -418,36 +422,28 @@ pub fn __case_settings(marker: &str) -> Option<insta::Settings> {
 #[cfg(feature = "insta")]
 #[macro_export]
 macro_rules! assert_response_snapshot {
+    // No name: insta names the snapshot after the enclosing function, and a case of an rstest
+    // or test-case test adds its name as the snapshot's suffix.
     ($response:expr, { $($selector:expr => $replacement:expr),* $(,)? } $(,)?) => {{
-        let normalized_response = $crate::testing::normalize(&$response);
         fn __mcp_test_snapshot_site() {}
-        let case_settings = $crate::testing::__case_settings(
-            ::core::any::type_name_of_val(&__mcp_test_snapshot_site),
-        );
-        let _case_guard = case_settings.as_ref().map(|settings| settings.bind_to_scope());
-        $crate::__private::insta::assert_json_snapshot!(
+        let _case_guard = $crate::testing::__case_guard(::core::any::type_name_of_val(
+            &__mcp_test_snapshot_site,
+        ));
+        $crate::assert_response_snapshot!(
             ::core::option::Option::None::<&str>,
-            normalized_response,
-            { $($selector => $replacement),* },
-            ::core::stringify!($response)
+            $response,
+            { $($selector => $replacement),* }
         )
     }};
     ($response:expr $(,)?) => {{
-        let normalized_response = $crate::testing::normalize(&$response);
-        // A case of an rstest or test-case test: its name is the snapshot's suffix.
         fn __mcp_test_snapshot_site() {}
-        let case_settings = $crate::testing::__case_settings(
-            ::core::any::type_name_of_val(&__mcp_test_snapshot_site),
-        );
-        let _case_guard = case_settings.as_ref().map(|settings| settings.bind_to_scope());
-        // No name: insta names the snapshot after the enclosing function. The third argument
-        // is what the snapshot's header shows as its expression.
-        $crate::__private::insta::assert_json_snapshot!(
-            ::core::option::Option::None::<&str>,
-            normalized_response,
-            ::core::stringify!($response)
-        )
+        let _case_guard = $crate::testing::__case_guard(::core::any::type_name_of_val(
+            &__mcp_test_snapshot_site,
+        ));
+        $crate::assert_response_snapshot!(::core::option::Option::None::<&str>, $response)
     }};
+    // The third argument of insta's macro is what the snapshot's header shows as its
+    // expression.
     ($name:expr, $response:expr, { $($selector:expr => $replacement:expr),* $(,)? } $(,)?) => {{
         let normalized_response = $crate::testing::normalize(&$response);
         $crate::__private::insta::assert_json_snapshot!(

@@ -36,27 +36,17 @@ pub fn __surface_json(surface: &Surface) -> Value {
 #[macro_export]
 macro_rules! assert_surface_snapshot {
     ($surface:expr $(,)?) => {{
-        let surface_json = $crate::testing::__surface_json(&$surface);
         // A case of an rstest or test-case test: its name is the snapshot's suffix.
         fn __mcp_test_snapshot_site() {}
-        let case_settings = $crate::testing::__case_settings(::core::any::type_name_of_val(
-            &__mcp_test_snapshot_site,
-        ));
-        let _case_guard = case_settings
-            .as_ref()
-            .map(|settings| settings.bind_to_scope());
-        $crate::__private::insta::assert_json_snapshot!(
-            ::core::option::Option::None::<&str>,
-            surface_json,
-            ::core::stringify!($surface)
-        )
+        let _case_guard =
+            $crate::testing::__case_guard(::core::any::type_name_of_val(&__mcp_test_snapshot_site));
+        $crate::assert_surface_snapshot!(::core::option::Option::None::<&str>, $surface)
     }};
-    ($name:expr, $surface:expr $(,)?) => {{
-        let surface_json = $crate::testing::__surface_json(&$surface);
+    ($name:expr, $surface:expr $(,)?) => {
         $crate::__private::insta::assert_json_snapshot!(
             $name,
-            surface_json,
+            $crate::testing::__surface_json(&$surface),
             ::core::stringify!($surface)
         )
-    }};
+    };
 }

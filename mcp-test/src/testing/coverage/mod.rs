@@ -605,6 +605,16 @@ fn request_event(
 mod tests {
     use super::*;
 
+    /// A directory of the calling test's own under the system's temporary one, named after
+    /// `name`, the process and the thread, so that tests running at once never share one.
+    pub(super) fn scratch_dir(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!(
+            "{name}-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ))
+    }
+
     #[test]
     fn outcomes_follow_the_reply() {
         let call = "tools/call";
@@ -664,11 +674,7 @@ mod tests {
 
     #[test]
     fn threads_of_one_process_append_whole_lines_to_one_file() {
-        let dir = std::env::temp_dir().join(format!(
-            "mcp-cov-threads-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
+        let dir = scratch_dir("mcp-cov-threads");
         let recorder = Recorder::new(&dir);
         let server = Server::builder("demo", "1.0.0").build().unwrap();
         let reply = Exchange {

@@ -1,62 +1,23 @@
 //! [`TestContext`]: a target bundled with request options, its construction (in process,
-//! stdio, HTTP, rmcp) and its request methods; and what `#[mcp_test]` accepts as a server
-//! ([`IntoTestServer`]) or a command to start.
+//! stdio, HTTP, rmcp) and its request methods. What `#[mcp_test]` accepts as a server or a
+//! command to start is in `testing::accepts`.
 
 use super::helpers::{
     call_tool, complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,
     list_resources, list_tools, read_resource, request, send,
 };
 use super::options::RequestOptions;
-use crate::server::{BuildError, Caller, Server, ServerBuilder};
+use crate::server::{Caller, Server};
 use crate::target::answering::{AnswerSources, InFlight};
 use crate::target::{Answers, Connection, Exchange, Target, TargetFuture};
+#[cfg(feature = "client")]
+use crate::testing::accepts::IntoCommand;
 use crate::wire::Era;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
-
-/// What `#[mcp_test(server = ..)]` accepts: a [`Server`], a [`ServerBuilder`] (built here), or
-/// a `Result<Server, E>` (unwrapped here). A build failure panics with the reason.
-///
-/// ```
-/// use mcp_test::testing::IntoTestServer;
-/// use mcp_test::Server;
-/// let server = Server::builder("demo", "1.0.0").into_test_server();
-/// assert_eq!(server.info().name, "demo");
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a server to test",
-    label = "expected a `Server`, a `ServerBuilder` or a `Result<Server, _>`",
-    note = "`#[mcp_test(server = f)]` calls `f()`, and `server = expr` takes the expression as it is",
-    note = "if it is a future (an `async fn` that builds the server), `.await` it: `server = f().await`; or make `f` a plain `fn`, since building a `Server` needs no `.await`"
-)]
-pub trait IntoTestServer {
-    /// The server.
-    fn into_test_server(self) -> Server;
-}
-
-impl IntoTestServer for Server {
-    fn into_test_server(self) -> Server {
-        self
-    }
-}
-
-impl IntoTestServer for ServerBuilder {
-    #[track_caller]
-    fn into_test_server(self) -> Server {
-        self.build()
-            .unwrap_or_else(|e: BuildError| panic!("the test server could not be built: {e}"))
-    }
-}
-
-impl<E: fmt::Display> IntoTestServer for Result<Server, E> {
-    #[track_caller]
-    fn into_test_server(self) -> Server {
-        self.unwrap_or_else(|e| panic!("the test server could not be built: {e}"))
-    }
-}
 
 tokio::task_local! {
     static CURRENT: TestContext;
@@ -705,83 +666,5 @@ impl TestContext {
             .tool_call_body("call_tool_exchange", name, arguments);
         let caller = std::panic::Location::caller();
         async move { super::helpers::exchange_at(&*self.target, &body, &self.options, caller).await }
-    }
-}
-
-/// What [`TestContext::stdio`] and `#[mcp_test(stdio = ..)]` accept as the server to start: a
-/// program path (`&str`, `String`, `&Path`, `PathBuf`), a `[program, args..]` array or
-/// `Vec`, or a built `tokio::process::Command` or `std::process::Command`.
-///
-/// ```
-/// use mcp_test::testing::IntoCommand;
-/// let command = ["python3", "-m", "my_server"].into_command();
-/// assert_eq!(command.as_std().get_program(), "python3");
-/// assert_eq!(command.as_std().get_args().count(), 2);
-/// ```
-#[cfg(feature = "client")]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a command to start a server with",
-    label = "expected a program path, a [program, args..] array, or a Command",
-    note = "`#[mcp_test(stdio = ..)]` and `TestContext::stdio` take a path, an array such as `[\"python3\", \"server.py\"]`, or a `tokio::process::Command`"
-)]
-pub trait IntoCommand {
-    /// The command.
-    fn into_command(self) -> tokio::process::Command;
-}
-
-#[cfg(feature = "client")]
-mod into_command {
-    use super::IntoCommand;
-    use std::ffi::OsStr;
-    use std::path::{Path, PathBuf};
-
-    fn from_parts<S: AsRef<OsStr>>(parts: &[S]) -> tokio::process::Command {
-        let (program, args) = parts.split_first().unwrap_or_else(|| {
-            panic!("IntoCommand: the command array is empty; give at least the program")
-        });
-        let mut command = tokio::process::Command::new(program);
-        command.args(args);
-        command
-    }
-
-    impl IntoCommand for tokio::process::Command {
-        fn into_command(self) -> tokio::process::Command {
-            self
-        }
-    }
-    impl IntoCommand for std::process::Command {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::from(self)
-        }
-    }
-    impl IntoCommand for &str {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl IntoCommand for String {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl IntoCommand for &Path {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl IntoCommand for PathBuf {
-        fn into_command(self) -> tokio::process::Command {
-            tokio::process::Command::new(self)
-        }
-    }
-    impl<S: AsRef<OsStr>, const N: usize> IntoCommand for [S; N] {
-        fn into_command(self) -> tokio::process::Command {
-            from_parts(&self)
-        }
-    }
-    impl<S: AsRef<OsStr>> IntoCommand for Vec<S> {
-        fn into_command(self) -> tokio::process::Command {
-            from_parts(&self)
-        }
     }
 }

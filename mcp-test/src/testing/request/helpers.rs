@@ -71,8 +71,9 @@ pub(crate) fn transport_of(target: &(impl Target + ?Sized)) -> &'static str {
 
 /// Sends `body` to the target: for a [`Server`], encodes it, dispatches it through
 /// [`Server::handle_json_with`] as `options`' caller, and decodes the reply; for a
-/// [`Client`](crate::client::Client), sends it over the client's transport.
-async fn dispatch(
+/// [`Client`](crate::client::Client), sends it over the client's transport. [`send`] for a
+/// helper that captured its caller's location.
+pub(crate) async fn send_at(
     server: &(impl Target + ?Sized),
     body: &Value,
     options: &RequestOptions,
@@ -110,16 +111,6 @@ pub(crate) async fn exchange_at(
             describe(body)
         ),
     }
-}
-
-/// [`send`] for a helper that captured its caller's location.
-pub(crate) async fn send_at(
-    server: &(impl Target + ?Sized),
-    body: &Value,
-    options: &RequestOptions,
-    caller: &'static Location<'static>,
-) -> Value {
-    dispatch(server, body, options, caller).await
 }
 
 /// Sends `body` and returns the whole [`Exchange`]: the response and the notifications the
@@ -170,7 +161,7 @@ pub fn send(
     options: &RequestOptions,
 ) -> impl Future<Output = Value> {
     let caller = Location::caller();
-    dispatch(server, body, options, caller)
+    send_at(server, body, options, caller)
 }
 
 /// Calls tool `name` with `arguments` and returns the complete JSON-RPC response. Takes the
@@ -209,7 +200,7 @@ pub fn call_tool(
 ) -> impl Future<Output = Value> {
     let body = options.tool_call_body("call_tool", name, arguments);
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Lists one page of tools; pass the `cursor` option for a continuation.
@@ -232,7 +223,7 @@ pub fn list_tools(
 ) -> impl Future<Output = Value> {
     let body = options.body("list_tools", Takes::Cursor, "tools/list", Map::new());
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Lists one page of resources; pass the `cursor` option for a continuation.
@@ -259,7 +250,7 @@ pub fn list_resources(
         Map::new(),
     );
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Lists one page of resource templates; pass the `cursor` option for a continuation.
@@ -285,7 +276,7 @@ pub fn list_resource_templates(
         Map::new(),
     );
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Reads the resource at `uri`. Takes the retry options.
@@ -310,7 +301,7 @@ pub fn read_resource(
     params.insert("uri".to_owned(), Value::from(uri));
     let body = options.body("read_resource", Takes::Retry, "resources/read", params);
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Lists one page of prompts; pass the `cursor` option for a continuation.
@@ -331,7 +322,7 @@ pub fn list_prompts(
 ) -> impl Future<Output = Value> {
     let body = options.body("list_prompts", Takes::Cursor, "prompts/list", Map::new());
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Gets prompt `name` with string `arguments`. Takes the retry options.
@@ -360,7 +351,7 @@ pub fn get_prompt(
     params.insert("arguments".to_owned(), arguments);
     let body = options.body("get_prompt", Takes::Retry, "prompts/get", params);
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Requests completions for a prompt or resource-template reference: `reference` is the wire
@@ -398,7 +389,7 @@ pub fn complete(
     );
     let body = options.body("complete", Takes::Completion, "completion/complete", params);
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Sends `server/discover`.
@@ -420,7 +411,7 @@ pub fn discover(
 ) -> impl Future<Output = Value> {
     let body = options.body("discover", Takes::Nothing, "server/discover", Map::new());
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }
 
 /// Sends any request method through the same builder. `params` is an object (or `null` for
@@ -465,5 +456,5 @@ pub fn request(
     }
     let body = options.body("request", Takes::Retry, method, params);
     let caller = Location::caller();
-    async move { dispatch(server, &body, options, caller).await }
+    async move { send_at(server, &body, options, caller).await }
 }

@@ -8,9 +8,7 @@ mod era;
 mod helpers;
 mod options;
 
-#[cfg(feature = "client")]
-pub use context::IntoCommand;
-pub use context::{IntoTestServer, TestContext};
+pub use context::TestContext;
 pub(crate) use helpers::{Waiting, send_at, transport_of};
 pub use helpers::{
     call_tool, complete, discover, exchange, get_prompt, list_prompts, list_resource_templates,

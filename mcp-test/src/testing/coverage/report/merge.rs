@@ -505,16 +505,13 @@ impl Coverage {
     /// and line that is not a coverage event.
     pub fn load(dir: impl AsRef<Path>) -> Result<Coverage, CoverageError> {
         let dir = dir.as_ref();
-        let entries = std::fs::read_dir(dir).map_err(|source| CoverageError::Dir {
+        let unreadable = |source| CoverageError::Dir {
             dir: dir.to_path_buf(),
             source,
-        })?;
+        };
         let mut paths = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(|source| CoverageError::Dir {
-                dir: dir.to_path_buf(),
-                source,
-            })?;
+        for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+            let entry = entry.map_err(unreadable)?;
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "jsonl") && path.is_file() {
                 paths.push(path);

@@ -1,6 +1,7 @@
 //! Tests of the coverage report: merging, naming remote servers, errors, filtering.
 
 use super::*;
+use crate::testing::coverage::tests::scratch_dir;
 
 fn universe(server: &str, tools: Value) -> String {
     json!({"v": 1, "event": "universe", "source": "registry", "target": format!("{server} (in process)"),
@@ -245,11 +246,7 @@ fn a_corrupt_line_names_its_file_and_line() {
 
 #[test]
 fn a_missing_or_empty_directory_is_named() {
-    let dir = std::env::temp_dir().join(format!(
-        "mcp-cov-report-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
+    let dir = scratch_dir("mcp-cov-report");
     let e = Coverage::load(&dir).unwrap_err();
     assert!(matches!(e, CoverageError::Dir { .. }), "{e}");
     assert!(e.to_string().contains(&dir.display().to_string()), "{e}");
