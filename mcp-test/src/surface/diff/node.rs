@@ -3,6 +3,7 @@
 //! (`Option<T>`'s `[T, null]`) merged into one node with a type union, integer bounds made
 //! inclusive. What a diff compares keyword by keyword.
 
+use crate::schema::required_names;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -368,13 +369,7 @@ fn own_keywords(object: &Map<String, Value>) -> Node {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
     }
-    if let Some(required) = object.get("required").and_then(Value::as_array) {
-        node.required = required
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
-    }
+    node.required = required_names(object).map(str::to_owned).collect();
     node.additional = object.get("additionalProperties").map(|a| match a {
         Value::Bool(false) => Additional::Closed,
         Value::Bool(true) => Additional::Any,
