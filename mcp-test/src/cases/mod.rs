@@ -182,8 +182,10 @@ fn derive_each(tools: &[&Value], options: &CaseOptions) -> (Vec<Case>, Vec<Deriv
             .map(|tool| {
                 let schema = tool.get("inputSchema").unwrap_or(no_schema);
                 let before = out.len();
+                // A tool that fails gives no cases, even those derived before it failed.
                 rules::derive_with(tool_name(tool), schema, options, engine, out)
                     .map(|()| out.len() - before)
+                    .inspect_err(|_| out.truncate(before))
             })
             .collect()
     }

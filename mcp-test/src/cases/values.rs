@@ -25,7 +25,7 @@ use super::CaseOptions;
 use super::rules::{self, Failure};
 use crate::schema::kind_of;
 use crate::validation::join_pointer;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 // Defined with the rules, which find these errors while they put the values in place (and
@@ -104,42 +104,45 @@ pub struct ValuesFormatError {
 ///     arguments: it must start with `/` (e.g. \"/path\")");
 /// ```
 pub fn values_from_json(doc: &Value) -> Result<Values, ValuesFormatError> {
-    let bad = |pointer: String, message: String| ValuesFormatError { pointer, message };
-    let Value::Object(tools) = doc else {
-        return Err(bad(
-            String::new(),
-            format!(
-                "expected an object of tools, {{\"tool\": {{\"/pointer\": value}}}}, got {}",
-                kind_of(doc)
-            ),
-        ));
-    };
+    let tools = object(
+        doc,
+        "",
+        "an object of tools, {\"tool\": {\"/pointer\": value}}",
+    )?;
     let mut out = Values::new();
     for (tool, values) in tools {
         let at_tool = join_pointer("", tool);
-        let Value::Object(values) = values else {
-            return Err(bad(
-                at_tool,
-                format!(
-                    "expected an object of JSON pointers to values, {{\"/pointer\": value}}, got {}",
-                    kind_of(values)
-                ),
-            ));
-        };
+        let values = object(
+            values,
+            &at_tool,
+            "an object of JSON pointers to values, {\"/pointer\": value}",
+        )?;
         let entry = out.entry(tool.clone()).or_default();
         for (pointer, value) in values {
             if !pointer.is_empty() && !pointer.starts_with('/') {
-                return Err(bad(
-                    join_pointer(&at_tool, pointer),
-                    format!(
+                return Err(ValuesFormatError {
+                    pointer: join_pointer(&at_tool, pointer),
+                    message: format!(
                         "{pointer:?} is not a JSON pointer into the arguments: it must start with `/` (e.g. \"/{pointer}\")"
                     ),
-                ));
+                });
             }
             entry.insert(pointer.clone(), value.clone());
         }
     }
     Ok(out)
+}
+
+/// `value` as an object; else the error at `pointer` that it is not the `expected` one.
+fn object<'v>(
+    value: &'v Value,
+    pointer: &str,
+    expected: &str,
+) -> Result<&'v Map<String, Value>, ValuesFormatError> {
+    value.as_object().ok_or_else(|| ValuesFormatError {
+        pointer: pointer.to_owned(),
+        message: format!("expected {expected}, got {}", kind_of(value)),
+    })
 }
 
 /// Reads one `TOOL:/pointer=VALUE` assignment (the form of `mcp-test check --value`): the tool
@@ -174,4 +177,26 @@ pub fn parse_assignment(text: &str) -> Result<(String, String, Value), String> {
     }
     let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
     Ok((tool.to_owned(), pointer.to_owned(), value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_document_of_the_wrong_shape_is_named_where_and_what() {
+        let e = values_from_json(&json!(["read_file"])).unwrap_err();
+        assert_eq!(e.pointer, "");
+        assert_eq!(
+            e.message,
+            "expected an object of tools, {\"tool\": {\"/pointer\": value}}, got an array"
+        );
+        let e = values_from_json(&json!({"*": {}, "read/file": "/tmp/x"})).unwrap_err();
+        assert_eq!(e.pointer, "/read~1file");
+        assert_eq!(
+            e.message,
+            "expected an object of JSON pointers to values, {\"/pointer\": value}, got a string"
+        );
+    }
 }

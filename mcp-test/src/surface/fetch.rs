@@ -310,13 +310,19 @@ mod tests {
         }
     }
 
+    /// The surface of a [`Pages`] server answering with `pages`.
+    async fn fetch_pages(pages: [Value; 2]) -> Result<Surface, FetchError> {
+        Surface::fetch(&Pages(pages.into())).await
+    }
+
     #[tokio::test]
     async fn every_page_is_followed_and_only_declared_lists_asked() {
-        let pages = Pages(vec![
+        let surface = fetch_pages([
             json!({"tools": [{"name": "b", "inputSchema": {}}], "nextCursor": "1"}),
             json!({"tools": [{"name": "a", "inputSchema": {}}]}),
-        ]);
-        let surface = Surface::fetch(&pages).await.unwrap();
+        ])
+        .await
+        .unwrap();
         let names: Vec<&Value> = surface.tools.iter().map(|t| &t["name"]).collect();
         assert_eq!(names, [&json!("a"), &json!("b")]);
         // Prompts and resources were not declared, so never asked (the target would not answer).
@@ -325,11 +331,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_tool_listed_twice_is_named_by_its_place() {
-        let pages = Pages(vec![
-            json!({"tools": [{"name": "a", "inputSchema": {}}], "nextCursor": "1"}),
-            json!({"tools": [{"name": "a", "inputSchema": {}}]}),
-        ]);
-        let err = Surface::fetch(&pages).await.unwrap_err();
+        let a = json!({"name": "a", "inputSchema": {}});
+        let err = fetch_pages([
+            json!({"tools": [a], "nextCursor": "1"}),
+            json!({"tools": [a]}),
+        ])
+        .await
+        .unwrap_err();
         assert!(
             err.to_string()
                 .contains("at /tools/1: a second tool with name \"a\""),
@@ -339,11 +347,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_cursor_handed_back_ends_the_fetch() {
-        let pages = Pages(vec![
-            json!({"tools": [], "nextCursor": "1"}),
-            json!({"tools": [], "nextCursor": "1"}),
-        ]);
-        let err = Surface::fetch(&pages).await.unwrap_err();
+        let page = json!({"tools": [], "nextCursor": "1"});
+        let err = fetch_pages([page.clone(), page]).await.unwrap_err();
         assert!(
             err.to_string().contains("handed back the cursor \"1\""),
             "{err}"

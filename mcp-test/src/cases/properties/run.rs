@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use super::options::{Invariant, PropertyOptions};
 use super::regressions::{self, Stored};
-use super::strategy::{Broken, broken_for, units, valid_for};
+use super::strategy::{Broken, StrategyError, broken_for, units, valid_for};
 use super::trees::Trees;
 use crate::cases::target::Session;
 use crate::cases::{Case, Expectation, list_tools, over_limit};
@@ -333,6 +333,9 @@ trait Generated: Clone + fmt::Debug + Send + 'static {
     const NO_VALUE_IS_A_PROBLEM: bool;
     /// The arguments, and the place they break the schema, if they do.
     fn into_parts(self) -> (Value, Option<String>);
+    /// A stored regression of this property as a value, while it still is one against the
+    /// input schema's `validator` (none when the schema does not compile).
+    fn replay(stored: &Stored, validator: Option<&SchemaValidator>) -> Option<Self>;
 }
 
 impl Generated for Value {
@@ -341,6 +344,11 @@ impl Generated for Value {
     fn into_parts(self) -> (Value, Option<String>) {
         (self, None)
     }
+    /// While it is still valid arguments.
+    fn replay(stored: &Stored, validator: Option<&SchemaValidator>) -> Option<Self> {
+        let valid = validator.is_some_and(|v| v.is_valid(&stored.args));
+        valid.then(|| stored.args.clone())
+    }
 }
 
 impl Generated for Broken {
@@ -348,6 +356,19 @@ impl Generated for Broken {
     const NO_VALUE_IS_A_PROBLEM: bool = false;
     fn into_parts(self) -> (Value, Option<String>) {
         (self.args, Some(self.pointer))
+    }
+    /// While it still breaks the schema at its place only.
+    fn replay(stored: &Stored, validator: Option<&SchemaValidator>) -> Option<Self> {
+        let pointer = stored.pointer.clone()?;
+        let violations = validator
+            .map(|v| v.violations(&stored.args))
+            .unwrap_or_default();
+        let only_there = !violations.is_empty() && violations.iter().all(|v| v.pointer == pointer);
+        only_there.then(|| Broken {
+            args: stored.args.clone(),
+            pointer,
+            keyword: String::new(),
+        })
     }
 }
 
@@ -377,16 +398,16 @@ impl Unit {
             || options.checks(Invariant::Answers)
             || !options.invariants.is_empty();
         if valid_on {
-            match valid_for(&self.input, &self.schema) {
-                Ok(strategy) => self.valid(session, options, strategy, &mut report).await,
-                Err(e) => report.problems.push(format!("{}: {e}", self.label())),
-            }
+            let strategy = valid_for(&self.input, &self.schema);
+            let call = |a: Value| async move { self.call_valid(session, options, &a).await };
+            self.property(session, options, strategy, call, &mut report)
+                .await;
         }
         if options.checks(Invariant::InvalidNamed) {
-            match broken_for(&self.input, &self.schema) {
-                Ok(strategy) => self.broken(session, options, strategy, &mut report).await,
-                Err(e) => report.problems.push(format!("{}: {e}", self.label())),
-            }
+            let strategy = broken_for(&self.input, &self.schema);
+            let call = |b: Broken| async move { self.call_broken(session, options, &b).await };
+            self.property(session, options, strategy, call, &mut report)
+                .await;
         }
         report
     }
@@ -397,65 +418,15 @@ impl Unit {
             .filter(move |s| s.action == self.action && s.property == property)
     }
 
-    async fn valid(
-        &self,
-        session: &Session<'_>,
-        options: &PropertyOptions,
-        strategy: SBoxedStrategy<Value>,
-        report: &mut PropertyReport,
-    ) {
-        // Stored regressions first, while they are still valid arguments.
-        let validator = SchemaValidator::new(&self.input).ok();
-        let replays = self
-            .stored(Value::PROPERTY)
-            .filter(|stored| validator.as_ref().is_some_and(|v| v.is_valid(&stored.args)))
-            .map(|stored| stored.args.clone())
-            .collect();
-        let call = |a: Value| async move { self.call_valid(session, options, &a).await };
-        self.property(session, options, strategy, replays, call, report)
-            .await;
-    }
-
-    async fn broken(
-        &self,
-        session: &Session<'_>,
-        options: &PropertyOptions,
-        strategy: SBoxedStrategy<Broken>,
-        report: &mut PropertyReport,
-    ) {
-        // Stored regressions first, while they still break the schema at their place only.
-        let validator = SchemaValidator::new(&self.input).ok();
-        let replays = self
-            .stored(Broken::PROPERTY)
-            .filter_map(|stored| {
-                let pointer = stored.pointer.clone()?;
-                let violations = validator
-                    .as_ref()
-                    .map(|v| v.violations(&stored.args))
-                    .unwrap_or_default();
-                let only_there =
-                    !violations.is_empty() && violations.iter().all(|v| v.pointer == pointer);
-                only_there.then(|| Broken {
-                    args: stored.args.clone(),
-                    pointer,
-                    keyword: String::new(),
-                })
-            })
-            .collect();
-        let call = |b: Broken| async move { self.call_broken(session, options, &b).await };
-        self.property(session, options, strategy, replays, call, report)
-            .await;
-    }
-
-    /// One property: `replays` (its stored regressions) first, a failure among them ending
-    /// it, then up to `options.cases` values of `strategy`, the first failure shrunk and kept
-    /// in the regressions file.
+    /// One property: its stored regressions that still are values of it first, a failure
+    /// among them ending it, then up to `options.cases` values of `strategy`, the first
+    /// failure shrunk and kept in the regressions file. A schema with no strategy is a
+    /// problem of the report.
     async fn property<T, F, Fut>(
         &self,
         session: &Session<'_>,
         options: &PropertyOptions,
-        strategy: SBoxedStrategy<T>,
-        replays: Vec<T>,
+        strategy: Result<SBoxedStrategy<T>, StrategyError>,
         call: F,
         report: &mut PropertyReport,
     ) where
@@ -463,6 +434,13 @@ impl Unit {
         F: Fn(T) -> Fut,
         Fut: std::future::Future<Output = Verdict>,
     {
+        let strategy = match strategy {
+            Ok(strategy) => strategy,
+            Err(e) => {
+                report.problems.push(format!("{}: {e}", self.label()));
+                return;
+            }
+        };
         let mut run = PropertyRun {
             tool: self.name.clone(),
             action: self.action.clone(),
@@ -470,6 +448,11 @@ impl Unit {
             cases: 0,
             slow: 0,
         };
+        let validator = SchemaValidator::new(&self.input).ok();
+        let replays: Vec<T> = self
+            .stored(T::PROPERTY)
+            .filter_map(|stored| T::replay(stored, validator.as_ref()))
+            .collect();
         for replay in replays {
             if let Some(fail) = run.count(call(replay.clone()).await) {
                 let (args, pointer) = replay.into_parts();

@@ -20,6 +20,7 @@ use crate::cases::rules::{action_schema, actions};
 use crate::cases::sample::{
     declared_types, format_sample, format_violation, integer_bounds, merge_siblings, primary_type,
 };
+use crate::schema::required_names;
 use crate::validation::{SchemaValidator, join_pointer};
 
 /// How deep nested objects and arrays are followed.
@@ -653,14 +654,7 @@ fn object(obj: &Map<String, Value>, root: &Value, depth: usize) -> SBoxedStrateg
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let required: Vec<String> = obj
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect();
+    let required: Vec<String> = required_names(obj).map(str::to_owned).collect();
     let additional = obj.get("additionalProperties");
     let mut fields: Vec<SBoxedStrategy<Option<(String, Value)>>> = Vec::new();
     for (name, schema) in &props {
@@ -896,14 +890,7 @@ fn mutations(
         }
         Value::Object(map) => {
             let folded = fold_all_of(obj);
-            let required: Vec<&str> = folded
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            for name in required.iter().filter(|n| map.contains_key(**n)) {
+            for name in required_names(&folded).filter(|n| map.contains_key(*n)) {
                 out.push(Mutation {
                     pointer: join_pointer(ptr, name),
                     keyword: "required",

@@ -143,24 +143,9 @@ impl<'s> Engine<'s> {
     }
 }
 
-/// [`derive`], compiling the input schema through `engine`, the cases appended to `out`
-/// (none when the tool fails).
+/// [`derive`], compiling the input schema through `engine`, the cases appended to `out`.
+/// When the tool fails, some may have been appended: the caller takes them back.
 pub(super) fn derive_with<'s>(
-    tool: &str,
-    schema: &'s Value,
-    options: &CaseOptions,
-    engine: &mut Engine<'s>,
-    out: &mut Vec<Case>,
-) -> Result<(), Failure> {
-    let start = out.len();
-    let derived = derive_tool(tool, schema, options, engine, out);
-    if derived.is_err() {
-        out.truncate(start);
-    }
-    derived
-}
-
-fn derive_tool<'s>(
     tool: &str,
     schema: &'s Value,
     options: &CaseOptions,

@@ -161,6 +161,10 @@ pub(super) fn walk(
         }
     };
     let at = show(ptr);
+    // Why a value `bad` is rejected: "`/x` must be {allowed}; {bad} is not".
+    let must_be = |allowed: &dyn Piece, bad: &dyn Piece| {
+        text!(at, " must be ", allowed, "; ", bad, " is not")
+    };
     let is_action = ptr == "/action";
     // The pointer every edit of this value shares.
     let node: Arc<str> = Arc::from(ptr);
@@ -238,14 +242,7 @@ pub(super) fn walk(
                     Edit::Set(Arc::clone(&node), wrong.clone()),
                     "rule:type",
                     text!("rejects ", at, " of the wrong type"),
-                    text!(
-                        at,
-                        " must be ",
-                        Joined(&inferred, " or "),
-                        "; ",
-                        wrong,
-                        " is not"
-                    ),
+                    must_be(&Joined(&inferred, " or "), &wrong),
                 ));
             }
         }
@@ -267,14 +264,7 @@ pub(super) fn walk(
             Edit::Set(Arc::clone(&node), outside.clone()),
             "rule:enum",
             text!("rejects ", at, " outside its enum"),
-            text!(
-                at,
-                " must be one of ",
-                (Value::Array(members.clone())),
-                "; ",
-                outside,
-                " is not"
-            ),
+            must_be(&text!("one of ", (Value::Array(members.clone()))), &outside),
         ));
     }
     if !is_action && let Some(c) = obj.get("const") {
@@ -353,14 +343,7 @@ pub(super) fn walk(
                     Edit::Set(Arc::clone(&node), json!(bad)),
                     "rule:format",
                     text!("rejects ", at, " not in format ", format),
-                    text!(
-                        at,
-                        " must be a valid ",
-                        format,
-                        "; ",
-                        Debugged(&bad),
-                        " is not"
-                    ),
+                    must_be(&text!("a valid ", format), &Debugged(&bad)),
                 ));
             }
         }

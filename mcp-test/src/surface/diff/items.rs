@@ -220,18 +220,17 @@ fn schema_changes(
     }
 }
 
+/// The member names of `old` and `new` (objects; anything else has none), each once.
+fn member_names<'a>(old: &'a Value, new: &'a Value) -> BTreeSet<&'a String> {
+    let members = |value: &'a Value| value.as_object().into_iter().flat_map(Map::keys);
+    members(old).chain(members(new)).collect()
+}
+
 /// A tool's annotations: each hint by its value or the spec's default for it.
 fn annotations(id: &str, old: Option<&Value>, new: Option<&Value>, changes: &mut Vec<Change>) {
     let empty = Value::Object(Map::new());
     let (old, new) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
-    let keys: BTreeSet<&String> = old
-        .as_object()
-        .into_iter()
-        .flatten()
-        .chain(new.as_object().into_iter().flatten())
-        .map(|(k, _)| k)
-        .collect();
-    for key in keys {
+    for key in member_names(old, new) {
         let (a, b) = (old.get(key.as_str()), new.get(key.as_str()));
         if a == b {
             continue;
@@ -408,15 +407,8 @@ fn arguments(id: &str, old: Option<&Value>, new: Option<&Value>, changes: &mut V
                     }
                 }
                 let known = ["name", "title", "description", "required"];
-                let others: BTreeSet<&String> = a
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .chain(b.as_object().into_iter().flatten())
-                    .map(|(k, _)| k)
-                    .filter(|k| !known.contains(&k.as_str()))
-                    .collect();
-                for key in others {
+                let names = member_names(a, b);
+                for key in names.iter().filter(|k| !known.contains(&k.as_str())) {
                     if a.get(key.as_str()) != b.get(key.as_str()) {
                         push(
                             *j,

@@ -3,6 +3,7 @@
 //! (`Option<T>`'s `[T, null]`) merged into one node with a type union, integer bounds made
 //! inclusive. What a diff compares keyword by keyword.
 
+use crate::schema::required_names;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -332,53 +333,22 @@ fn own_keywords(object: &Map<String, Value>) -> Node {
     }
     let number = |key: &str| object.get(key).and_then(Value::as_f64);
     let count = |key: &str| object.get(key).and_then(Value::as_u64);
-    node.lower = number("minimum").map(|value| Bound {
-        value,
-        exclusive: false,
-    });
-    node.upper = number("maximum").map(|value| Bound {
-        value,
-        exclusive: false,
-    });
-    match object.get("exclusiveMinimum") {
-        // Draft 4: a flag on `minimum`.
-        Some(Value::Bool(true)) => {
-            if let Some(bound) = &mut node.lower {
-                bound.exclusive = true;
-            }
-        }
-        Some(value) => {
-            if let Some(value) = value.as_f64() {
-                node.lower = tighter_lower(
-                    node.lower,
-                    Some(Bound {
-                        value,
-                        exclusive: true,
-                    }),
-                );
-            }
-        }
-        None => {}
-    }
-    match object.get("exclusiveMaximum") {
-        Some(Value::Bool(true)) => {
-            if let Some(bound) = &mut node.upper {
-                bound.exclusive = true;
-            }
-        }
-        Some(value) => {
-            if let Some(value) = value.as_f64() {
-                node.upper = tighter_upper(
-                    node.upper,
-                    Some(Bound {
-                        value,
-                        exclusive: true,
-                    }),
-                );
-            }
-        }
-        None => {}
-    }
+    let inclusive = |key: &str| {
+        number(key).map(|value| Bound {
+            value,
+            exclusive: false,
+        })
+    };
+    node.lower = exclusive_bound(
+        inclusive("minimum"),
+        object.get("exclusiveMinimum"),
+        tighter_lower,
+    );
+    node.upper = exclusive_bound(
+        inclusive("maximum"),
+        object.get("exclusiveMaximum"),
+        tighter_upper,
+    );
     node.multiple_of = number("multipleOf");
     node.min_length = count("minLength");
     node.max_length = count("maxLength");
@@ -399,13 +369,7 @@ fn own_keywords(object: &Map<String, Value>) -> Node {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
     }
-    if let Some(required) = object.get("required").and_then(Value::as_array) {
-        node.required = required
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
-    }
+    node.required = required_names(object).map(str::to_owned).collect();
     node.additional = object.get("additionalProperties").map(|a| match a {
         Value::Bool(false) => Additional::Closed,
         Value::Bool(true) => Additional::Any,
@@ -423,6 +387,29 @@ fn own_keywords(object: &Map<String, Value>) -> Node {
         }
     }
     node
+}
+
+/// `bound` with the `exclusiveMinimum` or `exclusiveMaximum` beside it: in draft 4 a flag
+/// making `bound` exclusive, later a bound of its own, the `tighter` of the two kept.
+fn exclusive_bound(
+    bound: Option<Bound>,
+    exclusive: Option<&Value>,
+    tighter: fn(Option<Bound>, Option<Bound>) -> Option<Bound>,
+) -> Option<Bound> {
+    match exclusive {
+        Some(Value::Bool(true)) => bound.map(|bound| Bound {
+            exclusive: true,
+            ..bound
+        }),
+        Some(Value::Number(number)) => tighter(
+            bound,
+            number.as_f64().map(|value| Bound {
+                value,
+                exclusive: true,
+            }),
+        ),
+        _ => bound,
+    }
 }
 
 fn type_set<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'static str> {

@@ -93,35 +93,28 @@ impl Walk<'_> {
     /// Records a difference, classed by its effect and the direction.
     fn note(&mut self, pointer: String, effect: Effect, reason: impl Into<String>) {
         let reason = reason.into();
-        let (class, why) = match (effect, self.direction) {
-            (Effect::Fixed(class), _) => (class, String::new()),
-            (Effect::Unknown, _) => (
-                Class::Breaking,
-                " (could not be proven compatible, so classed breaking)".to_owned(),
-            ),
-            (Effect::Both, Direction::Input) => (
-                Class::Breaking,
-                ": some arguments the old schema accepted are now rejected".to_owned(),
-            ),
-            (Effect::Both, Direction::Output) => (
-                Class::Breaking,
-                ": the server may now return values the old schema did not allow".to_owned(),
-            ),
-            (Effect::Narrow, Direction::Input) => (
-                Class::Breaking,
-                ": arguments the old schema accepted are now rejected".to_owned(),
-            ),
-            (Effect::Widen, Direction::Input) => {
-                (Class::Additive, ": accepts more than before".to_owned())
+        // Only a wider input or a narrower output keeps every client working.
+        let class = match (effect, self.direction) {
+            (Effect::Fixed(class), _) => class,
+            (Effect::Widen, Direction::Input) | (Effect::Narrow, Direction::Output) => {
+                Class::Additive
             }
-            (Effect::Widen, Direction::Output) => (
-                Class::Breaking,
-                ": the server may now return values the old schema did not allow".to_owned(),
-            ),
-            (Effect::Narrow, Direction::Output) => (
-                Class::Additive,
-                ": stays within what the old schema promised".to_owned(),
-            ),
+            _ => Class::Breaking,
+        };
+        let why = match (effect, self.direction) {
+            (Effect::Fixed(_), _) => "",
+            (Effect::Unknown, _) => " (could not be proven compatible, so classed breaking)",
+            (Effect::Both, Direction::Input) => {
+                ": some arguments the old schema accepted are now rejected"
+            }
+            (Effect::Narrow, Direction::Input) => {
+                ": arguments the old schema accepted are now rejected"
+            }
+            (Effect::Widen, Direction::Input) => ": accepts more than before",
+            (Effect::Both | Effect::Widen, Direction::Output) => {
+                ": the server may now return values the old schema did not allow"
+            }
+            (Effect::Narrow, Direction::Output) => ": stays within what the old schema promised",
         };
         self.found.push(Found {
             pointer,
@@ -454,17 +447,14 @@ impl Walk<'_> {
     fn numbers(&mut self, o: &Node, n: &Node, at: &str) {
         self.bound(o.lower, n.lower, at, true);
         self.bound(o.upper, n.upper, at, false);
+        let place = format!("{at}/multipleOf");
         match (o.multiple_of, n.multiple_of) {
-            (None, Some(new)) => self.note(
-                format!("{at}/multipleOf"),
-                Effect::Narrow,
-                format!("`multipleOf` {new} added"),
-            ),
-            (Some(old), None) => self.note(
-                format!("{at}/multipleOf"),
-                Effect::Widen,
-                format!("`multipleOf` {old} removed"),
-            ),
+            (None, Some(new)) => {
+                self.note(place, Effect::Narrow, format!("`multipleOf` {new} added"))
+            }
+            (Some(old), None) => {
+                self.note(place, Effect::Widen, format!("`multipleOf` {old} removed"))
+            }
             (Some(old), Some(new)) if old != new => {
                 let widens = (old / new).fract() == 0.0;
                 let narrows = (new / old).fract() == 0.0;
@@ -473,11 +463,7 @@ impl Walk<'_> {
                     (_, true) => Effect::Narrow,
                     _ => Effect::Both,
                 };
-                self.note(
-                    format!("{at}/multipleOf"),
-                    effect,
-                    format!("`multipleOf` {old} → {new}"),
-                );
+                self.note(place, effect, format!("`multipleOf` {old} → {new}"));
             }
             _ => {}
         }
@@ -559,27 +545,22 @@ impl Walk<'_> {
         let added: Vec<&String> = n.patterns.difference(&o.patterns).collect();
         let removed: Vec<&String> = o.patterns.difference(&n.patterns).collect();
         let place = format!("{at}/pattern");
-        match (removed.is_empty(), added.is_empty()) {
-            (true, true) => {}
-            (true, false) => {
-                for pattern in added {
-                    self.note(
-                        place.clone(),
-                        Effect::Narrow,
-                        format!("`pattern` {pattern:?} added"),
-                    );
-                }
+        if removed.is_empty() || added.is_empty() {
+            // Patterns only added narrow; only removed, widen.
+            let (effect, verb, patterns) = if removed.is_empty() {
+                (Effect::Narrow, "added", added)
+            } else {
+                (Effect::Widen, "removed", removed)
+            };
+            for pattern in patterns {
+                self.note(
+                    place.clone(),
+                    effect,
+                    format!("`pattern` {pattern:?} {verb}"),
+                );
             }
-            (false, true) => {
-                for pattern in removed {
-                    self.note(
-                        place.clone(),
-                        Effect::Widen,
-                        format!("`pattern` {pattern:?} removed"),
-                    );
-                }
-            }
-            (false, false) => self.note(
+        } else {
+            self.note(
                 place,
                 Effect::Unknown,
                 format!(
@@ -587,21 +568,20 @@ impl Walk<'_> {
                     removed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" and "),
                     added.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" and ")
                 ),
-            ),
+            );
         }
+        let place = format!("{at}/format");
         match (&o.format, &n.format) {
             (None, Some(new)) => self.note(
-                format!("{at}/format"),
+                place,
                 Effect::Narrow,
                 format!("`format` {new:?} added (a judgement: validators may assert formats)"),
             ),
-            (Some(old), None) => self.note(
-                format!("{at}/format"),
-                Effect::Widen,
-                format!("`format` {old:?} removed"),
-            ),
+            (Some(old), None) => {
+                self.note(place, Effect::Widen, format!("`format` {old:?} removed"))
+            }
             (Some(old), Some(new)) if old != new => self.note(
-                format!("{at}/format"),
+                place,
                 Effect::Unknown,
                 format!("`format` changed from {old:?} to {new:?}"),
             ),
@@ -612,17 +592,10 @@ impl Walk<'_> {
     fn arrays(&mut self, o: &Node, n: &Node, at: &str) {
         self.count(o.min_items, n.min_items, at, "minItems", true);
         self.count(o.max_items, n.max_items, at, "maxItems", false);
+        let place = format!("{at}/uniqueItems");
         match (o.unique, n.unique) {
-            (false, true) => self.note(
-                format!("{at}/uniqueItems"),
-                Effect::Narrow,
-                "`uniqueItems` added",
-            ),
-            (true, false) => self.note(
-                format!("{at}/uniqueItems"),
-                Effect::Widen,
-                "`uniqueItems` removed",
-            ),
+            (false, true) => self.note(place, Effect::Narrow, "`uniqueItems` added"),
+            (true, false) => self.note(place, Effect::Widen, "`uniqueItems` removed"),
             _ => {}
         }
         let any = Value::Bool(true);
