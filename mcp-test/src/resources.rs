@@ -54,6 +54,7 @@
 //! ```
 
 pub use crate::returns::IntoContents;
+pub use crate::wire::ResourceTemplateDefinition;
 
 use crate::authorization::Access;
 use crate::completion::{Completer, IntoCompletion, completer, static_completer};
@@ -64,7 +65,6 @@ use crate::uri_template::{UriTemplate, UriTemplateError, Variables};
 use crate::wire::{Annotations, CacheHint, ErrorObject, ResourceContents};
 use futures_util::future::BoxFuture;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
@@ -73,30 +73,6 @@ use std::sync::Arc;
 /// A resource as `resources/list` publishes it: the wire's `Resource`, which is also the body
 /// of a `resource_link` content block.
 pub type ResourceDefinition = crate::wire::Resource;
-
-/// A resource template as `resources/templates/list` publishes it.
-#[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ResourceTemplateDefinition {
-    /// The RFC 6570 template.
-    pub uri_template: String,
-    /// Programmatic name.
-    pub name: String,
-    /// Display name.
-    pub title: Option<String>,
-    /// What the template is for, for the model.
-    pub description: Option<String>,
-    /// The MIME type of every resource it matches.
-    pub mime_type: Option<String>,
-    /// Icons.
-    pub icons: Option<Vec<Value>>,
-    /// Annotations for the client.
-    pub annotations: Option<Annotations>,
-    /// Optional `_meta`.
-    #[serde(rename = "_meta")]
-    pub meta: Option<Map<String, Value>>,
-}
 
 /// A read handler with the variables still to deserialize: `Err` when they do not fit.
 pub(crate) type ReadFn = Arc<

@@ -135,6 +135,30 @@ impl Resource {
     }
 }
 
+/// A resource template as `resources/templates/list` publishes it.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceTemplateDefinition {
+    /// The RFC 6570 template.
+    pub uri_template: String,
+    /// Programmatic name.
+    pub name: String,
+    /// Display name.
+    pub title: Option<String>,
+    /// What the template is for, for the model.
+    pub description: Option<String>,
+    /// The MIME type of every resource it matches.
+    pub mime_type: Option<String>,
+    /// Icons.
+    pub icons: Option<Vec<Value>>,
+    /// Annotations for the client.
+    pub annotations: Option<Annotations>,
+    /// Optional `_meta`.
+    #[serde(rename = "_meta")]
+    pub meta: Option<Map<String, Value>>,
+}
+
 /// The contents of a resource: text or base64 blob.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

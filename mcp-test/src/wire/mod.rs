@@ -27,7 +27,7 @@ pub mod tool_name;
 
 pub use content::{
     Annotations, Content, EmbeddedResource, MediaContent, Resource, ResourceContents, ResourceLink,
-    Role, TextContent,
+    ResourceTemplateDefinition, Role, TextContent,
 };
 pub use envelope::{
     Era, JSONRPC_VERSION, JsonRpcVersion, LEGACY_PROTOCOL_VERSION, Notification, PROTOCOL_VERSION,
