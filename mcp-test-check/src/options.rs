@@ -3,20 +3,9 @@
 use mcp_test::cases::{CaseOptions, DEFAULT_TIMEOUT};
 use std::time::Duration;
 
-/// Builder methods that each set one field of the same name, with the caller's docs:
-/// `/// docs` then `field: Type;` gives `#[must_use] pub fn field(mut self, field: Type) -> Self`.
-/// The options types of this crate build with it.
-macro_rules! setters {
-    ($($(#[$doc:meta])* $field:ident: $ty:ty;)*) => {$(
-        $(#[$doc])*
-        #[must_use]
-        pub fn $field(mut self, $field: $ty) -> Self {
-            self.$field = $field;
-            self
-        }
-    )*};
-}
-pub(crate) use setters;
+/// Builder methods that each set one field of the same name, with the caller's docs: the
+/// library's own, which its options types build with too.
+pub(crate) use mcp_test::__setters as setters;
 
 /// The overall deadline of a check unless told otherwise: 10 minutes.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);

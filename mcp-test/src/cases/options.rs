@@ -8,7 +8,10 @@ use std::fmt;
 
 /// Builder methods that each set one field of the same name, with the caller's docs:
 /// `/// docs` then `field: Type;` gives `#[must_use] pub fn field(mut self, field: Type) -> Self`.
-macro_rules! setters {
+/// Exported, hidden, for the options types of `mcp-test-check`; not part of the API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __setters {
     ($($(#[$doc:meta])* $field:ident: $ty:ty;)*) => {$(
         $(#[$doc])*
         #[must_use]
@@ -18,8 +21,7 @@ macro_rules! setters {
         }
     )*};
 }
-#[cfg(feature = "properties")]
-pub(crate) use setters;
+pub(crate) use __setters as setters;
 
 /// Which tools and actions run, from which seed, and as whom: what [`CaseOptions`] and the
 /// property tests' `PropertyOptions` (feature `properties`) both hold, as their `selection`.

@@ -6,8 +6,8 @@ use super::document::{SECTIONS, Surface, SurfaceError};
 use crate::schema::kind_of;
 use crate::server::Caller;
 use crate::target::{Target, TargetError, send_within};
-use crate::wire::Era;
 use crate::wire::build::build_request;
+use crate::wire::{Era, error_codes};
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
@@ -16,9 +16,6 @@ pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most pages one list may have before [`Surface::fetch`] gives up.
 const MAX_PAGES: usize = 1000;
-
-/// JSON-RPC "method not found": a server without that kind of item.
-const METHOD_NOT_FOUND: i64 = -32601;
 
 /// Why a surface could not be read from a target.
 #[derive(Debug, thiserror::Error)]
@@ -230,7 +227,8 @@ impl<T: Target + ?Sized> Asker<'_, T> {
             };
             let response = self.ask(method, params, era).await?;
             if let Some(error) = response.get("error") {
-                if error.get("code").and_then(Value::as_i64) == Some(METHOD_NOT_FOUND)
+                if error.get("code").and_then(Value::as_i64)
+                    == Some(i64::from(error_codes::METHOD_NOT_FOUND))
                     && cursor.is_none()
                 {
                     return Ok(Vec::new());

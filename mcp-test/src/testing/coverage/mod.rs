@@ -528,8 +528,9 @@ fn outcome(method: &str, response: Option<&Value>) -> Outcome {
         return Outcome::ProtocolError;
     };
     if let Some(error) = response.get("error") {
+        let missing = i64::from(crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY);
         return match error.get("code").and_then(Value::as_i64) {
-            Some(-32021) => Outcome::MissingCapability,
+            Some(code) if code == missing => Outcome::MissingCapability,
             _ => Outcome::ProtocolError,
         };
     }
