@@ -20,6 +20,19 @@ pub(crate) fn required_names(schema: &Map<String, Value>) -> impl Iterator<Item 
         .filter_map(Value::as_str)
 }
 
+/// The schema a local `$ref` (`#/$defs/Name`, any `#/...` JSON pointer) names in `root`, its
+/// fragment percent-decoded as URIs write it (RFC 3986: `%25` is `%`). `None` for a remote
+/// reference or a pointer to nothing: nothing outside the schema is fetched, as validation
+/// does. The one reading of a `$ref` the schema cases, the property strategies and the
+/// surface diff share.
+pub(crate) fn local_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    let pointer = percent_encoding::percent_decode_str(fragment)
+        .decode_utf8()
+        .ok()?;
+    root.pointer(&pointer)
+}
+
 /// The published JSON Schema of `T`: 2020-12, subschemas inlined, no `$schema`.
 ///
 /// The schema describes what `T`'s `Deserialize` accepts (schemars reads the serde attributes):
@@ -257,6 +270,19 @@ fn find_forbidden(value: &Value, at: &str) -> Result<(), PublishedSchemaError> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_local_ref_is_a_percent_decoded_pointer_into_the_root() {
+        let root = json!({"$defs": {"Unit": {"enum": ["c", "f"]}, "50%": {"type": "integer"},
+                                    "a/b": {"type": "string"}}});
+        assert_eq!(local_ref(&root, "#/$defs/Unit"), Some(&root["$defs"]["Unit"]));
+        assert_eq!(local_ref(&root, "#/$defs/50%25"), Some(&root["$defs"]["50%"]));
+        assert_eq!(local_ref(&root, "#/$defs/a~1b"), Some(&root["$defs"]["a/b"]));
+        assert_eq!(local_ref(&root, "#"), Some(&root));
+        assert_eq!(local_ref(&root, "#/$defs/Missing"), None);
+        assert_eq!(local_ref(&root, "https://example.com/s.json#/$defs/Unit"), None);
+        assert_eq!(local_ref(&root, "#/$defs/%FF"), None, "not UTF-8 once decoded");
+    }
 
     /// A recursive type cannot be inlined finitely: schemars emits `$ref`s even with inlining on.
     #[derive(schemars::JsonSchema)]

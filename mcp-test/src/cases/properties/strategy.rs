@@ -349,8 +349,7 @@ fn resolve<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
         match current
             .get("$ref")
             .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix('#'))
-            .and_then(|p| root.pointer(p))
+            .and_then(|r| crate::schema::local_ref(root, r))
         {
             Some(target) => current = target,
             None => break,

@@ -47,9 +47,9 @@ fn inline(value: &Value, root: &Value, siblings_apply: bool, stack: &mut Vec<Str
     match value {
         Value::Object(map) => {
             if let Some(reference) = map.get("$ref").and_then(Value::as_str)
-                && let Some(pointer) = reference.strip_prefix('#')
                 && !stack.iter().any(|open| open == reference)
-                && let Some(target) = root.pointer(pointer).filter(|t| t.is_object())
+                && let Some(target) =
+                    crate::schema::local_ref(root, reference).filter(|t| t.is_object())
             {
                 stack.push(reference.to_owned());
                 let mut merged = match inline(target, root, siblings_apply, stack) {

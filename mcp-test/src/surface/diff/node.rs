@@ -206,35 +206,7 @@ fn integer_upper(bound: Bound) -> Bound {
 
 /// The schema `reference` (`#/$defs/Name`, any `#/...` pointer) names in `root`.
 pub(super) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    let decoded = percent_decode(pointer);
-    root.pointer(&decoded)
-}
-
-/// `%25` and the like in a `$ref` fragment (RFC 3986), as JSON pointers are written in URIs.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let (Some(high), Some(low)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
-        {
-            out.push(high * 16 + low);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
-}
-
-fn hex(byte: u8) -> Option<u8> {
-    (byte as char)
-        .to_digit(16)
-        .and_then(|d| u8::try_from(d).ok())
+    crate::schema::local_ref(root, reference)
 }
 
 fn read_at(root: &Value, schema: &Value, depth: usize, reads: &mut usize) -> Node {
