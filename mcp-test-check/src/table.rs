@@ -482,6 +482,18 @@ pub(crate) const PROBES: &[Row] = &[
         run: stateless::run,
     },
     Row {
+        ids: &[probes::connection_reuse::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            transport: Some(Transport::Http),
+            time_left: true,
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "base: a multi-round retry on a new connection",
+        run: probes::connection_reuse::run,
+    },
+    Row {
         ids: &[probes::properties::ID],
         needs: Needs {
             properties: true,

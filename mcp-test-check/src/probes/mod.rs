@@ -7,6 +7,7 @@ pub(crate) mod auth_tokens;
 pub(crate) mod authorization;
 pub(crate) mod cache_hints;
 pub(crate) mod completion;
+pub(crate) mod connection_reuse;
 pub(crate) mod content;
 pub(crate) mod discovery;
 pub(crate) mod elicitation_content;

@@ -14,7 +14,8 @@
 //!   polls (honouring `pollIntervalMs`) to a terminal status, answering `input_required`
 //!   questions with synthesized answers through `tasks/update`; every answer is checked
 //!   against the extension's schema and its status's rule (a completed task carries its
-//!   result, a failed one its error);
+//!   result, a failed one its error), and a key of `inputRequests` answered in an earlier
+//!   round must not come back naming another request;
 //! - `tasks/cancel`: one such tool is called again and cancelled at once: the acknowledgement
 //!   is an empty `complete` result (the task may still end otherwise: cancellation is
 //!   cooperative).
@@ -30,6 +31,7 @@
 //! [`TASKS_GET_INPUT_REQUIRED`](clauses::TASKS_GET_INPUT_REQUIRED),
 //! [`TASKS_GET_RESULT_TYPE`](clauses::TASKS_GET_RESULT_TYPE),
 //! [`TASKS_GET_STATUS`](clauses::TASKS_GET_STATUS),
+//! [`TASKS_INPUT_KEYS_UNIQUE`](clauses::TASKS_INPUT_KEYS_UNIQUE),
 //! [`TASKS_NOT_UNDECLARED`](clauses::TASKS_NOT_UNDECLARED),
 //! [`TASKS_REQUIRED_CAPABILITY`](clauses::TASKS_REQUIRED_CAPABILITY),
 //! [`TASKS_RESULT_TYPE`](clauses::TASKS_RESULT_TYPE),
@@ -318,6 +320,8 @@ async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut
     };
     let task_id = task_id.to_owned();
     let mut answered_rounds = 0;
+    // The questions answered so far, by key (`tasks/input-keys-unique`).
+    let mut answered = Map::new();
     // A task is followed for as long as one call may take.
     let until = tokio::time::Instant::now() + c.session.timeout;
     for poll in 0..MAX_POLLS {
@@ -363,6 +367,7 @@ async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut
                     return cancel_quietly(c, &task_id).await;
                 }
                 answered_rounds += 1;
+                out.extend(reused_keys(c, tool, &task_id, &got, &mut answered));
                 if !answer(c, tool, &task_id, &got, out).await {
                     return cancel_quietly(c, &task_id).await;
                 }
@@ -381,6 +386,53 @@ async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut
         "{tool}: task {task_id} had not finished after {MAX_POLLS} polls; cancelled it"
     )));
     cancel_quietly(c, &task_id).await;
+}
+
+/// What an `input_required` round (`got`, a `tasks/get` answer) shows of its keys: a key
+/// answered in an earlier round that now names another request breaks
+/// [`clauses::TASKS_INPUT_KEYS_UNIQUE`]. The same key with the same request is not judged: an
+/// update's acknowledgement is eventually consistent, so a poll may still show a question
+/// already answered. Records this round's questions in `answered`.
+fn reused_keys(
+    c: &Checker<'_>,
+    tool: &str,
+    task_id: &str,
+    got: &Value,
+    answered: &mut Map<String, Value>,
+) -> Out {
+    let mut out = Vec::new();
+    let Some(requests) = got
+        .pointer("/result/inputRequests")
+        .and_then(Value::as_object)
+    else {
+        return out;
+    };
+    for (key, request) in requests {
+        match answered.get(key) {
+            Some(earlier) if earlier != request => out.push(c.broke(
+                &clauses::TASKS_INPUT_KEYS_UNIQUE,
+                format!(
+                    "{tool}: task {task_id} asks {key:?} for {}, a key it already used for {}, which was answered; a key must be unique over the lifetime of a task",
+                    brief_request(request),
+                    brief_request(earlier)
+                ),
+            )),
+            Some(_) => {}
+            None => {
+                answered.insert(key.clone(), request.clone());
+            }
+        }
+    }
+    out
+}
+
+/// An input request in a few words: its method and message.
+fn brief_request(request: &Value) -> String {
+    let method = request.get("method").and_then(Value::as_str).unwrap_or("?");
+    match request.pointer("/params/message").and_then(Value::as_str) {
+        Some(message) => format!("{method} {message:?}"),
+        None => method.to_owned(),
+    }
 }
 
 /// Checks one `tasks/get` answer; returns its status.

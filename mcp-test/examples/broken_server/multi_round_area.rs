@@ -4,10 +4,19 @@
 //! and name `sampling` in the -32021 it answers a client without capabilities), and what it
 //! takes as input responses.
 
-use super::{BOTH, Breaks, Hooks, Switch, method};
+use super::{BOTH, Breaks, HTTP, Hooks, Incoming, Switch, method};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Mutex;
 
 pub struct MultiRound;
+
+/// The TCP peers (HTTP) that sent a request, for `base/retry-needs-same-connection`.
+static PEERS: Mutex<BTreeSet<SocketAddr>> = Mutex::new(BTreeSet::new());
+
+/// The `_meta` key `http_message` marks a retry sent first on its connection with.
+const RETRY_FIRST_ON_CONNECTION: &str = "fixture/retry-first-on-connection";
 
 /// Whether a request declares client capabilities in its `_meta`.
 fn declares(request: Option<&Value>) -> bool {
@@ -42,6 +51,13 @@ impl Hooks for MultiRound {
                 transports: BOTH,
             },
             Switch {
+                name: "base/retry-needs-same-connection",
+                about: "refuses the retry of a tools/call (one with inputResponses) sent first on a TCP connection, as if its first round had to come on the same one",
+                clause: "base/stateless-no-connection-reuse",
+                probe: "base/connection-reuse",
+                transports: HTTP,
+            },
+            Switch {
                 name: "mrtr/input-responses-unchecked",
                 about: "takes inputResponses that are not an object as no answer, and completes confirm",
                 clause: "mrtr/validate-input-responses",
@@ -49,6 +65,42 @@ impl Hooks for MultiRound {
                 transports: BOTH,
             },
         ]
+    }
+
+    fn http_message(&self, on: &Breaks, head: &mut http::request::Parts, message: &mut Value) {
+        if !on.on("base/retry-needs-same-connection") {
+            return;
+        }
+        let Some(peer) = head
+            .extensions
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map(|c| c.0)
+        else {
+            return;
+        };
+        let first = PEERS.lock().unwrap_or_else(|e| e.into_inner()).insert(peer);
+        if first
+            && method(Some(message)) == Some("tools/call")
+            && message.pointer("/params/inputResponses").is_some()
+            && let Some(meta) = message
+                .pointer_mut("/params/_meta")
+                .and_then(Value::as_object_mut)
+        {
+            meta.insert(RETRY_FIRST_ON_CONNECTION.to_owned(), json!(true));
+        }
+    }
+
+    fn incoming(&self, _on: &Breaks, message: &mut Value) -> Incoming {
+        if let Some(meta) = message
+            .pointer_mut("/params/_meta")
+            .and_then(Value::as_object_mut)
+            && meta.remove(RETRY_FIRST_ON_CONNECTION).is_some()
+        {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            return Incoming::Answer(vec![json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": -32602, "message": "requestState belongs to another connection"}})]);
+        }
+        Incoming::Pass
     }
 
     fn outgoing(

@@ -62,6 +62,22 @@ impl TallyConfirmed {
 /// The task ids already answered once, for `tasks/not-durable`.
 static SEEN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
 
+/// The task ids of `tasks/update`s acknowledged, and of the tasks whose key was reused once
+/// after, for `tasks/input-key-reused`.
+static UPDATED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+static REUSED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+
+/// Whether `task_id` is in `set`; inserts it when `insert`.
+fn in_set(set: &Mutex<Option<HashSet<String>>>, task_id: &str, insert: bool) -> bool {
+    let mut set = set.lock().unwrap_or_else(|e| e.into_inner());
+    let set = set.get_or_insert_with(HashSet::new);
+    if insert {
+        !set.insert(task_id.to_owned())
+    } else {
+        set.contains(task_id)
+    }
+}
+
 /// The ids the checker sends for tasks that do not exist.
 fn made_up(id: &str) -> bool {
     id.starts_with("mcp-test-check-")
@@ -128,6 +144,13 @@ const SWITCHES: &[Switch] = &[
         name: "tasks/update-result-type",
         about: "acknowledges tasks/update with resultType \"task\"",
         clause: "tasks/update-result-type",
+        probe: "tasks/lifecycle",
+        transports: STDIO,
+    },
+    Switch {
+        name: "tasks/input-key-reused",
+        about: "once a task's question was answered, asks another question under the same key before it completes",
+        clause: "tasks/input-keys-unique",
         probe: "tasks/lifecycle",
         transports: STDIO,
     },
@@ -293,6 +316,21 @@ impl Hooks for Tasks {
                 {
                     result.remove("result");
                 }
+                if on.on("tasks/input-key-reused")
+                    && result.get("status") == Some(&json!("completed"))
+                    && in_set(&UPDATED, &task_id, false)
+                    && !in_set(&REUSED, &task_id, true)
+                {
+                    result.remove("result");
+                    result.insert("status".into(), json!("input_required"));
+                    result.insert(
+                        "inputRequests".into(),
+                        json!({"go": {"method": "elicitation/create", "params": {
+                            "mode": "form", "message": "Tally once more?",
+                            "requestedSchema": {"type": "object",
+                                "properties": {"again": {"type": "boolean"}}}}}}),
+                    );
+                }
                 if on.on("tasks/not-durable") {
                     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
                     if seen.get_or_insert_with(HashSet::new).insert(task_id) {
@@ -301,8 +339,13 @@ impl Hooks for Tasks {
                     }
                 }
             }
-            Some("tasks/update") if on.on("tasks/update-result-type") => {
-                result.insert("resultType".into(), json!("task"));
+            Some("tasks/update") => {
+                if on.on("tasks/update-result-type") {
+                    result.insert("resultType".into(), json!("task"));
+                }
+                if on.on("tasks/input-key-reused") {
+                    in_set(&UPDATED, &task_id, true);
+                }
             }
             Some("tasks/cancel") => {
                 if on.on("tasks/cancel-not-empty") {

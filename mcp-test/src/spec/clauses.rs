@@ -507,7 +507,7 @@ clauses! {
         "Servers **SHOULD** be prepared to handle requests associated with multiple tasks, threads, or conversations.";
     /// No required connection reuse.
     STATELESS_NO_REUSE = "base/stateless-no-connection-reuse", "2026-07-28", "basic/index.mdx", "Statelessness", ShouldNot,
-        Base, Any, not_yet("perform related operations over two connections (a multi-round retry on a second connection) and see them succeed"),
+        Base, Any, probes(&["base/connection-reuse"]),
         "Servers **SHOULD NOT** require that a client reuse the same connection or process to perform related operations.";
     /// State spanning requests is referenced explicitly.
     STATELESS_EXPLICIT_STATE = "base/stateless-explicit-state", "2026-07-28", "basic/index.mdx", "Statelessness", Must,
@@ -1451,7 +1451,7 @@ clauses! {
         "The `resultType` field **MUST** be set to `\"complete\"` on this object as it is the standard result shape for the `tasks/get` request.";
     /// Input request keys are never reused within a task.
     TASKS_INPUT_KEYS_UNIQUE = "tasks/input-keys-unique", "ext-tasks", "specification/draft/tasks.md", "Task Update Requests", Must,
-        Tasks, Any, not_yet("answer a task's questions round after round and compare the keys each round asks with those already answered"),
+        Tasks, Any, probes(&["tasks/lifecycle"]),
         "Each request key in `inputRequests` **MUST** be unique over the lifetime of a single task.";
     /// `tasks/update` answers `complete`.
     TASKS_UPDATE_RESULT_TYPE = "tasks/update-result-type", "ext-tasks", "specification/draft/tasks.md", "Task Update Requests", Must,
