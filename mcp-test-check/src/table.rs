@@ -494,6 +494,29 @@ pub(crate) const PROBES: &[Row] = &[
         run: probes::connection_reuse::run,
     },
     Row {
+        ids: &[probes::request_scoped::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            transport: Some(Transport::Http),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "logging: tools called with a log level while a subscriptions/listen stream is read",
+        run: probes::request_scoped::run,
+    },
+    Row {
+        ids: &[probes::tasks_listen::ID],
+        needs: Needs {
+            extension: Some(mcp_test::tasks::EXTENSION),
+            transport: Some(Transport::Http),
+            time_left: true,
+            ..TOOLS
+        },
+        progress: "tasks: a task followed while its subscriptions/listen stream is read",
+        run: probes::tasks_listen::run,
+    },
+    Row {
         ids: &[probes::properties::ID],
         needs: Needs {
             properties: true,

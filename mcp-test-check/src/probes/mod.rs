@@ -36,6 +36,7 @@ pub(crate) mod param_headers;
 pub(crate) mod prompts;
 pub(crate) mod properties;
 pub(crate) mod raw_http;
+pub(crate) mod request_scoped;
 pub(crate) mod resources;
 pub(crate) mod result_server_info;
 pub(crate) mod results_and_errors;
@@ -45,6 +46,7 @@ pub(crate) mod stdio_framing;
 pub(crate) mod stream_related;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;
+pub(crate) mod tasks_listen;
 pub(crate) mod tasks_listen_undeclared;
 #[cfg(test)]
 mod test_targets;

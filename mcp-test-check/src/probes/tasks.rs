@@ -64,14 +64,14 @@ const MAX_POLL_WAIT: Duration = Duration::from_secs(2);
 const MAX_ANSWER_ROUNDS: usize = 8;
 
 /// Capabilities that declare the extension, and everything a question may need.
-fn declaring() -> Value {
+pub(crate) fn declaring() -> Value {
     let mut caps = mcp_test::cases::every_client_capability();
     caps["extensions"] = json!({ EXTENSION: {} });
     caps
 }
 
 /// The `_meta` of a request declaring `caps`.
-fn meta(caps: Value) -> Value {
+pub(crate) fn meta(caps: Value) -> Value {
     json!({ meta_keys::CLIENT_CAPABILITIES: caps })
 }
 
@@ -98,16 +98,20 @@ async fn task_req(
 /// The row: every tasks probe, over the tools that require tasks and the base cases.
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let (task_cases, _, _) = derive_split(&r.task_only, &r.options.cases);
-        let base: Vec<Case> = r
-            .cases
-            .iter()
-            .chain(&task_cases)
-            .filter(|c| c.source == "rule:base")
-            .cloned()
-            .collect();
+        let base = base_cases(r);
         tasks(&mut r.c, &r.task_only, &base).await;
     })
+}
+
+/// The base case of every tool the schema cases call and of every task-only tool.
+pub(crate) fn base_cases(r: &Run<'_>) -> Vec<Case> {
+    let (task_cases, _, _) = derive_split(&r.task_only, &r.options.cases);
+    r.cases
+        .iter()
+        .chain(&task_cases)
+        .filter(|c| c.source == "rule:base")
+        .cloned()
+        .collect()
 }
 
 /// Every tasks probe. `tools` are the tools the schema cases called, `task_only` those
@@ -307,7 +311,7 @@ async fn cancel_quietly(c: &mut Checker<'_>, task_id: &str) {
 }
 
 /// The handle, an immediate `tasks/get`, then polls to a terminal status.
-async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut Out) {
+pub(crate) async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut Out) {
     let result = &created["result"];
     if let Err(e) = spec::check_tasks("CreateTaskResult", result) {
         out.push(c.broke(

@@ -183,6 +183,14 @@ const SWITCHES: &[Switch] = &[
         transports: STDIO,
     },
     Switch {
+        name: "tasks/progress-on-listen",
+        about: "sends notifications/progress on a subscriptions/listen stream for a task it created",
+        clause: "tasks/listen-no-progress",
+        probe: "tasks/listen-no-progress",
+        // Over stdio check keeps no listen stream open.
+        transports: HTTP,
+    },
+    Switch {
         name: "tasks/listen-undeclared-accepted",
         about: "opens a subscriptions/listen stream for task ids to a client without the extension",
         clause: "tasks/listen-undeclared",
@@ -206,6 +214,24 @@ impl Hooks for Tasks {
     }
 
     fn incoming(&self, on: &Breaks, message: &mut Value) -> Incoming {
+        // A listen for a task it created: acknowledged, then progress, then ended.
+        if on.on("tasks/progress-on-listen")
+            && method(Some(message)) == Some("subscriptions/listen")
+            && let Some(ids) = message
+                .pointer("/params/notifications/taskIds")
+                .and_then(Value::as_array)
+            && !ids.iter().any(|id| id.as_str().is_none_or(made_up))
+        {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            let with_id = json!({"io.modelcontextprotocol/subscriptionId": id});
+            let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                "params": {"_meta": with_id, "notifications": {"taskIds": ids}}});
+            let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"_meta": with_id, "progressToken": "fixture-task", "progress": 1.0}});
+            let end = json!({"jsonrpc": "2.0", "id": id,
+                "result": {"resultType": "complete", "_meta": with_id}});
+            return Incoming::Answer(vec![ack, progress, end]);
+        }
         // The listen request only `tasks/listen-undeclared` sends (a made-up task id): served
         // as if the client had declared the extension.
         if on.on("tasks/listen-undeclared-accepted")

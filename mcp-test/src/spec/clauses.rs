@@ -605,7 +605,7 @@ clauses! {
         "The server **MUST NOT** emit `notifications/message` for a request that does not include this field.";
     /// Log messages stay on their request's stream.
     LOGGING_REQUEST_SCOPED = "logging/request-scoped", "2026-07-28", "server/utilities/logging.mdx", "Per-request log level", MustNot,
-        Logging, Any, not_yet("keep a subscriptions/listen stream open while a request with a log level runs, and look for notifications/message on the stream"),
+        Logging, Any, probes(&["logging/request-scoped"]),
         "`notifications/message` is request-scoped: the server **MUST NOT** deliver it on a `subscriptions/listen` stream or on any stream other than the one carrying the response to the request that set the log level.";
     /// An unknown log level is -32602.
     LOGGING_INVALID_LEVEL = "logging/invalid-level", "2026-07-28", "server/utilities/logging.mdx", "Error Handling", Should,
@@ -1471,7 +1471,7 @@ clauses! {
         "If a client requests task status notifications but does not declare the `io.modelcontextprotocol/tasks` extension capability, the server **MUST** return a JSON-RPC error specifying the missing capabilities";
     /// No progress or log messages on a task's listen stream.
     TASKS_LISTEN_NO_PROGRESS = "tasks/listen-no-progress", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", MustNot,
-        Tasks, Any, not_yet("listen to a running task's status and expect no notifications/progress or notifications/message on that stream"),
+        Tasks, Any, probes(&["tasks/listen-no-progress"]),
         "`notifications/progress` and `notifications/message` notifications **MUST NOT** be sent on the `subscriptions/listen` stream for a task";
     /// An unknown task id is -32602 on `tasks/get`.
     TASKS_UNKNOWN_ID_GET = "tasks/unknown-id-get", "ext-tasks", "specification/draft/tasks.md", "Protocol Errors", Must,
