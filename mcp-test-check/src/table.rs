@@ -517,6 +517,18 @@ pub(crate) const PROBES: &[Row] = &[
         run: probes::tasks_listen::run,
     },
     Row {
+        ids: &[probes::legacy_capabilities::ID],
+        needs: Needs {
+            era: Some(Era::Legacy),
+            transport: Some(Transport::Http),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "multi-round: a 2025-era session declaring form elicitation and sampling without tools",
+        run: probes::legacy_capabilities::run,
+    },
+    Row {
         ids: &[probes::properties::ID],
         needs: Needs {
             properties: true,

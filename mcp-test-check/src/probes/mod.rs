@@ -21,6 +21,7 @@ pub(crate) mod initialize_result;
 pub(crate) mod input_responses;
 pub(crate) mod input_schemas;
 pub(crate) mod invalid_request;
+pub(crate) mod legacy_capabilities;
 pub(crate) mod legacy_streams;
 pub(crate) mod lists;
 pub(crate) mod malformed_calls;

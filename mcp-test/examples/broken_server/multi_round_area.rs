@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub struct MultiRound;
 
@@ -17,6 +18,18 @@ static PEERS: Mutex<BTreeSet<SocketAddr>> = Mutex::new(BTreeSet::new());
 
 /// The `_meta` key `http_message` marks a retry sent first on its connection with.
 const RETRY_FIRST_ON_CONNECTION: &str = "fixture/retry-first-on-connection";
+
+/// The switches that make the fixture a 2025-era server (`main` serves the 2025-11-25
+/// handshake alone under them), whose elicitation for `confirm` becomes another question
+/// during the calls of the probe that declares elicitation with form mode only and sampling
+/// without tools (they carry its progress token, [`LEGACY_TOKEN`]).
+pub const LEGACY_ONLY: &[&str] = &["elicitation/url-mode-2025", "sampling/tools-2025"];
+
+/// The progress token of `multi-round/legacy-capabilities`'s calls.
+const LEGACY_TOKEN: &str = "mcp-test-legacy-capabilities";
+
+/// Whether a call carrying [`LEGACY_TOKEN`] is in flight.
+static LEGACY_CALL: AtomicBool = AtomicBool::new(false);
 
 /// Whether a request declares client capabilities in its `_meta`.
 fn declares(request: Option<&Value>) -> bool {
@@ -58,6 +71,20 @@ impl Hooks for MultiRound {
                 transports: HTTP,
             },
             Switch {
+                name: "elicitation/url-mode-2025",
+                about: "a 2025-era server that asks, while a tool runs, with an elicitation/create in URL mode a client that declared form mode only",
+                clause: "legacy/elicitation/supported-modes",
+                probe: "multi-round/legacy-capabilities",
+                transports: HTTP,
+            },
+            Switch {
+                name: "sampling/tools-2025",
+                about: "a 2025-era server that asks, while a tool runs, for sampling with tools a client that did not declare sampling.tools",
+                clause: "legacy/sampling/tools",
+                probe: "multi-round/legacy-capabilities",
+                transports: HTTP,
+            },
+            Switch {
                 name: "mrtr/input-responses-unchecked",
                 about: "takes inputResponses that are not an object as no answer, and completes confirm",
                 clause: "mrtr/validate-input-responses",
@@ -91,6 +118,11 @@ impl Hooks for MultiRound {
     }
 
     fn incoming(&self, _on: &Breaks, message: &mut Value) -> Incoming {
+        if method(Some(message)) == Some("tools/call")
+            && message.pointer("/params/_meta/progressToken") == Some(&json!(LEGACY_TOKEN))
+        {
+            LEGACY_CALL.store(true, Ordering::Relaxed);
+        }
         if let Some(meta) = message
             .pointer_mut("/params/_meta")
             .and_then(Value::as_object_mut)
@@ -110,6 +142,31 @@ impl Hooks for MultiRound {
         message: &mut Value,
         _before: &mut Vec<Value>,
     ) {
+        if request
+            .and_then(|r| r.pointer("/params/_meta/progressToken"))
+            .is_some_and(|t| t == LEGACY_TOKEN)
+        {
+            LEGACY_CALL.store(false, Ordering::Relaxed);
+        }
+        if message.get("id").is_some()
+            && method(Some(message)) == Some("elicitation/create")
+            && LEGACY_CALL.load(Ordering::Relaxed)
+        {
+            if on.on("elicitation/url-mode-2025") {
+                message["params"] = json!({"mode": "url", "message": "Sign in to go ahead",
+                    "url": "https://example.com/confirm", "elicitationId": "fixture-url"});
+                return;
+            }
+            if on.on("sampling/tools-2025") {
+                message["method"] = json!("sampling/createMessage");
+                message["params"] = json!({"messages": [{"role": "user",
+                    "content": {"type": "text", "text": "Go ahead?"}}], "maxTokens": 50,
+                    "tools": [{"name": "lookup", "description": "Looks a word up",
+                        "inputSchema": {"type": "object",
+                            "properties": {"word": {"type": "string"}}}}]});
+                return;
+            }
+        }
         if on.on("mrtr/input-responses-unchecked")
             && method(request) == Some("tools/call")
             && request

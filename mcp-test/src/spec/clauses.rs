@@ -800,7 +800,7 @@ clauses! {
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// 2025-11-25: only elicitation modes the client supports.
     LEGACY_ELICITATION_SUPPORTED_MODES = "legacy/elicitation/supported-modes", "2025-11-25", "client/elicitation.mdx", "Capabilities", MustNot,
-        MultiRound, Any, not_yet("open a 2025-era session of its own declaring elicitation with form mode only, call the tools the schema cases call and answer their server requests; an elicitation/create in URL mode breaks it"),
+        MultiRound, Any, probes(&["multi-round/legacy-capabilities"]),
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// Declines and cancellations are handled.
     ELICITATION_HANDLE_DECLINE = "elicitation/handle-decline", "2026-07-28", "client/elicitation.mdx", "Error Handling", Must,
@@ -816,7 +816,7 @@ clauses! {
         "Servers **MUST** ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types)";
     /// 2025-11-25: tool-enabled sampling needs `sampling.tools`.
     LEGACY_SAMPLING_TOOLS = "legacy/sampling/tools", "2025-11-25", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, not_yet("open a 2025-era session of its own declaring sampling without tools, call the tools the schema cases call and answer their server requests; a sampling/createMessage with tools breaks it"),
+        MultiRound, Any, probes(&["multi-round/legacy-capabilities"]),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     // ==== Tools, resources, prompts, completion, pagination ====
