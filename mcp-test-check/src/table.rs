@@ -323,6 +323,16 @@ pub(crate) const PROBES: &[Row] = &[
         run: probes::elicitation_content::run,
     },
     Row {
+        ids: &[probes::sampling_tool_results::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "multi-round: a sampling request with tools answered with a tool use",
+        run: probes::sampling_tool_results::run,
+    },
+    Row {
         ids: &probes::notifications::IDS,
         needs: TOOLS,
         progress: "notifications: log messages, progress, server requests",

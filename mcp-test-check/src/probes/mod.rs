@@ -41,6 +41,7 @@ pub(crate) mod request_scoped;
 pub(crate) mod resources;
 pub(crate) mod result_server_info;
 pub(crate) mod results_and_errors;
+pub(crate) mod sampling_tool_results;
 pub(crate) mod schema_cases;
 pub(crate) mod stateless;
 pub(crate) mod stdio_framing;

@@ -85,6 +85,13 @@ impl Hooks for MultiRound {
                 transports: HTTP,
             },
             Switch {
+                name: "sampling/tool-result-as-text",
+                about: "asks, in confirm's rounds, a client that declared sampling.tools for sampling with tools, and answers the model's tool use with a text message, not a tool_result",
+                clause: "sampling/tool-results",
+                probe: "multi-round/sampling-tool-results",
+                transports: BOTH,
+            },
+            Switch {
                 name: "mrtr/input-responses-unchecked",
                 about: "takes inputResponses that are not an object as no answer, and completes confirm",
                 clause: "mrtr/validate-input-responses",
@@ -197,6 +204,12 @@ impl Hooks for MultiRound {
                 "content": [{"type": "text", "text": "confirmed"}]}});
             return;
         }
+        if on.on("sampling/tool-result-as-text")
+            && request.and_then(|r| r.pointer("/params/name")) == Some(&json!("confirm"))
+        {
+            tool_result_as_text(request, message);
+            return;
+        }
         let context = on.on("sampling/context-undeclared");
         let tools = on.on("sampling/tools-undeclared");
         if !(context || tools)
@@ -234,6 +247,47 @@ impl Hooks for MultiRound {
         asks.insert(
             "summary".into(),
             json!({"method": "sampling/createMessage", "params": params}),
+        );
+    }
+}
+
+/// What `sampling/tool-result-as-text` makes of a response to `confirm`: to a client that
+/// declares `sampling.tools`, the first round also asks for sampling with a tool; the retry
+/// that answers it with a tool use gets, instead of its result, another round whose sampling
+/// request answers the tool use with text.
+fn tool_result_as_text(request: Option<&Value>, message: &mut Value) {
+    let lookup = json!([{"name": "lookup", "description": "Looks a word up",
+        "inputSchema": {"type": "object", "properties": {"word": {"type": "string"}}}}]);
+    let question = json!({"role": "user",
+        "content": {"type": "text", "text": "Summarize the request"}});
+    if let Some(used) = request
+        .and_then(|r| r.pointer("/params/inputResponses/lookup"))
+        .filter(|answer| answer.get("stopReason") == Some(&json!("toolUse")))
+    {
+        let id = message["id"].clone();
+        let messages = json!([question,
+            {"role": "assistant", "content": used.get("content").cloned().unwrap_or_default()},
+            {"role": "user", "content": {"type": "text", "text": "The lookup found nothing"}}]);
+        *message = json!({"jsonrpc": "2.0", "id": id, "result": {
+            "resultType": "input_required", "inputRequests": {"lookup-2": {
+                "method": "sampling/createMessage",
+                "params": {"messages": messages, "maxTokens": 50, "tools": lookup}}}}});
+        return;
+    }
+    let declares_tools = request
+        .and_then(|r| {
+            r.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities/sampling/tools")
+        })
+        .is_some();
+    if declares_tools
+        && let Some(asks) = message
+            .pointer_mut("/result/inputRequests")
+            .and_then(Value::as_object_mut)
+    {
+        asks.insert(
+            "lookup".into(),
+            json!({"method": "sampling/createMessage", "params": {
+                "messages": [question], "maxTokens": 50, "tools": lookup}}),
         );
     }
 }

@@ -812,7 +812,7 @@ clauses! {
         "Servers **SHOULD** validate received data matches the requested schema";
     /// Tool results answer each tool use.
     SAMPLING_TOOL_RESULTS = "sampling/tool-results", "2026-07-28", "client/sampling.mdx", "Security Considerations", Must,
-        MultiRound, Any, not_yet("answer a tool-enabled sampling request with stopReason toolUse and check the next round's messages"),
+        MultiRound, Any, probes(&["multi-round/sampling-tool-results"]),
         "Servers **MUST** ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types)";
     /// 2025-11-25: tool-enabled sampling needs `sampling.tools`.
     LEGACY_SAMPLING_TOOLS = "legacy/sampling/tools", "2025-11-25", "client/sampling.mdx", "Tools in Sampling", MustNot,
