@@ -461,6 +461,17 @@ pub(crate) const PROBES: &[Row] = &[
         run: legacy_streams::run,
     },
     Row {
+        ids: &[probes::before_initialized::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Legacy),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "lifecycle: a 2025-era session whose initialized notification is held back",
+        run: probes::before_initialized::run,
+    },
+    Row {
         ids: &[probes::authorization::ID],
         needs: Needs {
             transport: Some(Transport::Http),

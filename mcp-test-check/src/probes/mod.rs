@@ -5,6 +5,7 @@
 
 pub(crate) mod auth_tokens;
 pub(crate) mod authorization;
+pub(crate) mod before_initialized;
 pub(crate) mod cache_hints;
 pub(crate) mod completion;
 pub(crate) mod connection_reuse;

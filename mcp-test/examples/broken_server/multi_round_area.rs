@@ -20,10 +20,15 @@ static PEERS: Mutex<BTreeSet<SocketAddr>> = Mutex::new(BTreeSet::new());
 const RETRY_FIRST_ON_CONNECTION: &str = "fixture/retry-first-on-connection";
 
 /// The switches that make the fixture a 2025-era server (`main` serves the 2025-11-25
-/// handshake alone under them), whose elicitation for `confirm` becomes another question
-/// during the calls of the probe that declares elicitation with form mode only and sampling
-/// without tools (they carry its progress token, [`LEGACY_TOKEN`]).
-pub const LEGACY_ONLY: &[&str] = &["elicitation/url-mode-2025", "sampling/tools-2025"];
+/// handshake alone under them): one asks for roots on the reply to an `initialize` that
+/// declares them, the others turn the elicitation for `confirm` into another question during
+/// the calls of the probe that declares elicitation with form mode only and sampling without
+/// tools (they carry its progress token, [`LEGACY_TOKEN`]).
+pub const LEGACY_ONLY: &[&str] = &[
+    "elicitation/url-mode-2025",
+    "sampling/tools-2025",
+    "lifecycle/roots-before-initialized",
+];
 
 /// The progress token of `multi-round/legacy-capabilities`'s calls.
 const LEGACY_TOKEN: &str = "mcp-test-legacy-capabilities";
@@ -82,6 +87,13 @@ impl Hooks for MultiRound {
                 about: "a 2025-era server that asks, while a tool runs, for sampling with tools a client that did not declare sampling.tools",
                 clause: "legacy/sampling/tools",
                 probe: "multi-round/legacy-capabilities",
+                transports: HTTP,
+            },
+            Switch {
+                name: "lifecycle/roots-before-initialized",
+                about: "a 2025-era server that sends roots/list on the reply to an initialize declaring roots, before the initialized notification",
+                clause: "legacy/lifecycle/no-requests-before-initialized",
+                probe: "lifecycle/before-initialized",
                 transports: HTTP,
             },
             Switch {
@@ -147,13 +159,22 @@ impl Hooks for MultiRound {
         on: &Breaks,
         request: Option<&Value>,
         message: &mut Value,
-        _before: &mut Vec<Value>,
+        before: &mut Vec<Value>,
     ) {
         if request
             .and_then(|r| r.pointer("/params/_meta/progressToken"))
             .is_some_and(|t| t == LEGACY_TOKEN)
         {
             LEGACY_CALL.store(false, Ordering::Relaxed);
+        }
+        if on.on("lifecycle/roots-before-initialized")
+            && method(request) == Some("initialize")
+            && request
+                .and_then(|r| r.pointer("/params/capabilities/roots"))
+                .is_some()
+            && message.get("result").is_some()
+        {
+            before.push(json!({"jsonrpc": "2.0", "id": "fixture-roots", "method": "roots/list"}));
         }
         if message.get("id").is_some()
             && method(Some(message)) == Some("elicitation/create")
