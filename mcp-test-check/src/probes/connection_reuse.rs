@@ -16,16 +16,15 @@
 //! start. Only tools the schema cases call are called, with their base case, and at most
 //! [`MAX_TOOLS`] of them until one asks a question `check` can answer.
 
-use super::input_responses::asking_calls;
+use super::input_responses::answered_round;
 use super::stateless::first_on_a_connection;
 use crate::Shown;
-use crate::checker::{Checker, Note, Out, brief};
+use crate::checker::{Note, brief};
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::every_client_capability;
 use mcp_test::spec::clauses;
 use mcp_test::target::synthesize_answer;
-use mcp_test::wire::meta_keys;
 use serde_json::{Map, Value, json};
 
 pub(crate) const ID: &str = "base/connection-reuse";
@@ -39,79 +38,46 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
             return;
         };
         let mut out = Vec::new();
-        let mut judged = false;
-        for (tool, arguments) in asking_calls(r).into_iter().take(MAX_TOOLS) {
-            if r.c.dead.is_some() {
-                break;
-            }
-            let params = json!({
-                "name": tool,
-                "arguments": arguments,
-                "_meta": {meta_keys::CLIENT_CAPABILITIES: every_client_capability()},
-            });
-            let Some(retry) = first_round(&mut r.c, &params, &mut out).await else {
-                continue;
-            };
-            let (id, body) = r.c.session.body("tools/call", retry);
-            r.called.record(&body);
-            let shown = Some(Shown {
-                method: "tools/call".to_owned(),
-                id: Some(id),
-            });
-            let fresh =
-                first_on_a_connection(&http.url, &http.options, &body, r.c.session.timeout).await;
-            judged = true;
-            // Refused on the new connection: the same rounds in the session, to compare.
-            let in_session = match &fresh {
-                Ok(reply) if refused(reply) => match first_round(&mut r.c, &params, &mut out).await
-                {
-                    Some(retry) => {
-                        let (id, body) = r.c.session.body("tools/call", retry);
-                        r.c.send_unkept("tools/call", id, body, &mut out).await
-                    }
-                    None => None,
-                },
-                _ => None,
-            };
-            out.extend(judge(&tool, &fresh, in_session.as_ref()).map(|n| n.on(shown.clone())));
-            break;
-        }
-        if judged {
-            r.c.push_probe(ID, out);
-        } else {
-            r.c.skip_probe(
+        let capabilities = every_client_capability();
+        let Some((tool, (), retry)) =
+            answered_round(r, MAX_TOOLS, &capabilities, synthesized, &mut out).await
+        else {
+            return r.c.skip_probe(
                 ID,
                 "no tool the cases call asked, with every client capability, questions check can answer",
             );
+        };
+        let (id, body) = r.c.session.body("tools/call", retry);
+        r.called.record(&body);
+        let shown = Some(Shown {
+            method: "tools/call".to_owned(),
+            id: Some(id),
+        });
+        let fresh =
+            first_on_a_connection(&http.url, &http.options, &body, r.c.session.timeout).await;
+        // Refused on the new connection: the same rounds in the session, to compare.
+        let mut in_session = None;
+        if matches!(&fresh, Ok(reply) if refused(reply))
+            && let Some((again, (), retry)) =
+                answered_round(r, MAX_TOOLS, &capabilities, synthesized, &mut out).await
+            && again == tool
+        {
+            let (id, body) = r.c.session.body("tools/call", retry);
+            in_session = r.c.send_unkept("tools/call", id, body, &mut out).await;
         }
+        out.extend(judge(&tool, &fresh, in_session.as_ref()).map(|n| n.on(shown.clone())));
+        r.c.push_probe(ID, out);
     })
 }
 
-/// Sends the first round of `params` (a `tools/call`) in the session; when it asks, the
-/// params of its retry: its `requestState` and a synthesized answer to every question.
-/// `None` when it did not ask, or asked a question with no synthesized answer. Not kept for
-/// the results and errors probes: `multi-round/driven` judges the rounds of the same calls.
-async fn first_round(c: &mut Checker<'_>, params: &Value, out: &mut Out) -> Option<Value> {
-    let (id, body) = c.session.body("tools/call", params.clone());
-    let first = c.send_unkept("tools/call", id, body, out).await?;
-    retry_params(params, first.get("result")?)
-}
-
-/// The params of the retry of `params` answering `result`, an `input_required` result.
-fn retry_params(params: &Value, result: &Value) -> Option<Value> {
-    if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
-        return None;
-    }
+/// A synthesized answer to every question of an `input_required` result; `None` when one
+/// has none.
+fn synthesized(result: &Value) -> Option<(Map<String, Value>, ())> {
     let mut responses = Map::new();
     for (key, request) in result.get("inputRequests")?.as_object()? {
         responses.insert(key.clone(), synthesize_answer(request)?);
     }
-    let mut retry = params.clone();
-    retry["inputResponses"] = Value::Object(responses);
-    if let Some(state) = result.get("requestState") {
-        retry["requestState"] = state.clone();
-    }
-    Some(retry)
+    Some((responses, ()))
 }
 
 /// Whether a reply refuses the call: a JSON-RPC error or an `isError` result.
@@ -156,19 +122,14 @@ mod tests {
     }
 
     #[test]
-    fn the_retry_carries_the_state_and_an_answer_to_every_question() {
-        let params = json!({"name": "confirm", "arguments": {}});
+    fn every_question_gets_its_synthesized_answer() {
         let asked = json!({"resultType": "input_required", "requestState": "s1",
             "inputRequests": {"roots": {"method": "roots/list"}}});
-        let retry = retry_params(&params, &asked).expect("a retry");
-        assert_eq!(retry["requestState"], "s1");
-        assert_eq!(retry["inputResponses"]["roots"], json!({"roots": []}));
-        assert_eq!(retry["name"], "confirm");
-
+        let (responses, ()) = synthesized(&asked).expect("answers");
+        assert_eq!(responses["roots"], json!({"roots": []}));
         let unanswerable = json!({"resultType": "input_required",
             "inputRequests": {"k": {"method": "other/thing"}}});
-        assert!(retry_params(&params, &unanswerable).is_none());
-        assert!(retry_params(&params, &json!({"resultType": "complete"})).is_none());
+        assert!(synthesized(&unanswerable).is_none());
     }
 
     #[test]

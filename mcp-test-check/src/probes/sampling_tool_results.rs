@@ -15,14 +15,13 @@
 //! judged. Only tools the schema cases call are called, with their base case, and at most
 //! [`MAX_TOOLS`] of them until one asks for sampling with tools.
 
-use super::input_responses::asking_calls;
+use super::input_responses::answered_round;
 use crate::run::Run;
 use crate::{Note, Out};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::every_client_capability;
 use mcp_test::spec::clauses;
 use mcp_test::target::synthesize_answer;
-use mcp_test::wire::meta_keys;
 use serde_json::{Map, Value, json};
 
 pub(crate) const ID: &str = "multi-round/sampling-tool-results";
@@ -38,49 +37,21 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
         let mut capabilities = every_client_capability();
         capabilities["sampling"]["tools"] = json!({});
         let mut out = Vec::new();
-        let mut judged = false;
-        for (tool, arguments) in asking_calls(r).into_iter().take(MAX_TOOLS) {
-            if r.c.dead.is_some() {
-                break;
-            }
-            let mut params = json!({
-                "name": tool,
-                "arguments": arguments,
-                "_meta": {meta_keys::CLIENT_CAPABILITIES: capabilities},
-            });
-            // Not kept for the results and errors probes: `multi-round/driven` judges the
-            // rounds of the same calls.
-            let (id, body) = r.c.session.body("tools/call", params.clone());
-            let Some(first) = r.c.send_unkept("tools/call", id, body, &mut out).await else {
-                continue;
-            };
-            let result = first.get("result").unwrap_or(&Value::Null);
-            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
-                continue;
-            }
-            let Some(responses) = responses_with_tool_use(result) else {
-                continue;
-            };
-            params["inputResponses"] = Value::Object(responses);
-            if let Some(state) = result.get("requestState") {
-                params["requestState"] = state.clone();
-            }
-            let (id, body) = r.c.session.body("tools/call", params);
-            if let Some(retry) = r.c.send_unkept("tools/call", id, body, &mut out).await {
-                let last = r.c.last.clone();
-                out.extend(judge(&tool, &retry).into_iter().map(|n| n.on(last.clone())));
-            }
-            judged = true;
-            break;
-        }
-        if judged {
-            r.c.push_probe(ID, out);
-        } else {
-            r.c.skip_probe(
+        let with_tool_use = |result: &Value| responses_with_tool_use(result).map(|r| (r, ()));
+        let Some((tool, (), retry)) =
+            answered_round(r, MAX_TOOLS, &capabilities, with_tool_use, &mut out).await
+        else {
+            return r.c.skip_probe(
                 ID,
                 "no tool the cases call asked a client that declares sampling.tools for sampling with tools",
             );
+        };
+        let (id, body) = r.c.session.body("tools/call", retry);
+        if let Some(retry) = r.c.send_unkept("tools/call", id, body, &mut out).await {
+            let last = r.c.last.clone();
+            out.extend(judge(&tool, &retry).into_iter().map(|n| n.on(last.clone())));
         }
+        r.c.push_probe(ID, out);
     })
 }
 

@@ -117,14 +117,9 @@ impl Hooks for MultiRound {
         if !on.on("base/retry-needs-same-connection") {
             return;
         }
-        let Some(peer) = head
-            .extensions
-            .get::<axum::extract::ConnectInfo<SocketAddr>>()
-            .map(|c| c.0)
-        else {
+        let Some(first) = super::base::first_from_peer(&PEERS, head) else {
             return;
         };
-        let first = PEERS.lock().unwrap_or_else(|e| e.into_inner()).insert(peer);
         if first
             && method(Some(message)) == Some("tools/call")
             && message.pointer("/params/inputResponses").is_some()
