@@ -84,6 +84,10 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
         }
         let mut out = Vec::new();
         for (tool, arguments) in base_calls(r).into_iter().take(MAX_TOOLS) {
+            // The session of its own is no check's session, whose deadline refuses requests.
+            if !crate::deadline::allows(r.deadline.as_deref(), ID) {
+                break;
+            }
             let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
             let body = json!({"jsonrpc": "2.0", "id": client.next_id(), "method": "tools/call",
                 "params": {"name": name, "arguments": arguments,
