@@ -323,6 +323,16 @@ pub(crate) const PROBES: &[Row] = &[
         run: probes::elicitation_content::run,
     },
     Row {
+        ids: &[probes::sampling_tool_results::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "multi-round: a sampling request with tools answered with a tool use",
+        run: probes::sampling_tool_results::run,
+    },
+    Row {
         ids: &probes::notifications::IDS,
         needs: TOOLS,
         progress: "notifications: log messages, progress, server requests",
@@ -451,6 +461,17 @@ pub(crate) const PROBES: &[Row] = &[
         run: legacy_streams::run,
     },
     Row {
+        ids: &[probes::before_initialized::ID],
+        needs: Needs {
+            transport: Some(Transport::Http),
+            era: Some(Era::Legacy),
+            time_left: true,
+            ..NOTHING
+        },
+        progress: "lifecycle: a 2025-era session whose initialized notification is held back",
+        run: probes::before_initialized::run,
+    },
+    Row {
         ids: &[probes::authorization::ID],
         needs: Needs {
             transport: Some(Transport::Http),
@@ -480,6 +501,53 @@ pub(crate) const PROBES: &[Row] = &[
         },
         progress: "base: tools/list first on a new connection, and in the session",
         run: stateless::run,
+    },
+    Row {
+        ids: &[probes::connection_reuse::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            transport: Some(Transport::Http),
+            time_left: true,
+            asking_tool: true,
+            ..TOOLS
+        },
+        progress: "base: a multi-round retry on a new connection",
+        run: probes::connection_reuse::run,
+    },
+    Row {
+        ids: &[probes::request_scoped::ID],
+        needs: Needs {
+            era: Some(Era::Current),
+            transport: Some(Transport::Http),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "logging: tools called with a log level while a subscriptions/listen stream is read",
+        run: probes::request_scoped::run,
+    },
+    Row {
+        ids: &[probes::tasks_listen::ID],
+        needs: Needs {
+            extension: Some(mcp_test::tasks::EXTENSION),
+            transport: Some(Transport::Http),
+            time_left: true,
+            ..TOOLS
+        },
+        progress: "tasks: a task followed while its subscriptions/listen stream is read",
+        run: probes::tasks_listen::run,
+    },
+    Row {
+        ids: &[probes::legacy_capabilities::ID],
+        needs: Needs {
+            era: Some(Era::Legacy),
+            transport: Some(Transport::Http),
+            time_left: true,
+            base_call: true,
+            ..TOOLS
+        },
+        progress: "multi-round: a 2025-era session declaring form elicitation and sampling without tools",
+        run: probes::legacy_capabilities::run,
     },
     Row {
         ids: &[probes::properties::ID],

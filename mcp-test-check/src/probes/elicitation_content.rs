@@ -11,13 +11,13 @@
 //! ([`clauses::ELICITATION_VALIDATE`]). Only tools the schema cases call are called, with
 //! their base case, and at most [`MAX_TOOLS`] of them until one asks with a form.
 
+use super::input_responses::answered_round;
 use crate::run::Run;
 use crate::{Note, brief};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::every_client_capability;
 use mcp_test::spec::clauses;
 use mcp_test::target::synthesize_answer;
-use mcp_test::wire::meta_keys;
 use serde_json::{Map, Value, json};
 
 pub(crate) const ID: &str = "multi-round/elicitation-content";
@@ -28,49 +28,26 @@ const MAX_TOOLS: usize = 3;
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
         let mut out = Vec::new();
-        let mut judged = false;
-        let calls = super::input_responses::asking_calls(r);
-        for (tool, arguments) in calls.into_iter().take(MAX_TOOLS) {
-            if r.c.dead.is_some() {
-                break;
-            }
-            let mut params = json!({
-                "name": tool,
-                "arguments": arguments,
-                "_meta": {meta_keys::CLIENT_CAPABILITIES: every_client_capability()},
-            });
-            // Not kept for the results and errors probes: `multi-round/driven` judges the
-            // rounds of the same calls.
-            let (id, body) = r.c.session.body("tools/call", params.clone());
-            let Some(first) = r.c.send_unkept("tools/call", id, body, &mut out).await else {
-                continue;
-            };
-            let result = first.get("result").unwrap_or(&Value::Null);
-            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
-                continue;
-            }
-            let Some((responses, broken)) = responses_with_one_broken(result) else {
-                continue;
-            };
-            params["inputResponses"] = Value::Object(responses);
-            if let Some(state) = result.get("requestState") {
-                params["requestState"] = state.clone();
-            }
-            let (id, body) = r.c.session.body("tools/call", params);
-            if let Some(retry) = r.c.send_unkept("tools/call", id, body, &mut out).await {
-                out.extend(judge(&tool, &broken, &retry).map(|n| n.on(r.c.last.clone())));
-            }
-            judged = true;
-            break;
-        }
-        if judged {
-            r.c.push_probe(ID, out);
-        } else {
-            r.c.skip_probe(
+        let capabilities = every_client_capability();
+        let Some((tool, broken, retry)) = answered_round(
+            r,
+            MAX_TOOLS,
+            &capabilities,
+            responses_with_one_broken,
+            &mut out,
+        )
+        .await
+        else {
+            return r.c.skip_probe(
                 ID,
                 "no tool the cases call asked with a form elicitation whose content can be broken",
             );
+        };
+        let (id, body) = r.c.session.body("tools/call", retry);
+        if let Some(retry) = r.c.send_unkept("tools/call", id, body, &mut out).await {
+            out.extend(judge(&tool, &broken, &retry).map(|n| n.on(r.c.last.clone())));
         }
+        r.c.push_probe(ID, out);
     })
 }
 

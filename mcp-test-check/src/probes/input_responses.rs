@@ -11,12 +11,12 @@
 //! its base case.
 
 use crate::run::Run;
-use crate::{Note, brief};
+use crate::{Note, Out, brief};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Happened, every_client_capability};
 use mcp_test::spec::clauses;
 use mcp_test::wire::meta_keys;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 pub(crate) const ID: &str = "multi-round/input-responses";
 
@@ -38,6 +38,47 @@ pub(crate) fn asking_calls(r: &Run<'_>) -> Vec<(String, Value)> {
         }
     }
     out
+}
+
+/// The first tool that asked (of the first `max` of [`asking_calls`]) whose `input_required`
+/// round, called again in the session declaring `capabilities`, `answer` can answer: the
+/// tool, what `answer` tells of its answers, and the params of the retry (the answers as
+/// `inputResponses`, with the round's `requestState`). The rounds are not kept for the
+/// results and errors probes: `multi-round/driven` judges the rounds of the same calls.
+pub(crate) async fn answered_round<T>(
+    r: &mut Run<'_>,
+    max: usize,
+    capabilities: &Value,
+    answer: impl Fn(&Value) -> Option<(Map<String, Value>, T)>,
+    out: &mut Out,
+) -> Option<(String, T, Value)> {
+    for (tool, arguments) in asking_calls(r).into_iter().take(max) {
+        if r.c.dead.is_some() {
+            break;
+        }
+        let mut params = json!({
+            "name": tool,
+            "arguments": arguments,
+            "_meta": {meta_keys::CLIENT_CAPABILITIES: capabilities},
+        });
+        let (id, body) = r.c.session.body("tools/call", params.clone());
+        let Some(first) = r.c.send_unkept("tools/call", id, body, out).await else {
+            continue;
+        };
+        let result = first.get("result").unwrap_or(&Value::Null);
+        if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+            continue;
+        }
+        let Some((responses, told)) = answer(result) else {
+            continue;
+        };
+        params["inputResponses"] = Value::Object(responses);
+        if let Some(state) = result.get("requestState") {
+            params["requestState"] = state.clone();
+        }
+        return Some((tool, told, params));
+    }
+    None
 }
 
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {

@@ -5,8 +5,10 @@
 
 pub(crate) mod auth_tokens;
 pub(crate) mod authorization;
+pub(crate) mod before_initialized;
 pub(crate) mod cache_hints;
 pub(crate) mod completion;
+pub(crate) mod connection_reuse;
 pub(crate) mod content;
 pub(crate) mod discovery;
 pub(crate) mod elicitation_content;
@@ -20,6 +22,7 @@ pub(crate) mod initialize_result;
 pub(crate) mod input_responses;
 pub(crate) mod input_schemas;
 pub(crate) mod invalid_request;
+pub(crate) mod legacy_capabilities;
 pub(crate) mod legacy_streams;
 pub(crate) mod lists;
 pub(crate) mod malformed_calls;
@@ -35,15 +38,18 @@ pub(crate) mod param_headers;
 pub(crate) mod prompts;
 pub(crate) mod properties;
 pub(crate) mod raw_http;
+pub(crate) mod request_scoped;
 pub(crate) mod resources;
 pub(crate) mod result_server_info;
 pub(crate) mod results_and_errors;
+pub(crate) mod sampling_tool_results;
 pub(crate) mod schema_cases;
 pub(crate) mod stateless;
 pub(crate) mod stdio_framing;
 pub(crate) mod stream_related;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;
+pub(crate) mod tasks_listen;
 pub(crate) mod tasks_listen_undeclared;
 #[cfg(test)]
 mod test_targets;

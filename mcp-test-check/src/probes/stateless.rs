@@ -54,7 +54,7 @@ async fn probe(c: &mut Checker<'_>, url: &str, options: &mcp_test::client::HttpO
 
 /// POSTs `body` as the first request of a new connection; the first JSON-RPC message of the
 /// reply, or why there is none.
-async fn first_on_a_connection(
+pub(crate) async fn first_on_a_connection(
     url: &str,
     options: &mcp_test::client::HttpOptions,
     body: &Value,

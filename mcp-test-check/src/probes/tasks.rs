@@ -14,7 +14,8 @@
 //!   polls (honouring `pollIntervalMs`) to a terminal status, answering `input_required`
 //!   questions with synthesized answers through `tasks/update`; every answer is checked
 //!   against the extension's schema and its status's rule (a completed task carries its
-//!   result, a failed one its error);
+//!   result, a failed one its error), and a key of `inputRequests` answered in an earlier
+//!   round must not come back naming another request;
 //! - `tasks/cancel`: one such tool is called again and cancelled at once: the acknowledgement
 //!   is an empty `complete` result (the task may still end otherwise: cancellation is
 //!   cooperative).
@@ -30,6 +31,7 @@
 //! [`TASKS_GET_INPUT_REQUIRED`](clauses::TASKS_GET_INPUT_REQUIRED),
 //! [`TASKS_GET_RESULT_TYPE`](clauses::TASKS_GET_RESULT_TYPE),
 //! [`TASKS_GET_STATUS`](clauses::TASKS_GET_STATUS),
+//! [`TASKS_INPUT_KEYS_UNIQUE`](clauses::TASKS_INPUT_KEYS_UNIQUE),
 //! [`TASKS_NOT_UNDECLARED`](clauses::TASKS_NOT_UNDECLARED),
 //! [`TASKS_REQUIRED_CAPABILITY`](clauses::TASKS_REQUIRED_CAPABILITY),
 //! [`TASKS_RESULT_TYPE`](clauses::TASKS_RESULT_TYPE),
@@ -62,14 +64,14 @@ const MAX_POLL_WAIT: Duration = Duration::from_secs(2);
 const MAX_ANSWER_ROUNDS: usize = 8;
 
 /// Capabilities that declare the extension, and everything a question may need.
-fn declaring() -> Value {
+pub(crate) fn declaring() -> Value {
     let mut caps = mcp_test::cases::every_client_capability();
     caps["extensions"] = json!({ EXTENSION: {} });
     caps
 }
 
 /// The `_meta` of a request declaring `caps`.
-fn meta(caps: Value) -> Value {
+pub(crate) fn meta(caps: Value) -> Value {
     json!({ meta_keys::CLIENT_CAPABILITIES: caps })
 }
 
@@ -96,16 +98,20 @@ async fn task_req(
 /// The row: every tasks probe, over the tools that require tasks and the base cases.
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let (task_cases, _, _) = derive_split(&r.task_only, &r.options.cases);
-        let base: Vec<Case> = r
-            .cases
-            .iter()
-            .chain(&task_cases)
-            .filter(|c| c.source == "rule:base")
-            .cloned()
-            .collect();
+        let base = base_cases(r);
         tasks(&mut r.c, &r.task_only, &base).await;
     })
+}
+
+/// The base case of every tool the schema cases call and of every task-only tool.
+pub(crate) fn base_cases(r: &Run<'_>) -> Vec<Case> {
+    let (task_cases, _, _) = derive_split(&r.task_only, &r.options.cases);
+    r.cases
+        .iter()
+        .chain(&task_cases)
+        .filter(|c| c.source == "rule:base")
+        .cloned()
+        .collect()
 }
 
 /// Every tasks probe. `tools` are the tools the schema cases called, `task_only` those
@@ -305,7 +311,7 @@ async fn cancel_quietly(c: &mut Checker<'_>, task_id: &str) {
 }
 
 /// The handle, an immediate `tasks/get`, then polls to a terminal status.
-async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut Out) {
+pub(crate) async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut Out) {
     let result = &created["result"];
     if let Err(e) = spec::check_tasks("CreateTaskResult", result) {
         out.push(c.broke(
@@ -318,6 +324,8 @@ async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut
     };
     let task_id = task_id.to_owned();
     let mut answered_rounds = 0;
+    // The questions answered so far, by key (`tasks/input-keys-unique`).
+    let mut answered = Map::new();
     // A task is followed for as long as one call may take.
     let until = tokio::time::Instant::now() + c.session.timeout;
     for poll in 0..MAX_POLLS {
@@ -363,6 +371,7 @@ async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut
                     return cancel_quietly(c, &task_id).await;
                 }
                 answered_rounds += 1;
+                out.extend(reused_keys(c, tool, &task_id, &got, &mut answered));
                 if !answer(c, tool, &task_id, &got, out).await {
                     return cancel_quietly(c, &task_id).await;
                 }
@@ -381,6 +390,53 @@ async fn follow_task(c: &mut Checker<'_>, tool: &str, created: &Value, out: &mut
         "{tool}: task {task_id} had not finished after {MAX_POLLS} polls; cancelled it"
     )));
     cancel_quietly(c, &task_id).await;
+}
+
+/// What an `input_required` round (`got`, a `tasks/get` answer) shows of its keys: a key
+/// answered in an earlier round that now names another request breaks
+/// [`clauses::TASKS_INPUT_KEYS_UNIQUE`]. The same key with the same request is not judged: an
+/// update's acknowledgement is eventually consistent, so a poll may still show a question
+/// already answered. Records this round's questions in `answered`.
+fn reused_keys(
+    c: &Checker<'_>,
+    tool: &str,
+    task_id: &str,
+    got: &Value,
+    answered: &mut Map<String, Value>,
+) -> Out {
+    let mut out = Vec::new();
+    let Some(requests) = got
+        .pointer("/result/inputRequests")
+        .and_then(Value::as_object)
+    else {
+        return out;
+    };
+    for (key, request) in requests {
+        match answered.get(key) {
+            Some(earlier) if earlier != request => out.push(c.broke(
+                &clauses::TASKS_INPUT_KEYS_UNIQUE,
+                format!(
+                    "{tool}: task {task_id} asks {key:?} for {}, a key it already used for {}, which was answered; a key must be unique over the lifetime of a task",
+                    brief_request(request),
+                    brief_request(earlier)
+                ),
+            )),
+            Some(_) => {}
+            None => {
+                answered.insert(key.clone(), request.clone());
+            }
+        }
+    }
+    out
+}
+
+/// An input request in a few words: its method and message.
+fn brief_request(request: &Value) -> String {
+    let method = request.get("method").and_then(Value::as_str).unwrap_or("?");
+    match request.pointer("/params/message").and_then(Value::as_str) {
+        Some(message) => format!("{method} {message:?}"),
+        None => method.to_owned(),
+    }
 }
 
 /// Checks one `tasks/get` answer; returns its status.

@@ -26,6 +26,19 @@ const FIRST_ON_CONNECTION: &str = "fixture/first-on-connection";
 /// How many `server/discover` requests came in.
 static DISCOVERS: AtomicUsize = AtomicUsize::new(0);
 
+/// Whether `head` (HTTP) is the first request of its TCP peer among those `peers` saw, which
+/// it then records; `None` when the peer is not known.
+pub fn first_from_peer(
+    peers: &Mutex<BTreeSet<SocketAddr>>,
+    head: &http::request::Parts,
+) -> Option<bool> {
+    let peer = head
+        .extensions
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()?
+        .0;
+    Some(peers.lock().unwrap_or_else(|e| e.into_inner()).insert(peer))
+}
+
 const fn switch(
     name: &'static str,
     about: &'static str,
@@ -411,14 +424,9 @@ impl Hooks for Base {
         if !on.on("base/stateless-first-request-refused") {
             return;
         }
-        let Some(peer) = head
-            .extensions
-            .get::<axum::extract::ConnectInfo<SocketAddr>>()
-            .map(|c| c.0)
-        else {
+        let Some(first) = first_from_peer(&PEERS, head) else {
             return;
         };
-        let first = PEERS.lock().expect("not poisoned").insert(peer);
         // Only a request whose mirrored headers agree with its body: the header probes' own
         // disagreeing requests are the runtime's to refuse.
         let agree = mcp_test::wire::build::mirrored_headers(message)

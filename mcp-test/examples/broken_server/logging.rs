@@ -71,6 +71,13 @@ const SWITCHES: &[Switch] = &[
         transports: BOTH,
     },
     Switch {
+        name: "logging/on-listen-stream",
+        about: "sends notifications/message on a subscriptions/listen stream for list changes whose id is a string (check's own client numbers its requests, so only the raw probe sees it)",
+        clause: "logging/request-scoped",
+        probe: "logging/request-scoped",
+        transports: HTTP,
+    },
+    Switch {
         name: "subscriptions/no-ack",
         about: "starts a subscriptions/listen stream with a change notification, not the acknowledgment",
         clause: "subscriptions/acknowledged-first",
@@ -124,6 +131,11 @@ impl Hooks for Logging {
             "params": {"_meta": with_id}});
         let end = json!({"jsonrpc": "2.0", "id": id,
             "result": {"resultType": "complete", "_meta": with_id}});
+        if on.on("logging/on-listen-stream") && id.is_string() {
+            let log = json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"_meta": with_id, "level": "info", "data": "listening"}});
+            return Incoming::Answer(vec![ack, log, end]);
+        }
         if on.on("subscriptions/no-ack") {
             return Incoming::Answer(vec![changed, end]);
         }

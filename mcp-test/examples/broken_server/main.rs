@@ -264,7 +264,7 @@ pub async fn main() -> std::io::Result<()> {
     for area in AREAS {
         builder = area.build(builder);
     }
-    if on.contains(base::VERSION_ECHOED) {
+    if on.iter().any(|name| legacy(name)) {
         // A 2025-era server, so that `check` speaks the initialize handshake to it.
         builder = builder.eras([mcp_test::wire::Era::Legacy]);
     }
@@ -277,6 +277,11 @@ pub async fn main() -> std::io::Result<()> {
         None => serve_stdio(server, fixture).await,
         Some(addr) => serve_http(server, fixture, &addr, issuer.as_deref()).await,
     }
+}
+
+/// Whether switch `name` makes the fixture a 2025-era server.
+fn legacy(name: &str) -> bool {
+    name == base::VERSION_ECHOED || multi_round_area::LEGACY_ONLY.contains(&name)
 }
 
 fn usage() -> ! {
@@ -462,6 +467,15 @@ async fn rewrite_http(
     if streamed || request_head.method == http::Method::GET {
         return Response::from_parts(response_head, response_body);
     }
+    // A 2025-era server asks the client while a request runs, on its SSE reply, and waits
+    // for the answer: each event is rewritten as it comes.
+    if content_type.starts_with("text/event-stream")
+        && !keep_open
+        && fixture.on.0.iter().any(|name| legacy(name))
+    {
+        response_head.headers.remove(http::header::CONTENT_LENGTH);
+        return Response::from_parts(response_head, rewritten_events(fixture, response_body));
+    }
     let Ok(bytes) = axum::body::to_bytes(response_body, 64 << 20).await else {
         return (http::StatusCode::BAD_GATEWAY, "response too large").into_response();
     };
@@ -523,6 +537,24 @@ fn answer(messages: Vec<Value>) -> Response {
         )
             .into_response(),
     }
+}
+
+/// An SSE body whose messages are rewritten one event at a time, as they come.
+fn rewritten_events(fixture: Arc<Fixture>, body: Body) -> Body {
+    use futures_util::StreamExt;
+    let mut pending = Vec::new();
+    let events = body.into_data_stream().map(move |chunk| {
+        pending.extend_from_slice(&chunk?);
+        let mut out = String::new();
+        while let Some(end) = pending.windows(2).position(|w| w == b"\n\n") {
+            let event: Vec<u8> = pending.drain(..end + 2).collect();
+            for message in mcp_test::transport::sse::messages(&event) {
+                out.push_str(&sse(&fixture.outgoing(message)));
+            }
+        }
+        Ok::<_, axum::Error>(out)
+    });
+    Body::from_stream(events)
 }
 
 fn sse(messages: &[Value]) -> String {

@@ -62,6 +62,22 @@ impl TallyConfirmed {
 /// The task ids already answered once, for `tasks/not-durable`.
 static SEEN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
 
+/// The task ids of `tasks/update`s acknowledged, and of the tasks whose key was reused once
+/// after, for `tasks/input-key-reused`.
+static UPDATED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+static REUSED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+
+/// Whether `task_id` is in `set`; inserts it when `insert`.
+fn in_set(set: &Mutex<Option<HashSet<String>>>, task_id: &str, insert: bool) -> bool {
+    let mut set = set.lock().unwrap_or_else(|e| e.into_inner());
+    let set = set.get_or_insert_with(HashSet::new);
+    if insert {
+        !set.insert(task_id.to_owned())
+    } else {
+        set.contains(task_id)
+    }
+}
+
 /// The ids the checker sends for tasks that do not exist.
 fn made_up(id: &str) -> bool {
     id.starts_with("mcp-test-check-")
@@ -132,6 +148,13 @@ const SWITCHES: &[Switch] = &[
         transports: STDIO,
     },
     Switch {
+        name: "tasks/input-key-reused",
+        about: "once a task's question was answered, asks another question under the same key before it completes",
+        clause: "tasks/input-keys-unique",
+        probe: "tasks/lifecycle",
+        transports: STDIO,
+    },
+    Switch {
         name: "tasks/cancel-not-empty",
         about: "acknowledges tasks/cancel with the task's status",
         clause: "tasks/cancel-ack",
@@ -160,6 +183,14 @@ const SWITCHES: &[Switch] = &[
         transports: STDIO,
     },
     Switch {
+        name: "tasks/progress-on-listen",
+        about: "sends notifications/progress on a subscriptions/listen stream for a task it created",
+        clause: "tasks/listen-no-progress",
+        probe: "tasks/listen-no-progress",
+        // Over stdio check keeps no listen stream open.
+        transports: HTTP,
+    },
+    Switch {
         name: "tasks/listen-undeclared-accepted",
         about: "opens a subscriptions/listen stream for task ids to a client without the extension",
         clause: "tasks/listen-undeclared",
@@ -183,6 +214,24 @@ impl Hooks for Tasks {
     }
 
     fn incoming(&self, on: &Breaks, message: &mut Value) -> Incoming {
+        // A listen for a task it created: acknowledged, then progress, then ended.
+        if on.on("tasks/progress-on-listen")
+            && method(Some(message)) == Some("subscriptions/listen")
+            && let Some(ids) = message
+                .pointer("/params/notifications/taskIds")
+                .and_then(Value::as_array)
+            && !ids.iter().any(|id| id.as_str().is_none_or(made_up))
+        {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            let with_id = json!({"io.modelcontextprotocol/subscriptionId": id});
+            let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                "params": {"_meta": with_id, "notifications": {"taskIds": ids}}});
+            let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"_meta": with_id, "progressToken": "fixture-task", "progress": 1.0}});
+            let end = json!({"jsonrpc": "2.0", "id": id,
+                "result": {"resultType": "complete", "_meta": with_id}});
+            return Incoming::Answer(vec![ack, progress, end]);
+        }
         // The listen request only `tasks/listen-undeclared` sends (a made-up task id): served
         // as if the client had declared the extension.
         if on.on("tasks/listen-undeclared-accepted")
@@ -293,6 +342,21 @@ impl Hooks for Tasks {
                 {
                     result.remove("result");
                 }
+                if on.on("tasks/input-key-reused")
+                    && result.get("status") == Some(&json!("completed"))
+                    && in_set(&UPDATED, &task_id, false)
+                    && !in_set(&REUSED, &task_id, true)
+                {
+                    result.remove("result");
+                    result.insert("status".into(), json!("input_required"));
+                    result.insert(
+                        "inputRequests".into(),
+                        json!({"go": {"method": "elicitation/create", "params": {
+                            "mode": "form", "message": "Tally once more?",
+                            "requestedSchema": {"type": "object",
+                                "properties": {"again": {"type": "boolean"}}}}}}),
+                    );
+                }
                 if on.on("tasks/not-durable") {
                     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
                     if seen.get_or_insert_with(HashSet::new).insert(task_id) {
@@ -301,8 +365,13 @@ impl Hooks for Tasks {
                     }
                 }
             }
-            Some("tasks/update") if on.on("tasks/update-result-type") => {
-                result.insert("resultType".into(), json!("task"));
+            Some("tasks/update") => {
+                if on.on("tasks/update-result-type") {
+                    result.insert("resultType".into(), json!("task"));
+                }
+                if on.on("tasks/input-key-reused") {
+                    in_set(&UPDATED, &task_id, true);
+                }
             }
             Some("tasks/cancel") => {
                 if on.on("tasks/cancel-not-empty") {

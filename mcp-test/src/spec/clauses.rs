@@ -215,11 +215,6 @@ const fn outside(why: &'static str) -> Check {
     Check::Outside(why)
 }
 
-/// [`Check::NotYet`], for the table below.
-const fn not_yet(how: &'static str) -> Check {
-    Check::NotYet(how)
-}
-
 impl Clause {
     /// The eras whose servers it binds: a 2026-07-28 clause binds 2026-07-28 servers (and so
     /// does a clause of the tasks extension, which extends 2026-07-28), a 2025-11-25 clause
@@ -507,7 +502,7 @@ clauses! {
         "Servers **SHOULD** be prepared to handle requests associated with multiple tasks, threads, or conversations.";
     /// No required connection reuse.
     STATELESS_NO_REUSE = "base/stateless-no-connection-reuse", "2026-07-28", "basic/index.mdx", "Statelessness", ShouldNot,
-        Base, Any, not_yet("perform related operations over two connections (a multi-round retry on a second connection) and see them succeed"),
+        Base, Any, probes(&["base/connection-reuse"]),
         "Servers **SHOULD NOT** require that a client reuse the same connection or process to perform related operations.";
     /// State spanning requests is referenced explicitly.
     STATELESS_EXPLICIT_STATE = "base/stateless-explicit-state", "2026-07-28", "basic/index.mdx", "Statelessness", Must,
@@ -571,7 +566,7 @@ clauses! {
         "The server **MUST** respond with its own capabilities and information:";
     /// 2025-11-25: no requests before `initialized`.
     LEGACY_NO_REQUESTS_BEFORE_INITIALIZED = "legacy/lifecycle/no-requests-before-initialized", "2025-11-25", "basic/lifecycle.mdx", "Initialization", ShouldNot,
-        Lifecycle, Any, not_yet("hold the initialized notification back and watch for requests other than ping; the connection sends it at once"),
+        Lifecycle, Any, probes(&["lifecycle/before-initialized"]),
         "The server **SHOULD NOT** send requests other than pings and logging before receiving the `initialized` notification.";
     /// 2025-11-25: the same version when supported.
     LEGACY_SAME_VERSION = "legacy/lifecycle/same-version", "2025-11-25", "basic/lifecycle.mdx", "Version Negotiation", Must,
@@ -605,7 +600,7 @@ clauses! {
         "The server **MUST NOT** emit `notifications/message` for a request that does not include this field.";
     /// Log messages stay on their request's stream.
     LOGGING_REQUEST_SCOPED = "logging/request-scoped", "2026-07-28", "server/utilities/logging.mdx", "Per-request log level", MustNot,
-        Logging, Any, not_yet("keep a subscriptions/listen stream open while a request with a log level runs, and look for notifications/message on the stream"),
+        Logging, Any, probes(&["logging/request-scoped"]),
         "`notifications/message` is request-scoped: the server **MUST NOT** deliver it on a `subscriptions/listen` stream or on any stream other than the one carrying the response to the request that set the log level.";
     /// An unknown log level is -32602.
     LOGGING_INVALID_LEVEL = "logging/invalid-level", "2026-07-28", "server/utilities/logging.mdx", "Error Handling", Should,
@@ -800,7 +795,7 @@ clauses! {
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// 2025-11-25: only elicitation modes the client supports.
     LEGACY_ELICITATION_SUPPORTED_MODES = "legacy/elicitation/supported-modes", "2025-11-25", "client/elicitation.mdx", "Capabilities", MustNot,
-        MultiRound, Any, not_yet("open a 2025-era session of its own declaring elicitation with form mode only, call the tools the schema cases call and answer their server requests; an elicitation/create in URL mode breaks it"),
+        MultiRound, Any, probes(&["multi-round/legacy-capabilities"]),
         "Servers **MUST NOT** send elicitation requests with modes that are not supported by the client.";
     /// Declines and cancellations are handled.
     ELICITATION_HANDLE_DECLINE = "elicitation/handle-decline", "2026-07-28", "client/elicitation.mdx", "Error Handling", Must,
@@ -812,11 +807,11 @@ clauses! {
         "Servers **SHOULD** validate received data matches the requested schema";
     /// Tool results answer each tool use.
     SAMPLING_TOOL_RESULTS = "sampling/tool-results", "2026-07-28", "client/sampling.mdx", "Security Considerations", Must,
-        MultiRound, Any, not_yet("answer a tool-enabled sampling request with stopReason toolUse and check the next round's messages"),
+        MultiRound, Any, probes(&["multi-round/sampling-tool-results"]),
         "Servers **MUST** ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types)";
     /// 2025-11-25: tool-enabled sampling needs `sampling.tools`.
     LEGACY_SAMPLING_TOOLS = "legacy/sampling/tools", "2025-11-25", "client/sampling.mdx", "Tools in Sampling", MustNot,
-        MultiRound, Any, not_yet("open a 2025-era session of its own declaring sampling without tools, call the tools the schema cases call and answer their server requests; a sampling/createMessage with tools breaks it"),
+        MultiRound, Any, probes(&["multi-round/legacy-capabilities"]),
         "Servers **MUST NOT** send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.";
 
     // ==== Tools, resources, prompts, completion, pagination ====
@@ -1451,7 +1446,7 @@ clauses! {
         "The `resultType` field **MUST** be set to `\"complete\"` on this object as it is the standard result shape for the `tasks/get` request.";
     /// Input request keys are never reused within a task.
     TASKS_INPUT_KEYS_UNIQUE = "tasks/input-keys-unique", "ext-tasks", "specification/draft/tasks.md", "Task Update Requests", Must,
-        Tasks, Any, not_yet("answer a task's questions round after round and compare the keys each round asks with those already answered"),
+        Tasks, Any, probes(&["tasks/lifecycle"]),
         "Each request key in `inputRequests` **MUST** be unique over the lifetime of a single task.";
     /// `tasks/update` answers `complete`.
     TASKS_UPDATE_RESULT_TYPE = "tasks/update-result-type", "ext-tasks", "specification/draft/tasks.md", "Task Update Requests", Must,
@@ -1471,7 +1466,7 @@ clauses! {
         "If a client requests task status notifications but does not declare the `io.modelcontextprotocol/tasks` extension capability, the server **MUST** return a JSON-RPC error specifying the missing capabilities";
     /// No progress or log messages on a task's listen stream.
     TASKS_LISTEN_NO_PROGRESS = "tasks/listen-no-progress", "ext-tasks", "specification/draft/tasks.md", "Task Status Notifications", MustNot,
-        Tasks, Any, not_yet("listen to a running task's status and expect no notifications/progress or notifications/message on that stream"),
+        Tasks, Any, probes(&["tasks/listen-no-progress"]),
         "`notifications/progress` and `notifications/message` notifications **MUST NOT** be sent on the `subscriptions/listen` stream for a task";
     /// An unknown task id is -32602 on `tasks/get`.
     TASKS_UNKNOWN_ID_GET = "tasks/unknown-id-get", "ext-tasks", "specification/draft/tasks.md", "Protocol Errors", Must,
