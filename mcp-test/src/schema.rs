@@ -275,13 +275,29 @@ mod tests {
     fn a_local_ref_is_a_percent_decoded_pointer_into_the_root() {
         let root = json!({"$defs": {"Unit": {"enum": ["c", "f"]}, "50%": {"type": "integer"},
                                     "a/b": {"type": "string"}}});
-        assert_eq!(local_ref(&root, "#/$defs/Unit"), Some(&root["$defs"]["Unit"]));
-        assert_eq!(local_ref(&root, "#/$defs/50%25"), Some(&root["$defs"]["50%"]));
-        assert_eq!(local_ref(&root, "#/$defs/a~1b"), Some(&root["$defs"]["a/b"]));
+        assert_eq!(
+            local_ref(&root, "#/$defs/Unit"),
+            Some(&root["$defs"]["Unit"])
+        );
+        assert_eq!(
+            local_ref(&root, "#/$defs/50%25"),
+            Some(&root["$defs"]["50%"])
+        );
+        assert_eq!(
+            local_ref(&root, "#/$defs/a~1b"),
+            Some(&root["$defs"]["a/b"])
+        );
         assert_eq!(local_ref(&root, "#"), Some(&root));
         assert_eq!(local_ref(&root, "#/$defs/Missing"), None);
-        assert_eq!(local_ref(&root, "https://example.com/s.json#/$defs/Unit"), None);
-        assert_eq!(local_ref(&root, "#/$defs/%FF"), None, "not UTF-8 once decoded");
+        assert_eq!(
+            local_ref(&root, "https://example.com/s.json#/$defs/Unit"),
+            None
+        );
+        assert_eq!(
+            local_ref(&root, "#/$defs/%FF"),
+            None,
+            "not UTF-8 once decoded"
+        );
     }
 
     /// A recursive type cannot be inlined finitely: schemars emits `$ref`s even with inlining on.
