@@ -147,17 +147,33 @@ impl From<NotFound> for ToolError {
 /// # let _ = (text, logo, secrets);
 /// ```
 #[must_use]
+#[derive(Debug)]
 pub struct Resource {
     pub(crate) definition: ResourceDefinition,
+    pub(crate) reading: Reading,
+}
+
+/// How a resource or a template is read: who may, the cache hints of its results, and its
+/// handler (none until `.read(..)` or the like).
+pub(crate) struct Reading {
     pub(crate) access: Access,
     pub(crate) cache: Option<CacheHint>,
     pub(crate) handler: Option<ReadFn>,
 }
 
-impl fmt::Debug for Resource {
+impl Default for Reading {
+    fn default() -> Self {
+        Reading {
+            access: Access::public(),
+            cache: None,
+            handler: None,
+        }
+    }
+}
+
+impl fmt::Debug for Reading {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Resource")
-            .field("definition", &self.definition)
+        f.debug_struct("Reading")
             .field("access", &self.access)
             .field("cache", &self.cache)
             .field("has_handler", &self.handler.is_some())
@@ -206,7 +222,7 @@ macro_rules! definition_setters {
         /// Who may see and read it (default: everyone). A denied caller gets the answer of an
         /// unknown URI; see [`authorization`](crate::authorization).
         pub fn access(mut self, access: Access) -> Self {
-            self.access = access;
+            self.reading.access = access;
             self
         }
 
@@ -214,7 +230,7 @@ macro_rules! definition_setters {
         /// [`read_cache`](crate::ServerBuilder::read_cache)). A restricted definition may not be
         /// cached `public`.
         pub fn cache(mut self, hint: CacheHint) -> Self {
-            self.cache = Some(hint);
+            self.reading.cache = Some(hint);
             self
         }
     };
@@ -224,20 +240,8 @@ impl Resource {
     /// A resource at `uri` named `name`, with no handler yet.
     pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
         Resource {
-            definition: ResourceDefinition {
-                uri: uri.into(),
-                name: name.into(),
-                title: None,
-                description: None,
-                mime_type: None,
-                size: None,
-                icons: None,
-                annotations: None,
-                meta: None,
-            },
-            access: Access::public(),
-            cache: None,
-            handler: None,
+            definition: ResourceDefinition::new(uri, name),
+            reading: Reading::default(),
         }
     }
 
@@ -256,7 +260,7 @@ impl Resource {
         Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
         R: IntoContents,
     {
-        self.handler = Some(read_fn(move |ctx, ()| handler(ctx)));
+        self.reading.handler = Some(read_fn(move |ctx, ()| handler(ctx)));
         self
     }
 
@@ -316,9 +320,7 @@ impl Resource {
 pub struct ResourceTemplate {
     pub(crate) template: Result<UriTemplate, UriTemplateError>,
     pub(crate) definition: ResourceTemplateDefinition,
-    pub(crate) access: Access,
-    pub(crate) cache: Option<CacheHint>,
-    pub(crate) handler: Option<ReadFn>,
+    pub(crate) reading: Reading,
     pub(crate) completers: Vec<(String, Completer)>,
 }
 
@@ -326,9 +328,7 @@ impl fmt::Debug for ResourceTemplate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResourceTemplate")
             .field("definition", &self.definition)
-            .field("access", &self.access)
-            .field("cache", &self.cache)
-            .field("has_handler", &self.handler.is_some())
+            .field("reading", &self.reading)
             .field(
                 "completions",
                 &self.completers.iter().map(|c| &c.0).collect::<Vec<_>>(),
@@ -354,9 +354,7 @@ impl ResourceTemplate {
                 annotations: None,
                 meta: None,
             },
-            access: Access::public(),
-            cache: None,
-            handler: None,
+            reading: Reading::default(),
             completers: Vec::new(),
         }
     }
@@ -371,7 +369,7 @@ impl ResourceTemplate {
         Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
         R: IntoContents,
     {
-        self.handler = Some(read_fn(handler));
+        self.reading.handler = Some(read_fn(handler));
         self
     }
 

@@ -22,7 +22,7 @@ use crate::context::Context;
 use crate::prompts::{GetFn, Prompt, PromptDefinition};
 use crate::request_state::StateConfig;
 use crate::resources::{
-    ReadFn, Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition,
+    ReadFn, Reading, Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition,
 };
 use crate::rounds::{self, RoundResult};
 use crate::tool::{ToolError, ToolErrorKind};
@@ -124,16 +124,18 @@ enum UriError {
 }
 
 /// Checks what a resource and a resource template must both be: a URI with a scheme, named,
-/// the only one of its `kind` with its `key` (`seen` holds the keys so far), and cached by
-/// `cache` (its reads) and by its `list` method as its access allows.
-fn check_readable(
+/// the only one of its `kind` with its `key` (`seen` holds the keys so far), read by a
+/// handler (`how_to_read` says how to give it one), and cached by its reads (`read_cache`
+/// unless it set its own) and by its `list` method as its access allows. Returns who may read
+/// it, its reads' cache hints and its handler.
+fn readable(
     (kind, key): (&'static str, &str),
     name: &str,
-    access: &Access,
-    cache: CacheHint,
-    (list, list_cache): (&str, CacheHint),
+    reading: Reading,
+    (read_cache, list, list_cache): (CacheHint, &str, CacheHint),
+    how_to_read: &str,
     seen: &mut HashSet<String>,
-) -> Result<(), BuildError> {
+) -> Result<(Access, CacheHint, ReadFn), BuildError> {
     check_uri(key).map_err(|e| invalid(kind, key, e.to_string()))?;
     if name.is_empty() {
         return Err(invalid(kind, key, "its name is empty"));
@@ -144,8 +146,13 @@ fn check_readable(
             key: key.to_owned(),
         });
     }
-    check_cache_scope(kind, key, "its contents", cache, access)?;
-    check_cache_scope(kind, key, list, list_cache, access)
+    let cache = reading.cache.unwrap_or(read_cache);
+    check_cache_scope(kind, key, "its contents", cache, &reading.access)?;
+    check_cache_scope(kind, key, list, list_cache, &reading.access)?;
+    let handler = reading
+        .handler
+        .ok_or_else(|| invalid(kind, key, format!("it has no read handler: {how_to_read}")))?;
+    Ok((reading.access, cache, handler))
 }
 
 fn check_uri(uri: &str) -> Result<(), UriError> {
@@ -203,31 +210,16 @@ impl CatalogBuilder {
         let mut seen = HashSet::new();
         let mut statics = Vec::with_capacity(resources.len());
         for r in resources {
-            let uri = r.definition.uri.clone();
-            let cache = r.cache.unwrap_or(self.read_cache);
-            check_readable(
-                ("resource", &uri),
+            let (access, cache, handler) = readable(
+                ("resource", &r.definition.uri),
                 &r.definition.name,
-                &r.access,
-                cache,
-                ("resources/list", self.resources_cache),
+                r.reading,
+                (self.read_cache, "resources/list", self.resources_cache),
+                "call .read(..), .text(..) or .blob(..)",
                 &mut seen,
             )?;
-            let handler = r.handler.ok_or_else(|| {
-                invalid(
-                    "resource",
-                    &uri,
-                    "it has no read handler: call .read(..), .text(..) or .blob(..)",
-                )
-            })?;
             let served = Static { cache, handler };
-            statics.push((
-                r.definition,
-                Entry {
-                    access: r.access,
-                    served,
-                },
-            ));
+            statics.push((r.definition, Entry { access, served }));
         }
 
         let mut indexed: Vec<(usize, ResourceTemplate)> =
@@ -245,22 +237,18 @@ impl CatalogBuilder {
             let template = t
                 .template
                 .map_err(|e| invalid("resource template", &key, e.to_string()))?;
-            let cache = t.cache.unwrap_or(self.read_cache);
-            check_readable(
+            let (access, cache, handler) = readable(
                 ("resource template", &key),
                 &t.definition.name,
-                &t.access,
-                cache,
-                ("resources/templates/list", self.templates_cache),
+                t.reading,
+                (
+                    self.read_cache,
+                    "resources/templates/list",
+                    self.templates_cache,
+                ),
+                "call .read(..)",
                 &mut seen,
             )?;
-            let handler = t.handler.ok_or_else(|| {
-                invalid(
-                    "resource template",
-                    &key,
-                    "it has no read handler: call .read(..)",
-                )
-            })?;
             let completers = completers("resource template", &key, t.completers, |v| {
                 template.has_variable(v)
             })?;
@@ -271,13 +259,7 @@ impl CatalogBuilder {
                 handler,
                 completers,
             };
-            templates.push((
-                t.definition,
-                Entry {
-                    access: t.access,
-                    served,
-                },
-            ));
+            templates.push((t.definition, Entry { access, served }));
         }
 
         let mut prompts_in = self.prompts;
