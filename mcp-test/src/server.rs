@@ -705,9 +705,7 @@ impl Server {
     pub fn task_support(&self, name: &str) -> Option<crate::tasks::TaskSupport> {
         let tools = self.inner.catalog.tools();
         tools
-            .definitions()
             .iter()
-            .zip(tools.entries())
             .find(|(definition, _)| definition.name == name)
             .map(|(_, entry)| entry.served.task_support)
     }

@@ -402,31 +402,15 @@ impl Catalog {
     /// name or template, argument)`, sorted: `("ref/prompt", name, argument)` and
     /// `("ref/resource", template, variable)`.
     pub(crate) fn completion_references(&self) -> Vec<(&'static str, String, String)> {
-        let mut out = Vec::new();
-        for (definition, entry) in self
-            .templates
-            .definitions()
-            .iter()
-            .zip(self.templates.entries())
-        {
-            for variable in entry.served.completers.keys() {
-                out.push((
-                    "ref/resource",
-                    definition.uri_template.clone(),
-                    variable.clone(),
-                ));
-            }
-        }
-        for (definition, entry) in self
-            .prompts
-            .definitions()
-            .iter()
-            .zip(self.prompts.entries())
-        {
-            for argument in entry.served.completers.keys() {
-                out.push(("ref/prompt", definition.name.clone(), argument.clone()));
-            }
-        }
+        let variables = self.templates.iter().flat_map(|(template, entry)| {
+            (entry.served.completers.keys())
+                .map(move |v| ("ref/resource", template.uri_template.clone(), v.clone()))
+        });
+        let arguments = self.prompts.iter().flat_map(|(prompt, entry)| {
+            (entry.served.completers.keys())
+                .map(move |a| ("ref/prompt", prompt.name.clone(), a.clone()))
+        });
+        let mut out: Vec<_> = variables.chain(arguments).collect();
         out.sort();
         out
     }

@@ -101,6 +101,11 @@ impl<D: Keyed + Serialize, E> Registry<D, E> {
         self.entries.iter()
     }
 
+    /// Every definition with its entry, in list order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&D, &Entry<E>)> {
+        self.definitions.iter().zip(self.entries.iter())
+    }
+
     /// The definition and entry at `index` (list order).
     pub(crate) fn get(&self, index: usize) -> (&D, &Entry<E>) {
         (&self.definitions[index], &self.entries[index])
