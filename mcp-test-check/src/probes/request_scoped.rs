@@ -260,14 +260,19 @@ fn judge(heard: &Heard) -> Out {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::Severity;
 
-    fn ack() -> Value {
+    /// The acknowledgement opening a listen stream that asked for `notifications`.
+    pub(crate) fn acknowledged(notifications: Value) -> Value {
         json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
             "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: LISTEN_ID},
-                "notifications": {"toolsListChanged": true}}})
+                "notifications": notifications}})
+    }
+
+    fn ack() -> Value {
+        acknowledged(json!({"toolsListChanged": true}))
     }
 
     #[test]

@@ -126,9 +126,7 @@ mod tests {
     use crate::Severity;
 
     fn ack() -> Value {
-        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-            "params": {"_meta": {meta_keys::SUBSCRIPTION_ID: LISTEN_ID},
-                "notifications": {"taskIds": ["t1"]}}})
+        crate::probes::request_scoped::tests::acknowledged(json!({"taskIds": ["t1"]}))
     }
 
     #[test]
