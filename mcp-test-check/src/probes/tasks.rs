@@ -6,9 +6,9 @@
 //!   `tasks/cancel` answer -32021, and no tool call answers with a task handle;
 //! - `tasks/unknown-id`: an unknown `taskId` is -32602 on `tasks/get` (MUST) and on
 //!   `tasks/update` and `tasks/cancel` (SHOULD);
-//! - `tasks/required`: a tool whose `execution.taskSupport` is `"required"` answers -32021
-//!   naming the extension to a client that did not declare it (and is then exercised as a
-//!   task, not skipped);
+//! - `tasks/required`: a tool whose `execution.taskSupport` is `"required"`, called by a client
+//!   that did not declare the extension, answers -32021 naming the extension unless it serves
+//!   the call without a task (and is then exercised as a task, not skipped);
 //! - `tasks/lifecycle`: each tool whose base case, called with the extension declared, answers
 //!   with a task handle is followed to its end: the handle, a `tasks/get` right after it, then
 //!   polls (honouring `pollIntervalMs`) to a terminal status, answering `input_required`
@@ -203,24 +203,40 @@ async fn tasks_required(c: &mut Checker<'_>, task_only: &[Value], base: &[Case])
         let Some(r) = task_req(c, "tools/call", params, &mut out).await else {
             break;
         };
-        let names_extension = r
-            .pointer("/error/data/requiredCapabilities/extensions")
-            .and_then(Value::as_object)
-            .is_some_and(|e| e.contains_key(EXTENSION));
-        if code(&r) != Some(i64::from(error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY))
-            || !names_extension
-        {
-            out.push(c.broke(
-                &clauses::TASKS_REQUIRED_CAPABILITY,
-                format!(
-                    "{name} lists execution.taskSupport \"required\"; called without {EXTENSION} declared it must answer {} with data.requiredCapabilities.extensions naming it; got {}",
-                    error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                    brief(&r)
-                ),
-            ));
+        if let Some(note) = judge_required(name, &r) {
+            out.push(note.on(c.last.clone()));
         }
     }
     c.push_probe("tasks/required", out);
+}
+
+/// What a call without the extension declared says of `name`, a tool listed with
+/// `execution.taskSupport: "required"`. The clause binds a server that cannot serve the call
+/// without a task: one that served it (a result that is no task handle) shows it could,
+/// whatever its listing says, and a task handle is `tasks/undeclared`'s to judge. An error
+/// must be -32021 naming the extension.
+fn judge_required(name: &str, r: &Value) -> Option<Note> {
+    if r.get("error").is_none() {
+        return (result_type(r) != Some("task")).then(|| {
+            Note::info(format!(
+                "{name} lists execution.taskSupport \"required\" but, called without {EXTENSION} declared, served the call without a task: it can, so -32021 was not owed"
+            ))
+        });
+    }
+    let names_extension = r
+        .pointer("/error/data/requiredCapabilities/extensions")
+        .and_then(Value::as_object)
+        .is_some_and(|e| e.contains_key(EXTENSION));
+    let missing = i64::from(error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY);
+    (code(r) != Some(missing) || !names_extension).then(|| {
+        Note::broke(
+            &clauses::TASKS_REQUIRED_CAPABILITY,
+            format!(
+                "{name} lists execution.taskSupport \"required\"; called without {EXTENSION} declared it must answer {missing} with data.requiredCapabilities.extensions naming it; got {}",
+                brief(r)
+            ),
+        )
+    })
 }
 
 /// Follows each task tool's base case to the end; returns the tools that answered with a
@@ -607,3 +623,30 @@ pub(crate) const PROBES: [&str; 5] = [
     "tasks/lifecycle",
     "tasks/cancel",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+
+    #[test]
+    fn a_required_task_tool_is_judged_only_when_it_refuses() {
+        let refused = |code: i64, data: Value| json!({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "x", "data": data}});
+        let naming = json!({"requiredCapabilities": {"extensions": {EXTENSION: {}}}});
+        assert!(judge_required("t", &refused(-32021, naming.clone())).is_none());
+        for wrong in [refused(-32603, naming), refused(-32021, json!({}))] {
+            let note = judge_required("t", &wrong).expect("a finding");
+            assert_eq!(note.severity, Severity::Defect);
+            assert_eq!(note.clause, Some(clauses::TASKS_REQUIRED_CAPABILITY));
+        }
+        // Served without a task: it could, so nothing was owed.
+        let served = json!({"jsonrpc": "2.0", "id": 1,
+            "result": {"resultType": "complete", "content": []}});
+        let note = judge_required("t", &served).expect("a note");
+        assert_eq!(note.severity, Severity::Info);
+        // A task handle is tasks/undeclared's to judge.
+        let handle = json!({"jsonrpc": "2.0", "id": 1,
+            "result": {"resultType": "task", "taskId": "t1", "status": "working"}});
+        assert!(judge_required("t", &handle).is_none());
+    }
+}
