@@ -155,18 +155,9 @@ pub(crate) async fn read_messages(
 ) -> Result<Vec<Value>, String> {
     use tokio::time::Instant;
 
-    let uri: http::Uri = url.parse().map_err(|e| format!("{url}: {e}"))?;
-    let client = HttpClient::with_options(options).map_err(|e| e.to_string())?;
-    let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
-    *request.method_mut() = Method::POST;
-    *request.uri_mut() = uri;
-    *request.headers_mut() = mirrored_json_headers(body);
+    let wire = Wire::new(url, options, timeout)?;
     let mut until = Instant::now() + timeout;
-    let response = tokio::time::timeout_at(until, client.send_raw(request))
-        .await
-        .map_err(|_| format!("no reply within {timeout:?}"))?
-        .map_err(|e| e.to_string())?;
-    let mut incoming = response.into_body();
+    let (_, mut incoming) = wire.post_head(body, until).await?;
     let mut bytes = Vec::new();
     let mut first = false;
     loop {
@@ -304,7 +295,13 @@ impl Wire {
         headers: HeaderMap,
         bytes: Bytes,
         deadline: tokio::time::Instant,
-    ) -> Result<(Watched, impl BodyExt<Data = Bytes> + Unpin), String> {
+    ) -> Result<
+        (
+            Watched,
+            impl BodyExt<Data = Bytes, Error: std::fmt::Display> + Unpin,
+        ),
+        String,
+    > {
         let mut request = http::Request::new(Full::new(bytes));
         *request.method_mut() = method;
         *request.uri_mut() = self.uri.clone();
@@ -320,6 +317,24 @@ impl Wire {
             ..Watched::default()
         };
         Ok((head, incoming))
+    }
+
+    /// POSTs `body` with its [`mirrored_json_headers`] and waits until `deadline` for the head
+    /// of the reply, as [`Wire::head`].
+    pub(crate) async fn post_head(
+        &self,
+        body: &Value,
+        deadline: tokio::time::Instant,
+    ) -> Result<
+        (
+            Watched,
+            impl BodyExt<Data = Bytes, Error: std::fmt::Display> + Unpin,
+        ),
+        String,
+    > {
+        let bytes = Bytes::from(body.to_string());
+        self.head(Method::POST, mirrored_json_headers(body), bytes, deadline)
+            .await
     }
 
     /// Sends one request and reads its reply until the body ends, until `done` says the body

@@ -14,15 +14,12 @@
 //! The listen stream is read by [`listen_while`], which `tasks/listen-no-progress`
 //! (`super::tasks_listen`) shares.
 
-use super::http_exchange::{base_calls, mirrored_json_headers};
+use super::http_exchange::{Wire, base_calls};
 use crate::Shown;
 use crate::checker::{Note, Out, brief};
 use crate::run::Run;
-use bytes::Bytes;
 use futures_util::future::LocalBoxFuture;
-use http::Method;
-use http_body_util::{BodyExt, Full};
-use mcp_test::__check::HttpClient;
+use http_body_util::BodyExt;
 use mcp_test::cases::shorten;
 use mcp_test::client::HttpOptions;
 use mcp_test::spec::clauses::{self, Clause};
@@ -139,25 +136,15 @@ pub(crate) async fn listen_while<T>(
     work: impl Future<Output = T>,
 ) -> (Heard, Option<T>) {
     let until = tokio::time::Instant::now() + timeout;
-    let uri = match HttpClient::parse_url(url) {
-        Ok(uri) => uri,
-        Err(e) => return (Heard::Nothing(format!("{url}: {e}")), None),
+    let wire = match Wire::new(url, options, timeout) {
+        Ok(wire) => wire,
+        Err(e) => return (Heard::Nothing(e), None),
     };
-    let client = match HttpClient::with_options(options) {
-        Ok(client) => client,
-        Err(e) => return (Heard::Nothing(e.to_string()), None),
+    let (head, mut incoming) = match wire.post_head(body, until).await {
+        Ok(reply) => reply,
+        Err(e) => return (Heard::Nothing(e), None),
     };
-    let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
-    *request.method_mut() = Method::POST;
-    *request.uri_mut() = uri;
-    *request.headers_mut() = mirrored_json_headers(body);
-    let response = match tokio::time::timeout_at(until, client.send_raw(request)).await {
-        Err(_) => return (Heard::Nothing(format!("no reply within {timeout:?}")), None),
-        Ok(Err(e)) => return (Heard::Nothing(e.to_string()), None),
-        Ok(Ok(response)) => response,
-    };
-    let status = response.status().as_u16();
-    let mut incoming = response.into_body();
+    let status = head.status;
     let mut bytes = Vec::new();
     // Up to the first message: the acknowledgment, or the answer that refuses the listen.
     loop {
