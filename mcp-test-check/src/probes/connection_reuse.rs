@@ -16,7 +16,7 @@
 //! start. Only tools the schema cases call are called, with their base case, and at most
 //! [`MAX_TOOLS`] of them until one asks a question `check` can answer.
 
-use super::input_responses::answered_round;
+use super::input_responses::{answered_round, answers_with};
 use super::stateless::first_on_a_connection;
 use crate::Shown;
 use crate::checker::{Note, brief};
@@ -24,7 +24,6 @@ use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::every_client_capability;
 use mcp_test::spec::clauses;
-use mcp_test::target::synthesize_answer;
 use serde_json::{Map, Value, json};
 
 pub(crate) const ID: &str = "base/connection-reuse";
@@ -73,11 +72,7 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
 /// A synthesized answer to every question of an `input_required` result; `None` when one
 /// has none.
 fn synthesized(result: &Value) -> Option<(Map<String, Value>, ())> {
-    let mut responses = Map::new();
-    for (key, request) in result.get("inputRequests")?.as_object()? {
-        responses.insert(key.clone(), synthesize_answer(request)?);
-    }
-    Some((responses, ()))
+    answers_with(result, |_, _| None).map(|responses| (responses, ()))
 }
 
 /// Whether a reply refuses the call: a JSON-RPC error or an `isError` result.

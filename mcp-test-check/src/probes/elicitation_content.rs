@@ -11,7 +11,7 @@
 //! ([`clauses::ELICITATION_VALIDATE`]). Only tools the schema cases call are called, with
 //! their base case, and at most [`MAX_TOOLS`] of them until one asks with a form.
 
-use super::input_responses::answered_round;
+use super::input_responses::{answered_round, answers_with};
 use crate::run::Run;
 use crate::{Note, brief};
 use futures_util::future::LocalBoxFuture;
@@ -56,22 +56,17 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
 /// was broken, for the finding. `None` when no form can be broken or a question has no
 /// synthesized answer.
 fn responses_with_one_broken(result: &Value) -> Option<(Map<String, Value>, String)> {
-    let requests = result.get("inputRequests")?.as_object()?;
-    let mut responses = Map::new();
     let mut broken = None;
-    for (key, request) in requests {
-        if broken.is_none()
-            && request.get("method").and_then(Value::as_str) == Some("elicitation/create")
-            && request.pointer("/params/mode").and_then(Value::as_str) != Some("url")
-            && let Some(schema) = request.pointer("/params/requestedSchema")
-            && let Some((content, what)) = off_schema(schema)
+    let responses = answers_with(result, |key, request| {
+        if request.get("method").and_then(Value::as_str) != Some("elicitation/create")
+            || request.pointer("/params/mode").and_then(Value::as_str) == Some("url")
         {
-            responses.insert(key.clone(), json!({"action": "accept", "content": content}));
-            broken = Some(format!("{key:?}: {what}"));
-            continue;
+            return None;
         }
-        responses.insert(key.clone(), synthesize_answer(request)?);
-    }
+        let (content, what) = off_schema(request.pointer("/params/requestedSchema")?)?;
+        broken = Some(format!("{key:?}: {what}"));
+        Some(json!({"action": "accept", "content": content}))
+    })?;
     Some((responses, broken?))
 }
 

@@ -15,6 +15,7 @@ use crate::{Note, Out, brief};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::{Happened, every_client_capability};
 use mcp_test::spec::clauses;
+use mcp_test::target::synthesize_answer;
 use mcp_test::wire::meta_keys;
 use serde_json::{Map, Value, json};
 
@@ -79,6 +80,28 @@ pub(crate) async fn answered_round<T>(
         return Some((tool, told, params));
     }
     None
+}
+
+/// The answers to every question of an `input_required` result: the first question `take`
+/// answers gets that answer, every other its synthesized one. `None` when the result asks
+/// nothing or a question has no synthesized answer.
+pub(crate) fn answers_with(
+    result: &Value,
+    mut take: impl FnMut(&str, &Value) -> Option<Value>,
+) -> Option<Map<String, Value>> {
+    let mut responses = Map::new();
+    let mut taken = false;
+    for (key, request) in result.get("inputRequests")?.as_object()? {
+        let answer = match (!taken).then(|| take(key, request)).flatten() {
+            Some(answer) => {
+                taken = true;
+                answer
+            }
+            None => synthesize_answer(request)?,
+        };
+        responses.insert(key.clone(), answer);
+    }
+    Some(responses)
 }
 
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {

@@ -15,13 +15,12 @@
 //! judged. Only tools the schema cases call are called, with their base case, and at most
 //! [`MAX_TOOLS`] of them until one asks for sampling with tools.
 
-use super::input_responses::answered_round;
+use super::input_responses::{answered_round, answers_with};
 use crate::run::Run;
 use crate::{Note, Out};
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::every_client_capability;
 use mcp_test::spec::clauses;
-use mcp_test::target::synthesize_answer;
 use serde_json::{Map, Value, json};
 
 pub(crate) const ID: &str = "multi-round/sampling-tool-results";
@@ -59,22 +58,15 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
 /// tools answered with a tool use ([`tool_use`]), every other question its synthesized
 /// answer. `None` when no request samples with tools or a question has no synthesized answer.
 fn responses_with_tool_use(result: &Value) -> Option<Map<String, Value>> {
-    let requests = result.get("inputRequests")?.as_object()?;
-    let mut responses = Map::new();
     let mut used = false;
-    for (key, request) in requests {
-        if !used
-            && request.get("method").and_then(Value::as_str) == Some("sampling/createMessage")
-            && let Some(name) = request
-                .pointer("/params/tools/0/name")
-                .and_then(Value::as_str)
-        {
-            responses.insert(key.clone(), tool_use(name));
-            used = true;
-            continue;
+    let responses = answers_with(result, |_, request| {
+        if request.get("method").and_then(Value::as_str) != Some("sampling/createMessage") {
+            return None;
         }
-        responses.insert(key.clone(), synthesize_answer(request)?);
-    }
+        let name = request.pointer("/params/tools/0/name")?.as_str()?;
+        used = true;
+        Some(tool_use(name))
+    })?;
     used.then_some(responses)
 }
 
