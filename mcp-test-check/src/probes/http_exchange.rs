@@ -157,7 +157,10 @@ pub(crate) async fn read_messages(
 
     let wire = Wire::new(url, options, timeout)?;
     let mut until = Instant::now() + timeout;
-    let (_, mut incoming) = wire.post_head(body, until).await?;
+    let bytes = Bytes::from(body.to_string());
+    let (_, mut incoming) = wire
+        .head(Method::POST, mirrored_json_headers(body), bytes, until)
+        .await?;
     let mut bytes = Vec::new();
     let mut first = false;
     loop {
@@ -289,7 +292,7 @@ impl Wire {
     /// Sends one request and waits until `deadline` for the head of its reply: the status and
     /// headers (with no body yet), and the body still to read. `Err`: no head in time, or a
     /// failure to send.
-    async fn head(
+    pub(crate) async fn head(
         &self,
         method: Method,
         headers: HeaderMap,
@@ -317,24 +320,6 @@ impl Wire {
             ..Watched::default()
         };
         Ok((head, incoming))
-    }
-
-    /// POSTs `body` with its [`mirrored_json_headers`] and waits until `deadline` for the head
-    /// of the reply, as [`Wire::head`].
-    pub(crate) async fn post_head(
-        &self,
-        body: &Value,
-        deadline: tokio::time::Instant,
-    ) -> Result<
-        (
-            Watched,
-            impl BodyExt<Data = Bytes, Error: std::fmt::Display> + Unpin,
-        ),
-        String,
-    > {
-        let bytes = Bytes::from(body.to_string());
-        self.head(Method::POST, mirrored_json_headers(body), bytes, deadline)
-            .await
     }
 
     /// Sends one request and reads its reply until the body ends, until `done` says the body

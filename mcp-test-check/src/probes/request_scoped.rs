@@ -14,11 +14,13 @@
 //! The listen stream is read by [`listen_while`], which `tasks/listen-no-progress`
 //! (`super::tasks_listen`) shares.
 
-use super::http_exchange::{Wire, base_calls};
+use super::http_exchange::{Wire, base_calls, mirrored_json_headers};
 use crate::Shown;
 use crate::checker::{Note, Out, brief};
 use crate::run::Run;
+use bytes::Bytes;
 use futures_util::future::LocalBoxFuture;
+use http::Method;
 use http_body_util::BodyExt;
 use mcp_test::cases::shorten;
 use mcp_test::client::HttpOptions;
@@ -140,7 +142,9 @@ pub(crate) async fn listen_while<T>(
         Ok(wire) => wire,
         Err(e) => return (Heard::Nothing(e), None),
     };
-    let (head, mut incoming) = match wire.post_head(body, until).await {
+    let bytes = Bytes::from(body.to_string());
+    let headers = mirrored_json_headers(body);
+    let (head, mut incoming) = match wire.head(Method::POST, headers, bytes, until).await {
         Ok(reply) => reply,
         Err(e) => return (Heard::Nothing(e), None),
     };
