@@ -69,21 +69,13 @@ impl Access {
     }
 
     /// Callers holding every one of `scopes`.
-    pub fn scopes<I, S>(scopes: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn scopes(scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         Access::public().or_scopes(scopes)
     }
 
     /// Adds an alternative scope set: callers holding every one of `scopes` are also allowed.
     #[must_use]
-    pub fn or_scopes<I, S>(mut self, scopes: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn or_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.scope_sets
             .push(scopes.into_iter().map(Into::into).collect());
         self

@@ -88,11 +88,7 @@ where
 }
 
 /// The values of `values` that start with the typed text, ignoring case, in order.
-pub(crate) fn static_completer<I, S>(values: I) -> Completer
-where
-    I: IntoIterator<Item = S>,
-    S: Into<String>,
-{
+pub(crate) fn static_completer(values: impl IntoIterator<Item = impl Into<String>>) -> Completer {
     let values: Arc<[String]> = values.into_iter().map(Into::into).collect();
     completer(move |_ctx, request: CompletionRequest| {
         let typed = request.value.to_lowercase();

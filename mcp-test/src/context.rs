@@ -13,6 +13,7 @@
 use crate::notify::Notifier;
 use crate::request_state::StateConfig;
 use crate::rounds::ask::{Ask, Asker, Capability, RoundHandle};
+use crate::setters;
 use crate::subscriptions::{Change, Hub};
 use crate::tool::error::ToolError;
 use crate::wire::input::{Elicitation, Root, SampledMessage, SamplingRequest};
@@ -65,29 +66,16 @@ impl Identity {
         }
     }
 
-    /// Sets the tenant.
-    #[must_use]
-    pub fn with_tenant(mut self, tenant: impl Into<String>) -> Self {
-        self.tenant = Some(tenant.into());
-        self
-    }
+    setters! {
+        /// Sets the tenant.
+        with_tenant(tenant: impl Into<String>) => tenant = Some(tenant.into());
 
-    /// Sets the scopes.
-    #[must_use]
-    pub fn with_scopes<I, S>(mut self, scopes: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.scopes = scopes.into_iter().map(Into::into).collect();
-        self
-    }
+        /// Sets the scopes.
+        with_scopes(scopes: impl IntoIterator<Item = impl Into<String>>)
+            => scopes = scopes.into_iter().map(Into::into).collect();
 
-    /// Sets the host context.
-    #[must_use]
-    pub fn with_host_context(mut self, host_context: Map<String, Value>) -> Self {
-        self.host_context = host_context;
-        self
+        /// Sets the host context.
+        with_host_context(host_context: Map<String, Value>) => host_context = host_context;
     }
 
     /// Whether `scope` was granted.
@@ -625,25 +613,13 @@ pub struct ContextBuilder {
 }
 
 impl ContextBuilder {
-    /// Sets the request id.
-    #[must_use]
-    pub fn request_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.ctx.request_id = id.into();
-        self
-    }
-
-    /// Sets the method.
-    #[must_use]
-    pub fn method(mut self, method: impl Into<String>) -> Self {
-        self.ctx.method = method.into();
-        self
-    }
-
-    /// Sets the request `_meta`.
-    #[must_use]
-    pub fn meta(mut self, meta: RequestMeta) -> Self {
-        self.ctx.meta = meta;
-        self
+    setters! {
+        /// Sets the request id.
+        request_id(id: impl Into<RequestId>) => ctx.request_id = id.into();
+        /// Sets the method.
+        method(method: impl Into<String>) => ctx.method = method.into();
+        /// Sets the request `_meta`.
+        meta(meta: RequestMeta) => ctx.meta = meta;
     }
 
     /// Sets the declared client capabilities (keeping the rest of the `_meta`).
@@ -657,11 +633,9 @@ impl ContextBuilder {
         self
     }
 
-    /// Sets the identity.
-    #[must_use]
-    pub fn identity(mut self, identity: Identity) -> Self {
-        self.ctx.identity = identity;
-        self
+    setters! {
+        /// Sets the identity.
+        identity(identity: Identity) => ctx.identity = identity;
     }
 
     /// Attaches a typed assign.
@@ -671,11 +645,9 @@ impl ContextBuilder {
         self
     }
 
-    /// Replaces all assigns.
-    #[must_use]
-    pub fn assigns(mut self, assigns: Extensions) -> Self {
-        self.ctx.assigns = assigns;
-        self
+    setters! {
+        /// Replaces all assigns.
+        assigns(assigns: Extensions) => ctx.assigns = assigns;
     }
 
     /// Gives the context what a handler reads from a server: its state, its tool list, its

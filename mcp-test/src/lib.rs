@@ -64,6 +64,42 @@
 // example server of `cases`) use it too.
 extern crate self as mcp_test;
 
+/// Builder methods, one entry each, with the caller's docs and attributes, each `#[must_use]`:
+///
+/// - `field: Type;` gives `pub fn field(mut self, field: Type) -> Self`, which sets `self.field`;
+/// - `name(value: Type) => path.to.field = expr;` gives `pub fn name(mut self, value: Type) ->
+///   Self`, which sets `self.path.to.field` to `expr` (written in terms of `value`).
+///
+/// One spelling of a setter for every builder of the library, so that a builder reads as the
+/// list of what it sets. Exported, hidden, for the options types of `mcp-test-check`; not part
+/// of the API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __setters {
+    () => {};
+    ($(#[$attr:meta])* $field:ident: $ty:ty; $($rest:tt)*) => {
+        $(#[$attr])*
+        #[must_use]
+        #[allow(clippy::double_must_use)] // some builders are `#[must_use]` types already
+        pub fn $field(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+        $crate::__setters! { $($rest)* }
+    };
+    ($(#[$attr:meta])* $name:ident($value:ident: $ty:ty) => $($field:ident).+ = $set:expr; $($rest:tt)*) => {
+        $(#[$attr])*
+        #[must_use]
+        #[allow(clippy::double_must_use)] // some builders are `#[must_use]` types already
+        pub fn $name(mut self, $value: $ty) -> Self {
+            self.$($field).+ = $set;
+            self
+        }
+        $crate::__setters! { $($rest)* }
+    };
+}
+pub(crate) use __setters as setters;
+
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub mod auth;

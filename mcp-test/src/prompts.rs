@@ -56,6 +56,7 @@ use crate::completion::{
     Completer, CompletionRequest, IntoCompletion, completer, static_completer,
 };
 use crate::context::Context;
+use crate::setters;
 use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
 use futures_util::future::BoxFuture;
@@ -184,18 +185,11 @@ impl PromptArgument {
         self
     }
 
-    /// Sets the display title.
-    #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-
-    /// Sets the description.
-    #[must_use]
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
+    setters! {
+        /// Sets the display title.
+        title(title: impl Into<String>) => title = Some(title.into());
+        /// Sets the description.
+        description(description: impl Into<String>) => description = Some(description.into());
     }
 
     fn is_required(&self) -> bool {
@@ -289,35 +283,22 @@ impl Prompt {
         }
     }
 
-    /// Sets the display title.
-    pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.definition.title = Some(title.into());
-        self
-    }
+    setters! {
+        /// Sets the display title.
+        title(title: impl Into<String>) => definition.title = Some(title.into());
 
-    /// Sets the description.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.definition.description = Some(description.into());
-        self
-    }
+        /// Sets the description.
+        description(description: impl Into<String>)
+            => definition.description = Some(description.into());
 
-    /// Sets the icons (the spec's `Icon` objects).
-    pub fn icons(mut self, icons: Vec<Value>) -> Self {
-        self.definition.icons = Some(icons);
-        self
-    }
+        /// Sets the icons (the spec's `Icon` objects).
+        icons(icons: Vec<Value>) => definition.icons = Some(icons);
+        /// Sets the definition's `_meta`.
+        meta(meta: Map<String, Value>) => definition.meta = Some(meta);
 
-    /// Sets the definition's `_meta`.
-    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
-        self.definition.meta = Some(meta);
-        self
-    }
-
-    /// Who may see and get it (default: everyone). A denied caller gets the answer of an
-    /// unknown prompt; see [`authorization`](crate::authorization).
-    pub fn access(mut self, access: Access) -> Self {
-        self.access = access;
-        self
+        /// Who may see and get it (default: everyone). A denied caller gets the answer of an
+        /// unknown prompt; see [`authorization`](crate::authorization).
+        access: Access;
     }
 
     /// Declares an argument, or replaces the one of that name derived from the handler's
@@ -372,11 +353,11 @@ impl Prompt {
 
     /// Completes `argument` from a fixed list: the values starting with what the client typed
     /// (ignoring case), in the given order.
-    pub fn complete_from<I, S>(mut self, argument: impl Into<String>, values: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn complete_from(
+        mut self,
+        argument: impl Into<String>,
+        values: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
         self.completers
             .push((argument.into(), static_completer(values)));
         self

@@ -59,6 +59,7 @@ pub use crate::wire::ResourceTemplateDefinition;
 use crate::authorization::Access;
 use crate::completion::{Completer, IntoCompletion, completer, static_completer};
 use crate::context::Context;
+use crate::setters;
 use crate::string_args::StringArgsError;
 use crate::tool::ToolError;
 use crate::uri_template::{UriTemplate, UriTemplateError, Variables};
@@ -183,55 +184,33 @@ impl fmt::Debug for Reading {
 
 macro_rules! definition_setters {
     () => {
-        /// Sets the display title.
-        pub fn title(mut self, title: impl Into<String>) -> Self {
-            self.definition.title = Some(title.into());
-            self
-        }
+        setters! {
+            /// Sets the display title.
+            title(title: impl Into<String>) => definition.title = Some(title.into());
 
-        /// Sets the description, for the model.
-        pub fn description(mut self, description: impl Into<String>) -> Self {
-            self.definition.description = Some(description.into());
-            self
-        }
+            /// Sets the description, for the model.
+            description(description: impl Into<String>)
+                => definition.description = Some(description.into());
 
-        /// Sets the MIME type; a handler returning a `String` or bytes gets it on its contents.
-        pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
-            self.definition.mime_type = Some(mime_type.into());
-            self
-        }
+            /// Sets the MIME type; a handler returning a `String` or bytes gets it on its contents.
+            mime_type(mime_type: impl Into<String>)
+                => definition.mime_type = Some(mime_type.into());
 
-        /// Sets the icons (the spec's `Icon` objects).
-        pub fn icons(mut self, icons: Vec<Value>) -> Self {
-            self.definition.icons = Some(icons);
-            self
-        }
+            /// Sets the icons (the spec's `Icon` objects).
+            icons(icons: Vec<Value>) => definition.icons = Some(icons);
+            /// Sets the annotations.
+            annotations(annotations: Annotations) => definition.annotations = Some(annotations);
+            /// Sets the definition's `_meta`.
+            meta(meta: Map<String, Value>) => definition.meta = Some(meta);
 
-        /// Sets the annotations.
-        pub fn annotations(mut self, annotations: Annotations) -> Self {
-            self.definition.annotations = Some(annotations);
-            self
-        }
+            /// Who may see and read it (default: everyone). A denied caller gets the answer of an
+            /// unknown URI; see [`authorization`](crate::authorization).
+            access(access: Access) => reading.access = access;
 
-        /// Sets the definition's `_meta`.
-        pub fn meta(mut self, meta: Map<String, Value>) -> Self {
-            self.definition.meta = Some(meta);
-            self
-        }
-
-        /// Who may see and read it (default: everyone). A denied caller gets the answer of an
-        /// unknown URI; see [`authorization`](crate::authorization).
-        pub fn access(mut self, access: Access) -> Self {
-            self.reading.access = access;
-            self
-        }
-
-        /// The cache hints of its `resources/read` results (default: the server's
-        /// [`read_cache`](crate::ServerBuilder::read_cache)). A restricted definition may not be
-        /// cached `public`.
-        pub fn cache(mut self, hint: CacheHint) -> Self {
-            self.reading.cache = Some(hint);
-            self
+            /// The cache hints of its `resources/read` results (default: the server's
+            /// [`read_cache`](crate::ServerBuilder::read_cache)). A restricted definition may not
+            /// be cached `public`.
+            cache(hint: CacheHint) => reading.cache = Some(hint);
         }
     };
 }
@@ -247,10 +226,9 @@ impl Resource {
 
     definition_setters!();
 
-    /// Sets the size of the raw content, in bytes.
-    pub fn size(mut self, size: u64) -> Self {
-        self.definition.size = Some(size);
-        self
+    setters! {
+        /// Sets the size of the raw content, in bytes.
+        size(size: u64) => definition.size = Some(size);
     }
 
     /// Reads it with `handler`.
@@ -387,11 +365,11 @@ impl ResourceTemplate {
 
     /// Completes `variable` from a fixed list: the values starting with what the client typed
     /// (ignoring case), in the given order.
-    pub fn complete_from<I, S>(mut self, variable: impl Into<String>, values: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn complete_from(
+        mut self,
+        variable: impl Into<String>,
+        values: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
         self.completers
             .push((variable.into(), static_completer(values)));
         self

@@ -20,6 +20,7 @@ pub use crate::catalog::BuildError;
 use crate::catalog::{Catalog, CatalogBuilder, List, ToolRegistration};
 use crate::context::{Context, ContextBuilder, Extensions, Identity};
 use crate::request_state::{self, StateConfig};
+use crate::setters;
 use crate::subscriptions::{self, Change, Hub, ListenRequest};
 use crate::tool::Tool;
 use crate::wire::{
@@ -194,11 +195,9 @@ impl Caller {
         self
     }
 
-    /// Sets the request timeout.
-    #[must_use]
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
+    setters! {
+        /// Sets the request timeout.
+        with_timeout(timeout: Duration) => timeout = Some(timeout);
     }
 }
 
@@ -238,10 +237,9 @@ impl fmt::Debug for ServerBuilder {
 }
 
 impl ServerBuilder {
-    /// Replaces the server's implementation info (name, version, title, ...).
-    pub fn info(mut self, info: Implementation) -> Self {
-        self.info = info;
-        self
+    setters! {
+        /// Replaces the server's implementation info (name, version, title, ...).
+        info: Implementation;
     }
 
     /// Declares the `logging` capability, so that [`Context::log`] sends
@@ -309,10 +307,9 @@ impl ServerBuilder {
         self
     }
 
-    /// Sets the `instructions` that `server/discover` returns.
-    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
-        self
+    setters! {
+        /// Sets the `instructions` that `server/discover` returns.
+        instructions(instructions: impl Into<String>) => instructions = Some(instructions.into());
     }
 
     /// Registers a tool.
@@ -353,23 +350,15 @@ impl ServerBuilder {
         self.tool_with_access::<T>(Access::public())
     }
 
-    /// How many items one page of a list holds (default 100).
-    pub fn page_size(mut self, page_size: usize) -> Self {
-        self.page_size = page_size;
-        self
-    }
+    setters! {
+        /// How many items one page of a list holds (default 100).
+        page_size: usize;
+        /// Cache hints of `server/discover` (default: one hour, public).
+        discover_cache(hint: CacheHint) => discover_cache = hint;
 
-    /// Cache hints of `server/discover` (default: one hour, public).
-    pub fn discover_cache(mut self, hint: CacheHint) -> Self {
-        self.discover_cache = hint;
-        self
-    }
-
-    /// Cache hints of every `tools/list` page (default: one minute, private, since a list may
-    /// depend on the caller's authorization).
-    pub fn tools_cache(mut self, hint: CacheHint) -> Self {
-        self.catalog.tools_cache = hint;
-        self
+        /// Cache hints of every `tools/list` page (default: one minute, private, since a list may
+        /// depend on the caller's authorization).
+        tools_cache(hint: CacheHint) => catalog.tools_cache = hint;
     }
 
     /// Registers a tool that only callers `access` allows may see and call; to anyone else it
@@ -429,122 +418,82 @@ impl ServerBuilder {
         self
     }
 
-    /// Cache hints of every `resources/list` page (default: one minute, private).
-    pub fn resources_cache(mut self, hint: CacheHint) -> Self {
-        self.catalog.resources_cache = hint;
-        self
-    }
+    setters! {
+        /// Cache hints of every `resources/list` page (default: one minute, private).
+        resources_cache(hint: CacheHint) => catalog.resources_cache = hint;
+        /// Cache hints of every `resources/templates/list` page (default: one minute, private).
+        resource_templates_cache(hint: CacheHint) => catalog.templates_cache = hint;
+        /// Cache hints of every `prompts/list` page (default: one minute, private).
+        prompts_cache(hint: CacheHint) => catalog.prompts_cache = hint;
 
-    /// Cache hints of every `resources/templates/list` page (default: one minute, private).
-    pub fn resource_templates_cache(mut self, hint: CacheHint) -> Self {
-        self.catalog.templates_cache = hint;
-        self
-    }
+        /// Cache hints of `resources/read` results, for resources and templates that set none
+        /// with `.cache(..)` (default: one minute, private).
+        read_cache(hint: CacheHint) => catalog.read_cache = hint;
 
-    /// Cache hints of every `prompts/list` page (default: one minute, private).
-    pub fn prompts_cache(mut self, hint: CacheHint) -> Self {
-        self.catalog.prompts_cache = hint;
-        self
-    }
+        /// The longest any request may run (default 60 s). A request that takes longer is answered
+        /// with -32603.
+        max_request_timeout(timeout: Duration) => max_request_timeout = timeout;
 
-    /// Cache hints of `resources/read` results, for resources and templates that set none
-    /// with `.cache(..)` (default: one minute, private).
-    pub fn read_cache(mut self, hint: CacheHint) -> Self {
-        self.catalog.read_cache = hint;
-        self
-    }
+        /// The key that signs `requestState` (HMAC-SHA256), at least 32 bytes. Servers that share
+        /// a key accept each other's states, so a retry may reach another replica. Default: 32
+        /// random bytes per server, so states do not survive a restart.
+        request_state_key(key: impl Into<Vec<u8>>) => request_state_key = Some(key.into());
 
-    /// The longest any request may run (default 60 s). A request that takes longer is answered
-    /// with -32603.
-    pub fn max_request_timeout(mut self, timeout: Duration) -> Self {
-        self.max_request_timeout = timeout;
-        self
-    }
+        /// How long a `requestState` stays valid after it is minted (default 10 minutes). A retry
+        /// with an older state is rejected with -32602.
+        request_state_ttl(ttl: Duration) => request_state_ttl = ttl;
 
-    /// The key that signs `requestState` (HMAC-SHA256), at least 32 bytes. Servers that share
-    /// a key accept each other's states, so a retry may reach another replica. Default: 32
-    /// random bytes per server, so states do not survive a restart.
-    pub fn request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
-        self.request_state_key = Some(key.into());
-        self
-    }
+        /// The clock `requestState` expiry is checked against (default: the system clock). Tests
+        /// inject one to expire a state without sleeping.
+        request_state_clock(clock: impl Fn() -> std::time::SystemTime + Send + Sync + 'static)
+            => request_state_clock = Some(Arc::new(clock));
 
-    /// How long a `requestState` stays valid after it is minted (default 10 minutes). A retry
-    /// with an older state is rejected with -32602.
-    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
-        self.request_state_ttl = ttl;
-        self
-    }
+        /// Where tasks are kept (the tasks extension; default: a
+        /// [`MemoryTaskStore`](crate::tasks::MemoryTaskStore)).
+        ///
+        /// ```
+        /// use mcp_test::Server;
+        /// use mcp_test::tasks::MemoryTaskStore;
+        /// let server = Server::builder("s", "1").task_store(MemoryTaskStore::default()).build().unwrap();
+        /// # let _ = server;
+        /// ```
+        task_store(store: impl crate::tasks::TaskStore) => tasks.store = Arc::new(store);
 
-    /// The clock `requestState` expiry is checked against (default: the system clock). Tests
-    /// inject one to expire a state without sleeping.
-    pub fn request_state_clock(
-        mut self,
-        clock: impl Fn() -> std::time::SystemTime + Send + Sync + 'static,
-    ) -> Self {
-        self.request_state_clock = Some(Arc::new(clock));
-        self
-    }
+        /// How long after its creation a task is kept (`ttlMs`; default one hour). `None` keeps
+        /// tasks as long as the store does (`ttlMs: null`).
+        ///
+        /// ```
+        /// use mcp_test::Server;
+        /// use std::time::Duration;
+        /// let server = Server::builder("s", "1").task_ttl(Some(Duration::from_secs(60))).build().unwrap();
+        /// # let _ = server;
+        /// ```
+        task_ttl(ttl: Option<Duration>) => tasks.ttl = ttl;
 
-    /// Where tasks are kept (the tasks extension; default: a
-    /// [`MemoryTaskStore`](crate::tasks::MemoryTaskStore)).
-    ///
-    /// ```
-    /// use mcp_test::Server;
-    /// use mcp_test::tasks::MemoryTaskStore;
-    /// let server = Server::builder("s", "1").task_store(MemoryTaskStore::default()).build().unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn task_store(mut self, store: impl crate::tasks::TaskStore) -> Self {
-        self.tasks.store = Arc::new(store);
-        self
-    }
+        /// The polling interval tasks suggest (`pollIntervalMs`; default 500 ms). `None` or zero
+        /// leaves the hint out, so a client may poll at once (what tests want).
+        ///
+        /// ```
+        /// use mcp_test::Server;
+        /// let server = Server::builder("s", "1").task_poll_interval(None).build().unwrap();
+        /// # let _ = server;
+        /// ```
+        task_poll_interval(interval: Option<Duration>) => tasks.poll_interval = interval;
 
-    /// How long after its creation a task is kept (`ttlMs`; default one hour). `None` keeps
-    /// tasks as long as the store does (`ttlMs: null`).
-    ///
-    /// ```
-    /// use mcp_test::Server;
-    /// use std::time::Duration;
-    /// let server = Server::builder("s", "1").task_ttl(Some(Duration::from_secs(60))).build().unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn task_ttl(mut self, ttl: Option<Duration>) -> Self {
-        self.tasks.ttl = ttl;
-        self
-    }
-
-    /// The polling interval tasks suggest (`pollIntervalMs`; default 500 ms). `None` or zero
-    /// leaves the hint out, so a client may poll at once (what tests want).
-    ///
-    /// ```
-    /// use mcp_test::Server;
-    /// let server = Server::builder("s", "1").task_poll_interval(None).build().unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn task_poll_interval(mut self, interval: Option<Duration>) -> Self {
-        self.tasks.poll_interval = interval;
-        self
-    }
-
-    /// The clock task timestamps and TTLs are measured with (default: the system clock).
-    /// Tests inject one to expire a task without sleeping.
-    ///
-    /// ```
-    /// use mcp_test::Server;
-    /// use std::time::{Duration, UNIX_EPOCH};
-    /// let server = Server::builder("s", "1")
-    ///     .task_clock(|| UNIX_EPOCH + Duration::from_secs(1_764_066_600))
-    ///     .build()
-    ///     .unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn task_clock(
-        mut self,
-        clock: impl Fn() -> std::time::SystemTime + Send + Sync + 'static,
-    ) -> Self {
-        self.tasks.clock = Arc::new(clock);
-        self
+        /// The clock task timestamps and TTLs are measured with (default: the system clock).
+        /// Tests inject one to expire a task without sleeping.
+        ///
+        /// ```
+        /// use mcp_test::Server;
+        /// use std::time::{Duration, UNIX_EPOCH};
+        /// let server = Server::builder("s", "1")
+        ///     .task_clock(|| UNIX_EPOCH + Duration::from_secs(1_764_066_600))
+        ///     .build()
+        ///     .unwrap();
+        /// # let _ = server;
+        /// ```
+        task_clock(clock: impl Fn() -> std::time::SystemTime + Send + Sync + 'static)
+            => tasks.clock = Arc::new(clock);
     }
 
     /// Adds server-wide shared state, which handlers read with [`Context::state`].

@@ -2,6 +2,7 @@
 //! the token chosen, including deliberately wrong ones (another audience, expired, not yet
 //! valid, another issuer, a signature that does not verify, algorithm `none`).
 
+use crate::setters;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -84,47 +85,22 @@ impl TokenSpec {
         TokenSpec::default().audience(audience)
     }
 
-    /// `aud` is `audience` alone.
-    #[must_use]
-    pub fn audience(mut self, audience: impl Into<String>) -> Self {
-        self.audience = vec![audience.into()];
-        self
-    }
+    setters! {
+        /// `aud` is `audience` alone.
+        audience(audience: impl Into<String>) => audience = vec![audience.into()];
 
-    /// `aud` is every one of `audiences` (none: no `aud` claim at all).
-    #[must_use]
-    pub fn audiences<I, S>(mut self, audiences: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.audience = audiences.into_iter().map(Into::into).collect();
-        self
-    }
+        /// `aud` is every one of `audiences` (none: no `aud` claim at all).
+        audiences(audiences: impl IntoIterator<Item = impl Into<String>>)
+            => audience = audiences.into_iter().map(Into::into).collect();
 
-    /// The scopes granted.
-    #[must_use]
-    pub fn scopes<I, S>(mut self, scopes: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.scopes = scopes.into_iter().map(Into::into).collect();
-        self
-    }
+        /// The scopes granted.
+        scopes(scopes: impl IntoIterator<Item = impl Into<String>>)
+            => scopes = scopes.into_iter().map(Into::into).collect();
 
-    /// `sub`, the principal the server sees.
-    #[must_use]
-    pub fn subject(mut self, subject: impl Into<String>) -> Self {
-        self.subject = subject.into();
-        self
-    }
-
-    /// Expires `seconds` from now (negative: expired that long ago).
-    #[must_use]
-    pub fn expires_in(mut self, seconds: f64) -> Self {
-        self.expires_in = seconds;
-        self
+        /// `sub`, the principal the server sees.
+        subject(subject: impl Into<String>) => subject = subject.into();
+        /// Expires `seconds` from now (negative: expired that long ago).
+        expires_in(seconds: f64) => expires_in = seconds;
     }
 
     /// Expired an hour ago, well past any clock-skew leeway.
@@ -133,32 +109,15 @@ impl TokenSpec {
         self.expires_in(-3600.0)
     }
 
-    /// Valid only from `seconds` from now (`nbf`).
-    #[must_use]
-    pub fn not_before_in(mut self, seconds: f64) -> Self {
-        self.not_before_in = Some(seconds);
-        self
-    }
-
-    /// `iss` is `issuer` rather than the server's own.
-    #[must_use]
-    pub fn issuer(mut self, issuer: impl Into<String>) -> Self {
-        self.issuer = Some(issuer.into());
-        self
-    }
-
-    /// `client_id`.
-    #[must_use]
-    pub fn client_id(mut self, client_id: impl Into<String>) -> Self {
-        self.client_id = Some(client_id.into());
-        self
-    }
-
-    /// How the token is signed.
-    #[must_use]
-    pub fn signature(mut self, signature: Signature) -> Self {
-        self.signature = signature;
-        self
+    setters! {
+        /// Valid only from `seconds` from now (`nbf`).
+        not_before_in(seconds: f64) => not_before_in = Some(seconds);
+        /// `iss` is `issuer` rather than the server's own.
+        issuer(issuer: impl Into<String>) => issuer = Some(issuer.into());
+        /// `client_id`.
+        client_id(client_id: impl Into<String>) => client_id = Some(client_id.into());
+        /// How the token is signed.
+        signature: Signature;
     }
 
     /// One more claim (replacing any the spec writes under that name).

@@ -163,21 +163,13 @@ impl TokenValidator {
     /// the metadata's `scopes_supported` unless [`scopes_supported`](Self::scopes_supported)
     /// says otherwise.
     #[must_use]
-    pub fn require_scopes<I, S>(self, scopes: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn require_scopes(self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.with(|i| i.required = scopes.into_iter().map(Into::into).collect())
     }
 
     /// The metadata's `scopes_supported` (default: the required scopes).
     #[must_use]
-    pub fn scopes_supported<I, S>(self, scopes: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn scopes_supported(self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.with(|i| i.supported = scopes.into_iter().map(Into::into).collect())
     }
 

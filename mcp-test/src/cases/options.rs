@@ -6,22 +6,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Builder methods that each set one field of the same name, with the caller's docs:
-/// `/// docs` then `field: Type;` gives `#[must_use] pub fn field(mut self, field: Type) -> Self`.
-/// Exported, hidden, for the options types of `mcp-test-check`; not part of the API.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __setters {
-    ($($(#[$doc:meta])* $field:ident: $ty:ty;)*) => {$(
-        $(#[$doc])*
-        #[must_use]
-        pub fn $field(mut self, $field: $ty) -> Self {
-            self.$field = $field;
-            self
-        }
-    )*};
-}
-pub(crate) use __setters as setters;
+use crate::setters;
 
 /// Which tools and actions run, from which seed, and as whom: what [`CaseOptions`] and the
 /// property tests' `PropertyOptions` (feature `properties`) both hold, as their `selection`.
@@ -114,19 +99,17 @@ impl Selection {
         seed: u64;
     }
 
-    /// Run every call as `identity` (in process; see
-    /// [`Selection::identity`](Selection#structfield.identity)).
-    ///
-    /// ```
-    /// use mcp_test::cases::Selection;
-    /// use mcp_test::Identity;
-    /// let selection = Selection::default().identity(Identity::principal("ada"));
-    /// assert_eq!(selection.identity.unwrap().principal.as_deref(), Some("ada"));
-    /// ```
-    #[must_use]
-    pub fn identity(mut self, identity: crate::Identity) -> Self {
-        self.identity = Some(identity);
-        self
+    setters! {
+        /// Run every call as `identity` (in process; see
+        /// [`Selection::identity`](Selection#structfield.identity)).
+        ///
+        /// ```
+        /// use mcp_test::cases::Selection;
+        /// use mcp_test::Identity;
+        /// let selection = Selection::default().identity(Identity::principal("ada"));
+        /// assert_eq!(selection.identity.unwrap().principal.as_deref(), Some("ada"));
+        /// ```
+        identity(identity: crate::Identity) => identity = Some(identity);
     }
 
     /// Whether `tool` runs, or (with `action`) that action of it: some `only` names it (or
@@ -174,20 +157,18 @@ impl Selection {
 /// field, each setting it or one part of it: `selection`, `seed`, `only`, `skip`, `identity`.
 macro_rules! selection_setters {
     ($ty:ident, $path:literal) => {
-        /// Which tools and actions run, the seed, and who runs them, all at once (`only`,
-        /// `skip`, `seed` and `identity` set one part each).
-        ///
-        /// ```
-        #[doc = concat!("use ", $path, ";")]
-        /// use mcp_test::cases::Selection;
-        /// let selection = Selection::default().skip("delete_all").seed(7);
-        #[doc = concat!("let options = ", stringify!($ty), "::default().selection(selection.clone());")]
-        /// assert_eq!(options.selection, selection);
-        /// ```
-        #[must_use]
-        pub fn selection(mut self, selection: $crate::cases::Selection) -> Self {
-            self.selection = selection;
-            self
+        $crate::__setters! {
+            /// Which tools and actions run, the seed, and who runs them, all at once (`only`,
+            /// `skip`, `seed` and `identity` set one part each).
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            /// use mcp_test::cases::Selection;
+            /// let selection = Selection::default().skip("delete_all").seed(7);
+            #[doc = concat!("let options = ", stringify!($ty), "::default().selection(selection.clone());")]
+            /// assert_eq!(options.selection, selection);
+            /// ```
+            selection: $crate::cases::Selection;
         }
 
         /// Another seed ([`Selection::seed`](crate::cases::Selection::seed)).
@@ -394,18 +375,16 @@ impl CaseOptions {
 
     selection_setters!(CaseOptions, "mcp_test::cases::CaseOptions");
 
-    /// Declare `capabilities` in every case and drive `input_required` rounds to completion
-    /// (see [`CaseOptions::client_capabilities`](CaseOptions#structfield.client_capabilities)).
-    ///
-    /// ```
-    /// use mcp_test::cases::{every_client_capability, CaseOptions};
-    /// let options = CaseOptions::default().client_capabilities(every_client_capability());
-    /// assert_eq!(options.client_capabilities.unwrap()["roots"], serde_json::json!({}));
-    /// ```
-    #[must_use]
-    pub fn client_capabilities(mut self, capabilities: Value) -> Self {
-        self.client_capabilities = Some(capabilities);
-        self
+    setters! {
+        /// Declare `capabilities` in every case and drive `input_required` rounds to completion
+        /// (see [`CaseOptions::client_capabilities`](CaseOptions#structfield.client_capabilities)).
+        ///
+        /// ```
+        /// use mcp_test::cases::{every_client_capability, CaseOptions};
+        /// let options = CaseOptions::default().client_capabilities(every_client_capability());
+        /// assert_eq!(options.client_capabilities.unwrap()["roots"], serde_json::json!({}));
+        /// ```
+        client_capabilities(capabilities: Value) => client_capabilities = Some(capabilities);
     }
 
     /// Send `value` at `pointer` (a JSON pointer into the arguments, e.g. `/path`) in every
@@ -465,24 +444,23 @@ impl CaseOptions {
         self
     }
 
-    /// Call `hook` on each case before it is sent: it may change the arguments (the case's
-    /// prediction stays), e.g. to use an order the test created. For values that are the
-    /// same in every case, [`CaseOptions::value`] is simpler.
-    ///
-    /// ```
-    /// use mcp_test::cases::{Case, CaseOptions};
-    /// use serde_json::json;
-    /// let options = CaseOptions::default().before_each(|case: &mut Case| {
-    ///     if case.args.get("id").is_some() {
-    ///         case.args["id"] = json!("o-1");
-    ///     }
-    /// });
-    /// assert!(options.before_each.is_some());
-    /// ```
-    #[must_use]
-    pub fn before_each(mut self, hook: impl Fn(&mut Case) + Send + Sync + 'static) -> Self {
-        self.before_each = Some(CaseHook(std::sync::Arc::new(hook)));
-        self
+    setters! {
+        /// Call `hook` on each case before it is sent: it may change the arguments (the case's
+        /// prediction stays), e.g. to use an order the test created. For values that are the
+        /// same in every case, [`CaseOptions::value`] is simpler.
+        ///
+        /// ```
+        /// use mcp_test::cases::{Case, CaseOptions};
+        /// use serde_json::json;
+        /// let options = CaseOptions::default().before_each(|case: &mut Case| {
+        ///     if case.args.get("id").is_some() {
+        ///         case.args["id"] = json!("o-1");
+        ///     }
+        /// });
+        /// assert!(options.before_each.is_some());
+        /// ```
+        before_each(hook: impl Fn(&mut Case) + Send + Sync + 'static)
+            => before_each = Some(CaseHook(std::sync::Arc::new(hook)));
     }
 
     /// Expect the case of `tool` titled `title` to disagree with its prediction: a business

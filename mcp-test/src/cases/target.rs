@@ -1,6 +1,7 @@
 //! The session the cases and the checker send through.
 
 use crate::server::Caller;
+use crate::setters;
 use crate::target::{
     Answers, Connection, DriveError, Exchange, Rounds, Target, TargetError, TargetFuture,
     TransportEvent, describe, drive, send_within,
@@ -299,10 +300,9 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Sends every request as `caller`.
-    pub fn with_caller(mut self, caller: Caller) -> Self {
-        self.caller = caller;
-        self
+    setters! {
+        /// Sends every request as `caller`.
+        with_caller(caller: Caller) => caller = caller;
     }
 
     /// Puts `deadline` over every message sent from now on.

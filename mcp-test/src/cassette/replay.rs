@@ -6,6 +6,7 @@ use super::error::CassetteError;
 use super::format::{Cassette, CassetteWriter, Recorded, lock, volatile_pointers};
 use super::record::{Recorder, http_headers};
 use crate::server::Caller;
+use crate::setters;
 use crate::target::{Answers, Target};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -65,25 +66,13 @@ impl ReplayOptions {
         ReplayOptions::default()
     }
 
-    /// Sends as `caller`.
-    #[must_use]
-    pub fn caller(mut self, caller: Caller) -> Self {
-        self.caller = caller;
-        self
-    }
-
-    /// Compares or overwrites, whatever the environment says.
-    #[must_use]
-    pub fn mode(mut self, mode: ReplayMode) -> Self {
-        self.mode = Some(mode);
-        self
-    }
-
-    /// Re-polls a task at most this long.
-    #[must_use]
-    pub fn poll_deadline(mut self, deadline: Duration) -> Self {
-        self.poll_deadline = deadline;
-        self
+    setters! {
+        /// Sends as `caller`.
+        caller: Caller;
+        /// Compares or overwrites, whatever the environment says.
+        mode(mode: ReplayMode) => mode = Some(mode);
+        /// Re-polls a task at most this long.
+        poll_deadline(deadline: Duration) => poll_deadline = deadline;
     }
 }
 

@@ -4,6 +4,7 @@
 //! context: nothing here knows it.
 
 use super::flat::{self, ElicitationSchemaError};
+use crate::setters;
 use crate::validation::{self, SchemaError, SchemaValidator};
 use crate::wire::input::{ELICIT, ROOTS, SAMPLE};
 use crate::wire::{
@@ -384,11 +385,10 @@ impl<T> fmt::Debug for Ask<'_, T> {
 }
 
 impl<T> Ask<'_, T> {
-    /// Asks under this key instead of the default (`elicit-N`, `sampling-N`, `roots-N` in run
-    /// order). Keys must be unique within a run; do not pick names of the default form.
-    pub fn key(mut self, key: impl Into<String>) -> Self {
-        self.key = Some(key.into());
-        self
+    setters! {
+        /// Asks under this key instead of the default (`elicit-N`, `sampling-N`, `roots-N` in run
+        /// order). Keys must be unique within a run; do not pick names of the default form.
+        key(key: impl Into<String>) => key = Some(key.into());
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::http_options::HttpOptions;
 use crate::server::Caller;
+use crate::setters;
 use crate::wire::Era;
 use serde_json::Value;
 use std::future::Future;
@@ -180,60 +181,26 @@ impl Connection {
         Connection::default()
     }
 
-    /// With [`era`](Connection::era) known.
-    #[must_use]
-    pub fn with_era(mut self, era: Era) -> Self {
-        self.era = Some(era);
-        self
-    }
+    setters! {
+        /// With [`era`](Connection::era) known.
+        with_era(era: Era) => era = Some(era);
+        /// With the [`transport`](Connection::transport) known.
+        with_transport(transport: crate::spec::clauses::Transport) => transport = Some(transport);
+        /// With the [`http`](Connection::http) endpoint known.
+        with_http(http: HttpEndpoint) => http = Some(http);
+        /// With the declared [`capabilities`](Connection::capabilities) known.
+        with_capabilities(capabilities: Value) => capabilities = Some(capabilities);
 
-    /// With the [`transport`](Connection::transport) known.
-    #[must_use]
-    pub fn with_transport(mut self, transport: crate::spec::clauses::Transport) -> Self {
-        self.transport = Some(transport);
-        self
-    }
+        /// With the [`protocol_version`](Connection::protocol_version) known.
+        with_protocol_version(version: impl Into<String>)
+            => protocol_version = Some(version.into());
 
-    /// With the [`http`](Connection::http) endpoint known.
-    #[must_use]
-    pub fn with_http(mut self, http: HttpEndpoint) -> Self {
-        self.http = Some(http);
-        self
-    }
-
-    /// With the declared [`capabilities`](Connection::capabilities) known.
-    #[must_use]
-    pub fn with_capabilities(mut self, capabilities: Value) -> Self {
-        self.capabilities = Some(capabilities);
-        self
-    }
-
-    /// With the [`protocol_version`](Connection::protocol_version) known.
-    #[must_use]
-    pub fn with_protocol_version(mut self, version: impl Into<String>) -> Self {
-        self.protocol_version = Some(version.into());
-        self
-    }
-
-    /// With these transport [`events`](Connection::events).
-    #[must_use]
-    pub fn with_events(mut self, events: Vec<TransportEvent>) -> Self {
-        self.events = events;
-        self
-    }
-
-    /// With the [`handshake`](Connection::handshake) result kept.
-    #[must_use]
-    pub fn with_handshake(mut self, handshake: Value) -> Self {
-        self.handshake = Some(handshake);
-        self
-    }
-
-    /// With the server's [`server_info`](Connection::server_info) known.
-    #[must_use]
-    pub fn with_server_info(mut self, info: Value) -> Self {
-        self.server_info = Some(info);
-        self
+        /// With these transport [`events`](Connection::events).
+        with_events(events: Vec<TransportEvent>) => events = events;
+        /// With the [`handshake`](Connection::handshake) result kept.
+        with_handshake(handshake: Value) => handshake = Some(handshake);
+        /// With the server's [`server_info`](Connection::server_info) known.
+        with_server_info(info: Value) => server_info = Some(info);
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::base::{Exchange, Target, TargetError};
 use crate::server::Caller;
+use crate::setters;
 use serde_json::{Map, Value, json};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -157,14 +158,11 @@ impl Answers {
         self
     }
 
-    /// Computes answers from the key and the input request (`{"method": .., "params": ..}`);
-    /// `None` leaves it to the next source.
-    pub fn respond(
-        mut self,
-        responder: impl Fn(&str, &Value) -> Option<Value> + Send + Sync + 'static,
-    ) -> Self {
-        self.responder = Some(Arc::new(responder));
-        self
+    setters! {
+        /// Computes answers from the key and the input request (`{"method": .., "params": ..}`);
+        /// `None` leaves it to the next source.
+        respond(responder: impl Fn(&str, &Value) -> Option<Value> + Send + Sync + 'static)
+            => responder = Some(Arc::new(responder));
     }
 
     /// Answers what nothing scripted covers from the request itself (see
@@ -174,10 +172,9 @@ impl Answers {
         self
     }
 
-    /// The most rounds a run may take before it fails (default [`DEFAULT_MAX_ROUNDS`]).
-    pub fn max_rounds(mut self, max_rounds: usize) -> Self {
-        self.max_rounds = max_rounds;
-        self
+    setters! {
+        /// The most rounds a run may take before it fails (default [`DEFAULT_MAX_ROUNDS`]).
+        max_rounds: usize;
     }
 
     /// The round limit.

@@ -6,6 +6,7 @@ use super::accepts::IntoCommand;
 use super::request::TestContext;
 use crate::client::{Client, ClientError};
 use crate::server::Caller;
+use crate::setters;
 use crate::target::{Connection, Target, TargetFuture};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -115,18 +116,14 @@ impl HttpCommand {
         self
     }
 
-    /// Gives the server a free port in the environment variable `var` (`PORT`, say), instead
-    /// of reading the address it prints.
-    pub fn port_env(mut self, var: impl Into<String>) -> Self {
-        self.port_env = Some(var.into());
-        self
-    }
+    setters! {
+        /// Gives the server a free port in the environment variable `var` (`PORT`, say), instead
+        /// of reading the address it prints.
+        port_env(var: impl Into<String>) => port_env = Some(var.into());
 
-    /// How long to wait for the address (or for the given port to accept connections); 10 s
-    /// by default. Real time, even under a paused tokio clock.
-    pub fn startup_timeout(mut self, timeout: Duration) -> Self {
-        self.startup = timeout;
-        self
+        /// How long to wait for the address (or for the given port to accept connections); 10 s
+        /// by default. Real time, even under a paused tokio clock.
+        startup_timeout(timeout: Duration) => startup = timeout;
     }
 
     /// The program, for messages.

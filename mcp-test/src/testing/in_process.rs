@@ -7,6 +7,7 @@ use crate::rounds::{
     Bounded, InputRequest, InputRequests, RoundHandle, RoundResult, run_bounded, serve_round,
 };
 use crate::server::Caller;
+use crate::setters;
 use crate::target::{Answers, Exchange, Target, TargetError, TargetFuture};
 use crate::tool::{Tool, ToolError};
 use crate::validation::{self, SchemaValidator};
@@ -284,11 +285,7 @@ pub mod answer {
     }
 
     /// A `ListRootsResult` with these `file://` URIs.
-    pub fn roots<I, S>(uris: I) -> Value
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn roots(uris: impl IntoIterator<Item = impl Into<String>>) -> Value {
         let roots: Vec<Value> = uris.into_iter().map(|u| json!({"uri": u.into()})).collect();
         json!({ "roots": roots })
     }
@@ -441,22 +438,14 @@ impl<T: Tool> Driver<T> {
         self
     }
 
-    /// Answers questions the script has no entry for: called with each question's key and
-    /// request; `None` leaves it unanswered (an error).
-    #[must_use]
-    pub fn respond(
-        mut self,
-        responder: impl FnMut(&str, &InputRequest) -> Option<Value> + Send + 'static,
-    ) -> Self {
-        self.responder = Some(Box::new(responder));
-        self
-    }
+    setters! {
+        /// Answers questions the script has no entry for: called with each question's key and
+        /// request; `None` leaves it unanswered (an error).
+        respond(responder: impl FnMut(&str, &InputRequest) -> Option<Value> + Send + 'static)
+            => responder = Some(Box::new(responder));
 
-    /// The most rounds to run (default 10).
-    #[must_use]
-    pub fn max_rounds(mut self, max_rounds: usize) -> Self {
-        self.max_rounds = max_rounds;
-        self
+        /// The most rounds to run (default 10).
+        max_rounds: usize;
     }
 
     /// Runs the call to completion, through the crate's one round driver

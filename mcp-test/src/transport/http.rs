@@ -62,6 +62,7 @@ use crate::context::Identity;
 use crate::headers::{self, HeaderParam};
 use crate::server::{Caller, Server};
 use crate::session::{LEGACY_VERSIONS, Session};
+use crate::setters;
 use crate::wire::{Era, ErrorObject, Notification, RequestId, RequestMeta, Response, error_codes};
 pub use axum::Router;
 use axum::body::{Body, Bytes};
@@ -223,25 +224,13 @@ impl std::fmt::Debug for HttpConfig {
 }
 
 impl HttpConfig {
-    /// The endpoint path (default `/mcp`).
-    #[must_use]
-    pub fn path(mut self, path: impl Into<String>) -> Self {
-        self.path = path.into();
-        self
-    }
-
-    /// The largest accepted body in bytes (default 4 MiB); larger bodies get 413.
-    #[must_use]
-    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
-        self.max_body_bytes = bytes;
-        self
-    }
-
-    /// How long one request may run (default 60 s, further capped by the server's maximum).
-    #[must_use]
-    pub fn request_timeout(mut self, timeout: Duration) -> Self {
-        self.request_timeout = timeout;
-        self
+    setters! {
+        /// The endpoint path (default `/mcp`).
+        path(path: impl Into<String>) => path = path.into();
+        /// The largest accepted body in bytes (default 4 MiB); larger bodies get 413.
+        max_body_bytes(bytes: usize) => max_body_bytes = bytes;
+        /// How long one request may run (default 60 s, further capped by the server's maximum).
+        request_timeout(timeout: Duration) => request_timeout = timeout;
     }
 
     /// Accepts this `Host` name (without port) besides localhost, e.g. behind a proxy.
@@ -259,31 +248,22 @@ impl HttpConfig {
         self
     }
 
-    /// How handler errors map to statuses (default [`ErrorStatusPolicy::InBand`]).
-    #[must_use]
-    pub fn error_status(mut self, policy: ErrorStatusPolicy) -> Self {
-        self.error_status = policy;
-        self
-    }
+    setters! {
+        /// How handler errors map to statuses (default [`ErrorStatusPolicy::InBand`]).
+        error_status(policy: ErrorStatusPolicy) => error_status = policy;
 
-    /// Authenticates every request with `authenticator`.
-    #[must_use]
-    pub fn authenticator(mut self, authenticator: impl Authenticator) -> Self {
-        self.authenticator = Some(Arc::new(authenticator));
-        self
-    }
+        /// Authenticates every request with `authenticator`.
+        authenticator(authenticator: impl Authenticator)
+            => authenticator = Some(Arc::new(authenticator));
 
-    /// How long a 2025-era session (`Mcp-Session-Id`) may sit idle before the server ends it
-    /// (default [`DEFAULT_SESSION_IDLE_TIMEOUT`], one hour). Idle means no request for that
-    /// long, no request still running and no GET stream open. An ended session's id then
-    /// gets 404, which tells a 2025-11-25 client to start a new session with `initialize`
-    /// (basic/transports.mdx §Session Management: the server MAY terminate a session at any
-    /// time). Without it, sessions a client never DELETEs would be held until the limit of
-    /// open sessions refused new ones.
-    #[must_use]
-    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.session_idle_timeout = timeout;
-        self
+        /// How long a 2025-era session (`Mcp-Session-Id`) may sit idle before the server ends it
+        /// (default [`DEFAULT_SESSION_IDLE_TIMEOUT`], one hour). Idle means no request for that
+        /// long, no request still running and no GET stream open. An ended session's id then
+        /// gets 404, which tells a 2025-11-25 client to start a new session with `initialize`
+        /// (basic/transports.mdx §Session Management: the server MAY terminate a session at any
+        /// time). Without it, sessions a client never DELETEs would be held until the limit of
+        /// open sessions refused new ones.
+        session_idle_timeout(timeout: Duration) => session_idle_timeout = timeout;
     }
 }
 

@@ -1,5 +1,6 @@
 //! JSON-RPC error objects and the error codes of MCP 2026-07-28.
 
+use crate::setters;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -70,11 +71,9 @@ impl ErrorObject {
         }
     }
 
-    /// Attaches `data`.
-    #[must_use]
-    pub fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
-        self
+    setters! {
+        /// Attaches `data`.
+        with_data(data: Value) => data = Some(data);
     }
 
     /// -32700: the message is not valid JSON.

@@ -2,6 +2,7 @@
 //! result, the params of its questions, and the shapes of the client's answers.
 
 use super::Role;
+use crate::setters;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -259,11 +260,9 @@ impl SamplingRequest {
         self
     }
 
-    /// Sets the system prompt.
-    #[must_use]
-    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
-        self.system_prompt = Some(prompt.into());
-        self
+    setters! {
+        /// Sets the system prompt.
+        system_prompt(prompt: impl Into<String>) => system_prompt = Some(prompt.into());
     }
 }
 

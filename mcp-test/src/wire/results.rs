@@ -234,11 +234,7 @@ pub struct Completion {
 impl Completion {
     /// All the values there are: the first 100 are kept, `total` is their number, `hasMore`
     /// says whether any were cut.
-    pub fn new<I, S>(values: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn new(values: impl IntoIterator<Item = impl Into<String>>) -> Self {
         let mut values: Vec<String> = values.into_iter().map(Into::into).collect();
         let total = values.len() as u64;
         values.truncate(MAX_COMPLETION_VALUES);

@@ -9,8 +9,9 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cases::options::{selection_setters, setters};
+use crate::cases::options::selection_setters;
 use crate::cases::{DEFAULT_TIMEOUT, Selection};
+use crate::setters;
 
 /// A built-in invariant of the property tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -218,18 +219,16 @@ impl PropertyOptions {
         self
     }
 
-    /// Keeps the minimal failing arguments in `dir` (`<dir>/<tool>.json`) and replays them
-    /// first.
-    ///
-    /// ```
-    /// use mcp_test::cases::properties::PropertyOptions;
-    /// let options = PropertyOptions::default().regressions("tests/mcp-test-regressions");
-    /// assert!(options.regressions.unwrap().ends_with("mcp-test-regressions"));
-    /// ```
-    #[must_use]
-    pub fn regressions(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.regressions = Some(dir.into());
-        self
+    setters! {
+        /// Keeps the minimal failing arguments in `dir` (`<dir>/<tool>.json`) and replays them
+        /// first.
+        ///
+        /// ```
+        /// use mcp_test::cases::properties::PropertyOptions;
+        /// let options = PropertyOptions::default().regressions("tests/mcp-test-regressions");
+        /// assert!(options.regressions.unwrap().ends_with("mcp-test-regressions"));
+        /// ```
+        regressions(dir: impl Into<PathBuf>) => regressions = Some(dir.into());
     }
 
     /// Keeps no regressions file (the argument is ignored; `no_regressions = ()` in

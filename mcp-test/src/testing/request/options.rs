@@ -3,6 +3,7 @@
 
 use crate::context::{Extensions, Identity};
 use crate::server::Caller;
+use crate::setters;
 use crate::wire::{PROTOCOL_VERSION, RequestId, meta_keys};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -127,15 +128,14 @@ impl RequestOptions {
         RequestOptions::default()
     }
 
-    /// The authenticated principal.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// assert_eq!(RequestOptions::new().principal("bob").identity().principal.as_deref(), Some("bob"));
-    /// ```
-    pub fn principal(mut self, principal: impl Into<String>) -> Self {
-        self.identity.principal = Some(principal.into());
-        self
+    setters! {
+        /// The authenticated principal.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// assert_eq!(RequestOptions::new().principal("bob").identity().principal.as_deref(), Some("bob"));
+        /// ```
+        principal(principal: impl Into<String>) => identity.principal = Some(principal.into());
     }
 
     /// No principal: an anonymous request.
@@ -149,44 +149,35 @@ impl RequestOptions {
         self
     }
 
-    /// The tenant the principal acts in.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// assert_eq!(RequestOptions::new().tenant("acme").identity().tenant.as_deref(), Some("acme"));
-    /// ```
-    pub fn tenant(mut self, tenant: impl Into<String>) -> Self {
-        self.identity.tenant = Some(tenant.into());
-        self
-    }
+    setters! {
+        /// The tenant the principal acts in.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// assert_eq!(RequestOptions::new().tenant("acme").identity().tenant.as_deref(), Some("acme"));
+        /// ```
+        tenant(tenant: impl Into<String>) => identity.tenant = Some(tenant.into());
 
-    /// The granted scopes.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// assert!(RequestOptions::new().scopes(["a", "b"]).identity().has_scope("b"));
-    /// ```
-    pub fn scopes<I, S>(mut self, scopes: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.identity.scopes = scopes.into_iter().map(Into::into).collect();
-        self
-    }
+        /// The granted scopes.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// assert!(RequestOptions::new().scopes(["a", "b"]).identity().has_scope("b"));
+        /// ```
+        scopes(scopes: impl IntoIterator<Item = impl Into<String>>)
+            => identity.scopes = scopes.into_iter().map(Into::into).collect();
 
-    /// What the host application knows about the caller; panics unless it serializes to a JSON
-    /// object.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let opts = RequestOptions::new().host_context(serde_json::json!({"account_id": "a-1"}));
-    /// assert_eq!(opts.identity().host_context["account_id"], "a-1");
-    /// ```
-    #[track_caller]
-    pub fn host_context(mut self, host_context: impl Serialize) -> Self {
-        self.identity.host_context = to_object("host_context", host_context);
-        self
+        /// What the host application knows about the caller; panics unless it serializes to a JSON
+        /// object.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let opts = RequestOptions::new().host_context(serde_json::json!({"account_id": "a-1"}));
+        /// assert_eq!(opts.identity().host_context["account_id"], "a-1");
+        /// ```
+        #[track_caller]
+        host_context(host_context: impl Serialize)
+            => identity.host_context = to_object("host_context", host_context);
     }
 
     /// A typed per-request value handlers read with
@@ -202,39 +193,33 @@ impl RequestOptions {
         self
     }
 
-    /// The JSON-RPC id (default `1`).
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let _opts = RequestOptions::new().request_id(42).request_id("call-1");
-    /// ```
-    pub fn request_id(mut self, id: impl Into<RequestId>) -> Self {
-        self.request_id = Some(id.into());
-        self
-    }
+    setters! {
+        /// The JSON-RPC id (default `1`).
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let _opts = RequestOptions::new().request_id(42).request_id("call-1");
+        /// ```
+        request_id(id: impl Into<RequestId>) => request_id = Some(id.into());
 
-    /// The protocol revision the request names (default `2026-07-28`).
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let _opts = RequestOptions::new().protocol_version("1900-01-01");
-    /// ```
-    pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
-        self.protocol_version = version.into();
-        self
-    }
+        /// The protocol revision the request names (default `2026-07-28`).
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let _opts = RequestOptions::new().protocol_version("1900-01-01");
+        /// ```
+        protocol_version(version: impl Into<String>) => protocol_version = version.into();
 
-    /// The client capabilities the request declares (default `{}`); panics unless it
-    /// serializes to a JSON object.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let _opts = RequestOptions::new().client_capabilities(serde_json::json!({"elicitation": {}}));
-    /// ```
-    #[track_caller]
-    pub fn client_capabilities(mut self, capabilities: impl Serialize) -> Self {
-        self.client_capabilities = Value::Object(to_object("client_capabilities", capabilities));
-        self
+        /// The client capabilities the request declares (default `{}`); panics unless it
+        /// serializes to a JSON object.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let _opts = RequestOptions::new().client_capabilities(serde_json::json!({"elicitation": {}}));
+        /// ```
+        #[track_caller]
+        client_capabilities(capabilities: impl Serialize)
+            => client_capabilities = Value::Object(to_object("client_capabilities", capabilities));
     }
 
     /// Application metadata for `params._meta`, beside the protocol fields the helper
@@ -270,55 +255,47 @@ impl RequestOptions {
         self
     }
 
-    /// The `requestState` of a multi-round retry (spec §8), echoed as the server sent it.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let _opts = RequestOptions::new().request_state("opaque-state");
-    /// ```
-    pub fn request_state(mut self, state: impl Into<String>) -> Self {
-        self.request_state = Some(state.into());
-        self
-    }
+    setters! {
+        /// The `requestState` of a multi-round retry (spec §8), echoed as the server sent it.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let _opts = RequestOptions::new().request_state("opaque-state");
+        /// ```
+        request_state(state: impl Into<String>) => request_state = Some(state.into());
 
-    /// The `inputResponses` of a multi-round retry: one client result per input request key.
-    /// Panics unless it serializes to a JSON object.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let _opts = RequestOptions::new().input_responses(serde_json::json!({
-    ///     "confirm": {"action": "accept", "content": {"ok": true}}
-    /// }));
-    /// ```
-    #[track_caller]
-    pub fn input_responses(mut self, responses: impl Serialize) -> Self {
-        self.input_responses = Some(Value::Object(to_object("input_responses", responses)));
-        self
-    }
+        /// The `inputResponses` of a multi-round retry: one client result per input request key.
+        /// Panics unless it serializes to a JSON object.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let _opts = RequestOptions::new().input_responses(serde_json::json!({
+        ///     "confirm": {"action": "accept", "content": {"ok": true}}
+        /// }));
+        /// ```
+        #[track_caller]
+        input_responses(responses: impl Serialize)
+            => input_responses = Some(Value::Object(to_object("input_responses", responses)));
 
-    /// The cursor of a list continuation (`nextCursor` of the previous page).
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let _opts = RequestOptions::new().cursor("next-page");
-    /// ```
-    pub fn cursor(mut self, cursor: impl Into<String>) -> Self {
-        self.cursor = Some(cursor.into());
-        self
-    }
+        /// The cursor of a list continuation (`nextCursor` of the previous page).
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let _opts = RequestOptions::new().cursor("next-page");
+        /// ```
+        cursor(cursor: impl Into<String>) => cursor = Some(cursor.into());
 
-    /// The `context` member of `completion/complete` (for example
-    /// `{"arguments": {"language": "rust"}}`). Panics unless it serializes to a JSON object.
-    ///
-    /// ```
-    /// # use mcp_test::testing::RequestOptions;
-    /// let _opts = RequestOptions::new()
-    ///     .completion_context(serde_json::json!({"arguments": {"language": "rust"}}));
-    /// ```
-    #[track_caller]
-    pub fn completion_context(mut self, context: impl Serialize) -> Self {
-        self.completion_context = Some(Value::Object(to_object("completion_context", context)));
-        self
+        /// The `context` member of `completion/complete` (for example
+        /// `{"arguments": {"language": "rust"}}`). Panics unless it serializes to a JSON object.
+        ///
+        /// ```
+        /// # use mcp_test::testing::RequestOptions;
+        /// let _opts = RequestOptions::new()
+        ///     .completion_context(serde_json::json!({"arguments": {"language": "rust"}}));
+        /// ```
+        #[track_caller]
+        completion_context(context: impl Serialize)
+            => completion_context = Some(Value::Object(to_object("completion_context", context)));
     }
 
     /// How long the test waits for the reply (default
