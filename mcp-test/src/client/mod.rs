@@ -128,6 +128,17 @@ enum Transport {
     Http(http::HttpTransport),
 }
 
+/// The reading limits of [`Client`]'s `with_max_*_bytes`.
+#[derive(Clone, Copy)]
+enum Limit {
+    /// A stdio line.
+    Line,
+    /// An SSE event.
+    Event,
+    /// One HTTP reply.
+    Response,
+}
+
 struct Inner {
     transport: Transport,
     timeout: Duration,
@@ -438,15 +449,8 @@ impl Client {
     /// # }
     /// ```
     #[must_use]
-    #[cfg_attr(not(feature = "client"), allow(unused_variables))]
     pub fn with_max_line_bytes(self, bytes: usize) -> Client {
-        self.map_inner(|inner| {
-            #[cfg(feature = "client")]
-            #[allow(irrefutable_let_patterns)]
-            if let Transport::Stdio(t) = &mut inner.transport {
-                t.set_max_line(bytes);
-            }
-        })
+        self.with_limit(Limit::Line, bytes)
     }
 
     /// Reads no SSE event longer than `bytes` from a Streamable HTTP reply (default
@@ -458,15 +462,8 @@ impl Client {
     /// # let _ = client;
     /// ```
     #[must_use]
-    #[cfg_attr(not(feature = "http"), allow(unused_variables))]
     pub fn with_max_event_bytes(self, bytes: usize) -> Client {
-        self.map_inner(|inner| {
-            #[cfg(feature = "http")]
-            #[allow(irrefutable_let_patterns)]
-            if let Transport::Http(t) = &mut inner.transport {
-                t.set_max_event(bytes);
-            }
-        })
+        self.with_limit(Limit::Event, bytes)
     }
 
     /// Reads no more than `bytes` of one Streamable HTTP reply, a JSON body or an SSE stream
@@ -479,14 +476,26 @@ impl Client {
     /// # let _ = client;
     /// ```
     #[must_use]
-    #[cfg_attr(not(feature = "http"), allow(unused_variables))]
     pub fn with_max_response_bytes(self, bytes: usize) -> Client {
-        self.map_inner(|inner| {
+        self.with_limit(Limit::Response, bytes)
+    }
+
+    /// Sets one reading limit, on the transport it applies to; a limit of the other transport
+    /// is left alone.
+    #[cfg_attr(
+        not(any(feature = "client", feature = "http")),
+        allow(unused_variables)
+    )]
+    fn with_limit(self, limit: Limit, bytes: usize) -> Client {
+        self.map_inner(|inner| match (&mut inner.transport, limit) {
+            #[cfg(feature = "client")]
+            (Transport::Stdio(t), Limit::Line) => t.set_max_line(bytes),
             #[cfg(feature = "http")]
-            #[allow(irrefutable_let_patterns)]
-            if let Transport::Http(t) = &mut inner.transport {
-                t.set_max_body(bytes);
-            }
+            (Transport::Http(t), Limit::Event) => t.set_max_event(bytes),
+            #[cfg(feature = "http")]
+            (Transport::Http(t), Limit::Response) => t.set_max_body(bytes),
+            #[allow(unreachable_patterns)]
+            _ => {}
         })
     }
 

@@ -861,12 +861,18 @@ fn json_response(
         None => StatusCode::OK,
         Some(error) => status_for(error.code, envelope_ok, config.error_status),
     };
+    json_body(
+        status,
+        serde_json::to_string(response).expect("responses serialize"),
+    )
+}
+
+/// A response of `status` whose body is the JSON text `body`.
+fn json_body(status: StatusCode, body: String) -> http::Response<Body> {
     http::Response::builder()
         .status(status)
         .header(CONTENT_TYPE, "application/json")
-        .body(Body::from(
-            serde_json::to_string(response).expect("responses serialize"),
-        ))
+        .body(Body::from(body))
         .expect("static response")
 }
 
@@ -908,11 +914,7 @@ fn json_error(
     error: ErrorObject,
 ) -> http::Response<Body> {
     let body = serde_json::to_string(&Response::Error { id, error }).expect("errors serialize");
-    http::Response::builder()
-        .status(status)
-        .header(CONTENT_TYPE, "application/json")
-        .body(Body::from(body))
-        .expect("static response")
+    json_body(status, body)
 }
 
 /// `localhost` or a loopback address (`127.0.0.0/8`, `[::1]`).

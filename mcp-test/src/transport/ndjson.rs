@@ -182,15 +182,11 @@ impl<R: tokio::io::AsyncRead + Unpin> Lines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::{push_all, read_in_pieces};
 
     fn read(pieces: &[&[u8]], max: usize) -> Vec<Line> {
-        let mut reader = LineReader::new(max);
-        let mut out = Vec::new();
-        for piece in pieces {
-            reader.push(piece, &mut out);
-        }
-        reader.finish(&mut out);
-        out
+        let reader = LineReader::new(max);
+        read_in_pieces(reader, pieces, LineReader::push, LineReader::finish)
     }
 
     #[test]
@@ -219,11 +215,9 @@ mod tests {
     #[test]
     fn an_endless_line_is_reported_once_as_it_goes_over_and_never_held() {
         let mut reader = LineReader::new(100);
-        let mut out = Vec::new();
-        reader.push(b"{\"id\":7,", &mut out);
-        for _ in 0..1000 {
-            reader.push(&[b'a'; 1000], &mut out);
-        }
+        let endless = std::iter::repeat_n(&[b'a'; 1000][..], 1000);
+        let pieces = std::iter::once(&b"{\"id\":7,"[..]).chain(endless);
+        let mut out = push_all(&mut reader, pieces, LineReader::push);
         assert_eq!(out.len(), 1);
         match &out[0] {
             Line::TooLong { bytes, head, .. } => {

@@ -285,6 +285,7 @@ pub fn messages(body: &[u8]) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::{push_all, read_in_pieces};
 
     #[test]
     fn line_endings_comments_and_fields() {
@@ -299,13 +300,10 @@ mod tests {
     }
 
     fn read(pieces: &[&[u8]], max: usize) -> Vec<Result<Event, EventTooLarge>> {
-        let mut reader = EventReader::new(max);
-        let mut out = Vec::new();
-        for piece in pieces {
-            reader.push(piece, &mut out);
-        }
-        reader.finish(&mut out);
-        out
+        let reader = EventReader::new(max);
+        read_in_pieces(reader, pieces, EventReader::push, |mut r, out| {
+            r.finish(out)
+        })
     }
 
     #[test]
@@ -339,11 +337,12 @@ mod tests {
     #[test]
     fn endless_comments_cost_nothing_and_bytes_not_utf8_are_seen() {
         let mut reader = EventReader::new(10);
-        let mut out = Vec::new();
-        reader.push(b":", &mut out);
-        for _ in 0..1000 {
-            reader.push(&[b' '; 1000], &mut out);
-        }
+        let endless = std::iter::repeat_n(&[b' '; 1000][..], 1000);
+        let mut out = push_all(
+            &mut reader,
+            std::iter::once(&b":"[..]).chain(endless),
+            EventReader::push,
+        );
         assert!(out.is_empty() && reader.line.capacity() == 0);
         reader.push(b"\ndata: \xff\n\n", &mut out);
         assert!(reader.invalid_utf8());

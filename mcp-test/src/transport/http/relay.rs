@@ -32,8 +32,8 @@
 //! ```
 
 use super::{
-    HttpConfig, accepted, check_host_and_origin, json_error, read_message, sse_frame, sse_response,
-    status_for,
+    HttpConfig, accepted, check_host_and_origin, json_body, json_error, read_message, sse_frame,
+    sse_response, status_for,
 };
 use crate::server::Caller;
 use crate::target::Target;
@@ -41,7 +41,7 @@ use crate::wire::{ErrorObject, RequestId};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::State;
-use http::header::{ALLOW, CONTENT_TYPE};
+use http::header::ALLOW;
 use http::{Method, StatusCode};
 use serde_json::Value;
 use std::sync::Arc;
@@ -92,31 +92,26 @@ async fn posted(
     read_message(config, body).await
 }
 
-async fn endpoint(
-    State(relay): State<Arc<Relay>>,
-    request: http::Request<Body>,
-) -> http::Response<Body> {
-    let message = match posted(&relay.config, request).await {
-        Ok(message) => message,
-        Err(response) => return response,
-    };
+/// Each endpoint answers a refused request with its error response (`Err`), anything else
+/// (`Ok`) with what its server said.
+type Answer = Result<http::Response<Body>, http::Response<Body>>;
+
+async fn endpoint(State(relay): State<Arc<Relay>>, request: http::Request<Body>) -> Answer {
+    let message = posted(&relay.config, request).await?;
     let caller = Caller {
         timeout: Some(relay.config.request_timeout),
         ..Caller::default()
     };
     let id = message.get("id").and_then(RequestId::from_value);
-    let exchange = match relay.target.send(&message, &caller).await {
-        Ok(exchange) => exchange,
-        Err(e) => {
-            return json_error(
-                StatusCode::BAD_GATEWAY,
-                id,
-                ErrorObject::internal(format!("Internal error: {}: {e}", relay.target.label())),
-            );
-        }
-    };
+    let exchange = relay.target.send(&message, &caller).await.map_err(|e| {
+        json_error(
+            StatusCode::BAD_GATEWAY,
+            id,
+            ErrorObject::internal(format!("Internal error: {}: {e}", relay.target.label())),
+        )
+    })?;
     let Some(response) = exchange.response else {
-        return accepted();
+        return Ok(accepted());
     };
     if !exchange.notifications.is_empty() {
         let frames: Vec<Result<axum::body::Bytes, std::convert::Infallible>> = exchange
@@ -125,7 +120,9 @@ async fn endpoint(
             .chain(std::iter::once(&response))
             .map(|m| Ok(sse_frame(&m.to_string())))
             .collect();
-        return sse_response(Body::from_stream(futures_util::stream::iter(frames)));
+        return Ok(sse_response(Body::from_stream(futures_util::stream::iter(
+            frames,
+        ))));
     }
     let status = match response
         .get("error")
@@ -139,11 +136,7 @@ async fn endpoint(
             relay.config.error_status,
         ),
     };
-    http::Response::builder()
-        .status(status)
-        .header(CONTENT_TYPE, "application/json")
-        .body(Body::from(response.to_string()))
-        .expect("static response")
+    Ok(json_body(status, response.to_string()))
 }
 
 /// Where a message passed by [`lines_router`] went: from the HTTP client to the line server,
@@ -297,18 +290,12 @@ impl Lines {
     }
 }
 
-async fn lines_endpoint(
-    State(bridge): State<Arc<Lines>>,
-    request: http::Request<Body>,
-) -> http::Response<Body> {
-    let message = match posted(&bridge.config, request).await {
-        Ok(message) => message,
-        Err(response) => return response,
-    };
+async fn lines_endpoint(State(bridge): State<Arc<Lines>>, request: http::Request<Body>) -> Answer {
+    let message = posted(&bridge.config, request).await?;
     let (Some(id), Some(_)) = (message.get("id"), message.get("method")) else {
         // A notification, or the client's answer to a server request.
         bridge.pass_on(&message);
-        return accepted();
+        return Ok(accepted());
     };
     let (sink, mut replies) = tokio::sync::mpsc::unbounded_channel();
     let key = id.to_string();
@@ -319,22 +306,18 @@ async fn lines_endpoint(
         Ok(Some(first)) => first,
         Ok(None) | Err(_) => {
             locked(&bridge.pending).retain(|(k, _)| *k != key);
-            return json_error(
+            return Err(json_error(
                 StatusCode::GATEWAY_TIMEOUT,
                 RequestId::from_value(id),
                 ErrorObject::internal(format!(
                     "Internal error: the server sent no reply within {} s",
                     timeout.as_secs()
                 )),
-            );
+            ));
         }
     };
     if first.get("method").is_none() {
-        return http::Response::builder()
-            .status(StatusCode::OK)
-            .header(CONTENT_TYPE, "application/json")
-            .body(Body::from(first.to_string()))
-            .expect("static response");
+        return Ok(json_body(StatusCode::OK, first.to_string()));
     }
     // Messages before the reply: an SSE stream that ends with it.
     let stream = futures_util::stream::unfold(
@@ -354,5 +337,5 @@ async fn lines_endpoint(
             ))
         },
     );
-    sse_response(Body::from_stream(stream))
+    Ok(sse_response(Body::from_stream(stream)))
 }
