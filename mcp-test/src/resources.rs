@@ -156,20 +156,12 @@ pub struct Resource {
 
 /// How a resource or a template is read: who may, the cache hints of its results, and its
 /// handler (none until `.read(..)` or the like).
+#[derive(Default)]
 pub(crate) struct Reading {
+    /// Who may read it (default: [`Access::public`]).
     pub(crate) access: Access,
     pub(crate) cache: Option<CacheHint>,
     pub(crate) handler: Option<ReadFn>,
-}
-
-impl Default for Reading {
-    fn default() -> Self {
-        Reading {
-            access: Access::public(),
-            cache: None,
-            handler: None,
-        }
-    }
 }
 
 impl fmt::Debug for Reading {

@@ -108,23 +108,15 @@ pub(super) struct Node {
     pub(super) types: Option<BTreeSet<&'static str>>,
     /// The values accepted, when listed (`enum`, `const`).
     pub(super) enumeration: Option<Vec<Value>>,
-    pub(super) lower: Option<Bound>,
-    pub(super) upper: Option<Bound>,
-    pub(super) multiple_of: Option<f64>,
-    pub(super) min_length: Option<u64>,
-    pub(super) max_length: Option<u64>,
-    /// Every pattern a string must match.
-    pub(super) patterns: BTreeSet<String>,
-    pub(super) format: Option<String>,
-    pub(super) items: Option<Value>,
-    pub(super) min_items: Option<u64>,
-    pub(super) max_items: Option<u64>,
-    pub(super) unique: bool,
-    pub(super) properties: BTreeMap<String, Value>,
-    pub(super) required: BTreeSet<String>,
-    pub(super) additional: Option<Additional>,
-    pub(super) min_properties: Option<u64>,
-    pub(super) max_properties: Option<u64>,
+    /// What it asks of a number (JSON Schema's keywords for each type are apart, and so are
+    /// they here: alternatives of distinct types merge by taking each its own).
+    pub(super) number: NumberKeywords,
+    /// What it asks of a string.
+    pub(super) string: StringKeywords,
+    /// What it asks of an array.
+    pub(super) array: ArrayKeywords,
+    /// What it asks of an object.
+    pub(super) object: ObjectKeywords,
     /// Alternatives that could not be merged (each with the keywords beside them folded in
     /// through `allOf`); `None` when there are none.
     pub(super) branches: Option<Vec<Value>>,
@@ -136,6 +128,122 @@ pub(super) struct Node {
     pub(super) unknown: BTreeMap<String, Value>,
     /// Why part of the schema could not be read (a `$ref` that resolves nowhere).
     pub(super) problems: Vec<String>,
+}
+
+/// `minimum`, `maximum` (either exclusive) and `multipleOf`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct NumberKeywords {
+    pub(super) lower: Option<Bound>,
+    pub(super) upper: Option<Bound>,
+    pub(super) multiple_of: Option<f64>,
+}
+
+/// `minLength`, `maxLength`, `pattern` and `format`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct StringKeywords {
+    pub(super) min_length: Option<u64>,
+    pub(super) max_length: Option<u64>,
+    /// Every pattern a string must match.
+    pub(super) patterns: BTreeSet<String>,
+    pub(super) format: Option<String>,
+}
+
+/// `items`, `minItems`, `maxItems` and `uniqueItems`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ArrayKeywords {
+    pub(super) items: Option<Value>,
+    pub(super) min_items: Option<u64>,
+    pub(super) max_items: Option<u64>,
+    pub(super) unique: bool,
+}
+
+/// `properties`, `required`, `additionalProperties`, `minProperties` and `maxProperties`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ObjectKeywords {
+    pub(super) properties: BTreeMap<String, Value>,
+    pub(super) required: BTreeSet<String>,
+    pub(super) additional: Option<Additional>,
+    pub(super) min_properties: Option<u64>,
+    pub(super) max_properties: Option<u64>,
+}
+
+impl NumberKeywords {
+    /// What both ask.
+    fn meet(a: Self, b: Self) -> Self {
+        NumberKeywords {
+            lower: tighter_lower(a.lower, b.lower),
+            upper: tighter_upper(a.upper, b.upper),
+            multiple_of: match (a.multiple_of, b.multiple_of) {
+                (Some(x), Some(y)) if x != y => {
+                    // Both must hold: the least common multiple when one divides the other.
+                    if (x / y).fract() == 0.0 {
+                        Some(x)
+                    } else if (y / x).fract() == 0.0 {
+                        Some(y)
+                    } else {
+                        Some(x * y)
+                    }
+                }
+                (x, y) => x.or(y),
+            },
+        }
+    }
+}
+
+impl StringKeywords {
+    /// What both ask.
+    fn meet(a: Self, b: Self) -> Self {
+        StringKeywords {
+            min_length: max_of(a.min_length, b.min_length),
+            max_length: min_of(a.max_length, b.max_length),
+            patterns: a.patterns.union(&b.patterns).cloned().collect(),
+            format: a.format.or(b.format),
+        }
+    }
+}
+
+impl ArrayKeywords {
+    /// What both ask.
+    fn meet(a: Self, b: Self) -> Self {
+        ArrayKeywords {
+            items: both(a.items, b.items),
+            min_items: max_of(a.min_items, b.min_items),
+            max_items: min_of(a.max_items, b.max_items),
+            unique: a.unique || b.unique,
+        }
+    }
+}
+
+impl ObjectKeywords {
+    /// What both ask.
+    fn meet(a: Self, b: Self) -> Self {
+        let additional = match (a.additional, b.additional) {
+            (Some(Additional::Closed), _) | (_, Some(Additional::Closed)) => {
+                Some(Additional::Closed)
+            }
+            (Some(Additional::Schema(x)), Some(Additional::Schema(y))) => {
+                both(Some(x), Some(y)).map(Additional::Schema)
+            }
+            (Some(Additional::Schema(x)), _) | (_, Some(Additional::Schema(x))) => {
+                Some(Additional::Schema(x))
+            }
+            (x, y) => x.or(y),
+        };
+        let mut properties = a.properties;
+        for (name, schema) in b.properties {
+            let merged = both(properties.remove(&name), Some(schema));
+            if let Some(merged) = merged {
+                properties.insert(name, merged);
+            }
+        }
+        ObjectKeywords {
+            properties,
+            required: a.required.union(&b.required).cloned().collect(),
+            additional,
+            min_properties: max_of(a.min_properties, b.min_properties),
+            max_properties: min_of(a.max_properties, b.max_properties),
+        }
+    }
 }
 
 impl Node {
@@ -172,8 +280,8 @@ pub(super) fn read(root: &Value, schema: &Value) -> Node {
     let mut reads = 0;
     let mut node = read_at(root, schema, 0, &mut reads);
     if node.integers_only() {
-        node.lower = node.lower.map(integer_lower);
-        node.upper = node.upper.map(integer_upper);
+        node.number.lower = node.number.lower.map(integer_lower);
+        node.number.upper = node.number.upper.map(integer_upper);
     }
     node
 }
@@ -311,45 +419,55 @@ fn own_keywords(object: &Map<String, Value>) -> Node {
             exclusive: false,
         })
     };
-    node.lower = exclusive_bound(
-        inclusive("minimum"),
-        object.get("exclusiveMinimum"),
-        tighter_lower,
-    );
-    node.upper = exclusive_bound(
-        inclusive("maximum"),
-        object.get("exclusiveMaximum"),
-        tighter_upper,
-    );
-    node.multiple_of = number("multipleOf");
-    node.min_length = count("minLength");
-    node.max_length = count("maxLength");
-    if let Some(pattern) = object.get("pattern").and_then(Value::as_str) {
-        node.patterns.insert(pattern.to_owned());
-    }
-    node.format = object
-        .get("format")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    node.items = object.get("items").cloned();
-    node.min_items = count("minItems");
-    node.max_items = count("maxItems");
-    node.unique = object.get("uniqueItems") == Some(&Value::Bool(true));
-    if let Some(properties) = object.get("properties").and_then(Value::as_object) {
-        node.properties = properties
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-    }
-    node.required = required_names(object).map(str::to_owned).collect();
-    node.additional = object.get("additionalProperties").map(|a| match a {
-        Value::Bool(false) => Additional::Closed,
-        Value::Bool(true) => Additional::Any,
-        Value::Object(o) if o.is_empty() => Additional::Any,
-        schema => Additional::Schema(schema.clone()),
-    });
-    node.min_properties = count("minProperties");
-    node.max_properties = count("maxProperties");
+    node.number = NumberKeywords {
+        lower: exclusive_bound(
+            inclusive("minimum"),
+            object.get("exclusiveMinimum"),
+            tighter_lower,
+        ),
+        upper: exclusive_bound(
+            inclusive("maximum"),
+            object.get("exclusiveMaximum"),
+            tighter_upper,
+        ),
+        multiple_of: number("multipleOf"),
+    };
+    node.string = StringKeywords {
+        min_length: count("minLength"),
+        max_length: count("maxLength"),
+        patterns: object
+            .get("pattern")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .into_iter()
+            .collect(),
+        format: object
+            .get("format")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    };
+    node.array = ArrayKeywords {
+        items: object.get("items").cloned(),
+        min_items: count("minItems"),
+        max_items: count("maxItems"),
+        unique: object.get("uniqueItems") == Some(&Value::Bool(true)),
+    };
+    node.object = ObjectKeywords {
+        properties: object
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default(),
+        required: required_names(object).map(str::to_owned).collect(),
+        additional: object.get("additionalProperties").map(|a| match a {
+            Value::Bool(false) => Additional::Closed,
+            Value::Bool(true) => Additional::Any,
+            Value::Object(o) if o.is_empty() => Additional::Any,
+            schema => Additional::Schema(schema.clone()),
+        }),
+        min_properties: count("minProperties"),
+        max_properties: count("maxProperties"),
+    };
     node.header = object.get("x-mcp-header").cloned();
     for (key, value) in object {
         if ANNOTATIONS.contains(&key.as_str()) || key == "default" {
@@ -458,23 +576,6 @@ fn meet(a: Node, b: Node) -> Node {
         (Some(x), Some(y)) => Some(x.into_iter().filter(|v| y.contains(v)).collect()),
         (x, y) => x.or(y),
     };
-    let additional = match (a.additional, b.additional) {
-        (Some(Additional::Closed), _) | (_, Some(Additional::Closed)) => Some(Additional::Closed),
-        (Some(Additional::Schema(x)), Some(Additional::Schema(y))) => {
-            both(Some(x), Some(y)).map(Additional::Schema)
-        }
-        (Some(Additional::Schema(x)), _) | (_, Some(Additional::Schema(x))) => {
-            Some(Additional::Schema(x))
-        }
-        (x, y) => x.or(y),
-    };
-    let mut properties = a.properties;
-    for (name, schema) in b.properties {
-        let merged = both(properties.remove(&name), Some(schema));
-        if let Some(merged) = merged {
-            properties.insert(name, merged);
-        }
-    }
     let mut annotations = b.annotations;
     annotations.extend(a.annotations);
     let mut unknown = b.unknown;
@@ -484,34 +585,10 @@ fn meet(a: Node, b: Node) -> Node {
     Node {
         types,
         enumeration,
-        lower: tighter_lower(a.lower, b.lower),
-        upper: tighter_upper(a.upper, b.upper),
-        multiple_of: match (a.multiple_of, b.multiple_of) {
-            (Some(x), Some(y)) if x != y => {
-                // Both must hold: the least common multiple when one divides the other.
-                if (x / y).fract() == 0.0 {
-                    Some(x)
-                } else if (y / x).fract() == 0.0 {
-                    Some(y)
-                } else {
-                    Some(x * y)
-                }
-            }
-            (x, y) => x.or(y),
-        },
-        min_length: max_of(a.min_length, b.min_length),
-        max_length: min_of(a.max_length, b.max_length),
-        patterns: a.patterns.union(&b.patterns).cloned().collect(),
-        format: a.format.or(b.format),
-        items: both(a.items, b.items),
-        min_items: max_of(a.min_items, b.min_items),
-        max_items: min_of(a.max_items, b.max_items),
-        unique: a.unique || b.unique,
-        properties,
-        required: a.required.union(&b.required).cloned().collect(),
-        additional,
-        min_properties: max_of(a.min_properties, b.min_properties),
-        max_properties: min_of(a.max_properties, b.max_properties),
+        number: NumberKeywords::meet(a.number, b.number),
+        string: StringKeywords::meet(a.string, b.string),
+        array: ArrayKeywords::meet(a.array, b.array),
+        object: ObjectKeywords::meet(a.object, b.object),
         branches: a.branches.or(b.branches),
         header: a.header.or(b.header),
         annotations,
@@ -582,30 +659,10 @@ fn union(alternatives: &[Node]) -> Option<Node> {
         }
         let a = alternative.clone();
         match own {
-            "number" => {
-                merged.lower = a.lower;
-                merged.upper = a.upper;
-                merged.multiple_of = a.multiple_of;
-            }
-            "string" => {
-                merged.min_length = a.min_length;
-                merged.max_length = a.max_length;
-                merged.patterns = a.patterns;
-                merged.format = a.format;
-            }
-            "array" => {
-                merged.items = a.items;
-                merged.min_items = a.min_items;
-                merged.max_items = a.max_items;
-                merged.unique = a.unique;
-            }
-            "object" => {
-                merged.properties = a.properties;
-                merged.required = a.required;
-                merged.additional = a.additional;
-                merged.min_properties = a.min_properties;
-                merged.max_properties = a.max_properties;
-            }
+            "number" => merged.number = a.number,
+            "string" => merged.string = a.string,
+            "array" => merged.array = a.array,
+            "object" => merged.object = a.object,
             _ => {}
         }
     }
@@ -628,7 +685,7 @@ mod tests {
             &json!({"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]}),
         );
         assert_eq!(node.types, Some(type_set(["string", "null"])));
-        assert_eq!(node.max_length, Some(5));
+        assert_eq!(node.string.max_length, Some(5));
         assert!(node.branches.is_none());
     }
 
@@ -639,14 +696,14 @@ mod tests {
             &json!({"type": "integer", "exclusiveMaximum": 10, "exclusiveMinimum": 0}),
         );
         assert_eq!(
-            node.upper,
+            node.number.upper,
             Some(Bound {
                 value: 9.0,
                 exclusive: false
             })
         );
         assert_eq!(
-            node.lower,
+            node.number.lower,
             Some(Bound {
                 value: 1.0,
                 exclusive: false

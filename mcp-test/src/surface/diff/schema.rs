@@ -445,10 +445,10 @@ impl Walk<'_> {
     }
 
     fn numbers(&mut self, o: &Node, n: &Node, at: &str) {
-        self.bound(o.lower, n.lower, at, true);
-        self.bound(o.upper, n.upper, at, false);
+        self.bound(o.number.lower, n.number.lower, at, true);
+        self.bound(o.number.upper, n.number.upper, at, false);
         let place = format!("{at}/multipleOf");
-        match (o.multiple_of, n.multiple_of) {
+        match (o.number.multiple_of, n.number.multiple_of) {
             (None, Some(new)) => {
                 self.note(place, Effect::Narrow, format!("`multipleOf` {new} added"))
             }
@@ -540,10 +540,22 @@ impl Walk<'_> {
     }
 
     fn strings(&mut self, o: &Node, n: &Node, at: &str) {
-        self.count(o.min_length, n.min_length, at, "minLength", true);
-        self.count(o.max_length, n.max_length, at, "maxLength", false);
-        let added: Vec<&String> = n.patterns.difference(&o.patterns).collect();
-        let removed: Vec<&String> = o.patterns.difference(&n.patterns).collect();
+        self.count(
+            o.string.min_length,
+            n.string.min_length,
+            at,
+            "minLength",
+            true,
+        );
+        self.count(
+            o.string.max_length,
+            n.string.max_length,
+            at,
+            "maxLength",
+            false,
+        );
+        let added: Vec<&String> = n.string.patterns.difference(&o.string.patterns).collect();
+        let removed: Vec<&String> = o.string.patterns.difference(&n.string.patterns).collect();
         let place = format!("{at}/pattern");
         if removed.is_empty() || added.is_empty() {
             // Patterns only added narrow; only removed, widen.
@@ -571,7 +583,7 @@ impl Walk<'_> {
             );
         }
         let place = format!("{at}/format");
-        match (&o.format, &n.format) {
+        match (&o.string.format, &n.string.format) {
             (None, Some(new)) => self.note(
                 place,
                 Effect::Narrow,
@@ -590,20 +602,20 @@ impl Walk<'_> {
     }
 
     fn arrays(&mut self, o: &Node, n: &Node, at: &str) {
-        self.count(o.min_items, n.min_items, at, "minItems", true);
-        self.count(o.max_items, n.max_items, at, "maxItems", false);
+        self.count(o.array.min_items, n.array.min_items, at, "minItems", true);
+        self.count(o.array.max_items, n.array.max_items, at, "maxItems", false);
         let place = format!("{at}/uniqueItems");
-        match (o.unique, n.unique) {
+        match (o.array.unique, n.array.unique) {
             (false, true) => self.note(place, Effect::Narrow, "`uniqueItems` added"),
             (true, false) => self.note(place, Effect::Widen, "`uniqueItems` removed"),
             _ => {}
         }
         let any = Value::Bool(true);
         let (old_items, new_items) = (
-            o.items.as_ref().unwrap_or(&any),
-            n.items.as_ref().unwrap_or(&any),
+            o.array.items.as_ref().unwrap_or(&any),
+            n.array.items.as_ref().unwrap_or(&any),
         );
-        if o.items.is_some() || n.items.is_some() {
+        if o.array.items.is_some() || n.array.items.is_some() {
             self.schema(old_items, new_items, &format!("{at}/items"));
         }
     }
@@ -611,15 +623,20 @@ impl Walk<'_> {
     fn objects(&mut self, o: &Node, n: &Node, at: &str) {
         let side = self.side();
         let open = Additional::Any;
-        let old_additional = o.additional.as_ref().unwrap_or(&open);
-        let new_additional = n.additional.as_ref().unwrap_or(&open);
-        let names: BTreeSet<&String> = o.properties.keys().chain(n.properties.keys()).collect();
+        let old_additional = o.object.additional.as_ref().unwrap_or(&open);
+        let new_additional = n.object.additional.as_ref().unwrap_or(&open);
+        let names: BTreeSet<&String> = o
+            .object
+            .properties
+            .keys()
+            .chain(n.object.properties.keys())
+            .collect();
         for name in names {
             let place = join_pointer(&format!("{at}/properties"), name);
-            match (o.properties.get(name), n.properties.get(name)) {
+            match (o.object.properties.get(name), n.object.properties.get(name)) {
                 (Some(old), Some(new)) => self.schema(old, new, &place),
                 (None, Some(new)) => {
-                    let required = n.required.contains(name) && !o.required.contains(name);
+                    let required = n.object.required.contains(name) && !o.object.required.contains(name);
                     match (self.direction, old_additional, required) {
                         (Direction::Input, _, true) => self.note(
                             place,
@@ -675,8 +692,8 @@ impl Walk<'_> {
                 (None, None) => {}
             }
         }
-        for name in n.required.difference(&o.required) {
-            if o.properties.contains_key(name) || !n.properties.contains_key(name) {
+        for name in n.object.required.difference(&o.object.required) {
+            if o.object.properties.contains_key(name) || !n.object.properties.contains_key(name) {
                 let effect = Effect::Narrow;
                 let reason = match self.direction {
                     Direction::Input => format!("input `{name}` made required"),
@@ -685,8 +702,8 @@ impl Walk<'_> {
                 self.note(format!("{at}/required"), effect, reason);
             }
         }
-        for name in o.required.difference(&n.required) {
-            if n.properties.contains_key(name) || !o.properties.contains_key(name) {
+        for name in o.object.required.difference(&n.object.required) {
+            if n.object.properties.contains_key(name) || !o.object.properties.contains_key(name) {
                 self.note(
                     format!("{at}/required"),
                     Effect::Widen,
@@ -727,15 +744,15 @@ impl Walk<'_> {
             }
         }
         self.count(
-            o.min_properties,
-            n.min_properties,
+            o.object.min_properties,
+            n.object.min_properties,
             at,
             "minProperties",
             true,
         );
         self.count(
-            o.max_properties,
-            n.max_properties,
+            o.object.max_properties,
+            n.object.max_properties,
             at,
             "maxProperties",
             false,
