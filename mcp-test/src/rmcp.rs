@@ -78,6 +78,7 @@ const PIPE_BYTES: usize = 256 * 1024;
 /// The server runs on a task of the runtime that called [`RmcpServer::serve`]; it stops when
 /// the `RmcpServer` is dropped (the task is aborted, which drops rmcp's running service), or
 /// when [`RmcpServer::close`] closes its input first.
+#[derive(Debug)]
 pub struct RmcpServer {
     client: Client,
     label: String,
@@ -87,14 +88,6 @@ pub struct RmcpServer {
     /// Why rmcp's service stopped, once it has: an error starting the service, or the task's
     /// panic. Quoted by a failing request, so a test says why the server went away.
     stopped: Arc<Mutex<Option<String>>>,
-}
-
-impl std::fmt::Debug for RmcpServer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RmcpServer")
-            .field("label", &self.label)
-            .finish_non_exhaustive()
-    }
 }
 
 impl RmcpServer {
@@ -172,6 +165,7 @@ impl RmcpServer {
 }
 
 /// The server's task, aborted when dropped: dropping rmcp's running service stops it.
+#[derive(Debug)]
 struct AbortOnDrop(tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
