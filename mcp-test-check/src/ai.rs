@@ -145,16 +145,10 @@ impl AiOptions {
         /// assert!(moved.base_url(None).configured().is_err());
         /// ```
         base_url: Option<String>;
-    }
 
-    /// Another model.
-    #[must_use]
-    pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.model = model.into();
-        self
-    }
+        /// Another model.
+        model(model: impl Into<String>) => model = model.into();
 
-    setters! {
         /// The bearer token; `None`: none (a localhost endpoint needs none).
         api_key: Option<String>;
 

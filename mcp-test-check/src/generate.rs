@@ -49,13 +49,9 @@ impl GenerateOptions {
     setters! {
         /// Another server for the tests.
         source: ServerSource;
-    }
 
-    /// Another label for the file's header.
-    #[must_use]
-    pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = label.into();
-        self
+        /// Another label for the file's header.
+        label(label: impl Into<String>) => label = label.into();
     }
 }
 
@@ -272,16 +268,10 @@ impl AiGenerate {
     setters! {
         /// Other options for the model.
         options: crate::ai::AiOptions;
-    }
 
-    /// Asks `provider` instead of the default.
-    #[must_use]
-    pub fn provider(mut self, provider: std::sync::Arc<dyn crate::ai::AiProvider>) -> Self {
-        self.provider = Some(provider);
-        self
-    }
+        /// Asks `provider` instead of the default.
+        provider(provider: std::sync::Arc<dyn crate::ai::AiProvider>) => provider = Some(provider);
 
-    setters! {
         /// Whether a model that cannot be asked is an error ([`GenerateError::RequireAi`]).
         required: bool;
     }

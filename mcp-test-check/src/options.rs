@@ -221,12 +221,8 @@ impl CheckOptions {
         /// assert_eq!(CheckOptions::default().properties(Some(16)).properties, Some(16));
         /// ```
         properties: Option<u32>;
-    }
 
-    /// The authorization server the checked server trusts ([`auth_issuer`](Self::auth_issuer)).
-    #[must_use]
-    pub fn auth_issuer(mut self, issuer: Option<crate::AuthIssuer>) -> Self {
-        self.auth_issuer = issuer;
-        self
+        /// The authorization server the checked server trusts ([`auth_issuer`](Self::auth_issuer)).
+        auth_issuer(issuer: Option<crate::AuthIssuer>) => auth_issuer = issuer;
     }
 }

@@ -97,9 +97,7 @@ impl Selection {
         /// assert_eq!(Selection::default().seed(7).seed, 7);
         /// ```
         seed: u64;
-    }
 
-    setters! {
         /// Run every call as `identity` (in process; see
         /// [`Selection::identity`](Selection#structfield.identity)).
         ///
