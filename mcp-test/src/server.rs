@@ -905,22 +905,21 @@ impl Server {
         };
         let catalog = &self.inner.catalog;
         let page_size = self.inner.page_size;
-        let state = &self.inner.request_state;
         match method {
             Served::Discover => Ok(self.discover()),
             Served::ToolsList => catalog.list(List::Tools, &ctx, &params, page_size),
             Served::ToolsCall => {
                 catalog
-                    .call_tool(state, self.inner.tasks.as_ref(), &ctx, params)
+                    .call_tool(self.inner.tasks.as_ref(), &ctx, params)
                     .await
             }
             Served::ResourcesList => catalog.list(List::Resources, &ctx, &params, page_size),
             Served::ResourceTemplatesList => {
                 catalog.list(List::Templates, &ctx, &params, page_size)
             }
-            Served::ResourcesRead => catalog.read_resource(state, &ctx, &params).await,
+            Served::ResourcesRead => catalog.read_resource(&ctx, &params).await,
             Served::PromptsList => catalog.list(List::Prompts, &ctx, &params, page_size),
-            Served::PromptsGet => catalog.get_prompt(state, &ctx, &params).await,
+            Served::PromptsGet => catalog.get_prompt(&ctx, &params).await,
             Served::Complete => catalog.complete(&ctx, &params).await,
             Served::TasksGet | Served::TasksUpdate | Served::TasksCancel => {
                 let Some(tasks) = &self.inner.tasks else {

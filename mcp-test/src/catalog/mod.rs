@@ -20,7 +20,6 @@ use crate::authorization::Access;
 use crate::completion::{Completer, Completion, CompletionRequest};
 use crate::context::Context;
 use crate::prompts::{GetFn, Prompt, PromptDefinition};
-use crate::request_state::StateConfig;
 use crate::resources::{
     ReadFn, Reading, Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition,
 };
@@ -460,12 +459,11 @@ impl Catalog {
 
     pub(crate) async fn call_tool(
         &self,
-        state: &StateConfig,
         tasks: Option<&std::sync::Arc<crate::tasks::Tasks>>,
         ctx: &Context,
         params: Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
-        tools::call(&self.tools, state, tasks, ctx, params).await
+        tools::call(&self.tools, tasks, ctx, params).await
     }
 
     /// Whether any tool may run as a task (the tasks extension is advertised).
@@ -509,31 +507,29 @@ impl Catalog {
 
     pub(crate) async fn read_resource(
         &self,
-        state: &StateConfig,
         ctx: &Context,
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
         let uri = required_string(params, "uri", "the URI of the resource to read")?;
-        let outcome =
-            rounds::serve_round(state, ctx, uri, &Value::Null, params, |ctx| async move {
-                let (fut, cache) = self.start_read(ctx, uri)?;
-                let contents = run_handler(fut, &format!("reading {uri}"), json!({ "uri": uri }))
-                    .await
-                    .map_err(|mut e| {
-                        if e.code == crate::wire::error_codes::INVALID_PARAMS && e.data.is_none() {
-                            e.data = Some(json!({ "uri": uri }));
-                        }
-                        e
-                    })?;
-                if contents.is_empty() {
-                    return Err(not_found(
-                        uri,
-                        Some("its handler returned no contents".into()),
-                    ));
-                }
-                Ok((contents, cache))
-            })
-            .await?;
+        let outcome = rounds::serve_round(ctx, uri, &Value::Null, params, |ctx| async move {
+            let (fut, cache) = self.start_read(ctx, uri)?;
+            let contents = run_handler(fut, &format!("reading {uri}"), json!({ "uri": uri }))
+                .await
+                .map_err(|mut e| {
+                    if e.code == crate::wire::error_codes::INVALID_PARAMS && e.data.is_none() {
+                        e.data = Some(json!({ "uri": uri }));
+                    }
+                    e
+                })?;
+            if contents.is_empty() {
+                return Err(not_found(
+                    uri,
+                    Some("its handler returned no contents".into()),
+                ));
+            }
+            Ok((contents, cache))
+        })
+        .await?;
         Ok(match outcome {
             RoundResult::Complete((contents, cache)) => {
                 with_cache_hint(json!({ "contents": contents }), cache)
@@ -544,7 +540,6 @@ impl Catalog {
 
     pub(crate) async fn get_prompt(
         &self,
-        state: &StateConfig,
         ctx: &Context,
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
@@ -564,7 +559,7 @@ impl Catalog {
                 .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
                 .collect(),
         );
-        let outcome = rounds::serve_round(state, ctx, name, &arguments, params, |ctx| async move {
+        let outcome = rounds::serve_round(ctx, name, &arguments, params, |ctx| async move {
             let fut = handler(ctx, &pairs).map_err(|e| {
                 ErrorObject::invalid_params(format!("Invalid params: prompt {name}: argument {e}"))
             })?;

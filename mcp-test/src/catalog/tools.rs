@@ -5,7 +5,6 @@ use super::registry::{Entry, Listing, Registry};
 use super::serving::{panic_message, required_string};
 use crate::authorization::Access;
 use crate::context::Context;
-use crate::request_state::StateConfig;
 use crate::rounds::{self, Phased, RoundResult, TaskPhase};
 use crate::tasks::{self, TaskSupport, Tasks};
 use crate::tool::{Tool, ToolError, ToolErrorKind};
@@ -137,7 +136,6 @@ fn check_tool_name(name: &str) -> Result<(), BuildError> {
 /// `outputSchema`.
 pub(crate) async fn call(
     tools: &Tools,
-    state: &StateConfig,
     tasks_of: Option<&Arc<Tasks>>,
     ctx: &Context,
     mut params: Map<String, Value>,
@@ -185,7 +183,7 @@ pub(crate) async fn call(
     let runner = runner(name, tool, Arc::clone(&arguments));
     // Through the round boundary: the run may end with input_required (spec §8), or, when it
     // may become a task, be detached into one.
-    let round = rounds::serve_round_phased(state, ctx, name, &arguments, &params, phase, {
+    let round = rounds::serve_round_phased(ctx, name, &arguments, &params, phase, {
         let runner = Arc::clone(&runner);
         move |ctx| runner(ctx)
     })

@@ -4,7 +4,7 @@
 
 use super::ask::{RoundHandle, TaskPhase};
 use crate::context::Context;
-use crate::request_state::{self, Binding, StateConfig};
+use crate::request_state::{self, Binding};
 use crate::wire::InputRequests;
 use crate::wire::{ErrorObject, params};
 use serde_json::{Map, Value, json};
@@ -101,9 +101,9 @@ fn retry_params(params: &Map<String, Value>) -> Result<RetryParams<'_>, ErrorObj
 /// 3. answers with the handler's result, or with `input_required` plus a fresh state for the
 ///    next round.
 ///
-/// `prompts/get` and `resources/read` use this exactly as `tools/call` does.
+/// `prompts/get` and `resources/read` use this exactly as `tools/call` does. States are signed
+/// and checked with the key of the server that built `ctx`.
 pub(crate) async fn serve_round<T, F, Fut>(
-    config: &StateConfig,
     ctx: &Context,
     target: &str,
     arguments: &Value,
@@ -114,17 +114,7 @@ where
     F: FnOnce(Context) -> Fut,
     Fut: Future<Output = Result<T, ErrorObject>>,
 {
-    match serve_round_phased(
-        config,
-        ctx,
-        target,
-        arguments,
-        params,
-        TaskPhase::Never,
-        run,
-    )
-    .await?
-    {
+    match serve_round_phased(ctx, target, arguments, params, TaskPhase::Never, run).await? {
         Phased::Round(round) => Ok(round),
         Phased::Detached(_) => Err(ErrorObject::internal(
             "Internal error: a run that cannot become a task was detached",
@@ -136,7 +126,6 @@ where
 /// questions asked before the run first waits on something else are multi-round questions;
 /// when it waits, it is [`Phased::Detached`].
 pub(crate) async fn serve_round_phased<T, F, Fut>(
-    config: &StateConfig,
     ctx: &Context,
     target: &str,
     arguments: &Value,
@@ -157,6 +146,13 @@ where
     // Digesting the arguments (canonical JSON + SHA-256) is only needed to open or mint a
     // state, so a call that neither retries nor asks does not pay for it.
     let binding = || Binding::new(&method, target, arguments, ctx.principal(), ctx.tenant());
+    // Needed only to open or mint a state: a context not built by a server serves a first
+    // round that asks nothing.
+    let config = || {
+        ctx.request_state_config().ok_or_else(|| {
+            ErrorObject::internal("Internal error: this context has no server's requestState key")
+        })
+    };
     let (responses, state) = retry_params(params)?;
     // Without a state this is a first round: answers sent anyway (under keys this run may or
     // may not ask) are offered to its questions only, keys it does not ask are ignored, and a
@@ -164,7 +160,7 @@ where
     let mut offered = None;
     let (mut answers, round) = match state {
         Some(token) => {
-            let payload = request_state::open(config, &binding(), token)?;
+            let payload = request_state::open(config()?, &binding(), token)?;
             let mut answers = payload.s;
             if let Some(responses) = responses {
                 for key in &payload.k {
@@ -194,7 +190,7 @@ where
             // Keep every answer known so far: the next round replays from the start.
             answers.extend(handle.lock().used.clone());
             let pending: Vec<String> = questions.keys().map(str::to_owned).collect();
-            let token = request_state::mint(config, &binding(), round, pending, answers);
+            let token = request_state::mint(config()?, &binding(), round, pending, answers);
             Ok(Phased::Round(RoundResult::InputRequired(json!({
                 "resultType": "input_required",
                 "inputRequests": questions,
@@ -211,6 +207,7 @@ mod tests {
     use crate::rounds::AskError;
     use crate::testing::{RunOutcome, run_in_round};
     use crate::wire::Elicitation;
+    use std::sync::Arc;
     use std::time::Duration;
 
     fn schema() -> Value {
@@ -302,28 +299,22 @@ mod tests {
 
     /// Serves a round of `method` whose handler asks one question.
     async fn elicit_in(
-        config: &StateConfig,
+        config: &Arc<StateConfig>,
         method: &str,
     ) -> Result<RoundResult<Elicitation<Map<String, Value>>>, ErrorObject> {
-        let ctx = Context::builder().method(method).elicitation().build();
-        serve_round(
-            config,
-            &ctx,
-            "x",
-            &json!({}),
-            &Map::new(),
-            |ctx| async move {
-                ctx.elicit("?", schema())
-                    .await
-                    .map_err(|e| e.to_error_object())
-            },
-        )
+        let mut ctx = Context::builder().method(method).elicitation().build();
+        ctx.request_state = Some(Arc::clone(config));
+        serve_round(&ctx, "x", &json!({}), &Map::new(), |ctx| async move {
+            ctx.elicit("?", schema())
+                .await
+                .map_err(|e| e.to_error_object())
+        })
         .await
     }
 
     #[tokio::test]
     async fn only_three_methods_may_answer_input_required() {
-        let config = StateConfig::random(Duration::from_secs(60));
+        let config = Arc::new(StateConfig::random(Duration::from_secs(60)));
         for method in ["tools/list", "server/discover", "completion/complete"] {
             let err = elicit_in(&config, method).await.unwrap_err();
             assert!(

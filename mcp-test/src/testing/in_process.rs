@@ -202,14 +202,9 @@ pub async fn run_tool<T: Tool>(
         params.insert("inputResponses".into(), Value::Object(answers));
         params.insert("requestState".into(), Value::from(token));
         let args = arguments.clone();
-        let outcome = serve_round(
-            config,
-            ctx,
-            T::NAME,
-            &arguments,
-            &params,
-            |ctx| async move { Ok(async { T::parse(args)?.call(&ctx).await }.await) },
-        )
+        let outcome = serve_round(ctx, T::NAME, &arguments, &params, |ctx| async move {
+            Ok(async { T::parse(args)?.call(&ctx).await }.await)
+        })
         .await
         .map_err(ToolError::protocol)?;
         return match outcome {
