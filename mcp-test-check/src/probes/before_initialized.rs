@@ -13,19 +13,16 @@
 //! its own would be a second process, which `check` does not start (the check's own
 //! connection sends `initialized` at once).
 
-use super::http_exchange::{Watched, Wire, endpoint, json_headers, put};
+use super::http_exchange::{Watched, Wire, endpoint};
 use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
-use http::{HeaderValue, Method};
+use http::Method;
 use mcp_test::spec::clauses;
 use serde_json::{Value, json};
-use std::cell::RefCell;
 use std::time::Duration;
 
 pub(crate) const ID: &str = "lifecycle/before-initialized";
-
-const SESSION_ID: &str = "mcp-session-id";
 
 /// How long the reply to `initialize` is still read after its response.
 const SETTLE: Duration = Duration::from_millis(300);
@@ -54,60 +51,31 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
 
 /// Opens the session and reads its streams; the messages of each, by where they came.
 async fn exchange(wire: &Wire) -> Result<Vec<(&'static str, Value)>, String> {
-    let init = json!({"jsonrpc": "2.0", "id": "mcp-test-before-initialized",
-        "method": "initialize", "params": {"protocolVersion": "2025-11-25",
-            "capabilities": {"roots": {"listChanged": true}, "sampling": {},
-                "elicitation": {"form": {}}},
-            "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}});
-    let reply = wire
-        .post(json_headers(), &init, SETTLE)
+    let capabilities = json!({"roots": {"listChanged": true}, "sampling": {},
+        "elicitation": {"form": {}}});
+    let session = wire
+        .open_session(
+            "mcp-test-before-initialized",
+            capabilities,
+            SETTLE,
+            "posted raw",
+        )
         .await
-        .map_err(|e| format!("initialize, posted raw, got no reply ({e})"))?;
-    let Some(result) = reply
-        .response(&init["id"])
-        .and_then(|r| r.get("result").cloned())
-    else {
-        return Err(format!(
-            "initialize, posted raw, was not served ({}), so nothing was watched",
-            reply.brief()
-        ));
-    };
-    let mut heard: Vec<(&'static str, Value)> = reply
+        .map_err(|e| format!("{e}, so nothing was watched"))?;
+    let mut heard: Vec<(&'static str, Value)> = session
+        .reply
         .messages()
         .into_iter()
         .map(|m| ("the reply to initialize", m))
         .collect();
-    let version = result
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("2025-11-25")
-        .to_owned();
-    let Some(session) = reply.headers.get(SESSION_ID).cloned() else {
+    if session.id.is_none() {
         return Ok(heard);
-    };
-    let mut headers = json_headers();
-    put(&mut headers, mcp_test::headers::PROTOCOL_VERSION, &version);
-    headers.insert(SESSION_ID, session.clone());
-    let mut get = headers.clone();
-    get.insert(
-        http::header::ACCEPT,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    let sink = RefCell::new(None);
-    {
-        let watch = async {
-            let _ = wire.watch_into(Method::GET, get, &sink).await;
-            std::future::pending::<()>().await;
-        };
-        tokio::select! {
-            () = tokio::time::sleep(WINDOW.min(wire.timeout)) => {}
-            () = watch => {}
-        }
     }
-    if let Some(stream) = sink
-        .into_inner()
-        .filter(|w: &Watched| w.status == 200 && w.is_sse())
-    {
+    let window = tokio::time::sleep(WINDOW.min(wire.timeout));
+    let (stream, ()) = wire
+        .watch_while(Method::GET, session.headers(true), window)
+        .await;
+    if let Some(stream) = stream.filter(Watched::is_open_stream) {
         heard.extend(
             stream
                 .messages()
@@ -115,9 +83,7 @@ async fn exchange(wire: &Wire) -> Result<Vec<(&'static str, Value)>, String> {
                 .map(|m| ("the session's GET stream", m)),
         );
     }
-    let _ = wire
-        .watch(Method::DELETE, headers, None, Duration::ZERO, |_| true)
-        .await;
+    wire.end_session(&session).await;
     Ok(heard)
 }
 

@@ -1,6 +1,7 @@
 //! What the HTTP probes that send tool calls and watch SSE streams share: the endpoint of a
-//! run, a raw POST or GET whose SSE reply is read event by event within a bound, and the base
-//! cases those probes may call again.
+//! run, a raw POST or GET whose SSE reply is read event by event within a bound (or while
+//! other work runs), a 2025-era session opened raw ([`RawSession`]), and the base cases those
+//! probes may call again.
 
 use crate::run::Run;
 use bytes::Bytes;
@@ -81,6 +82,12 @@ pub(crate) fn first_base_call(r: &mut Run<'_>, probe: &str, request_id: &str) ->
         body,
     })
 }
+
+/// The header of a 2025-era session's id.
+pub(crate) const SESSION_ID: &str = "mcp-session-id";
+
+/// The header that resumes an SSE stream after the event it names.
+pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
 
 /// Sets (or, for an empty value, removes) a header; a name or value that cannot be sent is
 /// left out.
@@ -206,6 +213,11 @@ impl Watched {
         self.content_type().starts_with("text/event-stream")
     }
 
+    /// Whether the reply opened a stream: 200 with an SSE body.
+    pub(crate) fn is_open_stream(&self) -> bool {
+        self.status == 200 && self.is_sse()
+    }
+
     /// The SSE events of the body (none for a body that is not SSE).
     pub(crate) fn events(&self) -> Vec<Event> {
         if !self.is_sse() {
@@ -235,7 +247,7 @@ impl Watched {
 
     /// The `Mcp-Session-Id` the reply carries (a 2025-era session).
     pub(crate) fn session(&self) -> Option<&HeaderValue> {
-        self.headers.get("mcp-session-id")
+        self.headers.get(SESSION_ID)
     }
 
     /// The JSON-RPC error code of the first message that has one.
@@ -266,6 +278,36 @@ impl Watched {
 pub(crate) fn is_response(message: &Value) -> bool {
     message.get("method").is_none()
         && (message.get("result").is_some() || message.get("error").is_some())
+}
+
+/// A 2025-era session a probe opened raw on a [`Wire`] ([`Wire::open_session`]).
+pub(crate) struct RawSession {
+    /// The reply to `initialize`, read to its response.
+    pub reply: Watched,
+    /// The version the server chose (the one asked for, when its result names none).
+    pub version: String,
+    /// The `Mcp-Session-Id` the server minted, if it did.
+    pub id: Option<HeaderValue>,
+}
+
+impl RawSession {
+    /// The headers of a message in the session: [`json_headers`] (with `Accept` only
+    /// `text/event-stream` when `sse_only`, for a GET stream), its version and its id.
+    pub(crate) fn headers(&self, sse_only: bool) -> HeaderMap {
+        let mut headers = json_headers();
+        if sse_only {
+            headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+        }
+        put(
+            &mut headers,
+            mcp_test::headers::PROTOCOL_VERSION,
+            &self.version,
+        );
+        if let Some(id) = &self.id {
+            headers.insert(SESSION_ID, id.clone());
+        }
+        headers
+    }
 }
 
 /// A raw HTTP client for one probe: any method, any headers, every wait bounded.
@@ -368,7 +410,7 @@ impl Wire {
     /// Sends one request and reads its reply into `sink` as it comes (head first, then each
     /// piece of the body), until the body ends or the timeout: for a stream watched while
     /// something else happens, and dropped when that is done. `Err`: no reply head.
-    pub(crate) async fn watch_into(
+    async fn watch_into(
         &self,
         method: Method,
         headers: HeaderMap,
@@ -397,6 +439,93 @@ impl Wire {
                 }
             }
         }
+    }
+
+    /// Reads the reply to `method` with `headers` while `work` runs; what was read of it when
+    /// `work` ended (`None`: not even its head), and `work`'s output.
+    pub(crate) async fn watch_while<T>(
+        &self,
+        method: Method,
+        headers: HeaderMap,
+        work: impl std::future::Future<Output = T>,
+    ) -> (Option<Watched>, T) {
+        let sink = std::cell::RefCell::new(None);
+        let output = {
+            let watch = async {
+                let _ = self.watch_into(method, headers, &sink).await;
+                std::future::pending::<()>().await;
+            };
+            tokio::select! {
+                output = work => output,
+                () = watch => unreachable!("the watch never ends by itself"),
+            }
+        };
+        (sink.into_inner(), output)
+    }
+
+    /// Opens a 2025-era session: POSTs `initialize` (id `id`, declaring `capabilities`,
+    /// asking for 2025-11-25) and reads the reply to its response and `settle` longer. Sends
+    /// no `notifications/initialized`. `Err`: why there is no session, as "initialize, `how`,
+    /// got no reply (..)" or "initialize, `how`, was not served (..)".
+    pub(crate) async fn open_session(
+        &self,
+        id: &str,
+        capabilities: Value,
+        settle: Duration,
+        how: &str,
+    ) -> Result<RawSession, String> {
+        let version = mcp_test::wire::LEGACY_PROTOCOL_VERSION;
+        let init = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": capabilities,
+                "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}});
+        let reply = self
+            .post(json_headers(), &init, settle)
+            .await
+            .map_err(|e| format!("initialize, {how}, got no reply ({e})"))?;
+        let Some(result) = reply
+            .response(&init["id"])
+            .and_then(|r| r.get("result").cloned())
+        else {
+            return Err(format!(
+                "initialize, {how}, was not served ({})",
+                reply.brief()
+            ));
+        };
+        Ok(RawSession {
+            version: result
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .unwrap_or(version)
+                .to_owned(),
+            id: reply.session().cloned(),
+            reply,
+        })
+    }
+
+    /// Sends `notifications/initialized` in `session`, ignoring the reply.
+    pub(crate) async fn send_initialized(&self, session: &RawSession) {
+        let initialized =
+            serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let _ = self
+            .post(session.headers(false), &initialized, Duration::ZERO)
+            .await;
+    }
+
+    /// Ends `session` with a DELETE, when the server minted an id for it.
+    pub(crate) async fn end_session(&self, session: &RawSession) {
+        let Some(id) = &session.id else {
+            return;
+        };
+        let mut headers = HeaderMap::new();
+        headers.insert(SESSION_ID, id.clone());
+        put(
+            &mut headers,
+            mcp_test::headers::PROTOCOL_VERSION,
+            &session.version,
+        );
+        let _ = self
+            .watch(Method::DELETE, headers, None, Duration::ZERO, |_| true)
+            .await;
     }
 
     /// POSTs `body` and reads the reply until the response to it (then `settle` longer).

@@ -39,7 +39,7 @@
 //! [`LEGACY_HTTP_SESSION_TERMINATED`](clauses::LEGACY_HTTP_SESSION_TERMINATED),
 //! [`LEGACY_HTTP_UNSUPPORTED_VERSION`](clauses::LEGACY_HTTP_UNSUPPORTED_VERSION).
 
-use super::http_exchange::{Watched, json_headers, put};
+use super::http_exchange::{LAST_EVENT_ID, SESSION_ID, Watched, json_headers, put};
 use super::raw_http;
 use crate::run::Run;
 use crate::{Note, Out, Shown};
@@ -66,8 +66,6 @@ pub(crate) const PROBES: [&str; 5] = [
     "http/earlier-revisions",
 ];
 
-const SESSION_ID: &str = "mcp-session-id";
-const LAST_EVENT_ID: &str = "last-event-id";
 /// An origin no local server can mean to allow.
 const FOREIGN_ORIGIN: &str = "http://mcp-test.invalid";
 /// How long an SSE reply may stay open after its response before it is called open.

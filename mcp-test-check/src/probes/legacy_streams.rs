@@ -27,21 +27,18 @@
 //! Nothing is sent that `check` does not send anyway (one base case again, `ping`s), and
 //! every stream is read for a bounded time.
 
-use super::http_exchange::{Watched, Wire, base_calls, endpoint, is_response, json_headers, put};
+use super::http_exchange::{LAST_EVENT_ID, Watched, Wire, base_calls, endpoint, is_response};
 use super::stream_related;
 use crate::run::Run;
 use crate::{Note, Out, Shown};
 use futures_util::future::LocalBoxFuture;
-use http::{HeaderMap, HeaderValue, Method};
+use http::{HeaderValue, Method};
 use mcp_test::spec::clauses;
 use serde_json::{Value, json};
-use std::cell::RefCell;
 use std::time::Duration;
 
 pub(crate) const ID: &str = "legacy/http/streams";
 
-const SESSION_ID: &str = "mcp-session-id";
-const LAST_EVENT_ID: &str = "last-event-id";
 /// How long the GET stream is read after the requests were answered.
 const GET_SETTLE: Duration = Duration::from_secs(1);
 /// How long a resumed stream is read.
@@ -99,69 +96,35 @@ struct Seen {
 }
 
 async fn exchange(wire: &Wire, a: &Value) -> Result<Seen, String> {
-    let init = json!({"jsonrpc": "2.0", "id": "mcp-test-streams-initialize", "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}});
-    let reply = wire
-        .post(json_headers(), &init, Duration::ZERO)
+    let session = wire
+        .open_session(
+            "mcp-test-streams-initialize",
+            json!({}),
+            Duration::ZERO,
+            "posted raw",
+        )
         .await
-        .map_err(|e| {
-            format!("initialize, posted raw, got no reply ({e}), so no stream was watched")
-        })?;
-    let Some(result) = reply
-        .response(&init["id"])
-        .and_then(|r| r.get("result").cloned())
-    else {
-        return Err(format!(
-            "initialize, posted raw, was not served ({}), so no stream was watched",
-            reply.brief()
-        ));
-    };
-    let version = result
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("2025-11-25")
-        .to_owned();
-    let session = reply.headers.get(SESSION_ID).cloned();
-    let headers = |accept_sse_only: bool| {
-        let mut h = json_headers();
-        if accept_sse_only {
-            h.insert(
-                http::header::ACCEPT,
-                HeaderValue::from_static("text/event-stream"),
-            );
-        }
-        put(&mut h, mcp_test::headers::PROTOCOL_VERSION, &version);
-        if let Some(s) = &session {
-            h.insert(SESSION_ID, s.clone());
-        }
-        h
-    };
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let _ = wire
-        .post(headers(false), &initialized, Duration::ZERO)
-        .await;
+        .map_err(|e| format!("{e}, so no stream was watched"))?;
+    wire.send_initialized(&session).await;
 
     let b = json!({"jsonrpc": "2.0", "id": B_ID, "method": "ping"});
-    let get = RefCell::new(None);
-    let (a_reply, b_reply) = {
-        let watch = async {
-            let _ = wire.watch_into(Method::GET, headers(true), &get).await;
-            std::future::pending::<()>().await;
-        };
-        let posts = async {
-            tokio::time::sleep(GET_OPEN).await;
-            let a_reply = wire.post(headers(false), a, Duration::ZERO).await.ok();
-            let b_reply = wire.post(headers(false), &b, Duration::ZERO).await.ok();
-            tokio::time::sleep(GET_SETTLE).await;
-            (a_reply, b_reply)
-        };
-        tokio::select! {
-            r = posts => r,
-            () = watch => unreachable!("the watch never ends by itself"),
-        }
+    let posts = async {
+        tokio::time::sleep(GET_OPEN).await;
+        let a_reply = wire
+            .post(session.headers(false), a, Duration::ZERO)
+            .await
+            .ok();
+        let b_reply = wire
+            .post(session.headers(false), &b, Duration::ZERO)
+            .await
+            .ok();
+        tokio::time::sleep(GET_SETTLE).await;
+        (a_reply, b_reply)
     };
-    let get = get.into_inner().filter(|w| w.status == 200 && w.is_sse());
+    let (get, (a_reply, b_reply)) = wire
+        .watch_while(Method::GET, session.headers(true), posts)
+        .await;
+    let get = get.filter(Watched::is_open_stream);
 
     // Resume A from its first event ID.
     let first_id = a_reply
@@ -171,31 +134,15 @@ async fn exchange(wire: &Wire, a: &Value) -> Result<Seen, String> {
     if let Some(id) = first_id
         && let Ok(value) = HeaderValue::from_str(&id)
     {
-        let mut h = headers(true);
+        let mut h = session.headers(true);
         h.insert(LAST_EVENT_ID, value);
-        let sink = RefCell::new(None);
-        {
-            let watch = async {
-                let _ = wire.watch_into(Method::GET, h, &sink).await;
-                std::future::pending::<()>().await;
-            };
-            tokio::select! {
-                () = tokio::time::sleep(REPLAY_WATCH.min(wire.timeout)) => {}
-                () = watch => {}
-            }
-        }
-        replay = sink.into_inner().filter(|w| w.status == 200 && w.is_sse());
+        let window = tokio::time::sleep(REPLAY_WATCH.min(wire.timeout));
+        let (stream, ()) = wire.watch_while(Method::GET, h, window).await;
+        replay = stream.filter(Watched::is_open_stream);
     }
-    if let Some(s) = &session {
-        let mut h = HeaderMap::new();
-        h.insert(SESSION_ID, s.clone());
-        put(&mut h, mcp_test::headers::PROTOCOL_VERSION, &version);
-        let _ = wire
-            .watch(Method::DELETE, h, None, Duration::ZERO, |_| true)
-            .await;
-    }
+    wire.end_session(&session).await;
     Ok(Seen {
-        session: session.is_some(),
+        session: session.id.is_some(),
         a_method: a["method"].as_str().unwrap_or("").to_owned(),
         a: a_reply,
         b: b_reply,
@@ -381,6 +328,7 @@ mod tests {
     use super::*;
     use crate::Severity;
     use bytes::Bytes;
+    use http::HeaderMap;
 
     /// An SSE reply of `events`: `(id, data)`.
     fn sse(events: &[(Option<&str>, String)], ended: bool) -> Watched {

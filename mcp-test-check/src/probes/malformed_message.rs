@@ -246,36 +246,17 @@ async fn legacy_session(
     options: &mcp_test::client::HttpOptions,
     timeout: Duration,
 ) -> Result<http::HeaderMap, String> {
-    use super::http_exchange::{Wire, json_headers, put};
-    let wire = Wire::new(url, options, timeout)?;
-    let init = json!({"jsonrpc": "2.0", "id": "mcp-test-malformed-session", "method": "initialize",
-        "params": {"protocolVersion": mcp_test::wire::LEGACY_PROTOCOL_VERSION, "capabilities": {},
-                   "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}});
-    let reply = wire
-        .post(json_headers(), &init, Duration::ZERO)
-        .await
-        .map_err(|e| format!("initialize, to open a session of its own, got no reply ({e})"))?;
-    let Some(result) = reply
-        .response(&init["id"])
-        .and_then(|r| r.get("result").cloned())
-    else {
-        return Err(format!(
-            "initialize, to open a session of its own, was not served ({})",
-            reply.brief()
-        ));
-    };
-    let mut headers = json_headers();
-    if let Some(version) = result.get("protocolVersion").and_then(Value::as_str) {
-        put(&mut headers, mcp_test::headers::PROTOCOL_VERSION, version);
-    }
-    if let Some(session) = reply.headers.get("mcp-session-id") {
-        headers.insert("mcp-session-id", session.clone());
-    }
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let _ = wire
-        .post(headers.clone(), &initialized, Duration::ZERO)
-        .await;
-    Ok(headers)
+    let wire = super::http_exchange::Wire::new(url, options, timeout)?;
+    let session = wire
+        .open_session(
+            "mcp-test-malformed-session",
+            json!({}),
+            Duration::ZERO,
+            "to open a session of its own",
+        )
+        .await?;
+    wire.send_initialized(&session).await;
+    Ok(session.headers(false))
 }
 
 /// What `seen` shows, for text a server must answer with `code` (`name`) under `clause`.
