@@ -52,8 +52,7 @@ fn declares_tokens(root: &Value, schema: &Value, tokens: &[String], depth: usize
     if let Some(target) = obj
         .get("$ref")
         .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix('#'))
-        .and_then(|p| root.pointer(p))
+        .and_then(|r| crate::schema::local_ref(root, r))
         && here(target)
     {
         return true;

@@ -377,6 +377,17 @@ fn set_creating_makes_the_objects_on_the_way() {
     assert!(!declares(&file_schema(), &file_schema(), "/tz/x"));
 }
 
+/// A place under a local `$ref` is declared when the reference resolves as the cases inline
+/// it: its fragment percent-decoded (`%25` is `%`).
+#[test]
+fn a_place_behind_a_percent_encoded_ref_is_declared() {
+    let schema = json!({"type": "object",
+        "$defs": {"50%": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+        "properties": {"share": {"$ref": "#/$defs/50%25"}}});
+    assert!(declares(&schema, &schema, "/share/n"));
+    assert!(!declares(&schema, &schema, "/share/m"));
+}
+
 /// A schema that declares actions (an `action` enum and `if`/`then` branches) on a root typed
 /// `number`: its valid arguments are numbers, with nowhere to put an action, so the unknown
 /// action goes into an object of its own. Found by the fuzz target `case_generator`.
