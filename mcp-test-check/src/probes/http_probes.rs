@@ -47,8 +47,7 @@ use bytes::Bytes;
 use futures_util::future::LocalBoxFuture;
 use http::header::{ACCEPT, CONTENT_TYPE, ORIGIN};
 use http::{HeaderMap, HeaderValue, Method};
-use http_body_util::{BodyExt, Full};
-use mcp_test::__check::HttpClient;
+use http_body_util::BodyExt;
 use mcp_test::cases::shorten;
 use mcp_test::client::HttpOptions;
 use mcp_test::spec::clauses::{self, Clause};
@@ -80,12 +79,12 @@ fn json_or_sse(content_type: &str) -> bool {
         || media.eq_ignore_ascii_case("text/event-stream")
 }
 
-/// A raw HTTP client for one probe run: any method, any headers, within the check's timeout.
+/// The raw HTTP client of [`http_exchange`](super::http_exchange), with the reading these
+/// probes need, and the options it was made with (for the probes that open connections of
+/// their own).
 struct Wire {
-    client: HttpClient,
+    raw: super::http_exchange::Wire,
     options: HttpOptions,
-    uri: http::Uri,
-    timeout: Duration,
 }
 
 impl Wire {
@@ -98,37 +97,19 @@ impl Wire {
         body: Option<&Value>,
     ) -> Result<Watched, String> {
         let bytes = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
-        let mut request = http::Request::new(Full::new(bytes));
         let streams_allowed = method != Method::POST;
-        *request.method_mut() = method;
-        *request.uri_mut() = self.uri.clone();
-        *request.headers_mut() = headers;
-        let round_trip = async {
-            let response = self
-                .client
-                .send_raw(request)
-                .await
-                .map_err(|e| format!("sending the request failed: {e}"))?;
-            let (parts, incoming) = response.into_parts();
-            let mut raw = Watched {
-                status: parts.status.as_u16(),
-                headers: parts.headers,
-                ..Watched::default()
-            };
-            if streams_allowed && raw.content_type().starts_with("text/event-stream") {
-                return Ok(raw);
-            }
-            raw.body = incoming
-                .collect()
-                .await
-                .map_err(|e| format!("reading the reply failed: {e}"))?
-                .to_bytes();
-            raw.ended = true;
-            Ok(raw)
-        };
-        tokio::time::timeout(self.timeout, round_trip)
+        let deadline = tokio::time::Instant::now() + self.raw.timeout;
+        let (mut raw, incoming) = self.raw.head(method, headers, bytes, deadline).await?;
+        if streams_allowed && raw.is_sse() {
+            return Ok(raw);
+        }
+        raw.body = tokio::time::timeout_at(deadline, incoming.collect())
             .await
-            .map_err(|_| format!("no reply within {:?}", self.timeout))?
+            .map_err(|_| format!("no reply within {:?}", self.raw.timeout))?
+            .map_err(|e| format!("reading the reply failed: {e}"))?
+            .to_bytes();
+        raw.ended = true;
+        Ok(raw)
     }
 
     /// POSTs `body` with `headers` and reads the reply frame by frame. An SSE reply that has
@@ -140,22 +121,13 @@ impl Wire {
         body: &Value,
         settle: Duration,
     ) -> Result<(Watched, bool), String> {
-        let mut request = http::Request::new(Full::new(Bytes::from(body.to_string())));
-        *request.method_mut() = Method::POST;
-        *request.uri_mut() = self.uri.clone();
-        *request.headers_mut() = headers;
-        let deadline = tokio::time::Instant::now() + self.timeout;
-        let response = tokio::time::timeout_at(deadline, self.client.send_raw(request))
-            .await
-            .map_err(|_| format!("no reply within {:?}", self.timeout))?
-            .map_err(|e| format!("sending the request failed: {e}"))?;
-        let (parts, mut incoming) = response.into_parts();
-        let mut raw = Watched {
-            status: parts.status.as_u16(),
-            headers: parts.headers,
-            ..Watched::default()
-        };
-        let sse = raw.content_type().starts_with("text/event-stream");
+        let deadline = tokio::time::Instant::now() + self.raw.timeout;
+        let bytes = Bytes::from(body.to_string());
+        let (mut raw, mut incoming) = self
+            .raw
+            .head(Method::POST, headers, bytes, deadline)
+            .await?;
+        let sse = raw.is_sse();
         let mut data = Vec::new();
         let mut until = deadline;
         loop {
@@ -164,7 +136,7 @@ impl Wire {
                     raw.body = Bytes::from(data);
                     return Ok((raw, false));
                 }
-                Err(_) => return Err(format!("no whole reply within {:?}", self.timeout)),
+                Err(_) => return Err(format!("no whole reply within {:?}", self.raw.timeout)),
                 Ok(None) => break,
                 Ok(Some(frame)) => frame.map_err(|e| format!("reading the reply failed: {e}"))?,
             };
@@ -228,25 +200,12 @@ pub(crate) async fn requests(
     era: Era,
     timeout: Duration,
 ) -> Found {
-    let uri = match HttpClient::parse_url(url) {
-        Ok(uri) => uri,
-        Err(e) => {
-            let why = format!("{url} is not a usable URL: {e}");
-            return PROBES.iter().map(|p| (*p, Err(why.clone()))).collect();
-        }
-    };
-    let client = match HttpClient::with_options(options) {
-        Ok(client) => client,
-        Err(e) => {
-            let why = format!("no HTTP client for {url}: {e}");
-            return PROBES.iter().map(|p| (*p, Err(why.clone()))).collect();
-        }
-    };
-    let wire = Wire {
-        client,
-        options: options.clone(),
-        uri,
-        timeout,
+    let wire = match super::http_exchange::Wire::new(url, options, timeout) {
+        Ok(raw) => Wire {
+            raw,
+            options: options.clone(),
+        },
+        Err(why) => return PROBES.iter().map(|p| (*p, Err(why.clone()))).collect(),
     };
     match era {
         Era::Current => modern(&wire, url).await,
@@ -263,7 +222,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
     let dual = serves_initialize(wire).await;
     found.push((
         "http/header-mirroring",
-        Ok(raw_http::header_mirroring(url, &wire.options, wire.timeout, !dual).await),
+        Ok(raw_http::header_mirroring(url, &wire.options, wire.raw.timeout, !dual).await),
     ));
 
     // http/origin: the same request as the client's first, with a foreign Origin.
@@ -388,7 +347,7 @@ async fn modern(wire: &Wire, url: &str) -> Found {
 impl Wire {
     /// Whether the server is reached on a loopback address (`localhost`, 127.0.0.0/8, `::1`).
     fn local(&self) -> bool {
-        match self.uri.host() {
+        match self.raw.uri.host() {
             Some("localhost") => true,
             Some(host) => host
                 .trim_start_matches('[')
