@@ -510,7 +510,7 @@ async fn serves_initialize(wire: &Wire) -> bool {
 
 fn initialize_body() -> Value {
     json!({"jsonrpc": "2.0", "id": "mcp-test-initialize", "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+        "params": {"protocolVersion": mcp_test::wire::LEGACY_PROTOCOL_VERSION, "capabilities": {},
                    "clientInfo": {"name": "mcp-test", "version": env!("CARGO_PKG_VERSION")}}})
 }
 

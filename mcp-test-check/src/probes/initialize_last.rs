@@ -51,7 +51,7 @@ pub(crate) async fn initialize_last(c: &mut Checker<'_>) {
     let mut out = Vec::new();
     let id = c.session.next_id();
     let body = json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+        "params": {"protocolVersion": mcp_test::wire::LEGACY_PROTOCOL_VERSION, "capabilities": {},
                    "clientInfo": {"name": "mcp-test", "version": "0"}}});
     c.last = Some(Shown {
         method: "initialize".to_owned(),

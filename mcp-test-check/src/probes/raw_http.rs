@@ -66,7 +66,7 @@ pub(crate) async fn header_mirroring(
     let discover = mcp_test::wire::build::build_request("server/discover", json!({}));
     let older = mcp_test::wire::build::build_request(
         "server/discover",
-        json!({"_meta": {version_key: "2025-11-25"}}),
+        json!({"_meta": {version_key: mcp_test::wire::LEGACY_PROTOCOL_VERSION}}),
     );
     // (the request shown, what is wrong with it, body, headers, clause)
     type Case<'a> = (&'a str, &'a str, Value, HeaderMap, &'a Clause);
