@@ -53,10 +53,10 @@ async fn a_real_server_process_over_stdio() {
 }
 
 #[tokio::test]
-async fn non_json_on_stdout_is_an_error_quoting_the_line() {
+async fn non_json_on_stdout_and_no_answer_is_an_error_quoting_the_line() {
     let client = client_for(
         "read line; echo 'Server starting...'; cat >/dev/null",
-        Duration::from_secs(30),
+        Duration::from_millis(500),
     )
     .await;
     let err = client.call("tools/list", json!({})).await.unwrap_err();
@@ -69,6 +69,39 @@ async fn non_json_on_stdout_is_an_error_quoting_the_line() {
             .to_string()
             .contains("Server starting...")
     );
+    client.close().await.unwrap();
+}
+
+/// A stray line answers nothing: the requests in flight stay in flight, each gets its own
+/// answer by id whatever came between, and the line is one transport event.
+#[tokio::test]
+async fn a_stray_line_on_stdout_loses_no_answer_in_flight() {
+    let client = client_for(
+        // Reads both requests, writes two stray lines, then answers the second before the
+        // first, each with its own id and method.
+        r#"read a; read b; echo 'debug: two requests in'; echo '{"oops": 1}'
+           for r in "$b" "$a"; do
+             id=$(printf %s "$r" | sed 's/.*"id":\([0-9]*\).*/\1/')
+             m=$(printf %s "$r" | sed 's/.*"method":"\([^"]*\)".*/\1/')
+             echo "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"method\":\"$m\"}}"
+           done; cat >/dev/null"#,
+        Duration::from_secs(20),
+    )
+    .await;
+    let (a, b) = tokio::join!(
+        client.call("tools/list", json!({})),
+        client.call("prompts/list", json!({}))
+    );
+    assert_eq!(a.unwrap()["method"], "tools/list");
+    assert_eq!(b.unwrap()["method"], "prompts/list");
+    let events: Vec<String> = client
+        .transport_events()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(events[0].contains("debug: two requests in"), "{events:?}");
+    assert!(events[1].contains("oops"), "{events:?}");
     client.close().await.unwrap();
 }
 

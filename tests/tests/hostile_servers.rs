@@ -104,7 +104,7 @@ use Transport::{Http, Stdio};
 #[test_case("endless-body", Http, "max_response_bytes", "max_response_bytes"; "http endless body")]
 #[test_case("endless-sse", Http, "max_response_bytes", "max_response_bytes"; "http endless sse events")]
 #[test_case("huge-event", Http, "max_event_bytes", "limit of this client"; "http sse event over the limit")]
-#[test_case("garbage", Stdio, "not a JSON-RPC message", "is not JSON"; "stdio garbage on stdout")]
+#[test_case("garbage", Stdio, "ok { && is not JSON", "is not JSON"; "stdio garbage on stdout")]
 #[test_case("exit-mid-reply", Stdio, "EOF while parsing", "EOF while parsing"; "stdio exit in the middle of a reply")]
 #[test_case("reset", Http, "failed", "failed"; "http connection closed mid-body")]
 #[test_case("bad-status", Http, "HTTP 500", "HTTP 500"; "http 500 with html")]

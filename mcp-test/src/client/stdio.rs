@@ -34,7 +34,6 @@ type Reply = Result<(Value, Vec<Value>), Failure>;
 
 enum Failure {
     Closed,
-    NotJson { line: String, reason: String },
     TooLarge { bytes: usize, limit: usize },
     TooDeep { line: String },
     NotUtf8 { line: String, at: usize },
@@ -475,16 +474,26 @@ impl StdioTransport {
         if let Some(exchange) = self.reply_within(&key, rx, left, &request).await? {
             return Ok(exchange);
         }
-        let unmatched = {
+        let (unmatched, stray) = {
             let mut state = self.shared.state.lock().expect("state lock");
             state.cancelled.push(key.clone());
-            unmatched_since(&state.events, events_before)
+            (
+                unmatched_since(&state.events, events_before),
+                stray_since(&state.events, events_before),
+            )
         };
         let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                             "params": {"requestId": id, "reason": "client timeout"}});
         let _ = self.write(&cancel, Duration::from_secs(1)).await;
         let stderr = stderr_tail(&self.stderr());
-        if unmatched.is_empty() {
+        if let (true, Some((line, reason))) = (unmatched.is_empty(), stray) {
+            // Silence, but for lines that are not messages: the likeliest answer, named.
+            Err(ClientError::NotJson {
+                line,
+                reason: format!("{reason}; and no reply to {request} came within {timeout:?}"),
+                stderr,
+            })
+        } else if unmatched.is_empty() {
             Err(ClientError::Timeout {
                 request,
                 after: timeout,
@@ -504,11 +513,6 @@ impl StdioTransport {
     /// The error of `request`, which got `failure` instead of its reply.
     async fn failed(&self, failure: Failure, request: &str) -> ClientError {
         match failure {
-            Failure::NotJson { line, reason } => ClientError::NotJson {
-                line,
-                reason,
-                stderr: stderr_tail(&self.stderr()),
-            },
             Failure::TooLarge { bytes, limit } => ClientError::TooLarge {
                 what: format!("a line on stdout (while {request} waited for its reply)"),
                 limit_name: "max_line_bytes",
@@ -587,6 +591,18 @@ impl StdioTransport {
             }
         }
     }
+}
+
+/// The first line of stdout among `events[from..]` that was not a JSON-RPC message, with
+/// why, when there is one.
+fn stray_since(events: &[TransportEvent], from: usize) -> Option<(String, String)> {
+    events.iter().skip(from).find_map(|event| match event {
+        TransportEvent::NotJson { line, reason } => Some((line.clone(), reason.clone())),
+        TransportEvent::NotJsonRpc { line } => {
+            Some((line.clone(), "not a JSON-RPC message".to_owned()))
+        }
+        _ => None,
+    })
 }
 
 /// The ids of the replies to no request in flight among `events[from..]`, each once.
@@ -669,17 +685,15 @@ impl Shared {
                 }
                 return None;
             }
+            // A stray line (a log line, a banner) breaks the stdio rule once, and is recorded
+            // as such; it answers nothing, so the requests in flight stay in flight and are
+            // matched by id as their answers come. One that gets none names the line when it
+            // times out ([`StdioTransport::exchange`]).
             Err(e) => {
                 state.record(TransportEvent::NotJson {
                     line: quoted(line),
                     reason: e.to_string(),
                 });
-                for pending in state.pending.drain(..) {
-                    let _ = pending.tx.send(Err(Failure::NotJson {
-                        line: quoted(line),
-                        reason: e.to_string(),
-                    }));
-                }
                 return None;
             }
         };
@@ -752,13 +766,8 @@ impl Shared {
                 }),
             }
         } else {
+            // JSON that is no JSON-RPC message: recorded, and nothing in flight given up.
             state.record(TransportEvent::NotJsonRpc { line: quoted(line) });
-            for pending in state.pending.drain(..) {
-                let _ = pending.tx.send(Err(Failure::NotJson {
-                    line: quoted(line),
-                    reason: "not a JSON-RPC message".to_owned(),
-                }));
-            }
         }
         None
     }
