@@ -442,6 +442,46 @@ async fn the_era_probe_retries_a_listed_version_and_refuses_no_common_one() {
     client.close().await.unwrap();
 }
 
+/// The server's word on versions decides the era: a `server/discover` result (or a -32022)
+/// that names 2025-11-25 and not 2026-07-28 is followed by the 2025-11-25 handshake
+/// (server/discover.mdx: "The client should choose one of these for subsequent requests"),
+/// and the handshake says why, once.
+#[test_case::test_case(
+    r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2025-11-25","2025-06-18"],"capabilities":{},"ttlMs":0,"cacheScope":"public"}}"#,
+    "supportedVersions";
+    "a discover result without 2026-07-28"
+)]
+#[test_case::test_case(
+    r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"],"requested":"2026-07-28"}}}"#,
+    "-32022";
+    "a -32022 naming only 2025-11-25"
+)]
+#[tokio::test]
+async fn the_era_probe_follows_the_versions_the_server_names(discover: &str, said: &str) {
+    let script = format!(
+        r#"
+        read discover
+        echo '{discover}'
+        read initialize
+        echo '{{"jsonrpc":"2.0","id":2,"result":{{"protocolVersion":"2025-11-25","capabilities":{{}},"serverInfo":{{"name":"older","version":"1"}}}}}}'
+        read initialized
+        cat >/dev/null
+    "#
+    );
+    let client = client_for(&script, Duration::from_secs(30)).await;
+    let handshake = client.era().await.unwrap();
+    assert_eq!(handshake.era, Era::Legacy, "{handshake:?}");
+    assert_eq!(handshake.protocol_version, "2025-11-25");
+    let why = handshake.negotiation.expect("the reason is kept");
+    assert!(why.contains(said) && why.contains("2025-11-25"), "{why}");
+    client.close().await.unwrap();
+    assert!(
+        client.transport_events().is_empty(),
+        "{:?}",
+        client.transport_events()
+    );
+}
+
 /// Streamable HTTP: a 400 whose body holds no recognised modern error is a legacy server
 /// (`basic/transports/streamable-http.mdx` §Backward Compatibility), so the client falls back
 /// to `initialize` and keeps the session id the server mints.

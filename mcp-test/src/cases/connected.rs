@@ -36,6 +36,9 @@ pub struct Connected {
     /// The handshake result: the `DiscoverResult` of a 2026-07-28 server, or the
     /// `InitializeResult` of a 2025-era server.
     pub handshake: Value,
+    /// Why the era is 2025-11-25 although the server answered `server/discover`, when its
+    /// word decided it ([`Handshake::negotiation`](crate::client::Handshake::negotiation)).
+    pub negotiation: Option<String>,
 }
 
 impl Connected {
@@ -69,10 +72,15 @@ impl Connected {
             Some(Era::Current) => {
                 let handshake = client.era().await?;
                 if handshake.era != Era::Current {
+                    let why = handshake.negotiation.unwrap_or_else(|| {
+                        format!(
+                            "server/discover failed and initialize chose {}",
+                            handshake.protocol_version
+                        )
+                    });
                     return Err(TargetError::Client(ClientError::Protocol(format!(
-                        "the server does not speak {}: server/discover failed and initialize chose {}",
-                        Era::Current.revision(),
-                        handshake.protocol_version
+                        "the server does not speak {}: {why}",
+                        Era::Current.revision()
                     ))));
                 }
                 handshake
@@ -84,6 +92,7 @@ impl Connected {
             era: handshake.era,
             era_chosen: era.is_some(),
             handshake: handshake.result,
+            negotiation: handshake.negotiation,
         })
     }
 }
@@ -111,6 +120,7 @@ impl Target for Connected {
     fn connection(&self) -> Connection {
         let mut connection = self.client.connection().with_era(self.era);
         connection.era_chosen = self.era_chosen;
+        connection.negotiation.clone_from(&self.negotiation);
         connection.capabilities = self.handshake.get("capabilities").cloned();
         connection.protocol_version = self
             .handshake

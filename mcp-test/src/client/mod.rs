@@ -119,6 +119,10 @@ pub struct Handshake {
     pub result: Value,
     /// The revision in use: 2026-07-28, or the one the 2025-era server chose.
     pub protocol_version: String,
+    /// Why the era is 2025-11-25 although the server answered `server/discover`, when its
+    /// own word decided it: its `supportedVersions` (or a -32022's `data.supported`) named
+    /// 2025-11-25 and not 2026-07-28. `None` otherwise.
+    pub negotiation: Option<String>,
 }
 
 enum Transport {
@@ -678,12 +682,18 @@ impl Client {
                 tokio::pin!(initialize);
                 let mut discover_done = false;
                 let mut legacy_reason = "no answer to server/discover".to_owned();
+                let mut older = None;
                 loop {
                     tokio::select! {
                         outcome = &mut discover, if !discover_done => {
                             discover_done = true;
                             match classify_discover(outcome) {
                                 Discovered::Legacy(reason) => legacy_reason = reason,
+                                // The initialize in flight is the one its word asks for.
+                                Discovered::Older(why) => {
+                                    legacy_reason.clone_from(&why);
+                                    older = Some(why);
+                                }
                                 decisive => break decisive,
                             }
                         }
@@ -692,7 +702,11 @@ impl Client {
                                 result_of("initialize", e.response.unwrap_or(Value::Null))
                             });
                             match outcome {
-                                Ok(result) => return self.finish_legacy(result).await,
+                                Ok(result) => {
+                                    let mut handshake = self.finish_legacy(result).await?;
+                                    handshake.negotiation = older;
+                                    return Ok(handshake);
+                                }
                                 Err(e) if discover_done => {
                                     return Err(ClientError::Protocol(format!(
                                         "the server is neither modern nor legacy: {legacy_reason}; {e}"
@@ -721,6 +735,7 @@ impl Client {
                 era: Era::Current,
                 result,
                 protocol_version: PROTOCOL_VERSION.to_owned(),
+                negotiation: None,
             }),
             Discovered::Legacy(reason) => {
                 let response = self.send(&self.initialize_body()).await?;
@@ -728,6 +743,14 @@ impl Client {
                     ClientError::Protocol(format!("{e} (server/discover: {reason})"))
                 })?;
                 self.finish_legacy(result).await
+            }
+            Discovered::Older(why) => {
+                let response = self.send(&self.initialize_body()).await?;
+                let result = result_of("initialize", response)
+                    .map_err(|e| ClientError::Protocol(format!("{e} ({why})")))?;
+                let mut handshake = self.finish_legacy(result).await?;
+                handshake.negotiation = Some(why);
+                Ok(handshake)
             }
             Discovered::RetryVersion => Err(ClientError::Protocol(format!(
                 "server/discover: {} twice, though the server lists 2026-07-28 as supported",
@@ -817,6 +840,7 @@ impl Client {
             era: Era::Legacy,
             result,
             protocol_version,
+            negotiation: None,
         })
     }
 
@@ -919,6 +943,9 @@ enum Discovered {
     RetryVersion,
     /// Not a modern answer: why.
     Legacy(String),
+    /// A modern answer naming 2025-11-25 among the versions the server serves, and not
+    /// 2026-07-28: the era its own word gives, with why.
+    Older(String),
     /// The probe failed in a way that decides nothing.
     Fatal(ClientError),
 }
@@ -950,27 +977,31 @@ fn classify_discover(outcome: Result<Exchange, ClientError>) -> Discovered {
     };
     let response = exchange.response.unwrap_or(Value::Null);
     if let Some(result) = response.get("result") {
-        if !result.get("supportedVersions").is_some_and(Value::is_array) {
+        let Some(versions) = result.get("supportedVersions").and_then(Value::as_array) else {
             return Discovered::Fatal(ClientError::Protocol(format!(
                 "server/discover: the result has no supportedVersions array: {result}"
             )));
-        }
-        return Discovered::Modern(result.clone());
+        };
+        // "The client should choose one of these for subsequent requests" (server/discover.mdx
+        // §DiscoverResult): a server that does not list 2026-07-28 is not spoken to in it.
+        return by_supported(
+            versions,
+            "its server/discover result lists supportedVersions",
+            || Discovered::Modern(result.clone()),
+        );
     }
     let code = response["error"]["code"].as_i64();
     if code == Some(i64::from(error_codes::UNSUPPORTED_PROTOCOL_VERSION)) {
-        let supported = response["error"]["data"]["supported"].as_array();
-        if supported.is_some_and(|s| s.iter().any(|v| v == PROTOCOL_VERSION)) {
-            return Discovered::RetryVersion;
-        }
-        if supported.is_some_and(|s| s.iter().any(|v| v == LEGACY_PROTOCOL_VERSION)) {
-            return Discovered::Legacy(format!(
-                "server/discover: the server supports only older revisions: {response}"
-            ));
-        }
-        return Discovered::Fatal(ClientError::Protocol(format!(
-            "server/discover: no revision in common with this client (2026-07-28, 2025-11-25): {response}"
-        )));
+        let Some(supported) = response["error"]["data"]["supported"].as_array() else {
+            return Discovered::Fatal(ClientError::Protocol(format!(
+                "server/discover: -32022 without data.supported, so no version to retry with: {response}"
+            )));
+        };
+        return by_supported(
+            supported,
+            "server/discover was refused with -32022 naming data.supported",
+            || Discovered::RetryVersion,
+        );
     }
     if code.is_some_and(|c| MODERN_ERRORS.iter().any(|m| i64::from(*m) == c)) {
         return Discovered::Fatal(ClientError::Protocol(format!(
@@ -978,6 +1009,27 @@ fn classify_discover(outcome: Result<Exchange, ClientError>) -> Discovered {
         )));
     }
     Discovered::Legacy(format!("server/discover answered {response}"))
+}
+
+/// What a list of the versions a server serves (`supportedVersions`, or a -32022's
+/// `data.supported`) decides: `modern()` when it names 2026-07-28, the 2025-11-25 handshake when
+/// it names that and not 2026-07-28 (versioning.mdx: "The client **SHOULD** select a mutually
+/// supported version"), and no era at all when it names neither. `said` is where the list came
+/// from, for the reason given.
+fn by_supported(versions: &[Value], said: &str, modern: impl FnOnce() -> Discovered) -> Discovered {
+    let names = |v: &str| versions.iter().any(|x| x == v);
+    let listed = Value::from(versions.to_vec());
+    if names(PROTOCOL_VERSION) {
+        modern()
+    } else if names(LEGACY_PROTOCOL_VERSION) {
+        Discovered::Older(format!(
+            "{said} {listed}, without {PROTOCOL_VERSION}: spoken to in {LEGACY_PROTOCOL_VERSION} (initialize), a version it names"
+        ))
+    } else {
+        Discovered::Fatal(ClientError::Protocol(format!(
+            "{said} {listed}: no revision in common with this client ({PROTOCOL_VERSION}, {LEGACY_PROTOCOL_VERSION})"
+        )))
+    }
 }
 
 fn result_of(method: &str, response: Value) -> Result<Value, ClientError> {

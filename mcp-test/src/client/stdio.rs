@@ -349,6 +349,12 @@ impl StdioTransport {
             .map_or_else(|| "null".to_owned(), |id| id.to_string());
         let request = format!("a message that is not a request ({})", quoted(text));
         let (rx, _) = self.register(&key, &request)?;
+        // Given up before its reply (the caller stopped waiting): the slot goes, and a late
+        // reply is ignored as for a request given up on.
+        let _slot = Slot {
+            shared: &self.shared,
+            key: &key,
+        };
         let started = tokio::time::Instant::now();
         let written =
             tokio::time::timeout(timeout, self.write_line(text.to_owned(), request.clone())).await;
@@ -369,8 +375,8 @@ impl StdioTransport {
         if let Some(exchange) = self.reply_within(&key, rx, left, &request).await? {
             return Ok(exchange);
         }
-        let mut state = self.shared.state.lock().expect("state lock");
-        state.cancelled.push(key);
+        // One statement, so the lock is released before the slot's own drop takes it.
+        (self.shared.state.lock().expect("state lock").cancelled).push(key.clone());
         Ok(Exchange::default())
     }
 
@@ -589,6 +595,26 @@ impl StdioTransport {
                     stderr: self.final_stderr().await,
                 })
             }
+        }
+    }
+}
+
+/// The reply slot of a message written as text, for as long as its reply is awaited: when
+/// the wait ends without the reply (a timeout, or the caller dropping the wait), the slot is
+/// removed and its key marked given up, so a late reply is ignored rather than taken for a
+/// reply to no request, and the key can be used again.
+struct Slot<'a> {
+    shared: &'a Shared,
+    key: &'a str,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        let before = state.pending.len();
+        state.pending.retain(|p| p.key != self.key);
+        if state.pending.len() < before {
+            state.cancelled.push(self.key.to_owned());
         }
     }
 }

@@ -173,6 +173,11 @@ pub struct Connection {
     /// `cases::Connected::connect` with an era), not found by asking the server: a server
     /// that serves both eras may speak the other too.
     pub era_chosen: bool,
+    /// Why the era is the one it is, when the server's own word decided it against
+    /// 2026-07-28 ([`Handshake::negotiation`](crate::client::Handshake::negotiation): its
+    /// `server/discover` named 2025-11-25 and not 2026-07-28). `None` otherwise. A checker
+    /// says it once, and probes none of the 2026-07-28 rules there.
+    pub negotiation: Option<String>,
 }
 
 impl Connection {
