@@ -67,13 +67,14 @@ impl Note {
         self
     }
 
-    pub(crate) fn into_finding(self, probe: &str) -> Finding {
+    pub(crate) fn into_finding(self, probe: &str, era: Option<Era>) -> Finding {
         Finding {
             severity: self.severity,
             probe: probe.to_owned(),
             message: self.message,
             clause: self.clause,
             request: self.request,
+            era,
         }
     }
 }
@@ -227,7 +228,7 @@ impl<'a> Checker<'a> {
         let findings = out
             .into_iter()
             .filter(|n| seen.insert((n.severity, n.message.clone())))
-            .map(|n| n.into_finding(name))
+            .map(|n| n.into_finding(name, Some(self.era)))
             .collect();
         let duration = Some(self.lap());
         self.probes.push(Probe {
@@ -531,7 +532,7 @@ impl<'a> Checker<'a> {
                     id: request_id(&what),
                 }));
             if let Some(p) = self.probes.iter_mut().find(|p| p.name == name) {
-                p.findings.push(note.into_finding(&p.name));
+                p.findings.push(note.into_finding(&p.name, Some(self.era)));
             }
         }
     }

@@ -63,6 +63,7 @@ pub(super) fn finish(deadline: Option<&Deadline>, report: &mut CheckReport) {
                 message: format!("{why}, so it checked only part of what it covers"),
                 clause: None,
                 request: None,
+                era: report.era,
             });
         } else {
             // Not run in full: neither passed nor failed.
@@ -124,7 +125,7 @@ impl CheckReport {
     pub fn exit_code(&self) -> u8 {
         if self.has_defects() {
             1
-        } else if self.incomplete.is_some() {
+        } else if self.cut_short().is_some() {
             2
         } else {
             0

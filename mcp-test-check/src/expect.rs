@@ -20,8 +20,9 @@
 //! ```
 //!
 //! - `severity` (`defect` or `warning`) and `probe` are required; `clause` (a clause id of
-//!   [`spec::clauses`](mcp_test::spec::clauses)) and `contains` (a substring of the message)
-//!   narrow the entry; `why` says which spec sentence the server breaks, quoted, and how.
+//!   [`spec::clauses`](mcp_test::spec::clauses)), `contains` (a substring of the message) and
+//!   `era` (`2026-07-28` or `2025-11-25`: the session that found it, for a server checked in
+//!   both eras) narrow the entry; `why` says which spec sentence the server breaks, quoted, and how.
 //! - `seen` (optional, ignored when matching) keeps the messages the entry was written from.
 //! - Only defects and warnings are compared: info notes are never alarms.
 //! - Every defect and warning of the report must match an entry, and every entry must match at
@@ -42,6 +43,7 @@
 //!             message: "an unknown prompt: -32602 expected; got error -32603".into(),
 //!             clause: clauses::find("prompts/errors").copied(),
 //!             request: None,
+//!             era: None,
 //!         }],
 //!         skipped: None,
 //!         duration: None,
@@ -75,6 +77,7 @@
 //! ```
 
 use super::{CheckReport, Finding, Severity};
+use mcp_test::cases::Era;
 use mcp_test::spec::clauses;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
@@ -101,6 +104,9 @@ pub struct Expected {
     pub clause: Option<String>,
     /// A substring of the finding's message; `None` matches any message.
     pub contains: Option<String>,
+    /// The era of the session that found it (`"era": "2025-11-25"`), for a server checked in
+    /// both; `None` matches a finding of either era.
+    pub era: Option<Era>,
     /// Why the server breaks the spec: the sentence, quoted, and what the server does.
     pub why: String,
     /// The messages the entry was written from (for a reader; not matched).
@@ -120,6 +126,7 @@ impl Expected {
                 .contains
                 .as_deref()
                 .is_none_or(|s| finding.message.contains(s))
+            && self.era.is_none_or(|era| finding.era == Some(era))
     }
 
     /// The entry in one line: `[warning] probe (clause …, containing "…")`.
@@ -131,6 +138,9 @@ impl Expected {
         }
         if let Some(t) = &self.contains {
             narrowing.push(format!("containing {t:?}"));
+        }
+        if let Some(era) = self.era {
+            narrowing.push(format!("in {era}"));
         }
         if !narrowing.is_empty() {
             let _ = write!(s, " ({})", narrowing.join(", "));
@@ -147,6 +157,9 @@ impl Expected {
         }
         if let Some(t) = &self.contains {
             m.insert("contains".into(), json!(t));
+        }
+        if let Some(era) = self.era {
+            m.insert("era".into(), json!(era));
         }
         m.insert("why".into(), json!(self.why));
         if !self.seen.is_empty() {
@@ -403,16 +416,18 @@ impl Expectations {
             }
             let clause = f.clause.map(|c| c.id.to_owned());
             let message = f.message.clone();
-            match findings[kept..]
-                .iter_mut()
-                .find(|e| e.severity == f.severity && e.probe == f.probe && e.clause == clause)
-            {
+            // Narrowed to its era only for a server checked in both.
+            let era = f.era.filter(|_| report.other_era.is_some());
+            match findings[kept..].iter_mut().find(|e| {
+                e.severity == f.severity && e.probe == f.probe && e.clause == clause && e.era == era
+            }) {
                 Some(e) => e.seen.push(message),
                 None => findings.push(Expected {
                     severity: f.severity,
                     probe: f.probe.clone(),
                     clause,
                     contains: None,
+                    era,
                     why: String::new(),
                     seen: vec![message],
                 }),
@@ -444,7 +459,9 @@ impl Expectations {
 
 /// One entry, or the pointer and message of what is wrong with it.
 fn parse_entry(entry: &Value, at: &str) -> Result<Expected, (String, String)> {
-    const KEYS: [&str; 6] = ["severity", "probe", "clause", "contains", "why", "seen"];
+    const KEYS: [&str; 7] = [
+        "severity", "probe", "clause", "contains", "era", "why", "seen",
+    ];
     let Some(m) = entry.as_object() else {
         return Err((
             at.to_owned(),
@@ -501,6 +518,21 @@ fn parse_entry(entry: &Value, at: &str) -> Result<Expected, (String, String)> {
             "empty; leave it out to match any message".into(),
         ));
     }
+    let era = match string("era")?.as_deref() {
+        None => None,
+        Some(text) if text == Era::Current.revision() => Some(Era::Current),
+        Some(text) if text == Era::Legacy.revision() => Some(Era::Legacy),
+        Some(other) => {
+            return Err((
+                format!("{at}/era"),
+                format!(
+                    "{other:?} is not an era; use {:?} or {:?}",
+                    Era::Current.revision(),
+                    Era::Legacy.revision()
+                ),
+            ));
+        }
+    };
     let why = string("why")?.unwrap_or_default();
     let seen = match m.get("seen") {
         None => Vec::new(),
@@ -522,6 +554,7 @@ fn parse_entry(entry: &Value, at: &str) -> Result<Expected, (String, String)> {
         probe,
         clause,
         contains,
+        era,
         why,
         seen,
     })
@@ -544,6 +577,7 @@ mod tests {
             message: message.into(),
             clause: clause.map(|id| *clauses::find(id).unwrap()),
             request: None,
+            era: None,
         }
     }
 

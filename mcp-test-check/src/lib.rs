@@ -58,6 +58,7 @@ mod expect;
 mod issuer;
 mod options;
 mod probes;
+mod reconnect;
 mod report;
 mod run;
 mod shutdown;
@@ -72,6 +73,7 @@ pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use issuer::{AuthIssuer, IssuerError};
 pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS};
 pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
+pub use reconnect::Reconnect;
 pub use report::{CheckReport, Finding, ListedTool, Probe, Severity, Shown};
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
@@ -107,6 +109,23 @@ pub async fn check_with_progress(
     options: &CheckOptions,
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> CheckReport {
+    let started = std::time::Instant::now();
+    let (mut report, serves_legacy) = check_one(target, options, progress).await;
+    other_era(&mut report, serves_legacy, options, started, progress).await;
+    report
+}
+
+/// What a check in the first era says of the other: `None` when no other era is looked for
+/// (the era was 2025-11-25, or pinned by the caller); else whether the server answered the
+/// `initialize` of `methods/initialize-on-a-modern-server` with an `InitializeResult`.
+pub(crate) type ServesLegacy = Option<bool>;
+
+/// One session's check: the probe table over `target`, in its era.
+pub(crate) async fn check_one(
+    target: &dyn Target,
+    options: &CheckOptions,
+    progress: &mut (dyn FnMut(&str) + Send),
+) -> (CheckReport, ServesLegacy) {
     let connection = target.connection();
     let era = connection.era.unwrap_or(Era::Current);
     // Every request of the session goes through `recording`, which keeps the tool names sent
@@ -130,6 +149,8 @@ pub async fn check_with_progress(
     // The requests that outlasted the timeout, if any, judged now (`checker::patience`).
     run.c.settle(&mut *run.progress).await;
     let tools = called_tools(&run);
+    let serves_legacy =
+        (era == Era::Current && !run.connection.era_chosen).then_some(run.serves_legacy);
     let mut checked = CheckReport {
         target: target.label(),
         era: Some(era),
@@ -139,9 +160,136 @@ pub async fn check_with_progress(
         tools,
         incomplete: None,
         connect_timeout: None,
+        negotiation: run.connection.negotiation.clone(),
+        other_era: None,
     };
     deadline::finish(deadline.as_deref(), &mut checked);
-    checked
+    (checked, serves_legacy)
+}
+
+/// Checks the 2025-11-25 side of a server first checked in 2026-07-28, when it serves that
+/// era too (versioning.mdx §Backward Compatibility: "A dual-era server selects its behavior
+/// from how the client opens"): on a connection of its own ([`CheckOptions::reconnect`])
+/// opened with `initialize`, with what is left of the deadline, into
+/// [`CheckReport::other_era`]. Whether it does is the server's to say: the `initialize` of
+/// that connection answered with an `InitializeResult`. A server that answered the one
+/// `initialize_last` sent is known to, and gets the whole connect timeout; any other gets
+/// [`LEGACY_PROBE_WAIT`], and a refusal is a note. The probes run once a server are not run
+/// again. Without a way to connect again, a note says the era was not checked.
+pub(crate) async fn other_era(
+    report: &mut CheckReport,
+    serves_legacy: ServesLegacy,
+    options: &CheckOptions,
+    started: std::time::Instant,
+    progress: &mut (dyn FnMut(&str) + Send),
+) {
+    let legacy = Era::Legacy;
+    let Some(serves_legacy) = serves_legacy.filter(|_| !options.second_session) else {
+        return;
+    };
+    if report.incomplete.is_some() {
+        return;
+    }
+    let Some(reconnect) = &options.reconnect else {
+        if serves_legacy {
+            note_on_initialize(
+                report,
+                format!(
+                    "the server serves {legacy} too (it answered initialize with an InitializeResult), and that era was not checked: no way to open a connection of its own was given (CheckOptions::reconnect; mcp-test check gives one)"
+                ),
+            );
+        }
+        return;
+    };
+    let mut options = options.clone();
+    options.second_session = true;
+    if let Some(deadline) = options.deadline {
+        let left = deadline.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            if serves_legacy {
+                let mut other = CheckReport::not_checked(
+                    report.target.clone(),
+                    format!(
+                        "the {legacy} session: {}",
+                        mcp_test::target::DEADLINE_PASSED
+                    ),
+                );
+                other.era = Some(legacy);
+                report.other_era = Some(Box::new(other));
+            }
+            return;
+        }
+        options.deadline = Some(left);
+    }
+    progress(&format!(
+        "eras: does the server serve {legacy} too? initialize on a connection of its own"
+    ));
+    let opening = reconnect.open(legacy);
+    let opened = if serves_legacy {
+        opening.await
+    } else {
+        tokio::time::timeout(LEGACY_PROBE_WAIT, opening)
+            .await
+            .unwrap_or_else(|_| {
+                Err(mcp_test::target::TargetError::Client(
+                    mcp_test::client::ClientError::Timeout {
+                        request: "initialize".to_owned(),
+                        after: LEGACY_PROBE_WAIT,
+                        stderr: String::new(),
+                    },
+                ))
+            })
+    };
+    let other = match opened {
+        Ok(connected) => {
+            progress(&format!(
+                "eras: the server serves {legacy} too: checking that era"
+            ));
+            shutdown::check_and_close(&connected, &options, progress).await
+        }
+        Err(e) if !serves_legacy => {
+            return note_on_initialize(
+                report,
+                format!(
+                    "the server was not checked in {legacy}: initialize on a connection of its own was not answered with an InitializeResult ({e})"
+                ),
+            );
+        }
+        Err(e) => {
+            let mut other = CheckReport::not_checked(
+                report.target.clone(),
+                format!("the {legacy} session could not be opened: {e}"),
+            );
+            other.era = Some(legacy);
+            other
+        }
+    };
+    report.other_era = Some(Box::new(other));
+}
+
+/// How long a server not known to serve 2025-11-25 gets to answer the `initialize` of a
+/// connection of its own ([`other_era`]): a server that serves only 2026-07-28 refuses it at
+/// once (versioning.mdx §Compatibility Matrix: "the server rejects `initialize` with a
+/// JSON-RPC error"), and one that stays silent must not cost a whole connect timeout.
+pub(crate) const LEGACY_PROBE_WAIT: Duration = Duration::from_secs(5);
+
+/// Adds an info note about the server's other era to `methods/initialize-on-a-modern-server`.
+fn note_on_initialize(report: &mut CheckReport, message: String) {
+    let era = report.era;
+    if let Some(probe) = report
+        .probes
+        .iter_mut()
+        .find(|p| p.name == probes::initialize_last::ID)
+    {
+        probe.findings.push(Finding {
+            severity: Severity::Info,
+            probe: probe.name.clone(),
+            message,
+            clause: None,
+            request: None,
+            era,
+        });
+    }
 }
 
 /// Not public API: the code that turns one reply into findings, for the fuzz target
@@ -188,7 +336,7 @@ pub fn __fuzz_reply_to_findings(
         .collect();
     let mut findings: Vec<Finding> = classify::findings(era, &outcomes)
         .into_iter()
-        .map(|n| n.into_finding("tools/schema-cases"))
+        .map(|n| n.into_finding("tools/schema-cases", Some(era)))
         .collect();
     let mut c = Checker::new(target, era, Duration::from_secs(1));
     c.log_response(method, 1, reply.clone());

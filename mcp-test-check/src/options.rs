@@ -112,6 +112,15 @@ pub struct CheckOptions {
     /// way each (another audience, expired, a changed signature, too few scopes). `None` (the
     /// default): they are skipped.
     pub auth_issuer: Option<crate::AuthIssuer>,
+    /// How to open another connection to the server ([`Reconnect`](crate::Reconnect)): over
+    /// stdio the probes that write what a client must not (a message that is not JSON, a
+    /// request without `method`) run on one of their own, and a server that serves both eras
+    /// is checked in each. `None` (the default): those probes run last on the session, and
+    /// the other era is not checked (the report says so). `mcp-test check` always gives one.
+    pub reconnect: Option<crate::Reconnect>,
+    /// Set on the other era's session of a check: the probes run once a server (the ones
+    /// that write what a client must not) were run in the first.
+    pub(crate) second_session: bool,
 }
 
 impl Default for CheckOptions {
@@ -130,6 +139,8 @@ impl Default for CheckOptions {
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
             auth_issuer: None,
+            reconnect: None,
+            second_session: false,
         }
     }
 }
@@ -224,5 +235,8 @@ impl CheckOptions {
 
         /// The authorization server the checked server trusts ([`auth_issuer`](Self::auth_issuer)).
         auth_issuer(issuer: Option<crate::AuthIssuer>) => auth_issuer = issuer;
+
+        /// How to open another connection to the server ([`reconnect`](Self::reconnect)).
+        reconnect: Option<crate::Reconnect>;
     }
 }

@@ -57,6 +57,9 @@ pub struct Finding {
     pub clause: Option<Clause>,
     /// The request that showed it, when one did.
     pub request: Option<Shown>,
+    /// The protocol era of the session that found it: a server that serves both eras is
+    /// checked in each ([`CheckReport::other_era`]). `None`: not known.
+    pub era: Option<Era>,
 }
 
 /// The request that showed a finding.
@@ -189,12 +192,45 @@ pub struct CheckReport {
     /// runs the server at once`): set by `mcp-test check` for a server it started or reached
     /// by URL; `None` otherwise.
     pub connect_timeout: Option<String>,
+    /// Why [`era`](Self::era) is 2025-11-25 for a server that answered `server/discover`,
+    /// when its own word decided it (its `supportedVersions` named 2025-11-25 and not
+    /// 2026-07-28): then no 2026-07-28 rule was probed, and the report says so once (a note
+    /// of `discovery/fields`).
+    pub negotiation: Option<String>,
+    /// The check of the server's other era, for a server that serves both (a 2026-07-28
+    /// server that also answered `initialize` with an `InitializeResult`): its 2025-11-25
+    /// session, with probes of its own, on a connection of its own. Its findings count in
+    /// [`findings`](Self::findings) and the exit code, each naming its era; `None` when one
+    /// era was checked (`--era` pins one). It has no `other_era` of its own.
+    pub other_era: Option<Box<CheckReport>>,
 }
 
 impl CheckReport {
-    /// Every finding of every probe.
+    /// Every finding of every probe, in every era checked (this era's, then
+    /// [`other_era`](Self::other_era)'s).
     pub fn findings(&self) -> impl Iterator<Item = &Finding> {
-        self.probes.iter().flat_map(|p| p.findings.iter())
+        self.probes
+            .iter()
+            .chain(self.other_era.iter().flat_map(|o| o.probes.iter()))
+            .flat_map(|p| p.findings.iter())
+    }
+
+    /// The eras checked: this report's, then [`other_era`](Self::other_era)'s.
+    pub fn eras(&self) -> Vec<Era> {
+        self.era
+            .into_iter()
+            .chain(self.other_era.iter().filter_map(|o| o.era))
+            .collect()
+    }
+
+    /// This report and [`other_era`](Self::other_era)'s, each one era.
+    fn sessions(&self) -> impl Iterator<Item = &CheckReport> {
+        std::iter::once(self).chain(self.other_era.as_deref())
+    }
+
+    /// Why the check, or the other era's, did not run to its end, when it did not.
+    pub fn cut_short(&self) -> Option<&str> {
+        self.sessions().find_map(|s| s.incomplete.as_deref())
     }
 
     /// How many findings have this severity.
@@ -293,25 +329,73 @@ impl CheckReport {
         panic!("{out}\n{}", self.to_text());
     }
 
-    /// The human report: every finding, then the summary table by severity.
+    /// The human report: every finding, the probes not run, the tools and the requirements
+    /// covered, for each era checked, then the summary table by severity.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let era = self.era.map_or("unknown".to_owned(), |e| e.to_string());
-        let _ = writeln!(out, "mcp-test check: {} (protocol {era})", self.target);
+        let eras: Vec<String> = self.eras().iter().map(ToString::to_string).collect();
+        let eras = if eras.is_empty() {
+            "unknown".to_owned()
+        } else if self.other_era.is_some() {
+            // Both eras: the revisions say it.
+            self.eras()
+                .iter()
+                .map(|e| e.revision())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        } else {
+            eras.join(" and ")
+        };
+        let _ = writeln!(out, "mcp-test check: {} (protocol {eras})", self.target);
         if let Some(connect) = &self.connect_timeout {
             let _ = writeln!(out, "Connect timeout: {connect}");
         }
+        let dual = self.other_era.is_some();
+        for session in self.sessions() {
+            if dual {
+                let era = session.era.map_or("unknown", |e| e.revision());
+                let _ = writeln!(out, "\n=== The {era} session ===");
+            }
+            session.section(&mut out);
+        }
+        let (mut passed, mut ran, mut not_run, mut agreeing, mut cases) = (0, 0, 0, 0, 0);
+        for session in self.sessions() {
+            let skipped = session
+                .probes
+                .iter()
+                .filter(|p| p.skipped.is_some())
+                .count();
+            passed += session.probes.iter().filter(|p| p.passed()).count();
+            ran += session.probes.len() - skipped;
+            not_run += skipped;
+            agreeing += session.cases.outcomes.iter().filter(|o| o.agrees).count();
+            cases += session.cases.outcomes.len();
+        }
+        let _ = writeln!(out, "\nSummary");
+        let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
+        for s in [Severity::Defect, Severity::Warning, Severity::Info] {
+            let _ = writeln!(out, "  {:<10} {:>6}", s.to_string(), self.count(s));
+        }
+        let _ = writeln!(
+            out,
+            "  probes passed: {passed}/{ran} run ({not_run} not run); schema cases agreeing: {agreeing}/{cases}"
+        );
+        out
+    }
+
+    /// One era's part of [`to_text`](Self::to_text): why the era, whether it ran to its end,
+    /// its findings, the probes not run, the tools and the requirements covered.
+    fn section(&self, out: &mut String) {
         if let Some(why) = &self.incomplete {
             let _ = writeln!(out, "\nIncomplete: {}", indent(why));
         }
-        let findings: Vec<&Finding> = self.findings().collect();
+        let mut findings: Vec<&Finding> = self.probes.iter().flat_map(|p| &p.findings).collect();
         if findings.is_empty() {
             let _ = writeln!(out, "\nNo findings.");
         } else {
             let _ = writeln!(out, "\nFindings:");
-            let mut sorted = findings.clone();
-            sorted.sort_by_key(|f| f.severity);
-            for f in sorted {
+            findings.sort_by_key(|f| f.severity);
+            for f in findings {
                 let _ = writeln!(
                     out,
                     "  [{}] {}: {}",
@@ -392,48 +476,65 @@ impl CheckReport {
                 "all", total.0, total.1, total.2, total.3
             );
         }
-        let agreeing = self.cases.outcomes.iter().filter(|o| o.agrees).count();
-        let _ = writeln!(out, "\nSummary");
-        let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
-        for s in [Severity::Defect, Severity::Warning, Severity::Info] {
-            let _ = writeln!(out, "  {:<10} {:>6}", s.to_string(), self.count(s));
-        }
-        let passed = self.probes.iter().filter(|p| p.passed()).count();
-        let ran = self.probes.len() - skipped.len();
-        let _ = writeln!(
-            out,
-            "  probes passed: {passed}/{ran} run ({} not run); schema cases agreeing: {agreeing}/{}",
-            skipped.len(),
-            self.cases.outcomes.len()
-        );
-        out
     }
 
-    /// The machine report: `{target, era, transport, incomplete, connect_timeout, summary:
-    /// {defect, warning, info}, findings, probes, cases, tools: [{name, class, open_world,
-    /// called, not_called, allow_with}], coverage: [{area, checked, skipped, not_yet,
-    /// outside}]}`; a tool's `class` is `read-only`, `open-world`, `additive-write` or
-    /// `destructive` ([`ToolClass`]); `incomplete` is `null` for a check that ran to its end,
-    /// `connect_timeout` (which applied, and why) `null` unless the command line started or
-    /// reached the server. A finding carries its `clause` (`{id, revision, file,
-    /// section, level, text}`) and `request` (`{method, id}`), or `null`; a probe has `status`
-    /// `passed`, `failed` or `skipped` (with `skipped`: why). Every probe and every case has
-    /// `ms`, the milliseconds it took (a probe's includes its requests; the
-    /// `tools/schema-cases` probe's is the wall time of all cases, which run `jobs` at a time).
+    /// The machine report: `{target, era, eras, negotiation, transport, incomplete,
+    /// connect_timeout, summary: {defect, warning, info}, findings, probes, cases, tools:
+    /// [{name, class, open_world, called, not_called, allow_with}], coverage: [{area, checked,
+    /// skipped, not_yet, outside}], other_era}`; a tool's `class` is `read-only`,
+    /// `open-world`, `additive-write` or `destructive` ([`ToolClass`]); `incomplete` is `null`
+    /// for a check that ran to its end, `connect_timeout` (which applied, and why) `null`
+    /// unless the command line started or reached the server. A finding carries its `era`,
+    /// its `clause` (`{id, revision, file, section, level, text}`) and `request` (`{method,
+    /// id}`), or `null`; a probe has its `era` and `status` `passed`, `failed` or `skipped`
+    /// (with `skipped`: why). Every probe and every case has `ms`, the milliseconds it took (a
+    /// probe's includes its requests; the `tools/schema-cases` probe's is the wall time of
+    /// all cases, which run `jobs` at a time).
+    ///
+    /// For a server checked in both eras, `eras` names both, `summary` and `findings` cover
+    /// both, and `other_era` is the 2025-11-25 session's report in the same shape (without an
+    /// `other_era` of its own); else `other_era` is `null`.
     pub fn to_json(&self) -> Value {
+        let mut json = self.session_json();
+        json["eras"] = json!(self.eras());
+        json["summary"] = json!({
+            "defect": self.count(Severity::Defect),
+            "warning": self.count(Severity::Warning),
+            "info": self.count(Severity::Info),
+        });
+        json["findings"] = json!(self.findings().collect::<Vec<_>>());
+        json["other_era"] = self
+            .other_era
+            .as_ref()
+            .map_or(Value::Null, |o| o.session_json());
+        json
+    }
+
+    /// One era's part of [`to_json`](Self::to_json).
+    fn session_json(&self) -> Value {
+        let count = |severity: Severity| {
+            self.probes
+                .iter()
+                .flat_map(|p| &p.findings)
+                .filter(|f| f.severity == severity)
+                .count()
+        };
         json!({
             "target": self.target,
             "era": self.era,
+            "eras": self.era.into_iter().collect::<Vec<_>>(),
+            "negotiation": self.negotiation,
             "incomplete": self.incomplete,
             "connect_timeout": self.connect_timeout,
             "summary": {
-                "defect": self.count(Severity::Defect),
-                "warning": self.count(Severity::Warning),
-                "info": self.count(Severity::Info),
+                "defect": count(Severity::Defect),
+                "warning": count(Severity::Warning),
+                "info": count(Severity::Info),
             },
-            "findings": self.findings().collect::<Vec<_>>(),
+            "findings": self.probes.iter().flat_map(|p| &p.findings).collect::<Vec<_>>(),
             "probes": self.probes.iter().map(|p| json!({
                 "name": p.name,
+                "era": self.era,
                 "status": if p.skipped.is_some() { "skipped" } else if p.passed() { "passed" } else { "failed" },
                 "passed": p.passed(),
                 "skipped": p.skipped,
@@ -444,6 +545,7 @@ impl CheckReport {
             "tools": self.tools,
             "transport": self.transport,
             "coverage": self.coverage(),
+            "other_era": null,
         })
     }
 
@@ -452,13 +554,36 @@ impl CheckReport {
     /// would call it; a probe with a defect or a warning, or a disagreeing case, is a
     /// failure. A check that did not run to its end has a test case `check/complete` with an
     /// `<error>` saying why.
+    ///
+    /// A server checked in both eras has the test cases of each: the other era's classnames
+    /// end in its revision (`probes.2025-11-25`, `cases.2025-11-25.TOOL`).
     pub fn to_junit(&self) -> String {
         let mut body = String::new();
+        let (mut failures, mut errors, mut total) = (0, 0, 0);
+        for (i, session) in self.sessions().enumerate() {
+            let suffix = match (i, session.era) {
+                (0, _) | (_, None) => String::new(),
+                (_, Some(era)) => format!(".{era}"),
+            };
+            let (f, e, t) = session.junit_cases(&suffix, &mut body);
+            failures += f;
+            errors += e;
+            total += t;
+        }
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}  </testsuite>\n</testsuites>\n",
+            xml(&self.target)
+        )
+    }
+
+    /// One era's test cases of [`to_junit`](Self::to_junit), their classnames ending in
+    /// `suffix`: how many failed, how many are errors, how many there are.
+    fn junit_cases(&self, suffix: &str, body: &mut String) -> (usize, usize, usize) {
         let mut failures = 0;
         if let Some(why) = &self.incomplete {
             let _ = writeln!(
                 body,
-                "    <testcase classname=\"check\" name=\"complete\"><error message=\"{}\">{}</error></testcase>",
+                "    <testcase classname=\"check{suffix}\" name=\"complete\"><error message=\"{}\">{}</error></testcase>",
                 xml(&shorten(why, 200)),
                 xml(why)
             );
@@ -466,7 +591,7 @@ impl CheckReport {
         for p in &self.probes {
             let _ = write!(
                 body,
-                "    <testcase classname=\"probes\" name=\"{}\">",
+                "    <testcase classname=\"probes{suffix}\" name=\"{}\">",
                 xml(&p.name)
             );
             if let Some(why) = &p.skipped {
@@ -493,7 +618,7 @@ impl CheckReport {
         for o in &self.cases.outcomes {
             let _ = write!(
                 body,
-                "    <testcase classname=\"cases.{}\" name=\"{}\">",
+                "    <testcase classname=\"cases{suffix}.{}\" name=\"{}\">",
                 xml(&o.case.tool),
                 xml(&o.case.title)
             );
@@ -518,17 +643,14 @@ impl CheckReport {
             };
             let _ = writeln!(
                 body,
-                "    <testcase classname=\"cases.{}\" name=\"not called\"><skipped message=\"{}\"/></testcase>",
+                "    <testcase classname=\"cases{suffix}.{}\" name=\"not called\"><skipped message=\"{}\"/></testcase>",
                 xml(&t.name),
                 xml(&message)
             );
         }
         let errors = usize::from(self.incomplete.is_some());
         let total = self.probes.len() + self.cases.outcomes.len() + not_called.len() + errors;
-        format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}  </testsuite>\n</testsuites>\n",
-            xml(&self.target)
-        )
+        (failures, errors, total)
     }
 }
 
@@ -558,6 +680,7 @@ mod tests {
                     message: "a tool named `` is listed".to_owned(),
                     clause: None,
                     request: None,
+                    era: None,
                 }],
                 skipped: None,
                 duration: None,

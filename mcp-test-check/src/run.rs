@@ -47,6 +47,9 @@ pub(crate) struct Run<'a> {
     /// The resource templates and prompts listed.
     pub templates: Vec<Value>,
     pub prompts: Vec<Value>,
+    /// The server answered `initialize` with an `InitializeResult` on a 2026-07-28
+    /// connection (`methods/initialize-on-a-modern-server`): it serves 2025-11-25 too.
+    pub serves_legacy: bool,
 }
 
 impl<'a> Run<'a> {
@@ -74,6 +77,7 @@ impl<'a> Run<'a> {
             property_tools: Vec::new(),
             templates: Vec::new(),
             prompts: Vec::new(),
+            serves_legacy: false,
         }
     }
 

@@ -9,7 +9,7 @@
 //! §Shutdown) asks nothing of the server here, only of the client (close stdin, wait, then
 //! `SIGTERM` and `SIGKILL`), so for a 2025-era server it is a note.
 
-use super::{CheckOptions, CheckReport, Finding, Probe, Severity, check_with_progress};
+use super::{CheckOptions, CheckReport, Finding, Probe, Severity, check_one, other_era};
 use mcp_test::cases::Connected;
 use mcp_test::cases::Era;
 use mcp_test::client::ClientError;
@@ -47,12 +47,14 @@ impl CheckReport {
     /// ```
     pub fn record_shutdown(&mut self, outcome: &Result<Option<ExitStatus>, ClientError>) {
         let legacy = self.era == Some(Era::Legacy);
+        let era = self.era;
         let finding = |severity: Severity, message: String, clause: Option<Clause>| Finding {
             severity,
             probe: SHUTDOWN_PROBE.to_owned(),
             message,
             clause,
             request: None,
+            era,
         };
         let findings = match outcome {
             Ok(None) => {
@@ -132,12 +134,39 @@ pub async fn check_connected(connected: &Connected, options: &CheckOptions) -> C
 }
 
 /// [`check_connected`], calling `progress` with a line before each step.
+///
+/// A server that serves both eras is closed after its first era's check, before its other
+/// era is checked on a connection of its own ([`CheckOptions::reconnect`]), closed in turn.
 pub async fn check_connected_with_progress(
     connected: &Connected,
     options: &CheckOptions,
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> CheckReport {
-    let mut report = check_with_progress(connected, options, progress).await;
+    let started = std::time::Instant::now();
+    let (mut report, serves_legacy) = check_one(connected, options, progress).await;
+    close(connected, options, &mut report, progress).await;
+    other_era(&mut report, serves_legacy, options, started, progress).await;
+    report
+}
+
+/// One era's check of `connected` ([`check_one`]), then closing it.
+pub(crate) async fn check_and_close(
+    connected: &Connected,
+    options: &CheckOptions,
+    progress: &mut (dyn FnMut(&str) + Send),
+) -> CheckReport {
+    let (mut report, _) = check_one(connected, options, progress).await;
+    close(connected, options, &mut report, progress).await;
+    report
+}
+
+/// Closes `connected` and records how it ended in `report` (`transport/shutdown`).
+async fn close(
+    connected: &Connected,
+    options: &CheckOptions,
+    report: &mut CheckReport,
+    progress: &mut (dyn FnMut(&str) + Send),
+) {
     progress("shutdown: closing the server");
     let outcome = connected.client.close_within(options.close_grace).await;
     report.record_shutdown(&outcome);
@@ -154,13 +183,13 @@ pub async fn check_connected_with_progress(
                 message: e.to_string(),
                 clause: None,
                 request: None,
+                era: report.era,
             }),
             _ => None,
         });
     if let Some(probe) = report.probes.iter_mut().find(|p| p.name == SHUTDOWN_PROBE) {
         probe.findings.extend(stopped);
     }
-    report
 }
 
 #[cfg(all(test, unix))]

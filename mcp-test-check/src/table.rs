@@ -231,18 +231,6 @@ pub(crate) const PROBES: &[Row] = &[
         run: no_response_to_notification::run,
     },
     Row {
-        ids: &[probes::malformed_message::ID],
-        needs: NOTHING,
-        progress: "base: a message that is not JSON, and the server serving on",
-        run: probes::malformed_message::run,
-    },
-    Row {
-        ids: &[probes::invalid_request::ID],
-        needs: NOTHING,
-        progress: "base: JSON that is no valid request, and the server serving on",
-        run: probes::invalid_request::run,
-    },
-    Row {
         ids: &[probes::lists::ID],
         needs: TOOLS,
         progress: "lists: tools/list pagination, order, bad cursor",
@@ -593,6 +581,21 @@ pub(crate) const PROBES: &[Row] = &[
         needs: NOTHING,
         progress: "transport: what the server did on its transport",
         run: probes::transport::run,
+    },
+    // Last, and over stdio on a process of their own when the check can start one
+    // (`CheckOptions::reconnect`): they write what the spec tells a client not to write, so
+    // no other probe may depend on how the server copes.
+    Row {
+        ids: &[probes::malformed_message::ID],
+        needs: NOTHING,
+        progress: "base: a message that is not JSON, and the server serving on",
+        run: probes::malformed_message::run,
+    },
+    Row {
+        ids: &[probes::invalid_request::ID],
+        needs: NOTHING,
+        progress: "base: JSON that is no valid request, and the server serving on",
+        run: probes::invalid_request::run,
     },
 ];
 

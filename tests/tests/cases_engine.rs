@@ -740,7 +740,7 @@ async fn a_legacy_server_is_probed_for_the_capabilities_its_initialize_result_de
 }
 
 #[tokio::test]
-async fn an_undeclared_capability_that_answers_is_a_warning_and_is_not_probed() {
+async fn an_undeclared_capability_that_lists_items_breaks_its_must_and_is_not_probed() {
     // The discover result drops `prompts`, but prompts/list still answers.
     fn hide_prompts(request: &Value, response: &mut Value) {
         // Only a discover result: the version probe's server/discover is refused (-32022).
@@ -755,16 +755,19 @@ async fn an_undeclared_capability_that_answers_is_a_warning_and_is_not_probed() 
     let target = Rewritten::new(prompt_server(), hide_prompts);
     let report = check(&target, &CheckOptions::default()).await;
     let prompts = probe(&report, "capabilities/prompts");
-    assert!(
-        prompts
-            .findings
-            .iter()
-            .all(|f| f.severity == Severity::Warning),
+    // server/prompts.mdx: "Servers that support prompts MUST declare the `prompts`
+    // capability"; a non-empty prompts/list shows the server supports them.
+    let clauses: Vec<(Severity, &str)> = prompts
+        .findings
+        .iter()
+        .map(|f| (f.severity, f.clause.as_ref().map_or("", |c| c.id)))
+        .collect();
+    assert_eq!(
+        clauses,
+        [(Severity::Defect, "prompts/capability-declared")],
         "{}",
         report.to_text()
     );
-    assert_eq!(prompts.findings.len(), 1, "{}", report.to_text());
-    assert!(!report.has_defects(), "{}", report.to_text());
     assert!(target.sent("prompts/get").is_empty());
 }
 

@@ -514,6 +514,9 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         .case_time((args.case_time > 0).then(|| Duration::from_secs(args.case_time)))
         .properties(args.properties)
         .auth_issuer(auth_issuer)
+        // A connection of its own for what must not spoil the session, and for a server's
+        // other era.
+        .reconnect(open::reconnect(&args.target).ok())
         // Which request is still awaited, every few seconds, on stderr.
         .on_waiting(progress.then_some(|line: &str| eprintln!("mcp-test: {line}")));
     let mut on_progress = |line: &str| {
@@ -564,7 +567,7 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
             comparison.to_text()
         );
         // A check cut short proves nothing either way.
-        return ExitCode::from(if report.incomplete.is_some() {
+        return ExitCode::from(if report.cut_short().is_some() {
             2
         } else if comparison.matches() {
             0

@@ -110,7 +110,7 @@ pub async fn check_unauthorized(
     report.transport = Some(clauses::Transport::Http);
     let findings = notes
         .into_iter()
-        .map(|n| n.into_finding(AUTHORIZATION_PROBE))
+        .map(|n| n.into_finding(AUTHORIZATION_PROBE, None))
         .collect();
     report.probes.push(crate::Probe {
         name: AUTHORIZATION_PROBE.to_owned(),

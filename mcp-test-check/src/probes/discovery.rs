@@ -7,10 +7,15 @@
 //!   a prefixed `_meta` key. A 2025-era server is noted, not faulted. The capabilities it
 //!   declares are what later rows go by ([`run`]).
 //! - [`offered`]: whether to run the probes of a capability; an undeclared one's list method
-//!   should be -32601, which the probe `capabilities/{capability}` reports.
+//!   should be -32601, which the probe `capabilities/{capability}` reports: a list with items
+//!   breaks the capability's own MUST ("Servers that support prompts **MUST** declare the
+//!   `prompts` capability"), an empty one the SHOULD of capability negotiation.
 //!
 //! Clauses quoted (`mcp_test::spec::clauses`):
-//! [`CAPABILITY_NEGOTIATION`](clauses::CAPABILITY_NEGOTIATION), [`DISCOVER`](clauses::DISCOVER),
+//! [`CAPABILITY_NEGOTIATION`](clauses::CAPABILITY_NEGOTIATION),
+//! [`TOOLS_CAPABILITY`](clauses::TOOLS_CAPABILITY),
+//! [`RESOURCES_CAPABILITY`](clauses::RESOURCES_CAPABILITY),
+//! [`PROMPTS_CAPABILITY`](clauses::PROMPTS_CAPABILITY), [`DISCOVER`](clauses::DISCOVER),
 //! [`DISCOVER_SERVER_INFO`](clauses::DISCOVER_SERVER_INFO),
 //! [`EXTENSION_IDENTIFIERS`](clauses::EXTENSION_IDENTIFIERS), [`SCHEMA`](clauses::SCHEMA).
 
@@ -18,7 +23,7 @@ use crate::checker::{Checker, Note, brief};
 use crate::run::Run;
 use futures_util::future::LocalBoxFuture;
 use mcp_test::cases::Era;
-use mcp_test::spec::clauses;
+use mcp_test::spec::clauses::{self, Clause};
 use mcp_test::wire::error_codes::METHOD_NOT_FOUND;
 use serde_json::{Value, json};
 
@@ -28,7 +33,16 @@ pub(crate) const ID: &str = "discovery/fields";
 /// The row: discovery, then the capabilities the server declared, which later rows go by.
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
-        let discover = discovery(&mut r.c, r.connection.era_chosen).await;
+        let why = if r.options.second_session {
+            Legacy::SecondSession
+        } else if let Some(said) = &r.connection.negotiation {
+            Legacy::ServerSaid(said.clone())
+        } else if r.connection.era_chosen {
+            Legacy::Chosen
+        } else {
+            Legacy::Found
+        };
+        let discover = discovery(&mut r.c, &why).await;
         r.declared = match r.c.era {
             Era::Current => discover
                 .as_ref()
@@ -41,7 +55,19 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
 }
 
 /// Records [`ID`]; returns the discover result of a 2026-07-28 server that answered one.
-pub(crate) async fn discovery(c: &mut Checker<'_>, era_chosen: bool) -> Option<Value> {
+/// Why a session is in 2025-11-25, for the note that says so once.
+pub(crate) enum Legacy {
+    /// Connecting found no `DiscoverResult`.
+    Found,
+    /// The caller asked for it (`--era`).
+    Chosen,
+    /// The server's `server/discover` named 2025-11-25 and not 2026-07-28: why.
+    ServerSaid(String),
+    /// The other era's session of a server that serves both.
+    SecondSession,
+}
+
+pub(crate) async fn discovery(c: &mut Checker<'_>, why: &Legacy) -> Option<Value> {
     let mut out = Vec::new();
     let mut discovered = None;
     if c.modern() {
@@ -102,15 +128,15 @@ pub(crate) async fn discovery(c: &mut Checker<'_>, era_chosen: bool) -> Option<V
                 }
             }
         }
-    } else if era_chosen {
-        out.push(Note::info(
-            "checked over the 2025-11-25 initialize handshake, as asked (--era): the 2026-only probes were skipped",
-        ));
-    } else {
-        // A 2025-era server is not wrong for being one: for the record.
-        out.push(Note::info(
-            "the server does not speak 2026-07-28 (connecting, it did not answer server/discover with a DiscoverResult); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped",
-        ));
+    } else if !matches!(why, Legacy::SecondSession) {
+        // A 2025-era server is not wrong for being one: for the record, once. (The other
+        // era's session of a dual-era server needs no note: the report names both eras.)
+        out.push(Note::info(match why {
+            Legacy::Chosen => "checked over the 2025-11-25 initialize handshake, as asked (--era): the 2026-only probes were skipped".to_owned(),
+            Legacy::ServerSaid(said) => format!("checked over the 2025-11-25 initialize handshake, as the server's own word on versions asks (server/discover.mdx: \"The client should choose one of these for subsequent requests\"): {said}; no 2026-07-28 rule was probed"),
+            Legacy::SecondSession => String::new(),
+            Legacy::Found => "the server does not speak 2026-07-28 (connecting, it did not answer server/discover with a DiscoverResult); it was checked over the 2025-11-25 initialize handshake, and the 2026-only probes were skipped".to_owned(),
+        }));
     }
     c.push_probe(ID, out);
     discovered
@@ -160,13 +186,24 @@ pub(crate) async fn offered(c: &mut Checker<'_>, capability: &str, declared: Opt
     match (&response, code) {
         (None, _) => {}
         (Some(_), Some(code)) if code == not_found => {}
-        (Some(r), None) => out.push(c.broke(
-            &clauses::CAPABILITY_NEGOTIATION,
-            format!(
-                "the server did not declare the `{capability}` capability, yet {method} answered {}; a method of an undeclared capability is not available ({METHOD_NOT_FOUND})",
-                brief(r)
-            ),
-        )),
+        // Items listed show the server supports the capability, which its own MUST then
+        // binds it to declare; an empty list shows only that it answered a method it did not
+        // declare, which the SHOULD of capability negotiation covers.
+        (Some(r), None) => match supported(capability, r) {
+            Some((clause, items)) => out.push(c.broke(
+                clause,
+                format!(
+                    "the server lists {items} in {method} but did not declare the `{capability}` capability"
+                ),
+            )),
+            None => out.push(c.broke(
+                &clauses::CAPABILITY_NEGOTIATION,
+                format!(
+                    "the server did not declare the `{capability}` capability, yet {method} answered {}; a method of an undeclared capability is not available ({METHOD_NOT_FOUND})",
+                    brief(r)
+                ),
+            )),
+        },
         (Some(r), Some(_)) => out.push(c.info(format!(
             "the server did not declare the `{capability}` capability; {method} answered {} rather than {METHOD_NOT_FOUND} (Method not found)",
             brief(r)
@@ -174,6 +211,24 @@ pub(crate) async fn offered(c: &mut Checker<'_>, capability: &str, declared: Opt
     }
     c.push_probe(&name, out);
     false
+}
+
+/// The clause a server breaks by listing items of `capability` it did not declare, and the
+/// items in brief, when `response` (to its list method) lists any: "Servers that support
+/// tools **MUST** declare the `tools` capability" (server/tools.mdx, and the same sentence of
+/// resources and prompts). `None` for an empty list, another capability, or an error.
+fn supported(capability: &str, response: &Value) -> Option<(&'static Clause, String)> {
+    let (clause, key) = match capability {
+        "tools" => (&clauses::TOOLS_CAPABILITY, "tools"),
+        "resources" => (&clauses::RESOURCES_CAPABILITY, "resources"),
+        "prompts" => (&clauses::PROMPTS_CAPABILITY, "prompts"),
+        _ => return None,
+    };
+    let items = response.pointer(&format!("/result/{key}"))?.as_array()?;
+    let first = items.first()?;
+    let name = first.get("name").or_else(|| first.get("uri"));
+    let named = name.map_or_else(String::new, |n| format!(", {n} first"));
+    Some((clause, format!("{} {key}{named},", items.len())))
 }
 
 /// Whether `key` is a `_meta` key with the prefix an extension identifier must have

@@ -24,7 +24,9 @@ pub(crate) const ID: &str = "methods/initialize-on-a-modern-server";
 
 /// The row: [`initialize_last`].
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
-    Box::pin(initialize_last(&mut r.c))
+    Box::pin(async move {
+        r.serves_legacy = initialize_last(&mut r.c).await;
+    })
 }
 
 /// `initialize` sent to a 2026-07-28 server as a 2025-era client sends it: no `_meta`
@@ -37,9 +39,12 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
 /// It runs last: a dual-era server that answers it may serve the rest of the connection
 /// (stdio) as a 2025-era session, which is its right, and no later probe may then be held
 /// to 2026-07-28.
-pub(crate) async fn initialize_last(c: &mut Checker<'_>) {
+///
+/// Returns whether the server answered with an `InitializeResult`: its word that it serves
+/// 2025-11-25 too, which `check` then checks on a connection of its own (`crate::other_era`).
+pub(crate) async fn initialize_last(c: &mut Checker<'_>) -> bool {
     if !c.modern() || c.dead.is_some() {
-        return c.skip_probe(
+        c.skip_probe(
             ID,
             if c.modern() {
                 "the server had stopped answering"
@@ -47,6 +52,7 @@ pub(crate) async fn initialize_last(c: &mut Checker<'_>) {
                 "a 2025-era server: initialize is its handshake"
             },
         );
+        return false;
     }
     let mut out = Vec::new();
     let id = c.session.next_id();
@@ -58,6 +64,11 @@ pub(crate) async fn initialize_last(c: &mut Checker<'_>) {
         id: Some(id),
     });
     let answer = send_as_legacy(c, body).await;
+    let serves_legacy = answer.as_ref().is_ok_and(|r| {
+        r.pointer("/result/protocolVersion")
+            .and_then(Value::as_str)
+            .is_some()
+    });
     match answer {
         Err(e) => out.push(c.no_answer(&format!("initialize (id {id})"), &e)),
         Ok(r) => {
@@ -97,6 +108,7 @@ pub(crate) async fn initialize_last(c: &mut Checker<'_>) {
         }
     }
     c.push_probe(ID, out);
+    serves_legacy
 }
 
 /// Sends `body` as a 2025-era client would: over HTTP with no `MCP-Protocol-Version`

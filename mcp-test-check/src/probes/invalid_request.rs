@@ -1,11 +1,11 @@
 //! `base/invalid-request`: JSON that is not a valid JSON-RPC request gets -32600 (Invalid
-//! Request), and the server keeps serving.
+//! Request).
 //!
-//! How: as `base/malformed-message` ([`probe_text`]), with a request that has an id and no
-//! `method`. A reply with another code breaks `jsonrpc/invalid-request` (MUST, as MCP makes
-//! JSON-RPC 2.0 a MUST); its id may be the request's or null. No answer to the request sent
-//! after it breaks `jsonrpc/response-required`; no reply to the invalid request itself, the
-//! server serving on, is a note.
+//! How: as `base/malformed-message` ([`probe_text`]), last and on a connection of its own
+//! where it can, with a request that has an id and no `method`. A reply with another code
+//! breaks `jsonrpc/invalid-request` (MUST, as MCP makes JSON-RPC 2.0 a MUST); its id may be
+//! the request's or null. No reply to the invalid request itself is a note, and so is no
+//! answer to the request sent after it (robustness: the spec binds the client not to send it).
 
 use super::malformed_message::{Sent, probe_text};
 use crate::run::Run;

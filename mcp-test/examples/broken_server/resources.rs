@@ -78,6 +78,20 @@ impl Hooks for Resources {
                 transports: BOTH,
             },
             Switch {
+                name: "resources/capability-undeclared",
+                about: "serves its resources without declaring the `resources` capability",
+                clause: "resources/capability-declared",
+                probe: "capabilities/resources",
+                transports: BOTH,
+            },
+            Switch {
+                name: "prompts/capability-undeclared",
+                about: "serves its prompts without declaring the `prompts` capability",
+                clause: "prompts/capability-declared",
+                probe: "capabilities/prompts",
+                transports: BOTH,
+            },
+            Switch {
                 name: "completion/too-many-values",
                 about: "answers completion/complete with 101 values (the schema allows 100)",
                 clause: "base/schema",
@@ -120,6 +134,18 @@ impl Hooks for Resources {
         let failed = message.pointer("/error/code") == Some(&json!(-32602));
         let succeeded = message.get("result").is_some();
         match method {
+            Some("server/discover" | "initialize") if succeeded => {
+                if let Some(caps) = message
+                    .pointer_mut("/result/capabilities")
+                    .and_then(Value::as_object_mut)
+                {
+                    for area in ["resources", "prompts"] {
+                        if on.on(&format!("{area}/capability-undeclared")) {
+                            caps.remove(area);
+                        }
+                    }
+                }
+            }
             Some("resources/read") if failed && on.on("resources/read-unknown-empty") => {
                 *message = json!({"jsonrpc": "2.0", "id": id,
                     "result": {"resultType": "complete", "contents": [],

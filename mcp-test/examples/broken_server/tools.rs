@@ -76,6 +76,13 @@ impl Hooks for Tools {
     fn switches(&self) -> &'static [Switch] {
         &[
             Switch {
+                name: "tools/capability-undeclared",
+                about: "serves its tools without declaring the `tools` capability",
+                clause: "tools/capability-declared",
+                probe: "capabilities/tools",
+                transports: BOTH,
+            },
+            Switch {
                 name: "tools/list-error",
                 about: "answers tools/list with -32603 though it declares tools",
                 clause: "tools/list",
@@ -368,6 +375,14 @@ impl Hooks for Tools {
             result["content"] = json!([]);
         }
         match method {
+            Some("server/discover" | "initialize") if on.on("tools/capability-undeclared") => {
+                if let Some(caps) = message
+                    .pointer_mut("/result/capabilities")
+                    .and_then(Value::as_object_mut)
+                {
+                    caps.remove("tools");
+                }
+            }
             Some("tools/list") if message.get("result").is_some() => {
                 let count = LISTS.fetch_add(1, Ordering::SeqCst);
                 if on.on("tools/list-error") {

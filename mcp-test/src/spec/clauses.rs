@@ -418,7 +418,7 @@ clauses! {
         "All messages between MCP clients and servers **MUST** follow the [JSON-RPC 2.0](https://www.jsonrpc.org/specification) specification. (JSON-RPC 2.0 §5.1: -32600 Invalid Request, \"The JSON sent is not a valid Request object.\")";
     /// A request gets a response.
     JSONRPC_RESPONSE = "jsonrpc/response-required", "JSON-RPC 2.0", "basic/index.mdx", "Messages", Must,
-        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties", "base/malformed-message", "base/invalid-request", "http/name-header-mismatch"]),
+        Base, Any, probes(&["transport/hygiene", "tools/schema-cases", "methods/initialize-on-a-modern-server", "tools/properties", "http/name-header-mismatch", "base/malformed-message"]),
         "All messages between MCP clients and servers **MUST** follow the JSON-RPC 2.0 specification. (JSON-RPC 2.0 §5: \"When a rpc call is made, the Server **MUST** reply with a Response, except for in the case of Notifications.\")";
     /// A result carries the request's id.
     RESULT_ID = "base/result-id", "2026-07-28", "basic/index.mdx", "Result Responses", Must,
@@ -857,7 +857,7 @@ clauses! {
         "This set **MAY** be empty and **MAY** change over time (see List Changed Notification), but **MUST NOT** vary per-connection or as a side effect of other requests on the connection.";
     /// A server that has tools declares `tools`.
     TOOLS_CAPABILITY = "tools/capability-declared", "2026-07-28", "server/tools.mdx", "Capabilities", Must,
-        Tools, Any, outside("a method of an undeclared capability answered is reported by the capabilities/tools probe under capabilities/respected; whether a server 'supports' tools beyond that is not observable"),
+        Tools, Any, probes(&["capabilities/tools"]),
         "Servers that support tools **MUST** declare the `tools` capability:";
     /// A changed tool list is announced.
     TOOLS_LIST_CHANGED = "tools/list-changed", "2026-07-28", "server/tools.mdx", "List Changed Notification", Should,
@@ -973,7 +973,7 @@ clauses! {
         "This set **MAY** be empty and **MAY** change over time (see List Changed Notification), but **MUST NOT** vary per-connection or as a side effect of other requests on the connection.";
     /// A server that has resources declares `resources`.
     RESOURCES_CAPABILITY = "resources/capability-declared", "2026-07-28", "server/resources.mdx", "Capabilities", Must,
-        Resources, Any, outside("a method of an undeclared capability answered is reported by the capabilities/resources probe under capabilities/respected; whether a server 'supports' resources beyond that is not observable"),
+        Resources, Any, probes(&["capabilities/resources"]),
         "Servers that support resources **MUST** declare the `resources` capability:";
     /// A changed resource list is announced.
     RESOURCES_LIST_CHANGED = "resources/list-changed", "2026-07-28", "server/resources.mdx", "List Changed Notification", Should,
@@ -1005,7 +1005,7 @@ clauses! {
         "This set **MAY** be empty and **MAY** change over time (see List Changed Notification), but **MUST NOT** vary per-connection or as a side effect of other requests on the connection.";
     /// A server that has prompts declares `prompts`.
     PROMPTS_CAPABILITY = "prompts/capability-declared", "2026-07-28", "server/prompts.mdx", "Capabilities", Must,
-        Prompts, Any, outside("a method of an undeclared capability answered is reported by the capabilities/prompts probe under capabilities/respected; whether a server 'supports' prompts beyond that is not observable"),
+        Prompts, Any, probes(&["capabilities/prompts"]),
         "Servers that support prompts **MUST** declare the `prompts` capability in their `DiscoverResult`:";
     /// A changed prompt list is announced.
     PROMPTS_LIST_CHANGED = "prompts/list-changed", "2026-07-28", "server/prompts.mdx", "List Changed Notification", Should,
@@ -1085,7 +1085,7 @@ clauses! {
         "Tool names **SHOULD** be considered case-sensitive.";
     /// 2025-11-25: a server that has tools declares `tools`.
     LEGACY_TOOLS_CAPABILITY = "legacy/tools/capability-declared", "2025-11-25", "server/tools.mdx", "Capabilities", Must,
-        Tools, Any, outside("a method of an undeclared capability answered is reported by the capabilities/tools probe under capabilities/respected; whether a server 'supports' tools beyond that is not observable"),
+        Tools, Any, probes(&["capabilities/tools"]),
         "Servers that support tools **MUST** declare the `tools` capability:";
     /// 2025-11-25: a changed tool list is announced.
     LEGACY_TOOLS_LIST_CHANGED = "legacy/tools/list-changed", "2025-11-25", "server/tools.mdx", "List Changed Notification", Should,
@@ -1117,7 +1117,7 @@ clauses! {
         "Resources can contain either text or binary (blob) data and **MUST** include: A valid resource URI; The appropriate MIME type; Either text content or base64-encoded blob data";
     /// 2025-11-25: a server that has prompts declares `prompts`.
     LEGACY_PROMPTS_CAPABILITY = "legacy/prompts/capability-declared", "2025-11-25", "server/prompts.mdx", "Capabilities", Must,
-        Prompts, Any, outside("a method of an undeclared capability answered is reported by the capabilities/prompts probe under capabilities/respected; whether a server 'supports' prompts beyond that is not observable"),
+        Prompts, Any, probes(&["capabilities/prompts"]),
         "Servers that support prompts **MUST** declare the `prompts` capability during initialization:";
     /// 2025-11-25: a changed prompt list is announced.
     LEGACY_PROMPTS_LIST_CHANGED = "legacy/prompts/list-changed", "2025-11-25", "server/prompts.mdx", "List Changed Notification", Should,
@@ -1149,7 +1149,7 @@ clauses! {
         "Access controls **SHOULD** be implemented for sensitive resources […] Resource permissions **SHOULD** be checked before operations";
     /// 2025-11-25: a server that has resources declares `resources`.
     LEGACY_RESOURCES_CAPABILITY = "legacy/resources/capability-declared", "2025-11-25", "server/resources.mdx", "Capabilities", Must,
-        Resources, Any, outside("a method of an undeclared capability answered is reported by the capabilities/resources probe under capabilities/respected; whether a server 'supports' resources beyond that is not observable"),
+        Resources, Any, probes(&["capabilities/resources"]),
         "Servers that support resources **MUST** declare the `resources` capability:";
     /// 2025-11-25: a changed resource list is announced.
     LEGACY_RESOURCES_LIST_CHANGED = "legacy/resources/list-changed", "2025-11-25", "server/resources.mdx", "List Changed Notification", Should,

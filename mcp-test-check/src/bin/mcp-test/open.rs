@@ -8,8 +8,8 @@ use mcp_test::cases::Connected;
 use mcp_test::client::{Client, ClientError, HttpOptions};
 use mcp_test::target::{Target, TargetError};
 use mcp_test::wire::Era;
-use mcp_test_check::example_server;
 use mcp_test_check::generate::ServerSource;
+use mcp_test_check::{Reconnect, example_server};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -207,6 +207,92 @@ pub(crate) fn installs_first(command: &[String]) -> Option<String> {
     Some(found)
 }
 
+/// How a client for what the target options name is made, as often as needed: the first
+/// connection of a command, and the others `check` opens ([`reconnect`]).
+#[derive(Clone)]
+struct Dial {
+    /// `--url`, with the HTTP options of the other flags.
+    url: Option<(String, HttpOptions)>,
+    /// The command after `--`; empty for the example server.
+    command: Vec<String>,
+    /// Each call's timeout (the longer of the connect timeout and `--timeout`).
+    timeout: Duration,
+    max_message_bytes: usize,
+}
+
+impl Dial {
+    fn new(args: &TargetArgs) -> Result<Dial, ClientError> {
+        let connect = connect_timeout(args.connect_timeout, &args.command);
+        let url = match &args.url {
+            Some(url) => Some((url.clone(), http_options(args)?)),
+            None => None,
+        };
+        Ok(Dial {
+            url,
+            command: args.command.clone(),
+            timeout: connect.after.max(Duration::from_secs(args.timeout.max(1))),
+            max_message_bytes: args.max_message_bytes,
+        })
+    }
+
+    /// A new client: over HTTP to the URL, a new process of the command, or the example
+    /// server on an in-memory pipe. The handshake declares no client capabilities, and the
+    /// checker's requests declare their own: none for the schema cases, every one when it
+    /// drives a tool that asks.
+    async fn client(&self) -> Result<Client, ClientError> {
+        let client = if let Some((url, options)) = &self.url {
+            Client::http_with(url, options)?.with_max_message_bytes(self.max_message_bytes)
+        } else if let Some((program, rest)) = self.command.split_first() {
+            let mut command = tokio::process::Command::new(program);
+            command.args(rest);
+            Client::spawn(command)
+                .await?
+                .with_max_message_bytes(self.max_message_bytes)
+        } else {
+            let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+            let (server_read, server_write) = tokio::io::split(server_end);
+            tokio::spawn(mcp_test::transport::stdio::serve(
+                example_server(),
+                server_read,
+                server_write,
+                mcp_test::transport::stdio::StdioConfig::default(),
+            ));
+            let (read, write) = tokio::io::split(client_end);
+            Client::connect(read, write)
+        };
+        Ok(client
+            .with_timeout(self.timeout)
+            .with_capabilities(serde_json::json!({})))
+    }
+}
+
+/// How `check` opens another connection to the server the target options name
+/// ([`Reconnect`]): the same URL, the command started again, or the example server on a new
+/// pipe, each connected in the era asked for within the connect timeout.
+pub(crate) fn reconnect(args: &TargetArgs) -> Result<Reconnect, ClientError> {
+    let dial = Dial::new(args)?;
+    let label = target_label(args);
+    let connect = connect_timeout(args.connect_timeout, &args.command).after;
+    Ok(Reconnect::new(move |era| {
+        let (dial, label) = (dial.clone(), label.clone());
+        async move {
+            let client = dial.client().await?;
+            let connecting = Connected::connect(client.clone(), label, Some(era));
+            match tokio::time::timeout(connect, connecting).await {
+                Ok(connected) => connected,
+                Err(_) => {
+                    let _ = client.close_within(Duration::ZERO).await;
+                    Err(TargetError::Client(ClientError::Timeout {
+                        request: format!("the {era} handshake of another connection"),
+                        after: connect,
+                        stderr: String::new(),
+                    }))
+                }
+            }
+        }
+    }))
+}
+
 /// Awaits `handshake` for at most `timeout`, saying every few seconds (through `note`) how
 /// long it has waited: `None` when the timeout passed first.
 async fn within_connect_timeout<T>(
@@ -300,7 +386,6 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
     // The handshake waits up to the connect timeout; each call of the check is bounded by
     // `--timeout` on top of that (the client's own timeout is the longer of the two).
     let connect = connect_timeout(args.connect_timeout, &args.command);
-    let timeout = connect.after.max(Duration::from_secs(args.timeout.max(1)));
     let note = |s: &str| {
         if progress {
             eprintln!("mcp-test: {s}");
@@ -308,10 +393,7 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
     };
     if let Some(url) = &args.url {
         note(&format!("connecting to {url} (connect timeout {connect})"));
-        let client = Client::http_with(url, &http_options(args)?)?
-            .with_timeout(timeout)
-            .with_max_message_bytes(args.max_message_bytes)
-            .with_capabilities(serde_json::json!({}));
+        let client = Dial::new(args)?.client().await?;
         let connected = within_connect_timeout(
             Connected::connect(client, url.clone(), args.era.0),
             &connect,
@@ -333,18 +415,10 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
             connect: Some(connect),
         });
     }
-    if let Some((program, rest)) = args.command.split_first() {
+    if !args.command.is_empty() {
         let label = args.command.join(" ");
         note(&format!("starting `{label}` (connect timeout {connect})"));
-        let mut command = tokio::process::Command::new(program);
-        command.args(rest);
-        // The handshake declares no client capabilities, and the checker's requests declare
-        // their own: none for the schema cases, every one when it drives a tool that asks.
-        let client = Client::spawn(command)
-            .await?
-            .with_timeout(timeout)
-            .with_max_message_bytes(args.max_message_bytes)
-            .with_capabilities(serde_json::json!({}));
+        let client = Dial::new(args)?.client().await?;
         let connected = within_connect_timeout(
             Connected::connect(client.clone(), label.clone(), args.era.0),
             &connect,
@@ -379,18 +453,7 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
         note(&format!(
             "no target given: checking the bundled example server in process, in {era}"
         ));
-        let (client_end, server_end) = tokio::io::duplex(64 * 1024);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(mcp_test::transport::stdio::serve(
-            example_server(),
-            server_read,
-            server_write,
-            mcp_test::transport::stdio::StdioConfig::default(),
-        ));
-        let (read, write) = tokio::io::split(client_end);
-        let client = Client::connect(read, write)
-            .with_timeout(timeout)
-            .with_capabilities(serde_json::json!({}));
+        let client = Dial::new(args)?.client().await?;
         let connected = Connected::connect(client, "the bundled example server", Some(era))
             .await
             .map_err(|source| OpenError::Handshake {
