@@ -157,6 +157,7 @@ pub(crate) async fn check_one(
         transport: run.connection.transport,
         probes: run.c.into_probes(),
         cases: run.report,
+        cases_left_out: run.cases_left_out,
         tools,
         incomplete: None,
         connect_timeout: None,

@@ -107,6 +107,11 @@ pub struct CheckOptions {
     /// `cases::properties` (feature `properties`), as probe `tools/properties`.
     /// `None` (the default): none.
     pub properties: Option<u32>,
+    /// Send every schema case (`--all-cases`). `false` (the default): a case is sent only when
+    /// no earlier one probes the same rule the same way (what it varies from its tool's base
+    /// case, names left out), and every tool's base case is sent; the report counts what was
+    /// left out. Cost then follows what there is to learn, not the number of tools.
+    pub all_cases: bool,
     /// The authorization server the checked server trusts (`--auth-issuer`): with it, the
     /// token probes (`auth/*`) send the server tokens of that issuer that are wrong in one
     /// way each (another audience, expired, a changed signature, too few scopes). `None` (the
@@ -138,6 +143,7 @@ impl Default for CheckOptions {
             case_time: Some(DEFAULT_CASE_TIME),
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
+            all_cases: false,
             auth_issuer: None,
             reconnect: None,
             second_session: false,
@@ -232,6 +238,15 @@ impl CheckOptions {
         /// assert_eq!(CheckOptions::default().properties(Some(16)).properties, Some(16));
         /// ```
         properties: Option<u32>;
+
+        /// Send every schema case, not one of each kind ([`all_cases`](Self::all_cases)).
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// assert!(!CheckOptions::default().all_cases);
+        /// assert!(CheckOptions::default().all_cases(true).all_cases);
+        /// ```
+        all_cases: bool;
 
         /// The authorization server the checked server trusts ([`auth_issuer`](Self::auth_issuer)).
         auth_issuer(issuer: Option<crate::AuthIssuer>) => auth_issuer = issuer;

@@ -180,6 +180,9 @@ pub struct CheckReport {
     pub probes: Vec<Probe>,
     /// The schema-derived cases and their outcomes.
     pub cases: VerifyReport,
+    /// How many derived cases were not sent, each of a kind a case sent already probed
+    /// ([`CheckOptions::all_cases`](super::CheckOptions::all_cases) sends them).
+    pub cases_left_out: usize,
     /// Every tool the server listed, in the order listed: its class, whether `check` called
     /// it, and when not, why and which flags would.
     pub tools: Vec<ListedTool>,
@@ -359,6 +362,7 @@ impl CheckReport {
             session.section(&mut out);
         }
         let (mut passed, mut ran, mut not_run, mut agreeing, mut cases) = (0, 0, 0, 0, 0);
+        let mut left_out = 0;
         for session in self.sessions() {
             let skipped = session
                 .probes
@@ -370,6 +374,7 @@ impl CheckReport {
             not_run += skipped;
             agreeing += session.cases.outcomes.iter().filter(|o| o.agrees).count();
             cases += session.cases.outcomes.len();
+            left_out += session.cases_left_out;
         }
         let _ = writeln!(out, "\nSummary");
         let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
@@ -380,6 +385,12 @@ impl CheckReport {
             out,
             "  probes passed: {passed}/{ran} run ({not_run} not run); schema cases agreeing: {agreeing}/{cases}"
         );
+        if left_out > 0 {
+            let _ = writeln!(
+                out,
+                "  schema cases not sent: {left_out}, each of a kind a case sent probed (--all-cases sends them)"
+            );
+        }
         out
     }
 
@@ -489,7 +500,8 @@ impl CheckReport {
     /// id}`), or `null`; a probe has its `era` and `status` `passed`, `failed` or `skipped`
     /// (with `skipped`: why). Every probe and every case has `ms`, the milliseconds it took (a
     /// probe's includes its requests; the `tools/schema-cases` probe's is the wall time of
-    /// all cases, which run `jobs` at a time).
+    /// all cases, which run `jobs` at a time). `cases_left_out` counts the derived cases not
+    /// sent, each of a kind a case sent probed.
     ///
     /// For a server checked in both eras, `eras` names both, `summary` and `findings` cover
     /// both, and `other_era` is the 2025-11-25 session's report in the same shape (without an
@@ -542,6 +554,7 @@ impl CheckReport {
                 "ms": p.duration.map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0),
             })).collect::<Vec<_>>(),
             "cases": self.cases.outcomes,
+            "cases_left_out": self.cases_left_out,
             "tools": self.tools,
             "transport": self.transport,
             "coverage": self.coverage(),

@@ -35,6 +35,8 @@ pub(crate) struct Run<'a> {
     pub task_only: Vec<Value>,
     /// The schema cases of `tools`, and what happened to each.
     pub cases: Vec<Case>,
+    /// How many derived cases were left out of `cases` as the same kind as one kept.
+    pub cases_left_out: usize,
     pub report: VerifyReport,
     /// Every listed tool with its class, and for each `check` may not call, why and which
     /// flags would (filled by `tools/definitions-and-unknown-tool`, which narrows `tools`, and
@@ -71,6 +73,7 @@ impl<'a> Run<'a> {
             tools: Vec::new(),
             task_only: Vec::new(),
             cases: Vec::new(),
+            cases_left_out: 0,
             report: VerifyReport::default(),
             listed_tools: Vec::new(),
             called: Called::default(),

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
-//!                [--jobs N] [--case-time SECS] [--properties N]
+//!                [--jobs N] [--case-time SECS] [--all-cases] [--properties N]
 //!                [--no-open-world | --allow-writes | --allow-destructive] [--tool NAME]...
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
@@ -194,6 +194,11 @@ struct CheckArgs {
     /// to finish in seconds, and each case of a slow tool would wait as long again.
     #[arg(long, value_name = "SECS", default_value_t = mcp_test_check::DEFAULT_CASE_TIME.as_secs())]
     case_time: u64,
+    /// Send every schema case. By default a case is sent only when no earlier one probes the
+    /// same rule the same way (the same change to a property of the same schema), and every
+    /// tool's base case is sent; the report counts what was left out.
+    #[arg(long)]
+    all_cases: bool,
     /// After the schema cases, property tests: N cases per property for each tool (and
     /// action) the cases call, with generated valid arguments and arguments broken in exactly
     /// one place, shrunk to the smallest that fail (probe tools/properties). Same tools,
@@ -513,6 +518,7 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         .jobs(usize::try_from(args.jobs).unwrap_or(1))
         .case_time((args.case_time > 0).then(|| Duration::from_secs(args.case_time)))
         .properties(args.properties)
+        .all_cases(args.all_cases)
         .auth_issuer(auth_issuer)
         // A connection of its own for what must not spoil the session, and for a server's
         // other era.

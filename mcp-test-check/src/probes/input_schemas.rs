@@ -1,5 +1,6 @@
 //! `tools/input-schemas`: the schema cases derived from each callable tool's `inputSchema`
-//! (`mcp_test::cases::derive_split`).
+//! (`mcp_test::cases::derive_split`), one of each kind unless `--all-cases`
+//! ([`case_sampling`](super::case_sampling)).
 //!
 //! An input schema that is not a valid JSON Schema breaks the spec; one this crate found no
 //! valid arguments for may be fine, and is noted. A value the user gave (`--value`) that does
@@ -23,7 +24,13 @@ pub(crate) const ID: &str = "tools/input-schemas";
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
         let (cases, problems, bad_values) = derive_split(&r.tools, &r.options.cases);
+        let (cases, left_out) = if r.options.all_cases {
+            (cases, 0)
+        } else {
+            super::case_sampling::sample(cases, &r.tools)
+        };
         r.cases = cases;
+        r.cases_left_out = left_out;
         // A value the user gave that does not fit is the user's mistake, not the server's:
         // that tool is not called.
         for e in bad_values {

@@ -7,6 +7,7 @@ pub(crate) mod auth_tokens;
 pub(crate) mod authorization;
 pub(crate) mod before_initialized;
 pub(crate) mod cache_hints;
+pub(crate) mod case_sampling;
 pub(crate) mod completion;
 pub(crate) mod connection_reuse;
 pub(crate) mod content;
