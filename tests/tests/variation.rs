@@ -85,12 +85,16 @@ fn command(args: &[String]) -> Command {
 /// `check` of the fixture started with `args` over stdio, as `mcp-test check -- FIXTURE ARGS`
 /// does (a process of its own for each further connection); with what it wrote to stderr.
 async fn over_stdio(args: Vec<String>) -> (CheckReport, String) {
-    let client = Client::spawn(command(&args))
-        .await
-        .expect("the fixture starts");
-    let connected = Connected::connect(client.clone(), "variant_server", None)
-        .await
-        .expect("the fixture answers");
+    match try_stdio(args).await {
+        Ok(checked) => checked,
+        Err(e) => panic!("the fixture answers: {e}"),
+    }
+}
+
+/// [`over_stdio`], with the error of a connection that failed.
+async fn try_stdio(args: Vec<String>) -> Result<(CheckReport, String), TargetError> {
+    let client = Client::spawn(command(&args)).await?;
+    let connected = Connected::connect(client.clone(), "variant_server", None).await?;
     let again = args.clone();
     let reconnect = Reconnect::new(move |era: Era| {
         let args = again.clone();
@@ -100,7 +104,7 @@ async fn over_stdio(args: Vec<String>) -> (CheckReport, String) {
         }
     });
     let report = check_connected(&connected, &options().reconnect(Some(reconnect))).await;
-    (report, client.stderr())
+    Ok((report, client.stderr()))
 }
 
 /// `check` of the fixture over Streamable HTTP on a port of 127.0.0.1 it picks, as
@@ -340,12 +344,18 @@ async fn mutants_of_one_response_are_killed() {
             let mutation = all[index].clone();
             async move {
                 let args = vec!["--mutate".to_owned(), index.to_string()];
-                let (report, stderr) = over_stdio(args).await;
-                let applied = stderr.contains("variant: mutated ");
-                let killed_by = report
-                    .findings()
-                    .find(|f| kills(&mutation, f))
-                    .map(describe);
+                let (applied, killed_by) = match try_stdio(args).await {
+                    Ok((report, stderr)) => (
+                        stderr.contains("variant: mutated "),
+                        report.findings().find(|f| kills(&mutation, f)).map(describe),
+                    ),
+                    // The client itself refused the response: killed if it said where.
+                    Err(e) => {
+                        let e = e.to_string();
+                        let named = e.contains(mutation.field()) || e.contains(&mutation.method);
+                        (true, named.then(|| format!("the connection's error: {e}")))
+                    }
+                };
                 Outcome {
                     index,
                     mutation,

@@ -28,7 +28,7 @@ use mcp_test_downstream::variant::{
 };
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -185,6 +185,8 @@ struct Wire {
     requests: Mutex<HashMap<String, String>>,
     mutation: Option<Mutation>,
     mutated: AtomicBool,
+    /// How many `server/discover` responses went out.
+    discovered: AtomicUsize,
     /// HTTP: the variant's session ids for the runtime's, and back.
     sessions: Mutex<(HashMap<String, String>, HashMap<String, String>)>,
     /// HTTP, stateless: the runtime session every 2025-era request without an id goes to.
@@ -208,6 +210,7 @@ impl Wire {
             requests: Mutex::default(),
             mutation,
             mutated: AtomicBool::new(false),
+            discovered: AtomicUsize::new(0),
             sessions: Mutex::default(),
             stateless_session: Mutex::default(),
             delayed: Mutex::default(),
@@ -334,9 +337,12 @@ impl Wire {
                 }
             }
         }
+        // The first `server/discover` is the client's handshake: a mutant there would stop
+        // every check before its probes, so the one mutated is a later one.
         if let (Some(mutation), Some(method)) = (&self.mutation, &method)
             && *method == mutation.method
             && !self.mutated.load(Ordering::SeqCst)
+            && (method != "server/discover" || self.discovered.fetch_add(1, Ordering::SeqCst) > 0)
         {
             let mut copy = message.clone();
             if mutation.apply(&mut copy) && !self.mutated.swap(true, Ordering::SeqCst) {
@@ -786,7 +792,13 @@ async fn rewrite_http(
             SseStyle::Named => text.push_str("event: message\n"),
             SseStyle::Commented => {
                 text.push_str(": keep-alive\n");
-                text.push_str(&format!("id: {}\n", i + 1));
+                // Event ids only where no client resumes by them: 2026-07-28 removed
+                // `Last-Event-ID` resumability; a 2025-11-25 server that puts ids on its
+                // events "SHOULD immediately send an SSE event consisting of an event ID and
+                // an empty data field" to prime reconnection, which this one cannot serve.
+                if !legacy {
+                    text.push_str(&format!("id: {}\n", i + 1));
+                }
             }
         }
         text.push_str("data: ");
