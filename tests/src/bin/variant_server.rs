@@ -23,7 +23,7 @@ use mcp_test::wire::{Era, LoggingLevel};
 use mcp_test::{Context, Json, Server, Tool, ToolError};
 use mcp_test_downstream::variant::mutants::{Mutation, mutations};
 use mcp_test_downstream::variant::{
-    Chatter, Cursor, ErrorData, Eras, HttpReply, HttpState, Prng, Reader, SessionId, SseStyle,
+    Chatter, Cursor, Eras, ErrorData, HttpReply, HttpState, Prng, Reader, SessionId, SseStyle,
     Variant, Wording, out,
 };
 use serde_json::{Value, json};
@@ -140,16 +140,17 @@ fn server(v: &Variant) -> Server {
         if v.completions {
             template = template.complete_from("id", ["apple", "apricot", "banana"]);
         }
-        b = b
-            .resource_template(template)
-            .resource_template(
-                ResourceTemplate::new("variant://notes/{day}", "note")
-                    .description("A note by day")
-                    .mime_type("text/plain")
-                    .read(|_ctx, vars: BTreeMap<String, String>| async move {
-                        Ok(format!("note of {}", vars.get("day").cloned().unwrap_or_default()))
-                    }),
-            );
+        b = b.resource_template(template).resource_template(
+            ResourceTemplate::new("variant://notes/{day}", "note")
+                .description("A note by day")
+                .mime_type("text/plain")
+                .read(|_ctx, vars: BTreeMap<String, String>| async move {
+                    Ok(format!(
+                        "note of {}",
+                        vars.get("day").cloned().unwrap_or_default()
+                    ))
+                }),
+        );
     }
     if v.prompts {
         let mut greet = Prompt::new("greet")
@@ -233,7 +234,10 @@ impl Wire {
     /// A message from the client, before the runtime sees it.
     fn incoming(&self, message: &mut Value) {
         let method = message.get("method").and_then(Value::as_str).unwrap_or("");
-        self.chatter(&format!("<- {}", if method.is_empty() { "?" } else { method }));
+        self.chatter(&format!(
+            "<- {}",
+            if method.is_empty() { "?" } else { method }
+        ));
         if method == "notifications/cancelled"
             && let Some(id) = message.pointer("/params/requestId")
         {
@@ -259,7 +263,8 @@ impl Wire {
             Cursor::Runtime => None,
             Cursor::Prefixed => cursor.strip_prefix(CURSOR_PREFIX).map(str::to_owned),
             Cursor::Hex => {
-                if cursor.len() % 2 != 0 || !cursor.bytes().all(|b| b.is_ascii_hexdigit()) {
+                if !cursor.len().is_multiple_of(2) || !cursor.bytes().all(|b| b.is_ascii_hexdigit())
+                {
                     return None;
                 }
                 let bytes: Option<Vec<u8>> = (0..cursor.len())
@@ -346,7 +351,11 @@ impl Wire {
         {
             let mut copy = message.clone();
             if mutation.apply(&mut copy) && !self.mutated.swap(true, Ordering::SeqCst) {
-                eprintln!("variant: mutated {}", mutation.describe());
+                eprintln!(
+                    "variant: mutated {} in {}",
+                    mutation.describe(),
+                    self.write(&message)
+                );
                 message = copy;
             }
         }

@@ -259,7 +259,12 @@ mod tests {
         for kind in Kind::ALL {
             assert!(all.iter().any(|m| m.kind == kind), "no {}", kind.name());
         }
-        for method in ["server/discover", "tools/list", "tools/call", "resources/read"] {
+        for method in [
+            "server/discover",
+            "tools/list",
+            "tools/call",
+            "resources/read",
+        ] {
             assert!(all.iter().any(|m| m.method == method), "no {method}");
         }
         assert!(
