@@ -1208,6 +1208,38 @@ async fn a_slow_tool_is_cancelled_at_the_case_time_and_noted_not_blamed() {
     assert!(note.message.contains("--case-time"), "{}", note.message);
 }
 
+/// What the schema cases learnt of a slow tool spares its property tests: every property case
+/// would wait the case time again. The other tool's properties still run.
+#[tokio::test]
+async fn a_tool_slow_in_its_cases_gets_no_property_tests_and_a_note() {
+    let server = Server::builder("slow", "1.0.0")
+        .tool::<Sleepy>()
+        .tool::<WeatherOn>()
+        .build()
+        .unwrap();
+    let options = CheckOptions::default()
+        .case_time(Some(std::time::Duration::from_millis(300)))
+        .properties(Some(3));
+    let report = check(&server, &options).await;
+    let text = report.to_text();
+    let properties = probe(&report, "tools/properties");
+    let notes: Vec<&str> = properties
+        .findings
+        .iter()
+        .map(|f| f.message.as_str())
+        .filter(|m| m.starts_with("no property tests of"))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "no property tests of sleepy: their schema cases outlasted the case time (`--case-time`), which every property case would wait again"
+        ],
+        "{text}"
+    );
+    assert_eq!(report.count(Severity::Defect), 0, "{text}");
+    assert_eq!(report.count(Severity::Warning), 0, "{text}");
+}
+
 // ---- Property tests (issue 22) ---------------------------------------------------------
 
 use mcp_test::cases::properties::{Invariant, PropertyOptions, check_properties};

@@ -13,7 +13,8 @@
 //!
 //! The tools are those the schema cases call (never a potentially destructive tool unless
 //! allowed, never a tool that requires tasks), with the same `--jobs` and `--case-time`; a case
-//! cancelled for its time has no verdict.
+//! cancelled for its time has no verdict, and a tool whose schema cases outlasted the case
+//! time gets no property tests (a note says so): each would wait as long again.
 //!
 //! Clauses quoted (`mcp_test::spec::clauses`): [`JSONRPC_RESPONSE`](clauses::JSONRPC_RESPONSE),
 //! [`OUTPUT_SCHEMA`](clauses::OUTPUT_SCHEMA),
@@ -37,14 +38,37 @@ pub(crate) const ID: &str = PROBE;
 pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
     Box::pin(async move {
         let cases = r.options.properties.unwrap_or_default();
-        property_tests(&mut r.c, &r.property_tools, cases, r.options).await;
+        // A tool whose schema cases outlasted `--case-time` would cost that again on every
+        // property case, and the cases already said it is slow: its properties are not run.
+        let slow = slow_tools(&r.report.outcomes);
+        let (tools, held): (Vec<Value>, Vec<Value>) = r
+            .property_tools
+            .iter()
+            .cloned()
+            .partition(|t| !slow.contains(t.get("name").and_then(Value::as_str).unwrap_or("")));
+        let held: Vec<&str> = held
+            .iter()
+            .filter_map(|t| t.get("name").and_then(Value::as_str))
+            .collect();
+        property_tests(&mut r.c, &tools, &held, cases, r.options).await;
     })
 }
 
-/// Runs the property tests of `tools` and records probe [`PROBE`].
+/// The tools a valid schema case of which was cut at the case time.
+fn slow_tools(outcomes: &[mcp_test::cases::Outcome]) -> std::collections::BTreeSet<&str> {
+    outcomes
+        .iter()
+        .filter(|o| matches!(o.happened, mcp_test::cases::Happened::Slow { .. }))
+        .map(|o| o.case.tool.as_str())
+        .collect()
+}
+
+/// Runs the property tests of `tools` and records probe [`PROBE`], with a note naming the
+/// tools `held` back.
 pub(crate) async fn property_tests(
     c: &mut Checker<'_>,
     tools: &[Value],
+    held: &[&str],
     cases: u32,
     options: &CheckOptions,
 ) {
@@ -65,6 +89,12 @@ pub(crate) async fn property_tests(
     let report = run_tools(&c.session, tools, &property_options, c.jobs).await;
     let era = c.era;
     let mut out = Vec::new();
+    if !held.is_empty() {
+        out.push(Note::info(format!(
+            "no property tests of {}: their schema cases outlasted the case time (`--case-time`), which every property case would wait again",
+            held.join(", ")
+        )));
+    }
     for problem in &report.problems {
         out.push(Note::info(format!("no property tests: {problem}")));
     }
