@@ -231,6 +231,8 @@ pub mod conformance;
 
 pub mod rmcp_calculator;
 
+pub mod variant;
+
 /// The README's examples compile as this crate's doctests, so the README cannot drift from the
 /// library.
 #[cfg(doctest)]
