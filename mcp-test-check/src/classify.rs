@@ -14,6 +14,7 @@
 //! | valid arguments answered `isError: true` | note, one per tool: how a tool reports a business-logic failure (server/tools.mdx §Error Handling) |
 //! | valid arguments answered -32603 | warning: an error running a listed tool on arguments its inputSchema accepts originates from the tool, which CallToolResult.isError says SHOULD be reported in the result, not as a protocol error ([`clauses::TOOL_ERRORS_IN_RESULT`]) |
 //! | valid arguments answered another JSON-RPC error | note: no clause makes a server accept every schema-valid call |
+//! | any of the three above (an off-by-one included), on a tool that may write, after a call of a tool that may write succeeded | note naming that earlier call: the refusal may come from the state it changed ("already claimed"), not from the arguments |
 //! | invalid arguments answered -32603 | note: a rejection, if not the clearest |
 //! | -32021, with or without `requiredCapabilities` | nothing: a missing client capability is never a verdict on the arguments |
 //!
@@ -25,6 +26,7 @@ use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome};
 use mcp_test::spec::clauses;
 use mcp_test::wire::error_codes::{INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// What kind of finding an outcome makes, before grouping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,7 @@ enum Kind {
     InternalErrorOnValid,
     RejectedValid,
     InternalErrorOnInvalid,
+    AfterWrite,
 }
 
 /// One finding before grouping: its kind, the tool, the text that groups it, the case's label
@@ -50,13 +53,49 @@ struct Single {
     note: Note,
 }
 
-/// The findings of the schema cases' outcomes, grouped, in the order first seen.
-pub(super) fn findings(era: Era, outcomes: &[Outcome]) -> Vec<Note> {
+/// The findings of the schema cases' outcomes, grouped, in the order first seen. `writes`
+/// names the tools that may change state ([`ToolClass::may_write`](crate::ToolClass)): a
+/// valid case of one refused after a call of one succeeded is judged on the state that call
+/// may have changed, as a note naming it, never a defect.
+pub(super) fn findings(era: Era, outcomes: &[Outcome], writes: &BTreeSet<String>) -> Vec<Note> {
     let singles: Vec<Single> = outcomes
         .iter()
-        .filter_map(|o| single(era, o, outcomes))
+        .filter_map(|o| single(era, o, outcomes, writes))
         .collect();
     group(singles)
+}
+
+/// For a case of a tool that may write: the first call of a tool that may write that
+/// succeeded before it was sent (a lower request id; with cases in flight together, sent
+/// earlier is enough for it to have changed what this one met).
+fn earlier_write<'a>(
+    o: &Outcome,
+    all: &'a [Outcome],
+    writes: &BTreeSet<String>,
+) -> Option<&'a Outcome> {
+    if !writes.contains(&o.case.tool) {
+        return None;
+    }
+    let id = |o: &Outcome| o.response.as_ref()?.get("id")?.as_i64();
+    let mine = id(o);
+    all.iter().find(|other| {
+        !std::ptr::eq(*other, o)
+            && writes.contains(&other.case.tool)
+            && matches!(
+                other.happened,
+                Happened::Success { .. } | Happened::InputRequired
+            )
+            && match (id(other), mine) {
+                (Some(theirs), Some(mine)) => theirs < mine,
+                // No ids to go by: the order the outcomes were kept in, which is the order
+                // the cases were sent.
+                _ => all
+                    .iter()
+                    .position(|x| std::ptr::eq(x, *other))
+                    .zip(all.iter().position(|x| std::ptr::eq(x, o)))
+                    .is_some_and(|(theirs, mine)| theirs < mine),
+            }
+    })
 }
 
 fn label(case: &Case) -> String {
@@ -113,7 +152,7 @@ fn refuses(happened: &Happened) -> bool {
     }
 }
 
-fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
+fn single(era: Era, o: &Outcome, all: &[Outcome], writes: &BTreeSet<String>) -> Option<Single> {
     let case = &o.case;
     let label = label(case);
     let args = &case.args;
@@ -176,6 +215,24 @@ fn single(era: Era, o: &Outcome, all: &[Outcome]) -> Option<Single> {
             ),
         ),
         (h, Expectation::Success) if refuses(h) => {
+            // A tool that writes may refuse a call for the state an earlier write left
+            // ("already claimed" after the base case claimed it): what the arguments were
+            // refused for is not known, so a note names that call, and no clause is quoted.
+            if let Some(earlier) = earlier_write(o, all, writes) {
+                let id = earlier
+                    .response
+                    .as_ref()
+                    .and_then(|r| r.get("id"))
+                    .map_or(String::new(), |id| format!(" (tools/call id {id})"));
+                return make(
+                    Kind::AfterWrite,
+                    h.to_string(),
+                    Note::info(format!(
+                        "{label}: refused arguments its inputSchema accepts ({h}), after the earlier call {}{id} of a tool that may write succeeded; the refusal may come from the state that call changed, so it is no verdict on the arguments; arguments {args}",
+                        self::label(&earlier.case),
+                    )),
+                );
+            }
             if let Some(interior) = interior_that_passed(o, all) {
                 let boundary = case.boundary.as_ref()?;
                 let at = |args: &Value| {
@@ -443,7 +500,7 @@ mod tests {
 
     #[test]
     fn a_correct_server_has_no_findings() {
-        assert!(findings(Era::Current, &run(correct(|_| ok()))).is_empty());
+        assert!(findings(Era::Current, &run(correct(|_| ok())), &BTreeSet::new()).is_empty());
     }
 
     #[test]
@@ -455,7 +512,7 @@ mod tests {
                 ok()
             }
         }));
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         assert_eq!(notes.len(), 1, "{notes:#?}");
         let n = &notes[0];
         assert_eq!(
@@ -472,11 +529,104 @@ mod tests {
         assert_eq!(n.request.as_ref().and_then(|r| r.id), Some(7));
     }
 
+    /// Each outcome of `run` with a request id of its own, in the order the cases were sent.
+    fn numbered(mut outcomes: Vec<Outcome>) -> Vec<Outcome> {
+        for (i, o) in outcomes.iter_mut().enumerate() {
+            o.response = Some(json!({"jsonrpc": "2.0", "id": 10 + i}));
+        }
+        outcomes
+    }
+
+    /// A stateful tool: the first valid call claims the item, every later one is refused.
+    fn claimed_after_the_first(outcomes: &mut [Outcome]) {
+        let mut claimed = false;
+        for o in outcomes
+            .iter_mut()
+            .filter(|o| o.case.expectation == Expectation::Success)
+        {
+            o.happened = if claimed {
+                tool_error("already claimed")
+            } else {
+                ok()
+            };
+            o.agrees = o.happened.agrees_with(o.case.expectation);
+            claimed = true;
+        }
+    }
+
+    #[test]
+    fn a_write_tool_refusing_after_an_earlier_write_succeeded_is_a_note_naming_that_call() {
+        let mut outcomes = numbered(run(correct(|_| ok())));
+        claimed_after_the_first(&mut outcomes);
+        let first = outcomes
+            .iter()
+            .find(|o| o.case.expectation == Expectation::Success)
+            .unwrap();
+        let (first_label, first_id) = (
+            label(&first.case),
+            first.response.as_ref().unwrap()["id"].clone(),
+        );
+        assert!(
+            outcomes.iter().any(at_max_outcome),
+            "the cases hold the bound"
+        );
+        let writes = BTreeSet::from(["forecast".to_owned()]);
+        let notes = findings(Era::Current, &outcomes, &writes);
+        assert!(!notes.is_empty());
+        for n in &notes {
+            assert_eq!((n.severity, n.clause), (Severity::Info, None), "{n:#?}");
+            assert!(
+                n.message.contains(&format!(
+                    "after the earlier call {first_label} (tools/call id {first_id}) of a tool that may write succeeded"
+                )),
+                "{}",
+                n.message
+            );
+        }
+        // The same outcomes of a tool that writes nothing: the bound refused while its
+        // interior passed is the off-by-one it was before.
+        let read_only = findings(Era::Current, &outcomes, &BTreeSet::new());
+        assert!(
+            read_only.iter().any(
+                |n| n.severity == Severity::Defect && n.clause == Some(clauses::SCHEMA_DIALECT)
+            ),
+            "{read_only:#?}"
+        );
+    }
+
+    #[test]
+    fn a_write_tool_refusing_before_any_write_succeeded_keeps_its_verdict() {
+        // The bound is sent first, and refused; nothing had written yet, so the state it met
+        // is the server's own, and the off-by-one stands.
+        let mut outcomes = run(correct(|c| {
+            if at_max(c) {
+                tool_error("days must be less than 7")
+            } else {
+                ok()
+            }
+        }));
+        let at = outcomes.iter().position(at_max_outcome).unwrap();
+        let bound = outcomes.remove(at);
+        outcomes.insert(0, bound);
+        let outcomes = numbered(outcomes);
+        let writes = BTreeSet::from(["forecast".to_owned()]);
+        let notes = findings(Era::Current, &outcomes, &writes);
+        assert_eq!(notes.len(), 1, "{notes:#?}");
+        assert_eq!(
+            (notes[0].severity, notes[0].clause),
+            (Severity::Defect, Some(clauses::SCHEMA_DIALECT))
+        );
+    }
+
+    fn at_max_outcome(o: &Outcome) -> bool {
+        at_max(&o.case)
+    }
+
     #[test]
     fn a_boundary_refused_with_its_interior_is_no_off_by_one() {
         // Everything valid refused: one isError note for the tool, no warning.
         let outcomes = run(correct(|_| tool_error("no such city: sample")));
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         assert_eq!(notes.len(), 1, "{notes:#?}");
         let valid = outcomes
             .iter()
@@ -501,7 +651,7 @@ mod tests {
             let days = c.args["days"].as_i64().unwrap_or(0);
             rpc(-32603, &format!("forecast for {days} days failed"))
         }));
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         assert_eq!(notes.len(), 1, "{notes:#?}");
         let n = &notes[0];
         // CallToolResult.isError: errors that originate from the tool SHOULD be reported in
@@ -520,7 +670,7 @@ mod tests {
         assert!(n.message.contains("should"), "{}", n.message);
         assert!(!n.message.contains("must"), "{}", n.message);
         // A 2025-era server is held to the 2025-11-25 twin.
-        let notes = findings(Era::Legacy, &outcomes);
+        let notes = findings(Era::Legacy, &outcomes, &BTreeSet::new());
         assert_eq!(notes[0].clause, Some(clauses::LEGACY_TOOL_ERRORS_IN_RESULT));
     }
 
@@ -533,7 +683,7 @@ mod tests {
                 rpc(-32000, "quota exceeded")
             }
         }));
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         let texts: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
         assert_eq!(notes.len(), 2, "{texts:#?}");
         assert!(
@@ -564,7 +714,7 @@ mod tests {
         let outcomes = run(|_| Happened::Failed {
             message: timed_out.to_string(),
         });
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         assert!(!notes.is_empty());
         for note in &notes {
             assert_eq!(note.severity, Severity::Info, "{notes:#?}");
@@ -586,11 +736,11 @@ mod tests {
     #[test]
     fn missing_client_capabilities_are_never_a_verdict_on_the_arguments() {
         let outcomes = run(|_| rpc(-32021, "needs elicitation"));
-        assert!(findings(Era::Current, &outcomes).is_empty());
+        assert!(findings(Era::Current, &outcomes, &BTreeSet::new()).is_empty());
         let outcomes = run(|_| Happened::NeedsCapabilities {
             required: json!({"elicitation": {}}),
         });
-        assert!(findings(Era::Current, &outcomes).is_empty());
+        assert!(findings(Era::Current, &outcomes, &BTreeSet::new()).is_empty());
         // Nor is a -32021 at the boundary an off-by-one.
         let outcomes = run(correct(|c| {
             if at_max(c) {
@@ -599,7 +749,7 @@ mod tests {
                 ok()
             }
         }));
-        assert!(findings(Era::Current, &outcomes).is_empty());
+        assert!(findings(Era::Current, &outcomes, &BTreeSet::new()).is_empty());
     }
 
     #[test]
@@ -613,7 +763,7 @@ mod tests {
                 ok()
             }
         });
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         let defects: Vec<&Note> = notes
             .iter()
             .filter(|n| n.severity == Severity::Defect)
@@ -639,7 +789,7 @@ mod tests {
             .count();
         assert_eq!(missing, invalid, "one per missing validation: {notes:#?}");
         // A 2025-era server is held to the 2025-11-25 twin.
-        let legacy = findings(Era::Legacy, &outcomes);
+        let legacy = findings(Era::Legacy, &outcomes, &BTreeSet::new());
         assert!(
             legacy
                 .iter()
@@ -654,7 +804,7 @@ mod tests {
             message: "a line on stdout from the server is longer than the client's limit max_line_bytes of 100 bytes".into(),
         }
         });
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         assert_eq!(notes.len(), 1, "one per tool and limit: {notes:#?}");
         assert_eq!((notes[0].severity, notes[0].clause), (Severity::Info, None));
         assert!(
@@ -675,7 +825,7 @@ mod tests {
             Expectation::Error => rpc(-32603, "panic"),
             _ => ok(),
         });
-        let notes = findings(Era::Current, &outcomes);
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
         assert_eq!(notes.len(), 1, "{notes:#?}");
         assert_eq!(notes[0].severity, Severity::Info);
         assert!(notes[0].message.contains(

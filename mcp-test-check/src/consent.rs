@@ -75,6 +75,21 @@ impl ToolClass {
         }
     }
 
+    /// Whether a call of it may change state (it is not `readOnlyHint: true`): the class of
+    /// a tool whose outcome may depend on what an earlier call did.
+    ///
+    /// ```
+    /// use mcp_test_check::ToolClass;
+    /// use serde_json::json;
+    /// let claim = json!({"name": "claim", "annotations": {"destructiveHint": false}});
+    /// assert!(ToolClass::of(&claim).may_write());
+    /// let read = json!({"name": "read", "annotations": {"readOnlyHint": true}});
+    /// assert!(!ToolClass::of(&read).may_write());
+    /// ```
+    pub fn may_write(self) -> bool {
+        matches!(self, ToolClass::AdditiveWrite | ToolClass::Destructive)
+    }
+
     /// How the report names it: `read-only`, `open world`, `additive write`, `destructive`.
     pub fn name(self) -> &'static str {
         match self {

@@ -335,7 +335,7 @@ pub fn __fuzz_reply_to_findings(
             }
         })
         .collect();
-    let mut findings: Vec<Finding> = classify::findings(era, &outcomes)
+    let mut findings: Vec<Finding> = classify::findings(era, &outcomes, &Default::default())
         .into_iter()
         .map(|n| n.into_finding("tools/schema-cases", Some(era)))
         .collect();

@@ -184,7 +184,13 @@ pub(crate) async fn run_cases(
             duration: Some(took),
         });
     }
-    out.extend(crate::classify::findings(c.era, &report.outcomes));
+    // The tools whose outcomes may depend on what an earlier call wrote.
+    let writes = tools
+        .iter()
+        .filter(|t| crate::ToolClass::of(t).may_write())
+        .filter_map(|t| t.get("name").and_then(Value::as_str).map(str::to_owned))
+        .collect();
+    out.extend(crate::classify::findings(c.era, &report.outcomes, &writes));
     out.extend(slow_notes(&report.outcomes));
     if skipped > 0 {
         out.push(Note::info(format!(
