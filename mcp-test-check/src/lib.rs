@@ -110,7 +110,8 @@ pub async fn check_with_progress(
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> CheckReport {
     let started = std::time::Instant::now();
-    let (mut report, serves_legacy) = check_one(target, options, progress).await;
+    let (mut report, serves_legacy, own) = check_one(target, options, progress).await;
+    close_own(own).await;
     other_era(&mut report, serves_legacy, options, started, progress).await;
     report
 }
@@ -120,12 +121,18 @@ pub async fn check_with_progress(
 /// `initialize` of `methods/initialize-on-a-modern-server` with an `InitializeResult`.
 pub(crate) type ServesLegacy = Option<bool>;
 
-/// One session's check: the probe table over `target`, in its era.
+/// One session's check: the probe table over `target`, in its era. Also returns the process
+/// of their own that the probes writing what a client must not wrote to, when it still runs
+/// ([`run::Run::own`]), for the caller to close ([`close_own`]) beside what it closes.
 pub(crate) async fn check_one(
     target: &dyn Target,
     options: &CheckOptions,
     progress: &mut (dyn FnMut(&str) + Send),
-) -> (CheckReport, ServesLegacy) {
+) -> (
+    CheckReport,
+    ServesLegacy,
+    Option<mcp_test::cases::Connected>,
+) {
     let connection = target.connection();
     let era = connection.era.unwrap_or(Era::Current);
     // Every request of the session goes through `recording`, which keeps the tool names sent
@@ -146,6 +153,7 @@ pub(crate) async fn check_one(
     run.deadline = deadline.clone();
     run.called = called;
     table::run(&mut run).await;
+    let own = run.own.take().map(|(own, _)| own);
     // The requests that outlasted the timeout, if any, judged now (`checker::patience`).
     run.c.settle(&mut *run.progress).await;
     let tools = called_tools(&run);
@@ -165,7 +173,18 @@ pub(crate) async fn check_one(
         other_era: None,
     };
     deadline::finish(deadline.as_deref(), &mut checked);
-    (checked, serves_legacy)
+    (checked, serves_legacy, own)
+}
+
+/// Closes the connection [`check_one`] returned, if any, giving its process
+/// [`CLOSE_GRACE`](probes::malformed_message::CLOSE_GRACE) to exit.
+pub(crate) async fn close_own(own: Option<mcp_test::cases::Connected>) {
+    if let Some(own) = own {
+        let _ = own
+            .client
+            .close_within(probes::malformed_message::CLOSE_GRACE)
+            .await;
+    }
 }
 
 /// Checks the 2025-11-25 side of a server first checked in 2026-07-28, when it serves that

@@ -52,6 +52,11 @@ pub(crate) struct Run<'a> {
     /// The server answered `initialize` with an `InitializeResult` on a 2026-07-28
     /// connection (`methods/initialize-on-a-modern-server`): it serves 2025-11-25 too.
     pub serves_legacy: bool,
+    /// Over stdio, the process of their own that the probes writing what a client must not
+    /// (`base/invalid-request`, `base/malformed-message`) wrote to, while it still answers,
+    /// with the id its next request gets: the next such probe writes to it too, and a
+    /// process that stopped answering is never written to again.
+    pub own: Option<(mcp_test::cases::Connected, i64)>,
 }
 
 impl<'a> Run<'a> {
@@ -81,6 +86,7 @@ impl<'a> Run<'a> {
             templates: Vec::new(),
             prompts: Vec::new(),
             serves_legacy: false,
+            own: None,
         }
     }
 

@@ -9,11 +9,11 @@
 //! §Shutdown) asks nothing of the server here, only of the client (close stdin, wait, then
 //! `SIGTERM` and `SIGKILL`), so for a 2025-era server it is a note.
 
-use super::{CheckOptions, CheckReport, Finding, Probe, Severity, check_one, other_era};
+use super::{CheckOptions, CheckReport, Finding, Probe, Severity, check_one, close_own, other_era};
 use mcp_test::cases::Connected;
 use mcp_test::cases::Era;
 use mcp_test::client::ClientError;
-use mcp_test::spec::clauses::{Clause, STDIO_EXIT_ON_EOF};
+use mcp_test::spec::clauses::{Clause, STDIO_EXIT_ON_EOF, Transport};
 use mcp_test::target::TransportEvent;
 use std::process::ExitStatus;
 
@@ -143,10 +143,47 @@ pub async fn check_connected_with_progress(
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> CheckReport {
     let started = std::time::Instant::now();
-    let (mut report, serves_legacy) = check_one(connected, options, progress).await;
-    close(connected, options, &mut report, progress).await;
-    other_era(&mut report, serves_legacy, options, started, progress).await;
+    let warmed = warm(connected, options);
+    let (mut report, serves_legacy, own) = check_one(connected, options, progress).await;
+    // Side by side: a process takes its grace to exit, and the other era's session, on a
+    // connection of its own, need not wait for it.
+    progress(CLOSING);
+    let closing = async {
+        let (outcome, ()) = tokio::join!(
+            connected.client.close_within(options.close_grace),
+            close_own(own)
+        );
+        outcome
+    };
+    let (outcome, ()) = tokio::join!(
+        closing,
+        other_era(&mut report, serves_legacy, options, started, progress)
+    );
+    record_close(connected, &mut report, &outcome);
+    if let Some(reconnect) = warmed {
+        reconnect.close_warm(options.close_grace).await;
+    }
     report
+}
+
+/// Over stdio, starts the processes the check will need beside `connected` while its first
+/// session runs ([`Reconnect::warm`](crate::Reconnect)): the one the probes that write what a
+/// client must not (`base/invalid-request`, `base/malformed-message`) share, and,
+/// unless the era was pinned, the one whose `initialize` asks whether the server serves
+/// 2025-11-25 too. A server whose process takes a second to start then costs that second
+/// about once. Over HTTP a connection of its own is one request, and nothing is warmed.
+/// Returns the `Reconnect` whose warmed connections are closed at the end.
+fn warm<'o>(connected: &Connected, options: &'o CheckOptions) -> Option<&'o crate::Reconnect> {
+    let reconnect = options.reconnect.as_ref()?;
+    let stdio = mcp_test::target::Target::connection(connected).transport == Some(Transport::Stdio);
+    if !stdio || options.second_session {
+        return None;
+    }
+    reconnect.warm(connected.era);
+    if connected.era == Era::Current && !connected.era_chosen {
+        reconnect.warm(Era::Legacy);
+    }
+    Some(reconnect)
 }
 
 /// One era's check of `connected` ([`check_one`]), then closing it.
@@ -155,21 +192,26 @@ pub(crate) async fn check_and_close(
     options: &CheckOptions,
     progress: &mut (dyn FnMut(&str) + Send),
 ) -> CheckReport {
-    let (mut report, _) = check_one(connected, options, progress).await;
-    close(connected, options, &mut report, progress).await;
+    let (mut report, _, own) = check_one(connected, options, progress).await;
+    progress(CLOSING);
+    let (outcome, ()) = tokio::join!(
+        connected.client.close_within(options.close_grace),
+        close_own(own)
+    );
+    record_close(connected, &mut report, &outcome);
     report
 }
 
-/// Closes `connected` and records how it ended in `report` (`transport/shutdown`).
-async fn close(
+/// What the progress line says as a server is closed.
+const CLOSING: &str = "shutdown: closing the server";
+
+/// Records in `report` how `connected` ended once closed (`outcome`: `transport/shutdown`).
+fn record_close(
     connected: &Connected,
-    options: &CheckOptions,
     report: &mut CheckReport,
-    progress: &mut (dyn FnMut(&str) + Send),
+    outcome: &Result<Option<ExitStatus>, ClientError>,
 ) {
-    progress("shutdown: closing the server");
-    let outcome = connected.client.close_within(options.close_grace).await;
-    report.record_shutdown(&outcome);
+    report.record_shutdown(outcome);
     // How the server's process group had to be stopped, if it had to be: for the record (no
     // clause says what a server may leave running; the client stops it all).
     let stopped = connected

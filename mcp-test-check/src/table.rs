@@ -584,18 +584,20 @@ pub(crate) const PROBES: &[Row] = &[
     },
     // Last, and over stdio on a process of their own when the check can start one
     // (`CheckOptions::reconnect`): they write what the spec tells a client not to write, so
-    // no other probe may depend on how the server copes.
-    Row {
-        ids: &[probes::malformed_message::ID],
-        needs: NOTHING,
-        progress: "base: a message that is not JSON, and the server serving on",
-        run: probes::malformed_message::run,
-    },
+    // no other probe may depend on how the server copes. They share that process while it
+    // answers (`Run::own`), the JSON first: text that is not JSON is the likelier to leave a
+    // streaming reader waiting for the rest of it.
     Row {
         ids: &[probes::invalid_request::ID],
         needs: NOTHING,
         progress: "base: JSON that is no valid request, and the server serving on",
         run: probes::invalid_request::run,
+    },
+    Row {
+        ids: &[probes::malformed_message::ID],
+        needs: NOTHING,
+        progress: "base: a message that is not JSON, and the server serving on",
+        run: probes::malformed_message::run,
     },
 ];
 

@@ -437,6 +437,15 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         }
     };
     let deadline = (args.deadline > 0).then(|| Duration::from_secs(args.deadline));
+    // The connections of its own that the check opens over stdio (one for the probes that
+    // must not spoil the session, one for the 2025-11-25 side of a server that serves both)
+    // find a process started beside the first: a server that takes a second to start costs
+    // that second about once.
+    let spares = open::prespawn(
+        &args.target,
+        if args.target.era.0.is_some() { 1 } else { 2 },
+    )
+    .await;
     let opening = open(&args.target, progress);
     let opened = match deadline {
         None => opening.await,
@@ -522,7 +531,7 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         .auth_issuer(auth_issuer)
         // A connection of its own for what must not spoil the session, and for a server's
         // other era.
-        .reconnect(open::reconnect(&args.target).ok())
+        .reconnect(open::reconnect(&args.target, spares.clone()).ok())
         // Which request is still awaited, every few seconds, on stderr.
         .on_waiting(progress.then_some(|line: &str| eprintln!("mcp-test: {line}")));
     let mut on_progress = |line: &str| {
@@ -536,6 +545,7 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         }
         Served::InProcess(server) => check_with_progress(server, &options, &mut on_progress).await,
     };
+    spares.close().await;
     report.connect_timeout = opened.connect.as_ref().map(ToString::to_string);
     if let Some(why) = &report.incomplete
         && progress

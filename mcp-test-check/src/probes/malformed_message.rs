@@ -6,7 +6,9 @@
 //! ([`CheckOptions::reconnect`](crate::CheckOptions::reconnect)), over Streamable HTTP one POST
 //! of its own (a 2025-era server gets a session of the probe's own, `initialize` first), in
 //! process the server's text handler. A server that reads its input as a stream of JSON may
-//! take the next request as the rest of the text: nothing else depends on how it copes.
+//! take the next request as the rest of the text: nothing else depends on how it copes. Over
+//! stdio it shares that process with `base/invalid-request`, which runs just before it, only
+//! when the process answered the request sent after that probe's text; else it starts another.
 //!
 //! How: one message that is not JSON (a request cut short), as it is, then at once a request
 //! that changes nothing (`server/discover` of a 2026-07-28 server, `ping` of a 2025-era one).
@@ -185,35 +187,47 @@ pub(crate) async fn exchange_text(r: &mut Run<'_>, sent: &Sent) -> Seen {
     } else {
         // Over stdio, a process of its own, when the check can start one: a server may read
         // its input with a streaming JSON decoder, which takes the next request as the rest
-        // of the text, and nothing else then depends on how it copes.
+        // of the text, and nothing else then depends on how it copes. The probes of this
+        // kind share it while it answers the request after each text (`Run::own`).
         let fresh = match (&r.options.reconnect, r.connection.transport) {
-            (Some(reconnect), Some(Transport::Stdio)) => match reconnect.open(c.era).await {
-                Ok(fresh) => Some(fresh),
-                Err(e) => {
-                    seen.unsent = Some(format!(
-                        "the connection of its own that the probe writes to could not be opened: {e}"
-                    ));
-                    return seen;
-                }
+            (Some(reconnect), Some(Transport::Stdio)) => match r.own.take() {
+                Some(own) => Some(own),
+                None => match reconnect.open(c.era).await {
+                    Ok(fresh) => Some((fresh, 1)),
+                    Err(e) => {
+                        seen.unsent = Some(format!(
+                            "the connection of its own that the probe writes to could not be opened: {e}"
+                        ));
+                        return seen;
+                    }
+                },
             },
             _ => None,
         };
-        let own = fresh.as_ref().map(|f| Session::new(f, c.session.timeout));
+        let own = fresh
+            .as_ref()
+            .map(|(f, id)| Session::new(f, c.session.timeout).with_next_id(*id));
         seen.own_connection = own.is_some();
         let follow = follow_method(c.modern());
         match &own {
             Some(own) => text_then_follow(own, sent, follow, &mut seen).await,
             None => text_then_follow(&c.session, sent, follow, &mut seen).await,
         }
-        if let Some(fresh) = &fresh {
-            let _ = fresh.client.close_within(CLOSE_GRACE).await;
+        let next_id = own.as_ref().map(Session::peek_id);
+        drop(own);
+        if let (Some((fresh, _)), Some(next_id)) = (fresh, next_id) {
+            if seen.follow_failed.is_none() && seen.reply_failed.is_none() {
+                r.own = Some((fresh, next_id));
+            } else {
+                let _ = fresh.client.close_within(CLOSE_GRACE).await;
+            }
         }
         if let Some(why) = &seen.follow_failed
             && !seen.own_connection
         {
             // The checked session is the one that stopped answering: what runs after it
             // (only the other probes of this kind) is not held to it.
-            c.dead = Some(format!("after {}: {why}", sent.label));
+            r.c.dead = Some(format!("after {}: {why}", sent.label));
         }
         return seen;
     }
@@ -232,8 +246,8 @@ pub(crate) async fn exchange_text(r: &mut Run<'_>, sent: &Sent) -> Seen {
     seen
 }
 
-/// How long a connection of the probe's own gets to exit once the probe is done with it.
-const CLOSE_GRACE: Duration = Duration::from_millis(200);
+/// How long a connection of the probe's own gets to exit once the probes are done with it.
+pub(crate) const CLOSE_GRACE: Duration = Duration::from_millis(200);
 
 /// How long the request sent after the text is waited for at most (or the per-call timeout,
 /// when shorter): it changes nothing and every server answers it at once, and a server that

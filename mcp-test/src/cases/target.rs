@@ -482,6 +482,20 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The id the next request gets ([`next_id`](Self::next_id) returns it and moves on).
+    /// A second `Session` on a connection an earlier one used starts here, so no id is used
+    /// twice in one connection.
+    pub fn peek_id(&self) -> i64 {
+        self.next_id.load(Ordering::Relaxed)
+    }
+
+    /// This session with its ids starting at `id` ([`peek_id`](Self::peek_id) of an earlier
+    /// session on the same connection).
+    pub fn with_next_id(self, id: i64) -> Self {
+        self.next_id.store(id, Ordering::Relaxed);
+        self
+    }
+
     /// A fresh request id.
     pub fn next_id(&self) -> i64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)

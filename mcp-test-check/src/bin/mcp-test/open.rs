@@ -11,6 +11,7 @@ use mcp_test::wire::Era;
 use mcp_test_check::generate::ServerSource;
 use mcp_test_check::{Reconnect, example_server};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -218,6 +219,57 @@ struct Dial {
     /// Each call's timeout (the longer of the connect timeout and `--timeout`).
     timeout: Duration,
     max_message_bytes: usize,
+    /// Processes of the command started ahead of need ([`prespawn`]), taken first.
+    spares: Spares,
+}
+
+/// Processes of the command started ahead of need, beside the first ([`prespawn`]): the
+/// connections `check` opens of its own then find a process that has already started, which
+/// for a server that takes a second to start (an interpreter importing its SDK) is most of
+/// the check's time. Each is a process that was sent nothing yet.
+#[derive(Clone, Default)]
+pub(crate) struct Spares(Arc<Mutex<Vec<Client>>>);
+
+impl Spares {
+    fn take(&self) -> Option<Client> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).pop()
+    }
+
+    /// Closes the processes not taken (they were sent nothing), each given a short grace.
+    pub(crate) async fn close(&self) {
+        let left = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        let closes = left
+            .into_iter()
+            .map(|client| async move { client.close_within(SPARE_GRACE).await });
+        futures_util::future::join_all(closes).await;
+    }
+}
+
+/// How long an unused spare process gets to exit once its stdin is closed.
+const SPARE_GRACE: Duration = Duration::from_millis(200);
+
+/// Starts `n` processes of the command the target options name, for the connections `check`
+/// opens of its own ([`reconnect`]) to take; none for a URL or the example server, whose
+/// connections cost a request. A process that cannot be started is left out: the connection
+/// that would have taken it starts one then, and says why if that fails too.
+pub(crate) async fn prespawn(args: &TargetArgs, n: usize) -> Spares {
+    let spares = Spares::default();
+    if args.url.is_some() || args.command.is_empty() {
+        return spares;
+    }
+    let Ok(dial) = Dial::new(args) else {
+        return spares;
+    };
+    for _ in 0..n {
+        if let Ok(client) = dial.new_client().await {
+            spares
+                .0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(client);
+        }
+    }
+    spares
 }
 
 impl Dial {
@@ -232,14 +284,24 @@ impl Dial {
             command: args.command.clone(),
             timeout: connect.after.max(Duration::from_secs(args.timeout.max(1))),
             max_message_bytes: args.max_message_bytes,
+            spares: Spares::default(),
         })
+    }
+
+    /// A client ([`new_client`](Self::new_client)), on a process started ahead of need when
+    /// there is one ([`Spares`]).
+    async fn client(&self) -> Result<Client, ClientError> {
+        match self.spares.take() {
+            Some(client) => Ok(client),
+            None => self.new_client().await,
+        }
     }
 
     /// A new client: over HTTP to the URL, a new process of the command, or the example
     /// server on an in-memory pipe. The handshake declares no client capabilities, and the
     /// checker's requests declare their own: none for the schema cases, every one when it
     /// drives a tool that asks.
-    async fn client(&self) -> Result<Client, ClientError> {
+    async fn new_client(&self) -> Result<Client, ClientError> {
         let client = if let Some((url, options)) = &self.url {
             Client::http_with(url, options)?.with_max_message_bytes(self.max_message_bytes)
         } else if let Some((program, rest)) = self.command.split_first() {
@@ -268,9 +330,11 @@ impl Dial {
 
 /// How `check` opens another connection to the server the target options name
 /// ([`Reconnect`]): the same URL, the command started again, or the example server on a new
-/// pipe, each connected in the era asked for within the connect timeout.
-pub(crate) fn reconnect(args: &TargetArgs) -> Result<Reconnect, ClientError> {
-    let dial = Dial::new(args)?;
+/// pipe, each connected in the era asked for within the connect timeout, on a process of
+/// `spares` while there is one.
+pub(crate) fn reconnect(args: &TargetArgs, spares: Spares) -> Result<Reconnect, ClientError> {
+    let mut dial = Dial::new(args)?;
+    dial.spares = spares;
     let label = target_label(args);
     let connect = connect_timeout(args.connect_timeout, &args.command).after;
     Ok(Reconnect::new(move |era| {
