@@ -129,6 +129,21 @@ axis! {
 }
 
 axis! {
+    /// How a server that serves 2025-11-25 alone answers a 2026-07-28 request
+    /// (versioning.mdx §Backward Compatibility). `method_not_found`: it knows no
+    /// `server/discover` (-32601, as the runtime answers). `discover_versions`: it answers
+    /// `server/discover` with `supportedVersions` that lack 2026-07-28, and every other
+    /// 2026-07-28 request with -32022 naming what it serves. `unsupported_version`: -32022
+    /// for every 2026-07-28 request, `server/discover` included (HTTP 400 over Streamable
+    /// HTTP). Drawn for every seed; it shows only where `eras` is 2025-11-25.
+    LegacyWord = "legacy_word" {
+        MethodNotFound = "method_not_found",
+        Versions = "discover_versions",
+        Unsupported = "unsupported_version"
+    }
+}
+
+axis! {
     /// The cursors of paged lists. pagination.mdx: "The cursor is opaque".
     Cursor = "cursor" { Runtime = "runtime", Hex = "hex", Prefixed = "prefixed" }
 }
@@ -177,6 +192,7 @@ pub struct Variant {
     pub http_state: HttpState,
     pub session_id: SessionId,
     pub eras: Eras,
+    pub legacy_word: LegacyWord,
     pub resources: bool,
     pub prompts: bool,
     pub completions: bool,
@@ -217,6 +233,7 @@ impl Variant {
             latency: r.pick(Latency::ALL),
             wording: r.pick(Wording::ALL),
             error_data: r.pick(ErrorData::ALL),
+            legacy_word: r.pick(LegacyWord::ALL),
         }
     }
 
@@ -234,6 +251,7 @@ impl Variant {
             http_state: HttpState::Stateful,
             session_id: SessionId::Runtime,
             eras: Eras::Current,
+            legacy_word: LegacyWord::MethodNotFound,
             resources: true,
             prompts: true,
             completions: true,
@@ -260,6 +278,7 @@ impl Variant {
             (HttpState::AXIS, self.http_state.to_string()),
             (SessionId::AXIS, self.session_id.to_string()),
             (Eras::AXIS, self.eras.to_string()),
+            (LegacyWord::AXIS, self.legacy_word.to_string()),
             ("resources", flag(self.resources)),
             ("prompts", flag(self.prompts)),
             ("completions", flag(self.completions)),
@@ -298,6 +317,7 @@ impl Variant {
             (HttpState::AXIS, names(HttpState::ALL)),
             (SessionId::AXIS, names(SessionId::ALL)),
             (Eras::AXIS, names(Eras::ALL)),
+            (LegacyWord::AXIS, names(LegacyWord::ALL)),
         ];
         for capability in CAPABILITY_AXES {
             axes.push((capability, on_off()));
@@ -321,6 +341,12 @@ impl Variant {
             Latency::Tens => 40,
             Latency::Hundred => 100,
         }
+    }
+
+    /// Whether the server serves 2025-11-25 alone and says so in a 2026-07-28 answer
+    /// (`server/discover`'s `supportedVersions` or a -32022) rather than with -32601.
+    pub fn names_its_versions(&self) -> bool {
+        self.eras == Eras::Legacy && self.legacy_word != LegacyWord::MethodNotFound
     }
 
     /// Items per page.

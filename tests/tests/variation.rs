@@ -22,7 +22,9 @@ use mcp_test::client::Client;
 use mcp_test::target::TargetError;
 use mcp_test_check::{CheckOptions, CheckReport, Finding, Reconnect, Severity, check_connected};
 use mcp_test_downstream::variant::mutants::{Kind, Mutation, mutations};
-use mcp_test_downstream::variant::{HttpReply, HttpState, Reader, SessionId, SseStyle, Variant};
+use mcp_test_downstream::variant::{
+    Eras, HttpReply, HttpState, LegacyWord, Reader, SessionId, SseStyle, Variant,
+};
 use std::collections::BTreeSet;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -34,8 +36,8 @@ const FIXTURE: &str = env!("CARGO_BIN_EXE_variant_server");
 
 /// Stdio seeds are `0..`, HTTP seeds `HTTP_BASE..`, so the two sets never share a server.
 const HTTP_BASE: u64 = 1000;
-const STDIO_SEEDS: u64 = 24;
-const HTTP_SEEDS: u64 = 12;
+const STDIO_SEEDS: u64 = 25;
+const HTTP_SEEDS: u64 = 13;
 
 /// The seeds to run: `(stdio, http)`.
 fn seeds() -> (Vec<u64>, Vec<u64>) {
@@ -181,9 +183,45 @@ fn describe(f: &Finding) -> String {
     )
 }
 
+/// What a seed's report must say of eras, beyond having no defect and no warning: the eras
+/// checked are those the variant serves, a 2025-11-25 server is probed by no 2026-07-28 rule,
+/// and one that named its versions in a 2026-07-28 answer has the report say so.
+fn era_faults(variant: &Variant, report: &CheckReport) -> Vec<String> {
+    let served = match variant.eras {
+        Eras::Current => vec![Era::Current],
+        Eras::Legacy => vec![Era::Legacy],
+        Eras::Both => vec![Era::Current, Era::Legacy],
+    };
+    let mut faults = Vec::new();
+    if report.eras() != served {
+        faults.push(format!(
+            "eras checked {:?}, the server serves {served:?}",
+            report.eras()
+        ));
+    }
+    if variant.eras == Eras::Legacy {
+        faults.extend(
+            report
+                .findings()
+                .filter(|f| f.era == Some(Era::Current))
+                .map(|f| {
+                    format!(
+                        "a 2026-07-28 finding on a 2025-11-25 server: {}",
+                        describe(f)
+                    )
+                }),
+        );
+    }
+    if variant.names_its_versions() && report.negotiation.is_none() {
+        faults.push("the report does not say the server's versions chose the era".into());
+    }
+    faults
+}
+
 /// One seed's failure, if it has one.
 fn judge(transport: &str, seed: u64, report: &CheckReport, stderr: &str) -> Option<String> {
-    let offending: Vec<String> = report.findings().filter(|f| bad(f)).map(describe).collect();
+    let mut offending: Vec<String> = report.findings().filter(|f| bad(f)).map(describe).collect();
+    offending.extend(era_faults(&Variant::draw(seed), report));
     if offending.is_empty() && report.incomplete.is_none() {
         return None;
     }
@@ -259,6 +297,20 @@ fn every_axis_value_is_drawn_by_some_default_seed() {
         SessionId::AXIS,
     ];
     let mut missing = Vec::new();
+    // How a 2025-11-25 server refuses a 2026-07-28 request shows only on such a server, and
+    // differs by transport (a -32022 over stdio, a 400 over HTTP): each value on each.
+    for (transport, pool) in [("stdio", &stdio), ("http", &http)] {
+        let drawn: BTreeSet<String> = pool
+            .iter()
+            .filter(|v| v.eras == Eras::Legacy)
+            .map(|v| v.legacy_word.to_string())
+            .collect();
+        for value in LegacyWord::ALL {
+            if !drawn.contains(&value.to_string()) {
+                missing.push(format!("{}={value} over {transport}", LegacyWord::AXIS));
+            }
+        }
+    }
     for (axis, values) in Variant::every_axis_value() {
         let pool: Vec<&Variant> = if axis == Reader::AXIS {
             stdio.iter().collect()

@@ -23,8 +23,8 @@ use mcp_test::wire::{Era, LoggingLevel};
 use mcp_test::{Context, Json, Server, Tool, ToolError};
 use mcp_test_downstream::variant::mutants::{Mutation, mutations};
 use mcp_test_downstream::variant::{
-    Chatter, Cursor, Eras, ErrorData, HttpReply, HttpState, Prng, Reader, SessionId, SseStyle,
-    Variant, Wording, out,
+    Chatter, Cursor, Eras, ErrorData, HttpReply, HttpState, LegacyWord, Prng, Reader, SessionId,
+    SseStyle, Variant, Wording, out,
 };
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -104,8 +104,8 @@ impl Total {
 }
 
 /// The runtime's server as the variant declares it: tools always, the other capabilities as
-/// drawn, each list as long as a few pages.
-fn server(v: &Variant) -> Server {
+/// drawn, each list as long as a few pages, serving `eras`.
+fn server(v: &Variant, eras: Eras) -> Server {
     let mut b = Server::builder("variant-server", "1.0.0")
         .page_size(v.items_per_page())
         .instructions("A server whose every open choice is drawn from a seed.")
@@ -113,7 +113,7 @@ fn server(v: &Variant) -> Server {
         .tool::<Echo>()
         .tool::<Work>()
         .tool::<Total>();
-    b = match v.eras {
+    b = match eras {
         Eras::Current => b.eras([Era::Current]),
         Eras::Legacy => b.eras([Era::Legacy]),
         Eras::Both => b.eras([Era::Current, Era::Legacy]),
@@ -186,6 +186,11 @@ struct Wire {
     requests: Mutex<HashMap<String, String>>,
     mutation: Option<Mutation>,
     mutated: AtomicBool,
+    /// A 2025-11-25 server that names its versions in `server/discover`: the same server in
+    /// both eras, which answers that alone (its `supportedVersions` cut down on the way out;
+    /// `Wire::refusal`). The serving runtime is 2025-11-25 alone, so a discover never commits
+    /// its session to 2026-07-28.
+    discoverer: Option<Server>,
     /// How many `server/discover` responses went out.
     discovered: AtomicUsize,
     /// HTTP: the variant's session ids for the runtime's, and back.
@@ -203,9 +208,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 const CURSOR_PREFIX: &str = "page:";
 
+/// What a 2025-11-25 server that names its versions says it serves.
+const LEGACY_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
 impl Wire {
     fn new(v: Variant, mutation: Option<Mutation>) -> Wire {
         Wire {
+            discoverer: (v.names_its_versions() && v.legacy_word == LegacyWord::Versions)
+                .then(|| server(&v, Eras::Both)),
             rng: Mutex::new(Prng::new(v.seed.wrapping_mul(31).wrapping_add(1))),
             v,
             requests: Mutex::default(),
@@ -282,6 +292,43 @@ impl Wire {
             Cursor::Prefixed => format!("{CURSOR_PREFIX}{cursor}"),
             Cursor::Hex => cursor.bytes().map(|b| format!("{b:02x}")).collect(),
         }
+    }
+
+    /// The answer of a 2025-11-25 server that names its versions to a 2026-07-28 message
+    /// (one whose `_meta` names a protocol version, or `server/discover`): -32022 with the
+    /// versions it serves (versioning.mdx: "`data.supported` lists the versions the server
+    /// supports"), or `server/discover`'s result listing only those. `Some(None)` for a
+    /// notification, which gets no answer; `None` for a message the runtime serves.
+    async fn refusal(&self, message: &Value) -> Option<Option<Value>> {
+        if !self.v.names_its_versions() {
+            return None;
+        }
+        let method = message.get("method").and_then(Value::as_str)?;
+        let requested = message
+            .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .and_then(Value::as_str);
+        let discover = method == "server/discover";
+        if requested.is_none() && !discover {
+            return None;
+        }
+        let Some(id) = message.get("id") else {
+            return Some(None);
+        };
+        if discover && let Some(discoverer) = &self.discoverer {
+            let mut answer: Value = discoverer
+                .handle_json(&message.to_string())
+                .await
+                .and_then(|text| serde_json::from_str(&text).ok())?;
+            if let Some(versions) = answer.pointer_mut("/result/supportedVersions") {
+                *versions = json!(LEGACY_VERSIONS);
+            }
+            return Some(Some(answer));
+        }
+        Some(Some(json!({"jsonrpc": "2.0", "id": id, "error": {
+            "code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {"supported": LEGACY_VERSIONS, "requested": requested.unwrap_or("2026-07-28")},
+        }})))
     }
 
     /// A message from the runtime, rewritten.
@@ -419,7 +466,7 @@ async fn main() -> std::io::Result<()> {
     if let Some(m) = &mutation {
         eprintln!("variant: mutant={}", m.describe());
     }
-    let server = server(&v);
+    let server = server(&v, v.eras);
     let wire = Arc::new(Wire::new(v, mutation));
     match http_addr {
         None => serve_stdio(server, wire).await,
@@ -567,6 +614,14 @@ async fn serve_stdio(server: Server, wire: Arc<Wire>) -> std::io::Result<()> {
     while let Some(item) = input.recv().await {
         match item {
             Input::Message(mut message) => {
+                if let Some(answer) = wire.refusal(&message).await {
+                    wire.chatter("<- a 2026-07-28 message, refused");
+                    if let Some(answer) = answer {
+                        let answer = wire.outgoing(answer);
+                        let _ = out_tx.send(wire.write(&answer));
+                    }
+                    continue;
+                }
                 wire.incoming(&mut message);
                 to_server.write_all(message.to_string().as_bytes()).await?;
                 to_server.write_all(b"\n").await?;
@@ -673,6 +728,28 @@ async fn rewrite_http(
     };
     let mut message = serde_json::from_slice::<Value>(&bytes).ok();
     let legacy = legacy_request(&head, message.as_ref());
+    // A 2025-11-25 server that names its versions: a 2026-07-28 POST is a 400 with the
+    // -32022 (streamable-http.mdx: "-32022 ... 400 Bad Request"), a notification a 202.
+    let refusal = match &message {
+        Some(m) if head.method == http::Method::POST && !legacy => wire.refusal(m).await,
+        _ => None,
+    };
+    if let Some(answer) = refusal {
+        let refused = answer.as_ref().is_some_and(|a| a.get("error").is_some());
+        return match answer {
+            Some(answer) => (
+                if refused {
+                    http::StatusCode::BAD_REQUEST
+                } else {
+                    http::StatusCode::OK
+                },
+                [(http::header::CONTENT_TYPE, "application/json")],
+                wire.write(&wire.outgoing(answer)),
+            )
+                .into_response(),
+            None => http::StatusCode::ACCEPTED.into_response(),
+        };
+    }
     // A stateless server has no session to stream on or to end: streamable-http 2025-11-25,
     // GET "or else return HTTP 405", DELETE "MAY respond ... with HTTP 405".
     if stateless
