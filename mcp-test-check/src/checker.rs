@@ -2,6 +2,7 @@
 //! [`Note`]s probes find before they become findings. Every probe builds on it.
 
 use crate::{Finding, Probe, Severity, Shown};
+use futures_util::StreamExt;
 use mcp_test::__check::{LateOutcome, Session};
 use mcp_test::cases::Era;
 use mcp_test::spec::clauses::{self, Clause};
@@ -175,6 +176,12 @@ pub(crate) struct Checker<'a> {
     pub(crate) last: Option<Shown>,
     /// How many schema cases run at once ([`CheckOptions::jobs`](super::CheckOptions::jobs)).
     pub(crate) jobs: usize,
+    /// How many may be in flight for a slow server ([`CheckOptions::max_jobs`](super::CheckOptions::max_jobs)).
+    pub(crate) max_jobs: usize,
+    /// Whether the schema cases found the server slow to answer each request
+    /// ([`window::SLOW_CASE`](crate::window::SLOW_CASE)): later probes that sample tools
+    /// sample fewer.
+    pub(crate) slow: bool,
     /// When the last probe was recorded ([`Checker::lap`]).
     lap_start: Instant,
     /// How long one schema case may run ([`CheckOptions::case_time`](super::CheckOptions)).
@@ -198,6 +205,8 @@ impl<'a> Checker<'a> {
             dead: None,
             last: None,
             jobs: 1,
+            max_jobs: 1,
+            slow: false,
             lap_start: Instant::now(),
             case_time: None,
             judged_events: BTreeSet::new(),
@@ -278,6 +287,62 @@ impl<'a> Checker<'a> {
     ) -> Option<Value> {
         let (id, body) = self.session.body(method, params);
         self.send(method, id, body, out).await
+    }
+
+    /// Sends `requests` (method, params) all at once and returns their answers in order, each
+    /// recorded as by [`Checker::req`] and with the request it answers (for
+    /// [`last`](Self::last), which a finding names): for requests whose answers do not depend
+    /// on each other, so a server slow to answer each costs one round trip, not one for each.
+    /// With [`jobs`](Self::jobs) 1, one after the other.
+    pub(crate) async fn req_each(
+        &mut self,
+        requests: Vec<(&str, Value)>,
+        out: &mut Out,
+    ) -> Vec<(Shown, Option<Value>)> {
+        if self.dead.is_some() {
+            return Vec::new();
+        }
+        let sent: Vec<(&str, i64, Value)> = requests
+            .into_iter()
+            .map(|(method, params)| {
+                let (id, body) = self.session.body(method, params);
+                (method, id, body)
+            })
+            .collect();
+        let session = &self.session;
+        // `--jobs 1`: every request one after the other.
+        let at_once = if self.jobs > 1 { sent.len() } else { 1 };
+        let answers: Vec<_> = futures_util::stream::iter(&sent)
+            .map(|(_, _, body)| session.raw(body.clone()))
+            .buffered(at_once.max(1))
+            .collect()
+            .await;
+        let mut results = Vec::with_capacity(sent.len());
+        for ((method, id, _), answer) in sent.into_iter().zip(answers) {
+            let shown = Shown {
+                method: method.to_owned(),
+                id: Some(id),
+            };
+            self.last = Some(shown.clone());
+            match answer {
+                Ok(response) => {
+                    self.log_response(method, id, response.clone());
+                    results.push((shown, Some(response)));
+                }
+                Err(e) => {
+                    // Once the server is known gone, the requests in flight with the one
+                    // that found it are no news.
+                    if self.dead.is_none() {
+                        out.push(self.failure(method, id, &e));
+                        if !mcp_test::cases::over_limit(&e) {
+                            self.after_failure(e.to_string()).await;
+                        }
+                    }
+                    results.push((shown, None));
+                }
+            }
+        }
+        results
     }
 
     /// Sends a request that must not be answered with `member` (`"result"`: it must be

@@ -63,6 +63,7 @@ mod report;
 mod run;
 mod shutdown;
 mod table;
+mod window;
 
 mod example_server;
 pub mod generate;
@@ -71,7 +72,9 @@ pub use consent::{Consent, ToolClass};
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
 pub use issuer::{AuthIssuer, IssuerError};
-pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS};
+pub use options::{
+    CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS, DEFAULT_MAX_JOBS,
+};
 pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use reconnect::Reconnect;
 pub use report::{CheckReport, Finding, ListedTool, Probe, Severity, Shown};
@@ -112,7 +115,7 @@ pub async fn check_with_progress(
     let started = std::time::Instant::now();
     let (mut report, serves_legacy, own) = check_one(target, options, progress).await;
     close_own(own).await;
-    other_era(&mut report, serves_legacy, options, started, progress).await;
+    other_era(&mut report, serves_legacy, None, options, started, progress).await;
     report
 }
 
@@ -144,6 +147,7 @@ pub(crate) async fn check_one(
     };
     let mut c = Checker::new(&recording, era, options.timeout);
     c.jobs = options.jobs;
+    c.max_jobs = options.max_jobs;
     c.case_time = options.case_time;
     if let Some(note) = options.on_waiting {
         c.session.on_waiting(note);
@@ -196,9 +200,14 @@ pub(crate) async fn close_own(own: Option<mcp_test::cases::Connected>) {
 /// `initialize_last` sent is known to, and gets the whole connect timeout; any other gets
 /// [`LEGACY_PROBE_WAIT`], and a refusal is a note. The probes run once a server are not run
 /// again. Without a way to connect again, a note says the era was not checked.
+///
+/// `beside` is how a 2025-11-25 session begun beside the first one ended
+/// ([`other_era_beside`]), when one was: its report is taken as it is, and a connection it
+/// could not open is opened again here only for a server known to serve that era.
 pub(crate) async fn other_era(
     report: &mut CheckReport,
     serves_legacy: ServesLegacy,
+    beside: Option<Beside>,
     options: &CheckOptions,
     started: std::time::Instant,
     progress: &mut (dyn FnMut(&str) + Send),
@@ -207,6 +216,16 @@ pub(crate) async fn other_era(
     let Some(serves_legacy) = serves_legacy.filter(|_| !options.second_session) else {
         return;
     };
+    match beside {
+        Some(Beside::Checked(other)) => {
+            report.other_era = Some(Box::new(other));
+            return;
+        }
+        Some(Beside::NotOpened(e)) if !serves_legacy => {
+            return note_not_served(report, &e);
+        }
+        Some(Beside::NotOpened(_)) | None => {}
+    }
     if report.incomplete.is_some() {
         return;
     }
@@ -244,21 +263,10 @@ pub(crate) async fn other_era(
     progress(&format!(
         "eras: does the server serve {legacy} too? initialize on a connection of its own"
     ));
-    let opening = reconnect.open(legacy);
     let opened = if serves_legacy {
-        opening.await
+        reconnect.open(legacy).await
     } else {
-        tokio::time::timeout(LEGACY_PROBE_WAIT, opening)
-            .await
-            .unwrap_or_else(|_| {
-                Err(mcp_test::target::TargetError::Client(
-                    mcp_test::client::ClientError::Timeout {
-                        request: "initialize".to_owned(),
-                        after: LEGACY_PROBE_WAIT,
-                        stderr: String::new(),
-                    },
-                ))
-            })
+        open_legacy_within_probe_wait(reconnect).await
     };
     let other = match opened {
         Ok(connected) => {
@@ -267,14 +275,7 @@ pub(crate) async fn other_era(
             ));
             shutdown::check_and_close(&connected, &options, progress).await
         }
-        Err(e) if !serves_legacy => {
-            return note_on_initialize(
-                report,
-                format!(
-                    "the server was not checked in {legacy}: initialize on a connection of its own was not answered with an InitializeResult ({e})"
-                ),
-            );
-        }
+        Err(e) if !serves_legacy => return note_not_served(report, &e),
         Err(e) => {
             let mut other = CheckReport::not_checked(
                 report.target.clone(),
@@ -285,6 +286,78 @@ pub(crate) async fn other_era(
         }
     };
     report.other_era = Some(Box::new(other));
+}
+
+/// Opens a 2025-11-25 connection of its own, giving the server [`LEGACY_PROBE_WAIT`].
+async fn open_legacy_within_probe_wait(
+    reconnect: &Reconnect,
+) -> Result<mcp_test::cases::Connected, mcp_test::target::TargetError> {
+    tokio::time::timeout(LEGACY_PROBE_WAIT, reconnect.open(Era::Legacy))
+        .await
+        .unwrap_or_else(|_| {
+            Err(mcp_test::target::TargetError::Client(
+                mcp_test::client::ClientError::Timeout {
+                    request: "initialize".to_owned(),
+                    after: LEGACY_PROBE_WAIT,
+                    stderr: String::new(),
+                },
+            ))
+        })
+}
+
+/// The note of a server that did not answer a 2025-11-25 `initialize` on a connection of its
+/// own, nor its modern session's.
+fn note_not_served(report: &mut CheckReport, e: &mcp_test::target::TargetError) {
+    note_on_initialize(
+        report,
+        format!(
+            "the server was not checked in {}: initialize on a connection of its own was not answered with an InitializeResult ({e})",
+            Era::Legacy
+        ),
+    );
+}
+
+/// How a 2025-11-25 session begun beside the first ended ([`other_era_beside`]).
+pub(crate) enum Beside {
+    /// The server answered its `initialize`; the session was checked and closed.
+    Checked(CheckReport),
+    /// The connection could not be opened within [`LEGACY_PROBE_WAIT`].
+    NotOpened(mcp_test::target::TargetError),
+}
+
+/// Whether the 2025-11-25 session may run beside the first one rather than after it: the
+/// first was opened in 2026-07-28 without a pinned era, a way to connect again was given,
+/// and nothing that may write is consented to (`--allow-writes`, `--allow-destructive`,
+/// `--allow-tool`). Read-only calls on two processes of one server cannot change what the
+/// other session sees; writes could, so with any of those the sessions take turns.
+pub(crate) fn may_run_beside(options: &CheckOptions, era: Era, era_chosen: bool) -> bool {
+    era == Era::Current
+        && !era_chosen
+        && !options.second_session
+        && options.reconnect.is_some()
+        && !options.allow_writes
+        && !options.allow_destructive
+        && options.allow_tools.is_empty()
+}
+
+/// The 2025-11-25 session of [`other_era`], begun at once beside the first session
+/// ([`may_run_beside`]): a server that answers its `initialize` with an `InitializeResult`
+/// is checked in that era on a connection of its own while the first era is; one that does
+/// not within [`LEGACY_PROBE_WAIT`] is [`Beside::NotOpened`], judged once the first session
+/// says whether it serves that era. Without a way to connect again, `None`.
+pub(crate) async fn other_era_beside(
+    options: &CheckOptions,
+    progress: &mut (dyn FnMut(&str) + Send),
+) -> Option<Beside> {
+    let reconnect = options.reconnect.as_ref()?;
+    let mut options = options.clone();
+    options.second_session = true;
+    Some(match open_legacy_within_probe_wait(reconnect).await {
+        Ok(connected) => {
+            Beside::Checked(shutdown::check_and_close(&connected, &options, progress).await)
+        }
+        Err(e) => Beside::NotOpened(e),
+    })
 }
 
 /// How long a server not known to serve 2025-11-25 gets to answer the `initialize` of a

@@ -15,6 +15,10 @@ pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);
 /// servers) only queues them.
 pub const DEFAULT_JOBS: usize = 4;
 
+/// How many schema cases may be in flight at most, by default, for a server slow to answer
+/// each but not slowed by more of them ([`CheckOptions::max_jobs`]).
+pub const DEFAULT_MAX_JOBS: usize = 16;
+
 /// How long one schema case may run in `check` by default before it is cancelled: `check` is
 /// meant to finish in seconds, and a tool slower than this is doing real work (waiting, I/O)
 /// that each further case of it would repeat. [`CheckOptions::case_time`] changes it.
@@ -87,12 +91,20 @@ pub struct CheckOptions {
     /// waited for, and the report keeps what ran and says it was cut short
     /// ([`CheckReport::incomplete`](crate::CheckReport::incomplete)).
     pub deadline: Option<Duration>,
-    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
-    /// Requests are multiplexed by id on every transport, so a slow tool does not hold up
+    /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other,
+    /// and so is every other request of the check). Requests are multiplexed by id on every transport, so a slow tool does not hold up
     /// the other cases. After each case a liveness request tells whether the server still
     /// answers; with several cases in flight, a case that kills the server is known only up
     /// to the cases in flight with it, which `jobs = 1` removes.
     pub jobs: usize,
+    /// How many schema cases may be in flight at once for a server slow to answer each but
+    /// not slowed by more of them (default [`DEFAULT_MAX_JOBS`]; `jobs` or less: never more
+    /// than [`jobs`](Self::jobs)). Once the first `jobs` cases are back, a server whose median
+    /// round trip is a quarter of a second or more gets one more case in flight for each case
+    /// that comes back within twice that median, and one fewer for each that does not, never
+    /// fewer than `jobs`: a server that waits on a backend is checked in seconds, one that is
+    /// busy is not pressed harder. `jobs = 1` stays one case at a time.
+    pub max_jobs: usize,
     /// How long one schema case may run (default [`DEFAULT_CASE_TIME`]; `None`: up to
     /// [`timeout`](Self::timeout)). A case still running then is cancelled
     /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
@@ -140,6 +152,7 @@ impl Default for CheckOptions {
             allow_tools: Vec::new(),
             deadline: Some(DEFAULT_DEADLINE),
             jobs: DEFAULT_JOBS,
+            max_jobs: DEFAULT_MAX_JOBS,
             case_time: Some(DEFAULT_CASE_TIME),
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
@@ -222,6 +235,16 @@ impl CheckOptions {
 
         /// How many schema cases run at once (default [`DEFAULT_JOBS`]; 1: one after the other).
         jobs: usize;
+
+        /// How many schema cases may be in flight for a slow server that keeps its pace
+        /// (default [`DEFAULT_MAX_JOBS`]); what it means is [`max_jobs`](Self::max_jobs)'s.
+        ///
+        /// ```
+        /// use mcp_test_check::CheckOptions;
+        /// let options = CheckOptions::default().jobs(2).max_jobs(2);
+        /// assert_eq!((options.jobs, options.max_jobs), (2, 2));
+        /// ```
+        max_jobs: usize;
 
         /// How long one schema case may run; `None`: up to the [`timeout`](Self::timeout)
         /// (default [`DEFAULT_CASE_TIME`]).

@@ -9,7 +9,10 @@
 //! §Shutdown) asks nothing of the server here, only of the client (close stdin, wait, then
 //! `SIGTERM` and `SIGKILL`), so for a 2025-era server it is a note.
 
-use super::{CheckOptions, CheckReport, Finding, Probe, Severity, check_one, close_own, other_era};
+use super::{
+    CheckOptions, CheckReport, Finding, Probe, Severity, check_one, close_own, may_run_beside,
+    other_era, other_era_beside,
+};
 use mcp_test::cases::Connected;
 use mcp_test::cases::Era;
 use mcp_test::client::ClientError;
@@ -144,6 +147,42 @@ pub async fn check_connected_with_progress(
 ) -> CheckReport {
     let started = std::time::Instant::now();
     let warmed = warm(connected, options);
+    if may_run_beside(options, connected.era, connected.era_chosen) {
+        // Both eras at once, each on a process of its own; the lines of the other era's
+        // session carry its era.
+        let shared = std::sync::Mutex::new(progress);
+        let say = |line: &str| {
+            let mut progress = shared.lock().unwrap_or_else(|e| e.into_inner());
+            (*progress)(line);
+        };
+        let first = async {
+            let (report, serves_legacy, own) = check_one(connected, options, &mut |l| say(l)).await;
+            say(CLOSING);
+            let (outcome, ()) = tokio::join!(
+                connected.client.close_within(options.close_grace),
+                close_own(own)
+            );
+            (report, serves_legacy, outcome)
+        };
+        let legacy = Era::Legacy;
+        let mut say_legacy = |l: &str| say(&format!("[{legacy}] {l}"));
+        let second = other_era_beside(options, &mut say_legacy);
+        let ((mut report, serves_legacy, outcome), beside) = tokio::join!(first, second);
+        record_close(connected, &mut report, &outcome);
+        other_era(
+            &mut report,
+            serves_legacy,
+            beside,
+            options,
+            started,
+            &mut |l| say(l),
+        )
+        .await;
+        if let Some(reconnect) = warmed {
+            reconnect.close_warm(options.close_grace).await;
+        }
+        return report;
+    }
     let (mut report, serves_legacy, own) = check_one(connected, options, progress).await;
     // Side by side: a process takes its grace to exit, and the other era's session, on a
     // connection of its own, need not wait for it.
@@ -157,7 +196,7 @@ pub async fn check_connected_with_progress(
     };
     let (outcome, ()) = tokio::join!(
         closing,
-        other_era(&mut report, serves_legacy, options, started, progress)
+        other_era(&mut report, serves_legacy, None, options, started, progress)
     );
     record_close(connected, &mut report, &outcome);
     if let Some(reconnect) = warmed {

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! mcp-test check [--url URL | -- CMD ARGS...] [--format text|json|junit] [--deadline SECS]
-//!                [--jobs N] [--case-time SECS] [--all-cases] [--properties N]
+//!                [--jobs N] [--max-jobs N] [--case-time SECS] [--all-cases] [--properties N]
 //!                [--no-open-world | --allow-writes | --allow-destructive] [--tool NAME]...
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
 //!                [--expect FILE] [--write-expect FILE]
@@ -184,11 +184,18 @@ struct CheckArgs {
     /// (transport/shutdown). 2 s is what the official Python and TypeScript SDK clients wait.
     #[arg(long, value_name = "SECS", default_value_t = mcp_test::client::DEFAULT_CLOSE_GRACE.as_secs())]
     close_grace: u64,
-    /// How many schema cases run at once (1: one after the other, which also names exactly
-    /// the case after which a server stopped answering).
+    /// How many schema cases run at once (1: one after the other, as is every other request of
+    /// the check, which also names exactly the case after which a server stopped answering).
     #[arg(long, value_name = "N", default_value_t = mcp_test_check::DEFAULT_JOBS as u64,
           value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: u64,
+    /// How many schema cases may be in flight for a server slow to answer each (a quarter of
+    /// a second or more) but not slowed by more of them: one more for each case that comes back
+    /// within twice the first cases' median, one fewer for each that does not, never below
+    /// --jobs. --jobs 1 stays one at a time.
+    #[arg(long, value_name = "N", default_value_t = mcp_test_check::DEFAULT_MAX_JOBS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    max_jobs: u64,
     /// Seconds one schema case may run (0: up to --timeout). A case still running then is
     /// cancelled and reported as a note, with its tool's later cases not sent: check is meant
     /// to finish in seconds, and each case of a slow tool would wait as long again.
@@ -525,6 +532,7 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         .deadline(deadline.map(|d| d.saturating_sub(started.elapsed())))
         .close_grace(Duration::from_secs(args.close_grace))
         .jobs(usize::try_from(args.jobs).unwrap_or(1))
+        .max_jobs(usize::try_from(args.max_jobs).unwrap_or(1))
         .case_time((args.case_time > 0).then(|| Duration::from_secs(args.case_time)))
         .properties(args.properties)
         .all_cases(args.all_cases)

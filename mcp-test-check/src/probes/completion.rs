@@ -63,13 +63,19 @@ pub(crate) async fn completion(c: &mut Checker<'_>, prompts: &[Value], templates
             refs.push((json!({"type": "ref/resource", "uri": uri}), variable));
         }
     }
-    for (reference, argument) in refs {
-        if c.dead.is_some() {
-            break;
-        }
-        let params = json!({"ref": reference, "argument": {"name": argument, "value": ""}});
-        let Some(r) = c.req("completion/complete", params, &mut out).await else {
-            break;
+    // Independent requests, sent at once (`Checker::req_each`).
+    let requests = refs
+        .iter()
+        .map(|(reference, argument)| {
+            let params = json!({"ref": reference, "argument": {"name": argument, "value": ""}});
+            ("completion/complete", params)
+        })
+        .collect();
+    let answers = c.req_each(requests, &mut out).await;
+    for ((shown, answer), (reference, argument)) in answers.into_iter().zip(refs) {
+        c.last = Some(shown);
+        let Some(r) = answer else {
+            continue;
         };
         if let Some(result) = r.get("result") {
             let what = format!("completing {argument:?} of {reference}");

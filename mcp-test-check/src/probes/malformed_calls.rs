@@ -64,10 +64,16 @@ pub(crate) async fn malformed_calls(c: &mut Checker<'_>, tools: &[Value]) {
         && let Some(name) = tool.get("name").and_then(Value::as_str)
     {
         let needs = required(tool);
-        for (kind, arguments) in [("a string", json!("mcp-test")), ("an array", json!([]))] {
-            let params = json!({"name": name, "arguments": arguments});
-            let Some(r) = c.req("tools/call", params, &mut out).await else {
-                break;
+        let kinds = [("a string", json!("mcp-test")), ("an array", json!([]))];
+        let requests = kinds
+            .iter()
+            .map(|(_, arguments)| ("tools/call", json!({"name": name, "arguments": arguments})))
+            .collect();
+        let answers = c.req_each(requests, &mut out).await;
+        for ((shown, answer), (kind, _)) in answers.into_iter().zip(kinds) {
+            c.last = Some(shown);
+            let Some(r) = answer else {
+                continue;
             };
             let what = format!("tools/call of {name:?} with `arguments` {kind}");
             match Happened::from_response(&r) {

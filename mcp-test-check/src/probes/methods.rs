@@ -51,8 +51,11 @@ pub(crate) async fn methods(c: &mut Checker<'_>, tools: Option<bool>) {
             "resources/unsubscribe",
         ]);
     }
-    for method in expect_32601 {
-        if let Some(r) = c.req(method, json!({}), &mut out).await
+    let requests = expect_32601.iter().map(|m| (*m, json!({}))).collect();
+    let answers = c.req_each(requests, &mut out).await;
+    for ((shown, answer), method) in answers.into_iter().zip(expect_32601) {
+        c.last = Some(shown);
+        if let Some(r) = answer
             && r.pointer("/error/code").and_then(Value::as_i64) != Some(i64::from(METHOD_NOT_FOUND))
         {
             let what = if method.starts_with("mcp-test/") {

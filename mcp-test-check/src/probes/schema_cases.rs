@@ -1,7 +1,8 @@
 //! `tools/schema-cases` and `tools/output-schema`: the schema-derived cases, run against the
 //! server, and the `structuredContent` of each success held to its tool's `outputSchema`.
 //!
-//! The cases run `jobs` at a time, each followed by a liveness request; a server that stops
+//! The cases run `jobs` at a time (more for a server slow to answer each but not slowed by
+//! more of them: `crate::window`), each followed by a liveness request; a server that stops
 //! answering right after a case is a finding naming that case, and the cases after it are not
 //! sent. A case still running after `--case-time` is cancelled and its tool's later valid
 //! cases are not sent. What each answer means for the server is `crate::classify`'s.
@@ -54,6 +55,7 @@ pub(crate) async fn run_cases(
     // tool does not hold up the rest; once a liveness request goes unanswered no further
     // case is sent. The outcomes are then read in the cases' order.
     let jobs = c.jobs.max(1);
+    let window = crate::window::Window::new(jobs, c.max_jobs);
     let stopped = AtomicBool::new(false);
     // A case still running after `case_time` is cancelled, and its tool's later valid
     // cases are not sent: each would wait as long again.
@@ -64,9 +66,11 @@ pub(crate) async fn run_cases(
         let this = &*c;
         let stopped = &stopped;
         let slow_tools = &slow_tools;
+        let window = &window;
         let total = cases.len();
         futures_util::stream::iter(cases.iter())
             .map(|case| async move {
+                let _room = window.enter().await;
                 if stopped.load(AtomicOrdering::SeqCst) || this.dead.is_some() {
                     return None;
                 }
@@ -109,10 +113,12 @@ pub(crate) async fn run_cases(
                 let alive = this.alive().await || this.session.past_deadline();
                 if !alive {
                     stopped.store(true, AtomicOrdering::SeqCst);
+                } else if !matches!(happened, Happened::Slow { .. }) {
+                    window.record(started.elapsed());
                 }
                 Some((happened, response, alive, took))
             })
-            .buffered(jobs)
+            .buffered(window.max())
             .enumerate()
             .map(|(i, ran)| {
                 if i % 25 == 0 && i > 0 {
@@ -123,6 +129,7 @@ pub(crate) async fn run_cases(
             .collect()
             .await
     };
+    c.slow = window.slow();
     let mut skipped = 0;
     for (case, ran) in cases.iter().zip(ran) {
         let Some((happened, response, alive, took)) = ran.filter(|_| c.dead.is_none()) else {
@@ -146,9 +153,10 @@ pub(crate) async fn run_cases(
                 _ => {
                     // Answered, then gone: this case killed or wedged the server (or,
                     // with several in flight, one of them did).
-                    let at_once = if jobs > 1 {
+                    let widest = window.widest();
+                    let at_once = if widest > 1 {
                         format!(
-                            "; up to {jobs} cases were in flight at once, `--jobs 1` pins it down"
+                            "; up to {widest} cases were in flight at once, `--jobs 1` pins it down"
                         )
                     } else {
                         String::new()

@@ -8,6 +8,7 @@
 //! variant_server --seed 7                      # stdio
 //! variant_server --seed 7 --http 127.0.0.1:0   # Streamable HTTP, "listening on ADDR" on stderr
 //! variant_server --mutate 12                   # stdio, mutant 12
+//! variant_server --seed 7 --delay-ms 1000       # every reply a second late
 //! ```
 //!
 //! The server is this crate's runtime; what the runtime does not vary is varied on the wire in
@@ -191,6 +192,9 @@ struct Wire {
     /// `Wire::refusal`). The serving runtime is 2025-11-25 alone, so a discover never commits
     /// its session to 2026-07-28.
     discoverer: Option<Server>,
+    /// `--delay-ms`: how long every reply waits, in place of the variant's latency (a server
+    /// that calls out to a slow backend).
+    every_reply: Option<Duration>,
     /// How many `server/discover` responses went out.
     discovered: AtomicUsize,
     /// HTTP: the variant's session ids for the runtime's, and back.
@@ -212,8 +216,9 @@ const CURSOR_PREFIX: &str = "page:";
 const LEGACY_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 
 impl Wire {
-    fn new(v: Variant, mutation: Option<Mutation>) -> Wire {
+    fn new(v: Variant, mutation: Option<Mutation>, every_reply: Option<Duration>) -> Wire {
         Wire {
+            every_reply,
             discoverer: (v.names_its_versions() && v.legacy_word == LegacyWord::Versions)
                 .then(|| server(&v, Eras::Both)),
             rng: Mutex::new(Prng::new(v.seed.wrapping_mul(31).wrapping_add(1))),
@@ -426,6 +431,9 @@ impl Wire {
 
     /// How long the next reply waits.
     fn delay(&self) -> Duration {
+        if let Some(every) = self.every_reply {
+            return every;
+        }
         let max = self.v.max_delay_ms();
         if max == 0 {
             return Duration::ZERO;
@@ -440,6 +448,7 @@ async fn main() -> std::io::Result<()> {
     let mut seed = 0u64;
     let mut http_addr = None;
     let mut mutate = None;
+    let mut delay = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().unwrap_or_else(|| usage());
@@ -447,6 +456,11 @@ async fn main() -> std::io::Result<()> {
             "--seed" => seed = value.parse().unwrap_or_else(|_| usage()),
             "--http" => http_addr = Some(value),
             "--mutate" => mutate = Some(value.parse::<usize>().unwrap_or_else(|_| usage())),
+            "--delay-ms" => {
+                delay = Some(Duration::from_millis(
+                    value.parse().unwrap_or_else(|_| usage()),
+                ))
+            }
             _ => usage(),
         }
     }
@@ -467,7 +481,7 @@ async fn main() -> std::io::Result<()> {
         eprintln!("variant: mutant={}", m.describe());
     }
     let server = server(&v, v.eras);
-    let wire = Arc::new(Wire::new(v, mutation));
+    let wire = Arc::new(Wire::new(v, mutation, delay));
     match http_addr {
         None => serve_stdio(server, wire).await,
         Some(addr) => serve_http(server, wire, &addr).await,
@@ -475,7 +489,9 @@ async fn main() -> std::io::Result<()> {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: variant_server [--seed N] [--http 127.0.0.1:PORT] [--mutate N]");
+    eprintln!(
+        "usage: variant_server [--seed N] [--http 127.0.0.1:PORT] [--mutate N] [--delay-ms MS]"
+    );
     std::process::exit(2)
 }
 
@@ -665,9 +681,16 @@ async fn serve_http(server: Server, wire: Arc<Wire>, addr: &str) -> std::io::Res
 
 const SESSION: &str = "mcp-session-id";
 
-/// Whether the POST is a 2025-11-25 one (its protocol-version header or, on `initialize`, its
-/// method says so).
+/// Whether the POST is a 2025-11-25 one: its body names no protocol version in `_meta` (a
+/// 2026-07-28 request does, whatever version it names), and its protocol-version header, if
+/// any, is not 2026-07-28.
 fn legacy_request(head: &http::request::Parts, message: Option<&Value>) -> bool {
+    if message.is_some_and(|m| {
+        m.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .is_some()
+    }) {
+        return false;
+    }
     let version = head
         .headers
         .get("mcp-protocol-version")
@@ -675,10 +698,7 @@ fn legacy_request(head: &http::request::Parts, message: Option<&Value>) -> bool 
         .map(str::trim);
     match version {
         Some(v) => v != "2026-07-28",
-        None => message.is_some_and(|m| {
-            m.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-                .is_none()
-        }),
+        None => message.is_some(),
     }
 }
 
