@@ -19,8 +19,8 @@ use mcp_test::cases::{Case, Era, Expectation, Happened, Outcome, VerifyReport, r
 use mcp_test::spec::clauses;
 use mcp_test::validation::SchemaValidator;
 use serde_json::Value;
-use std::collections::{BTreeMap, HashSet};
-use std::sync::Mutex;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -61,15 +61,33 @@ pub(crate) async fn run_cases(
     // cases are not sent: each would wait as long again.
     let case_time = c.case_time.filter(|t| *t < c.session.timeout);
     let slow_tools: Mutex<HashSet<&str>> = Mutex::new(HashSet::new());
+    // A tool's first valid case runs before its other valid cases are sent: they then learn
+    // whether it is slow (and are not sent) before they wait as long. Invalid cases go at
+    // once, since a server rejects them before any slow work.
+    let firsts: Mutex<HashMap<&str, Arc<tokio::sync::Mutex<bool>>>> = Mutex::default();
     let limit_ms = case_time.map_or(0, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
     let ran: Vec<Option<Ran>> = {
         let this = &*c;
         let stopped = &stopped;
         let slow_tools = &slow_tools;
         let window = &window;
+        let firsts = &firsts;
         let total = cases.len();
         futures_util::stream::iter(cases.iter())
             .map(|case| async move {
+                let mut first = None;
+                if case.expectation != Expectation::Error {
+                    let gate = firsts
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .entry(case.tool.as_str())
+                        .or_default()
+                        .clone();
+                    let ran = gate.lock_owned().await;
+                    if !*ran {
+                        first = Some(ran);
+                    }
+                }
                 let _room = window.enter().await;
                 if stopped.load(AtomicOrdering::SeqCst) || this.dead.is_some() {
                     return None;
@@ -110,6 +128,9 @@ pub(crate) async fn run_cases(
                     },
                 };
                 let took = started.elapsed();
+                if let Some(mut ran) = first {
+                    *ran = true;
+                }
                 let alive = this.alive().await || this.session.past_deadline();
                 if !alive {
                     stopped.store(true, AtomicOrdering::SeqCst);

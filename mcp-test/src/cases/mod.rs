@@ -460,8 +460,36 @@ pub async fn list_tools(
     target: &dyn Target,
     timeout: Duration,
 ) -> Result<Vec<Value>, ListToolsError> {
+    list_tools_as(target, None, timeout).await
+}
+
+/// [`list_tools`] as `identity` (in process: what a caller with those scopes may see), or,
+/// with `None`, as the target's own caller (a [`TestContext`](crate::testing::TestContext)'s
+/// options; anonymous for a bare server). The schema cases and property tests list the
+/// tools as the caller their calls run as, so a tool behind a scope is listed to a caller
+/// that holds it.
+///
+/// ```
+/// use mcp_test::cases::list_tools_as;
+/// use mcp_test::{Identity, Server};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = Server::builder("demo", "1.0.0").build().unwrap();
+/// let timeout = std::time::Duration::from_secs(5);
+/// let ada = Identity::principal("ada");
+/// assert!(list_tools_as(&server, Some(&ada), timeout).await.unwrap().is_empty());
+/// # }
+/// ```
+pub async fn list_tools_as(
+    target: &dyn Target,
+    identity: Option<&crate::Identity>,
+    timeout: Duration,
+) -> Result<Vec<Value>, ListToolsError> {
     const PAGES: usize = 1000;
-    let session = Session::new(target, timeout);
+    let mut session = Session::new(target, timeout);
+    if let Some(identity) = identity {
+        session = session.with_caller(crate::Caller::new(identity.clone()));
+    }
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..PAGES {
@@ -540,13 +568,43 @@ async fn assert_schema_cases(
     target: &dyn Target,
     options: CaseOptions,
 ) -> Result<VerifyReport, String> {
-    let tools = list_tools(target, DEFAULT_TIMEOUT).await.map_err(|e| {
-        format!(
-            "assert_schema_cases!: could not list the tools of {}: {e}",
-            target.label()
-        )
-    })?;
+    let identity = options.selection.identity.as_ref();
+    let tools = list_tools_as(target, identity, DEFAULT_TIMEOUT)
+        .await
+        .map_err(|e| {
+            format!(
+                "assert_schema_cases!: could not list the tools of {}: {e}",
+                target.label()
+            )
+        })?;
+    if !options.selection.allow_empty
+        && let Some(why) = options
+            .selection
+            .ran_on_nothing(&tools, "assert_schema_cases!")
+    {
+        return Err(format!("{why} ({})", target.label()));
+    }
     let (cases, problems) = derive_for_tools(&tools, &options);
+    if !options.selection.allow_empty && problems.is_empty() {
+        let unmatched: Vec<String> = options
+            .selection
+            .only
+            .iter()
+            .filter(|s| !cases.iter().any(|c| s.matches(c)))
+            .map(|s| format!("`only = {}`", s.describe()))
+            .collect();
+        if !unmatched.is_empty() || cases.is_empty() {
+            let why = if unmatched.is_empty() {
+                "no case was derived".to_owned()
+            } else {
+                format!("{} selects no case", unmatched.join(", "))
+            };
+            return Err(format!(
+                "assert_schema_cases!: {why} for {}, so nothing was tested; `allow_empty = true` if the test means it",
+                target.label()
+            ));
+        }
+    }
     if !problems.is_empty() {
         let list: Vec<String> = problems.iter().map(|p| format!("- {p}")).collect();
         return Err(format!(

@@ -43,6 +43,11 @@ pub struct Selection {
     /// with `Context::identity`); a client target reaches its server as its transport
     /// authenticates, and ignores it. `None` (the default): anonymous.
     pub identity: Option<crate::Identity>,
+    /// Whether running on nothing passes: no tool listed to this caller, an `only` that names
+    /// no listed tool, or every tool skipped. `false` (the default): `assert_schema_cases!`
+    /// and `assert_properties!` fail then, naming why, since a test that tested nothing
+    /// should not be green ([`Selection::ran_on_nothing`]).
+    pub allow_empty: bool,
 }
 
 impl Default for Selection {
@@ -53,6 +58,7 @@ impl Default for Selection {
             skip: Vec::new(),
             seed: Selection::DEFAULT_SEED,
             identity: None,
+            allow_empty: false,
         }
     }
 }
@@ -108,6 +114,61 @@ impl Selection {
         /// assert_eq!(selection.identity.unwrap().principal.as_deref(), Some("ada"));
         /// ```
         identity(identity: crate::Identity) => identity = Some(identity);
+
+        /// Let a run on nothing pass (see
+        /// [`Selection::allow_empty`](Selection#structfield.allow_empty)).
+        ///
+        /// ```
+        /// use mcp_test::cases::Selection;
+        /// assert!(Selection::default().allow_empty(true).allow_empty);
+        /// ```
+        allow_empty: bool;
+    }
+
+    /// Why a run over `tools` (as listed to this selection's caller) would test nothing,
+    /// when it would: the server lists no tool to this caller, an `only` names a tool it does
+    /// not list, or every listed tool is skipped. `who` names the macro in the message.
+    ///
+    /// ```
+    /// use mcp_test::cases::Selection;
+    /// use serde_json::json;
+    /// let tools = [json!({"name": "add", "inputSchema": {"type": "object"}})];
+    /// assert!(Selection::default().ran_on_nothing(&tools, "assert_schema_cases!").is_none());
+    /// let why = Selection::default().only("nope").ran_on_nothing(&tools, "assert_schema_cases!");
+    /// assert!(why.unwrap().contains("`only = \"nope\"`"));
+    /// let why = Selection::default().ran_on_nothing(&[], "assert_properties!").unwrap();
+    /// assert!(why.contains("lists no tool"));
+    /// ```
+    pub fn ran_on_nothing(&self, tools: &[serde_json::Value], who: &str) -> Option<String> {
+        let names: Vec<&str> = tools
+            .iter()
+            .filter_map(|t| t.get("name").and_then(serde_json::Value::as_str))
+            .collect();
+        let caller = match &self.identity {
+            Some(identity) => format!("{identity:?}"),
+            None => "the target's own caller".to_owned(),
+        };
+        let opt_out = "`allow_empty = true` if the test means it";
+        if names.is_empty() {
+            return Some(format!(
+                "{who}: the server lists no tool to this caller ({caller}), so nothing was tested; a tool behind a scope is listed only to a caller that holds it (`identity = ..`, or the context's scopes); {opt_out}"
+            ));
+        }
+        let listed = names.join(", ");
+        for selector in &self.only {
+            if !names.contains(&selector.tool.as_str()) {
+                return Some(format!(
+                    "{who}: `only = {}` names no tool the server lists to this caller ({caller}; it lists {listed}); {opt_out}",
+                    selector.describe()
+                ));
+            }
+        }
+        if !names.iter().any(|n| self.may_select_tool(n)) {
+            return Some(format!(
+                "{who}: every tool the server lists ({listed}) is skipped, so nothing was tested; {opt_out}"
+            ));
+        }
+        None
     }
 
     /// Whether `tool` runs, or (with `action`) that action of it: some `only` names it (or
@@ -223,6 +284,20 @@ macro_rules! selection_setters {
             self.selection = self.selection.identity(identity);
             self
         }
+
+        /// Let a run on nothing pass: no tool listed to this caller, an `only` naming no
+        /// listed tool, every tool skipped
+        /// ([`Selection::allow_empty`](crate::cases::Selection#structfield.allow_empty)).
+        ///
+        /// ```
+        #[doc = concat!("use ", $path, ";")]
+        #[doc = concat!("assert!(", stringify!($ty), "::default().allow_empty(true).selection.allow_empty);")]
+        /// ```
+        #[must_use]
+        pub fn allow_empty(mut self, allow: bool) -> Self {
+            self.selection = self.selection.allow_empty(allow);
+            self
+        }
     };
 }
 #[cfg(feature = "properties")]
@@ -307,6 +382,14 @@ pub struct Selector {
 }
 
 impl Selector {
+    /// How a test names it: `"orders"` or `("orders", "cancel")`.
+    pub(crate) fn describe(&self) -> String {
+        match &self.action {
+            Some(action) => format!("({:?}, {action:?})", self.tool),
+            None => format!("{:?}", self.tool),
+        }
+    }
+
     /// Whether the case is of this tool (and action).
     pub fn matches(&self, case: &Case) -> bool {
         self.names(&case.tool, case.args.action())

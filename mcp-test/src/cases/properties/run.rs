@@ -15,7 +15,7 @@ use super::regressions::{self, Stored};
 use super::strategy::{Broken, StrategyError, broken_for, units, valid_for};
 use super::trees::Trees;
 use crate::cases::target::Session;
-use crate::cases::{Case, Expectation, list_tools, over_limit};
+use crate::cases::{Case, Expectation, list_tools_as, over_limit};
 use crate::target::{Target, TargetError};
 use crate::validation::SchemaValidator;
 use crate::wire::error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
@@ -197,7 +197,8 @@ impl fmt::Display for PropertyReport {
 /// # }
 /// ```
 pub async fn check_properties(target: &dyn Target, options: &PropertyOptions) -> PropertyReport {
-    let tools = match list_tools(target, options.timeout).await {
+    let identity = options.selection.identity.as_ref();
+    let tools = match list_tools_as(target, identity, options.timeout).await {
         Ok(tools) => tools,
         Err(e) => {
             return PropertyReport {
@@ -209,11 +210,31 @@ pub async fn check_properties(target: &dyn Target, options: &PropertyOptions) ->
             };
         }
     };
+    if !options.selection.allow_empty
+        && let Some(why) = options
+            .selection
+            .ran_on_nothing(&tools, "assert_properties!")
+    {
+        return PropertyReport {
+            problems: vec![why],
+            ..PropertyReport::default()
+        };
+    }
     let mut session = Session::new(target, options.timeout);
     if let Some(identity) = &options.selection.identity {
         session = session.with_caller(crate::Caller::new(identity.clone()));
     }
-    run_tools(&session, &tools, options, 1).await
+    let report = run_tools(&session, &tools, options, 1).await;
+    if !options.selection.allow_empty && report.runs.is_empty() && report.problems.is_empty() {
+        return PropertyReport {
+            problems: vec![format!(
+                "assert_properties!: no property ran on {} (the selection leaves no tool or action with a schema to generate from), so nothing was tested; `allow_empty = true` if the test means it",
+                target.label()
+            )],
+            ..report
+        };
+    }
+    report
 }
 
 /// The property tests of `tools` through `session`, `jobs` tools and actions at a time.

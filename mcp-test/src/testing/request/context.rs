@@ -24,18 +24,28 @@ tokio::task_local! {
 }
 
 /// A context is the target it wraps, so whatever takes a target takes the context too:
-/// `assert_schema_cases!(mcp)`, `mcp_test_check::check`, the round driver. The
-/// caller of each message is the one passed to [`Target::send`], not the context's options
-/// (the helpers of the context are what apply those).
+/// `assert_schema_cases!(mcp)`, `assert_properties!(mcp)`, `Surface::fetch(&mcp)`,
+/// `mcp_test_check::check(&mcp, ..)`, the round driver. The context is their caller: a
+/// message sent with an anonymous caller (no identity, no assigns: what those operations
+/// send unless told otherwise) goes as the context's own
+/// ([`RequestOptions::caller`]: its principal, tenant, scopes and assigns), so a tool behind
+/// a scope the context holds is listed and called. A caller with an identity of its own
+/// (`identity = ..` of the schema cases) is kept.
 impl Target for TestContext {
     fn label(&self) -> String {
         self.target.label()
     }
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
-        self.target.send(message, caller)
+        match self.own_caller(caller) {
+            Some(own) => Box::pin(async move { self.target.send(message, &own).await }),
+            None => self.target.send(message, caller),
+        }
     }
     fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
-        self.target.send_text(text, caller)
+        match self.own_caller(caller) {
+            Some(own) => Box::pin(async move { self.target.send_text(text, &own).await }),
+            None => self.target.send_text(text, caller),
+        }
     }
     fn connection(&self) -> Connection {
         self.target.connection()
@@ -101,6 +111,20 @@ impl fmt::Debug for TestContext {
 }
 
 impl TestContext {
+    /// The context's caller in place of `caller`, when `caller` is anonymous and the context
+    /// is not: `caller`'s timeout and notification sink are kept.
+    fn own_caller(&self, caller: &Caller) -> Option<Caller> {
+        let own = self.options.caller();
+        let anonymous =
+            caller.identity == crate::Identity::anonymous() && caller.assigns.is_empty();
+        let named = own.identity != crate::Identity::anonymous() || !own.assigns.is_empty();
+        (anonymous && named).then(|| Caller {
+            timeout: caller.timeout.or(own.timeout),
+            notifications: caller.notifications.clone(),
+            ..own
+        })
+    }
+
     /// A context with the default options.
     ///
     /// ```

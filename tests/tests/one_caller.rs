@@ -1,0 +1,207 @@
+//! One caller through everything a test does, and nothing green that tested nothing
+//! (issue 45, items 1 and 2): a context's identity reaches the schema cases, the property
+//! tests and `check`; a generator that ran on nothing fails, naming why, unless the test says
+//! it means it.
+
+use mcp_test::authorization::Access;
+use mcp_test::testing::{RequestOptions, TestContext};
+use mcp_test::{Context, Identity, Server, Tool, ToolError};
+use mcp_test::{assert_properties, assert_schema_cases};
+use std::future::Future;
+
+/// Reads the ledger.
+#[derive(Tool)]
+#[tool(name = "balance", annotations(read_only, idempotent))]
+struct Balance {
+    /// The account, 1 to 9
+    #[tool(minimum = 1, maximum = 9)]
+    account: i64,
+}
+
+impl Balance {
+    async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+        Ok(format!("account {}: 0", self.account))
+    }
+}
+
+/// Posts to the ledger (behind the `ledger.write` scope).
+#[derive(Tool)]
+#[tool(name = "post", annotations(read_only, idempotent))]
+struct Post {
+    /// The amount, 1 to 100
+    #[tool(minimum = 1, maximum = 100)]
+    amount: i64,
+}
+
+impl Post {
+    async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+        Ok(format!(
+            "{} posted {}",
+            ctx.principal().unwrap_or("?"),
+            self.amount
+        ))
+    }
+}
+
+const WRITE: &str = "ledger.write";
+
+fn server() -> Server {
+    Server::builder("ledger", "1.0.0")
+        .tool::<Balance>()
+        .tool_with_access::<Post>(Access::scopes([WRITE]))
+        .build()
+        .expect("the ledger builds")
+}
+
+fn writer() -> TestContext {
+    TestContext::with_options(
+        server(),
+        RequestOptions::new().principal("ada").scopes([WRITE]),
+    )
+}
+
+/// The panic message of `future`, which must panic.
+async fn panics(future: impl Future<Output = ()>) -> String {
+    use futures_util::FutureExt;
+    let caught = std::panic::AssertUnwindSafe(future).catch_unwind().await;
+    let payload = caught.expect_err("the assertion fails");
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_schema_cases_of_a_context_run_as_its_caller() {
+    let mcp = writer();
+    let report = assert_schema_cases!(mcp);
+    let posted: Vec<_> = report
+        .outcomes
+        .iter()
+        .filter(|o| o.case.tool == "post")
+        .collect();
+    assert!(posted.len() > 1, "the scoped tool got its cases: {report}");
+    assert!(posted.iter().all(|o| o.agrees), "{report}");
+}
+
+#[tokio::test]
+async fn identity_lists_the_tools_as_it_calls_them() {
+    let server = server();
+    let ada = Identity::principal("ada").with_scopes([WRITE]);
+    let report = assert_schema_cases!(server, identity = ada.clone(), only = "post");
+    assert!(!report.outcomes.is_empty(), "{report}");
+    assert!(report.outcomes.iter().all(|o| o.case.tool == "post"));
+    let properties = assert_properties!(server, identity = ada, only = "post", cases = 8);
+    assert!(
+        properties.runs.iter().any(|r| r.tool == "post"),
+        "{properties}"
+    );
+}
+
+#[tokio::test]
+async fn properties_of_a_context_run_as_its_caller() {
+    let mcp = writer();
+    let report = assert_properties!(mcp, only = "post", cases = 8);
+    assert!(report.cases() > 0, "{report}");
+}
+
+#[tokio::test]
+async fn check_of_a_context_calls_the_tools_its_caller_sees() {
+    let mcp = writer();
+    let report = mcp_test_check::check(&mcp, &mcp_test_check::CheckOptions::default()).await;
+    assert!(
+        report.tools.iter().any(|t| t.name == "post" && t.called),
+        "{}",
+        report.to_text()
+    );
+    assert!(!report.has_defects(), "{}", report.to_text());
+}
+
+#[tokio::test]
+async fn a_filter_that_names_no_tool_fails_naming_it() {
+    let mcp = writer();
+    let message = panics(async {
+        assert_schema_cases!(mcp, only = "nope");
+    })
+    .await;
+    assert!(message.contains("`only = \"nope\"`"), "{message}");
+    assert!(
+        message.contains("balance, post"),
+        "lists what there is: {message}"
+    );
+    let message = panics(async {
+        assert_properties!(mcp, only = "nope", cases = 4);
+    })
+    .await;
+    assert!(message.contains("`only = \"nope\"`"), "{message}");
+}
+
+#[tokio::test]
+async fn an_action_the_tool_does_not_have_selects_no_case() {
+    let mcp = writer();
+    let message = panics(async {
+        assert_schema_cases!(mcp, only = ("post", "refund"));
+    })
+    .await;
+    assert!(message.contains("selects no case"), "{message}");
+}
+
+/// A server whose one tool is behind a scope the caller lacks: it lists no tool to it.
+fn scoped_only() -> TestContext {
+    let server = Server::builder("vault", "1.0.0")
+        .tool_with_access::<Post>(Access::scopes([WRITE]))
+        .build()
+        .unwrap();
+    TestContext::with_options(server, RequestOptions::new().principal("eve"))
+}
+
+#[tokio::test]
+async fn no_tool_visible_to_the_caller_fails_unless_the_test_means_it() {
+    let mcp = scoped_only();
+    let message = panics(async {
+        assert_schema_cases!(mcp);
+    })
+    .await;
+    assert!(message.contains("lists no tool"), "{message}");
+    let message = panics(async {
+        assert_properties!(mcp, cases = 4);
+    })
+    .await;
+    assert!(message.contains("lists no tool"), "{message}");
+    let report = assert_schema_cases!(mcp, allow_empty = true);
+    assert!(report.outcomes.is_empty());
+    let report = assert_properties!(mcp, allow_empty = true, cases = 4);
+    assert!(report.runs.is_empty());
+}
+
+#[tokio::test]
+async fn every_tool_skipped_is_nothing_tested() {
+    let mcp = writer();
+    let message = panics(async {
+        assert_schema_cases!(mcp, skip = "balance", skip = "post");
+    })
+    .await;
+    assert!(message.contains("is skipped"), "{message}");
+}
+
+#[tokio::test]
+async fn the_surface_of_a_context_is_what_its_caller_sees() {
+    let surface = mcp_test::surface::Surface::fetch(&writer())
+        .await
+        .expect("the surface is fetched");
+    let names: Vec<&str> = surface
+        .tools
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["balance", "post"]);
+    let anonymous = mcp_test::surface::Surface::fetch(&server())
+        .await
+        .expect("the surface is fetched");
+    assert_eq!(
+        anonymous.tools.len(),
+        1,
+        "a bare server is asked anonymously"
+    );
+}
