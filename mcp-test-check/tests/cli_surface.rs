@@ -191,3 +191,113 @@ async fn a_target_that_cannot_be_started_exits_2() {
     .await;
     assert_eq!(run.status, 2, "{}", run.stderr);
 }
+
+/// Two releases of a derived action tool: `post`'s `amount` bound tightened, and a reworded
+/// description of `void`'s field.
+mod ledger {
+    pub mod first {
+        use mcp_test::{Context, Tool};
+
+        /// Keeps the books.
+        #[derive(Tool)]
+        #[tool(name = "ledger")]
+        pub enum Ledger {
+            /// Posts an entry.
+            Post {
+                #[tool(maximum = 1000)]
+                amount: u64,
+            },
+            /// Voids an entry.
+            Void {
+                /// The entry.
+                id: String,
+            },
+        }
+
+        impl Ledger {
+            async fn run(self, _ctx: &Context) -> String {
+                match self {
+                    Ledger::Post { amount } => amount.to_string(),
+                    Ledger::Void { id } => id,
+                }
+            }
+        }
+    }
+
+    pub mod next {
+        use mcp_test::{Context, Tool};
+
+        /// Keeps the books.
+        #[derive(Tool)]
+        #[tool(name = "ledger")]
+        pub enum Ledger {
+            /// Posts an entry.
+            Post {
+                #[tool(maximum = 500)]
+                amount: u64,
+            },
+            /// Voids an entry.
+            Void {
+                /// The entry to void.
+                id: String,
+            },
+        }
+
+        impl Ledger {
+            async fn run(self, _ctx: &Context) -> String {
+                match self {
+                    Ledger::Post { amount } => amount.to_string(),
+                    Ledger::Void { id } => id,
+                }
+            }
+        }
+    }
+}
+
+/// The surface of a server with the one tool `T`, as `mcp-test surface` writes it.
+async fn written_surface<T: mcp_test::Tool>(name: &str) -> TempFile {
+    let server = mcp_test::Server::builder("books", "1.0.0")
+        .tool::<T>()
+        .build()
+        .unwrap();
+    let surface = Surface::fetch(&server).await.unwrap();
+    TempFile::new(name, Some(&surface.to_text()))
+}
+
+#[tokio::test]
+async fn a_diff_of_a_derived_action_tool_names_the_action_of_each_change() {
+    let old = written_surface::<ledger::first::Ledger>("ledger-old.json").await;
+    let new = written_surface::<ledger::next::Ledger>("ledger-new.json").await;
+    let run = mcp_test(&["diff", old.arg(), new.arg(), "--fail-on", "breaking"]).await;
+    assert_eq!(run.status, 1, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        "1 breaking, 0 additive, 1 cosmetic\n\
+         breaking: tool \"ledger\" action=post /inputSchema/allOf/0/then/properties/data/properties/amount/maximum: \
+         upper bound tightened from 1000 to 500: arguments the old schema accepted are now rejected\n\
+         cosmetic: tool \"ledger\" action=void /inputSchema/allOf/1/then/properties/data/properties/id/description: \
+         `description` changed\n"
+    );
+
+    let run = mcp_test(&["diff", old.arg(), new.arg(), "--format", "json"]).await;
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report["changes"][0]["variants"],
+        json!([{"tag": "action", "value": "post"}])
+    );
+    assert_eq!(
+        report["changes"][1]["variants"],
+        json!([{"tag": "action", "value": "void"}])
+    );
+
+    let run = mcp_test(&["diff", old.arg(), new.arg(), "--format", "markdown"]).await;
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "| tool `ledger` | `action=post` `/inputSchema/allOf/0/then/properties/data/properties/amount/maximum` |"
+        ),
+        "{}",
+        run.stdout
+    );
+}

@@ -326,6 +326,34 @@ impl Kind {
         }
     }
 
+    /// The name of the type `ty` stands for, looking through what [`Kind::of`] looks
+    /// through: `u32` for `Option<Box<u32>>`; `None` for a type that is not a path.
+    pub fn type_name(ty: &Type) -> Option<String> {
+        let mut ty = ty;
+        loop {
+            match ty {
+                Type::Reference(r) => ty = &r.elem,
+                Type::Paren(p) => ty = &p.elem,
+                Type::Group(g) => ty = &g.elem,
+                Type::Path(tp) if tp.qself.is_none() => {
+                    let last = tp.path.segments.last()?;
+                    let name = last.ident.to_string();
+                    match (&last.arguments, name.as_str()) {
+                        (
+                            syn::PathArguments::AngleBracketed(a),
+                            "Option" | "Box" | "Arc" | "Rc",
+                        ) if a.args.len() == 1 => match a.args.first() {
+                            Some(syn::GenericArgument::Type(inner)) => ty = inner,
+                            _ => return None,
+                        },
+                        _ => return Some(name),
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+
     fn named(name: &str) -> Kind {
         match name {
             "String" | "str" | "char" => Kind::String,

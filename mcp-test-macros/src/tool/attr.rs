@@ -4,7 +4,7 @@
 
 use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote};
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
@@ -18,10 +18,36 @@ pub const TASK_VALUES: &str = "\"forbidden\", \"optional\" or \"required\"";
 pub const ANNOTATION_KEYS: &str = "`read_only`, `destructive`, `idempotent`, `open_world`";
 /// Keys `#[tool(...)]` accepts on an enum variant.
 pub const VARIANT_KEYS: &str = "`rename`, `description`";
-/// Keys `#[tool(...)]` accepts on a field.
-pub const FIELD_KEYS: &str = "`description`, `min_length`, `max_length`, `minimum`, `maximum`, \
-`exclusive_minimum`, `exclusive_maximum`, `pattern`, `min_items`, `max_items`, `unique_items`, \
-`format`, `default`, `example`, `header`";
+/// Keys `#[tool(...)]` accepts on a field, in the order messages list them. Every key here
+/// has an arm in [`FieldAttrs::from_attrs`] (a unit test holds the two together), and the
+/// downstream test of the bounds (`tests/tests/derive_bounds.rs`) reads this list to require
+/// a case for each numeric one.
+pub const FIELD_KEY_NAMES: &[&str] = &[
+    "description",
+    "min_length",
+    "max_length",
+    "minimum",
+    "maximum",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "pattern",
+    "min_items",
+    "max_items",
+    "unique_items",
+    "format",
+    "default",
+    "example",
+    "header",
+];
+
+/// [`FIELD_KEY_NAMES`] for a message: "`description`, `min_length`, ...".
+pub fn field_keys() -> String {
+    FIELD_KEY_NAMES
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// A value with the tokens it was written as (for error spans) and the key it was set by.
 #[derive(Clone)]
@@ -70,13 +96,22 @@ impl<T> SetFromKey<T> for Slot<'_, Located<T>> {
     }
 }
 
-/// A number literal, possibly negated, as written.
+/// A number literal, possibly negated, as written: its value both as an exact integer (when
+/// it is one) and as the nearest `f64`, read from its digits, never through a Rust literal
+/// whose width the compiler would pick. [`super::bounds`] decides what it is published as.
 #[derive(Clone)]
 pub struct Number {
-    /// The literal tokens, e.g. `-5` or `1.5`.
-    pub tokens: TokenStream,
-    /// Its value, for consistency checks.
-    pub value: f64,
+    /// The exact integer it stands for: an integer literal, or a float literal without a
+    /// fraction (`3e9`); `None` for a fraction, or past `i128`.
+    pub int: Option<i128>,
+    /// The nearest `f64` (infinite past `f64::MAX`).
+    pub float: f64,
+    /// Written as a float literal (with a `.` or an exponent, or a float suffix).
+    pub float_literal: bool,
+    /// The literal's suffix (`"u64"`, `"f32"`), or `""`.
+    pub suffix: String,
+    /// The literal as written, with its minus sign, for messages.
+    pub text: String,
     /// The expression as the user wrote it, for error spans.
     pub source: TokenStream,
 }
@@ -376,7 +411,10 @@ impl FieldAttrs {
                     }
                 }
                 _ => {
-                    cx.error_spanned_by(path, unknown_key_message(&key, "on a field", FIELD_KEYS));
+                    cx.error_spanned_by(
+                        path,
+                        unknown_key_message(&key, "on a field", &field_keys()),
+                    );
                     skip_value(meta)?;
                 }
             }
@@ -474,7 +512,7 @@ fn count(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Opti
         Some(Expr::Lit(ExprLit {
             lit: Lit::Int(i), ..
         })) => match i.base10_parse::<u64>() {
-            Ok(n) => Some(n),
+            Ok(n) => count_suffix(cx, &i, key, n),
             Err(e) => {
                 cx.error_spanned_by(&i, format!("`{key}` must fit in 64 bits: {e}"));
                 None
@@ -489,6 +527,36 @@ fn count(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Opti
         }
         None => None,
     })
+}
+
+/// A count is a length: without a suffix, or with an unsigned integer type's that holds it.
+fn count_suffix(cx: &Errors, lit: &syn::LitInt, key: &str, n: u64) -> Option<u64> {
+    let max = match lit.suffix() {
+        "" | "u64" | "usize" | "u128" => u64::MAX,
+        "u32" => u64::from(u32::MAX),
+        "u16" => u64::from(u16::MAX),
+        "u8" => u64::from(u8::MAX),
+        other => {
+            cx.error_spanned_by(
+                lit,
+                format!(
+                    "`{key}` is a count, and `{other}` is not an unsigned integer type: write `{key} = {n}` without a suffix"
+                ),
+            );
+            return None;
+        }
+    };
+    if n > max {
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "`{key} = {lit}` does not fit its suffix `{}` (at most {max})",
+                lit.suffix()
+            ),
+        );
+        return None;
+    }
+    Some(n)
 }
 
 fn number(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<Number>> {
@@ -520,28 +588,34 @@ fn number(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Opt
             return Ok(None);
         }
     };
-    let value = match lit {
-        Lit::Int(i) => i.base10_parse::<f64>().ok(),
-        Lit::Float(f) => f.base10_parse::<f64>().ok(),
-        _ => None,
+    let (digits, suffix, float_literal) = match lit {
+        Lit::Int(i) => (i.base10_digits().to_owned(), i.suffix().to_owned(), false),
+        Lit::Float(f) => (f.base10_digits().to_owned(), f.suffix().to_owned(), true),
+        _ => {
+            cx.error_spanned_by(
+                &expr,
+                format!("expected a number literal for `{key}`, as in `{shape}`"),
+            );
+            return Ok(None);
+        }
     };
-    let Some(value) = value else {
-        cx.error_spanned_by(
-            &expr,
-            format!("expected a number literal for `{key}`, as in `{shape}`"),
-        );
+    let Ok(magnitude) = digits.parse::<f64>() else {
+        cx.error_spanned_by(&expr, format!("`{key}` is not a number: {digits}"));
         return Ok(None);
     };
-    let digits = match lit {
-        Lit::Int(i) => i.base10_digits().to_owned(),
-        Lit::Float(f) => f.base10_digits().to_owned(),
-        _ => unreachable!("only numbers reach here"),
-    };
-    let literal: TokenStream = digits.parse().expect("base10 digits are a literal");
-    let tokens = if negative { quote!(-#literal) } else { literal };
+    let sign = if negative { -1 } else { 1 };
+    let int = super::bounds::exact_integer(&digits).and_then(|i| i.checked_mul(sign));
+    let written = lit.to_token_stream().to_string();
     Ok(Some(Number {
-        tokens,
-        value: if negative { -value } else { value },
+        int,
+        float: if negative { -magnitude } else { magnitude },
+        float_literal,
+        suffix,
+        text: if negative {
+            format!("-{written}")
+        } else {
+            written
+        },
         source: expr.to_token_stream(),
     }))
 }

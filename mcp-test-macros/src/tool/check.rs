@@ -2,7 +2,8 @@
 //! `header` placement and syntax, and constraints that cannot apply to a field's type.
 
 use super::ast::{Container, Data, Field, Kind};
-use super::attr::Located;
+use super::attr::{Located, Number};
+use super::bounds::{self, Published, Side};
 use crate::common::Errors;
 use std::collections::HashMap;
 
@@ -130,6 +131,8 @@ fn check_field(
     {
         mismatch("pattern", s, "strings", "");
     }
+    let type_name = Kind::type_name(field.ty);
+    let mut published = Vec::new();
     for (key, slot) in [
         ("minimum", &attrs.minimum),
         ("maximum", &attrs.maximum),
@@ -139,17 +142,15 @@ fn check_field(
         if let Some(s) = slot {
             if !is(&numbers) {
                 mismatch(key, s, "numbers", "");
-            } else if let Kind::Integer { signed: false, .. } = kind
-                && s.value.value < 0.0
-            {
-                cx.error_spanned_by(
-                    &s.value.source,
-                    format!("`{key}` is negative, but field `{field_name}` is unsigned"),
-                );
+                continue;
+            }
+            match bounds::publish(key, &s.value, kind, type_name.as_deref(), &field_name) {
+                Ok(value) => published.push((key, value, s)),
+                Err(message) => cx.error_spanned_by(&s.value.source, message),
             }
         }
     }
-
+    some_value_left(cx, &published, kind, type_name.as_deref(), &field_name);
     ordered(
         cx,
         "min_length",
@@ -164,20 +165,97 @@ fn check_field(
         "max_items",
         &attrs.max_items,
     );
-    if let (Some(lo), Some(hi)) = (&attrs.minimum, &attrs.maximum)
-        && lo.value.value > hi.value.value
-    {
-        cx.error_spanned_by(
-            &lo.value.source,
-            format!(
-                "`minimum` ({}) is greater than `maximum` ({})",
-                lo.value.value, hi.value.value
-            ),
-        );
-    }
-
     if let Some(header) = &attrs.header {
         check_header(cx, field, header, kind, top_level, headers);
+    }
+}
+
+/// The numeric bounds that could be published must leave some value of the field's type: a
+/// `minimum` above the `maximum`, `exclusive_minimum = 4` with `exclusive_maximum = 5` on an
+/// integer, or `exclusive_maximum = 0` on an unsigned field reject every call.
+fn some_value_left(
+    cx: &Errors,
+    published: &[(&str, Published, &Located<Number>)],
+    kind: Kind,
+    type_name: Option<&str>,
+    field_name: &str,
+) {
+    let get = |key: &str| published.iter().find(|(k, ..)| *k == key);
+    if let (Some(lo), Some(hi)) = (get("minimum"), get("maximum")) {
+        let greater = match (lo.1.as_int(), hi.1.as_int()) {
+            (Some(a), Some(b)) => a > b,
+            _ => lo.1.as_f64() > hi.1.as_f64(),
+        };
+        if greater {
+            cx.error_spanned_by(
+                &lo.2.value.source,
+                format!(
+                    "`minimum` ({}) is greater than `maximum` ({})",
+                    lo.2.value.text, hi.2.value.text
+                ),
+            );
+            return;
+        }
+    }
+    let lowers: Vec<_> = published
+        .iter()
+        .filter(|(k, ..)| Side::of(k).lower)
+        .collect();
+    let uppers: Vec<_> = published
+        .iter()
+        .filter(|(k, ..)| !Side::of(k).lower)
+        .collect();
+    let empty = |lo: &(&str, Published, &Located<Number>),
+                 hi: &(&str, Published, &Located<Number>)| {
+        let exclusive = Side::of(lo.0).exclusive || Side::of(hi.0).exclusive;
+        match (
+            lo.1.as_int(),
+            hi.1.as_int(),
+            bounds::integer_range(kind, type_name),
+        ) {
+            // Integers: the least and the greatest admitted, inclusive.
+            (Some(a), Some(b), Some(_)) => {
+                let a = if Side::of(lo.0).exclusive { a + 1 } else { a };
+                let b = if Side::of(hi.0).exclusive { b - 1 } else { b };
+                a > b
+            }
+            _ => {
+                let (a, b) = (lo.1.as_f64(), hi.1.as_f64());
+                a > b || (a == b && exclusive)
+            }
+        }
+    };
+    for lo in &lowers {
+        for hi in &uppers {
+            if empty(lo, hi) {
+                cx.error_spanned_by(
+                    &lo.2.value.source,
+                    format!(
+                        "no value of field `{field_name}` satisfies both `{} = {}` and `{} = {}`: every call would be rejected",
+                        lo.0, lo.2.value.text, hi.0, hi.2.value.text
+                    ),
+                );
+                return;
+            }
+        }
+    }
+    // One exclusive bound at the edge of an integer type's range leaves nothing either.
+    if let Some((min, max)) = bounds::integer_range(kind, type_name) {
+        for (key, value, located) in published {
+            let (side, Some(v)) = (Side::of(key), value.as_int()) else {
+                continue;
+            };
+            let edge = if side.lower { v >= max } else { v <= min };
+            if side.exclusive && edge {
+                cx.error_spanned_by(
+                    &located.value.source,
+                    format!(
+                        "no value of field `{field_name}` satisfies `{key} = {}`: every call would be rejected",
+                        located.value.text
+                    ),
+                );
+            }
+        }
     }
 }
 

@@ -6,10 +6,14 @@
 //! generated with the user's fields, field types and `#[serde]`/`#[schemars]`/doc attributes,
 //! plus the `#[tool]` constraints translated into schemars attributes. It derives both
 //! `Deserialize` and `JsonSchema`, so the published schema and argument parsing are generated
-//! from the same declaration and cannot disagree. Parsing moves its fields into `Self`.
+//! from the same declaration and cannot disagree. Parsing moves its fields into `Self`. Every
+//! number the schema publishes is emitted as a suffixed literal (`5000000000i64`,
+//! [`bounds::Published`]): the `json!` that schemars' `extend` writes would otherwise give an
+//! unsuffixed literal the type `i32`, and wrap it.
 
 use super::ast::{Container, Data, Field, Kind, Variant};
 use super::attr::DefaultValue;
+use super::bounds;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::{Expr, ExprLit, GenericParam, Generics, Lit};
@@ -403,15 +407,34 @@ fn translate(field: &Field<'_>, prefix: &str) -> (TokenStream, TokenStream) {
         let v = s.value;
         ext("uniqueItems", quote!(#v));
     }
-    for (key, slot) in [
-        ("minimum", &a.minimum),
-        ("maximum", &a.maximum),
-        ("exclusiveMinimum", &a.exclusive_minimum),
-        ("exclusiveMaximum", &a.exclusive_maximum),
+    let (kind, _) = Kind::of(field.ty);
+    let type_name = Kind::type_name(field.ty);
+    for (key, attribute, slot) in [
+        ("minimum", "minimum", &a.minimum),
+        ("maximum", "maximum", &a.maximum),
+        (
+            "exclusiveMinimum",
+            "exclusive_minimum",
+            &a.exclusive_minimum,
+        ),
+        (
+            "exclusiveMaximum",
+            "exclusive_maximum",
+            &a.exclusive_maximum,
+        ),
     ] {
-        if let Some(s) = slot {
-            let tokens = &s.value.tokens;
-            ext(key, quote!(#tokens));
+        // Checked already (`check`): a bound that cannot be published is an error there, and
+        // nothing is expanded then.
+        if let Some(s) = slot
+            && let Ok(value) = bounds::publish(
+                attribute,
+                &s.value,
+                kind,
+                type_name.as_deref(),
+                &field.ident.to_string(),
+            )
+        {
+            ext(key, quote!(#value));
         }
     }
     if let Some(s) = &a.pattern {

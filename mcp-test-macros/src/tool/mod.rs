@@ -1,5 +1,6 @@
 //! `#[derive(Tool)]`, in the shape of serde_derive: [`ast`] reads the input and its attributes
-//! ([`attr`]), [`check`] applies the rules that span several of them, [`expand`] generates code.
+//! ([`attr`]), [`check`] applies the rules that span several of them (with [`bounds`], the
+//! width rule of the numeric bounds), [`expand`] generates code.
 //! Every problem is collected in a [`crate::common::Errors`], so one compile reports all of them; when there
 //! are any, a stub impl is emitted beside the errors so the type's other uses stay quiet.
 //! Generated code names mcp-test by the path `#[tool(crate = "...")]` gives, `::mcp_test` by
@@ -7,6 +8,7 @@
 
 mod ast;
 mod attr;
+mod bounds;
 mod check;
 mod expand;
 

@@ -29,7 +29,7 @@ fn a_struct_gets_a_shadow_struct_and_translated_constraints() {
         struct Add {
             /// First
             #[tool(minimum = 0, exclusive_maximum = 1.5)]
-            a: i64,
+            a: f64,
             #[tool(max_length = 3, pattern = "^[a-z]+$")]
             s: String,
             #[serde(rename = "B")]
@@ -43,7 +43,7 @@ fn a_struct_gets_a_shadow_struct_and_translated_constraints() {
         "{out}"
     );
     assert!(
-        out.contains("extend (\"minimum\" = 0 , \"exclusiveMaximum\" = 1.5)"),
+        out.contains("extend (\"minimum\" = 0i64 , \"exclusiveMaximum\" = 1.5f64)"),
         "{out}"
     );
     assert!(
@@ -310,4 +310,130 @@ fn a_duplicate_crate_path_is_an_error_and_the_stub_takes_the_first() {
         "{out}"
     );
     assert!(!out.contains(":: mcp_test"), "{out}");
+}
+
+#[test]
+fn bounds_are_published_at_the_width_the_field_allows() {
+    let out = expand(quote! {
+        struct Wide {
+            #[tool(maximum = 5_000_000_000i64, minimum = -9_223_372_036_854_775_808)]
+            a: i64,
+            #[tool(exclusive_maximum = 3e9, maximum = 18_446_744_073_709_551_615)]
+            b: Option<u64>,
+            #[tool(minimum = -1.5e30, maximum = 0.1f32)]
+            c: f32,
+            #[tool(maximum = 5_000_000_000)]
+            d: MyNumber,
+        }
+    });
+    assert!(errors(&out).is_empty(), "{out}");
+    for expected in [
+        "\"maximum\" = 5000000000i64",
+        "\"minimum\" = (- 9223372036854775807i64 - 1)",
+        "\"maximum\" = 18446744073709551615u64",
+        "\"exclusiveMaximum\" = 3000000000i64",
+        "\"minimum\" = - 1500000000000000000000000000000f64",
+        "\"maximum\" = 0.1f64",
+        "extend (\"maximum\" = 5000000000i64)",
+    ] {
+        assert!(out.contains(expected), "{expected} in {out}");
+    }
+}
+
+#[test]
+fn a_bound_that_is_not_a_value_of_the_field_type_is_an_error() {
+    let out = expand(quote! {
+        struct Narrow {
+            #[tool(maximum = 5_000_000_000)]
+            a: i32,
+            #[tool(minimum = -1)]
+            b: u8,
+            #[tool(minimum = 1.5)]
+            c: Option<i16>,
+            #[tool(maximum = 5_000_000_000i64)]
+            d: u64,
+            #[tool(exclusive_maximum = 3e9u64)]
+            e: u64,
+            #[tool(maximum = 1e39)]
+            f: f32,
+            #[tool(maximum = 1u8)]
+            g: f64,
+            #[tool(maximum = 300u8)]
+            h: MyNumber,
+            #[tool(maximum = 170_141_183_460_469_231_731_687_303_715_884_105_727)]
+            i: i128,
+            #[tool(min_length = 3i32, max_length = 300u8)]
+            j: String,
+        }
+    });
+    assert_eq!(
+        errors(&out),
+        [
+            // Counts are read with the attribute, the other bounds checked with the field.
+            "`min_length` is a count, and `i32` is not an unsigned integer type: write `min_length = 3` without a suffix",
+            "`max_length = 300u8` does not fit its suffix `u8` (at most 255)",
+            "`maximum = 5_000_000_000` does not fit field `a`'s type `i32` (-2147483648 to 2147483647): a bound must be a value of the field's type",
+            "`minimum` is negative, but field `b` is unsigned",
+            "`minimum = 1.5` is not a whole number, but field `c` is an integer (`i16`): write `minimum = 2`, which admits the same integers",
+            "`maximum = 5_000_000_000i64` has the suffix `i64`, but field `d` is `u64`: write the bound without a suffix, or with `u64`",
+            "`exclusive_maximum = 3e9u64`: a float literal (it has a fraction or an exponent) with the integer suffix `u64`, which Rust does not accept; write `3000000000u64` or `3e9`",
+            "`maximum = 1e39` does not fit field `f`'s type `f32` (at most 3.4028235e38 in magnitude): a bound must be a value of the field's type",
+            "`maximum = 1u8` has the suffix `u8`, but field `g` is `f64`: write the bound without a suffix, or with `f64`",
+            "`maximum = 300u8` does not fit its suffix `u8` (0 to 255): a bound must be a value of the suffix's type",
+            "`maximum = 170_141_183_460_469_231_731_687_303_715_884_105_727` does not fit in 64 bits: a JSON Schema bound is published as an `i64` or a `u64` (-9223372036854775808 to 18446744073709551615)",
+        ]
+    );
+}
+
+#[test]
+fn bounds_that_leave_no_value_are_an_error() {
+    let out = expand(quote! {
+        struct Empty {
+            #[tool(exclusive_minimum = 4, exclusive_maximum = 5)]
+            a: i32,
+            #[tool(minimum = 1.5, exclusive_maximum = 1.5)]
+            b: f64,
+            #[tool(exclusive_maximum = 0)]
+            c: u32,
+            #[tool(minimum = 10, maximum = 1)]
+            d: i64,
+            #[tool(exclusive_minimum = 4, exclusive_maximum = 5)]
+            e: f64,
+        }
+    });
+    assert_eq!(
+        errors(&out),
+        [
+            "no value of field `a` satisfies both `exclusive_minimum = 4` and `exclusive_maximum = 5`: every call would be rejected",
+            "no value of field `b` satisfies both `minimum = 1.5` and `exclusive_maximum = 1.5`: every call would be rejected",
+            "no value of field `c` satisfies `exclusive_maximum = 0`: every call would be rejected",
+            "`minimum` (10) is greater than `maximum` (1)",
+        ]
+    );
+}
+
+#[test]
+fn every_field_key_has_a_parser_arm() {
+    // Each key of the list the messages (and the downstream bounds test) read is one the
+    // parser knows: none is reported unknown.
+    let values = |key: &str| match key {
+        "description" | "pattern" | "format" | "header" => quote!(= "x"),
+        "unique_items" | "default" => quote!(),
+        _ => quote!(= 1),
+    };
+    for key in super::attr::FIELD_KEY_NAMES {
+        let ident = syn::Ident::new(key, proc_macro2::Span::call_site());
+        let value = values(key);
+        let cx = crate::common::Errors::new();
+        let field: syn::Field = syn::parse_quote!(#[tool(#ident #value)] v: u32);
+        super::attr::FieldAttrs::from_attrs(&cx, &field.attrs);
+        if let Err(e) = cx.check() {
+            assert!(!e.to_string().contains("unknown"), "{key}: {e}");
+        }
+    }
+    let cx = crate::common::Errors::new();
+    let field: syn::Field = syn::parse_quote!(#[tool(multiple_of = 2)] v: u32);
+    super::attr::FieldAttrs::from_attrs(&cx, &field.attrs);
+    let message = cx.check().unwrap_err().to_string();
+    assert!(message.contains(&super::attr::field_keys()), "{message}");
 }

@@ -51,6 +51,6 @@ pub mod diff;
 mod document;
 mod fetch;
 
-pub use diff::{Change, Class, Drift, ItemKind, Location, diff};
+pub use diff::{Change, Class, Drift, ItemKind, Location, Variant, diff};
 pub use document::{Surface, SurfaceError};
 pub use fetch::{DEFAULT_FETCH_TIMEOUT, FetchError};

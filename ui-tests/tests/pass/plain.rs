@@ -33,7 +33,7 @@ struct AllTypes {
     i8_: i8,
     i16_: i16,
     i32_: i32,
-    #[tool(minimum = -5, exclusive_maximum = 9.5)]
+    #[tool(minimum = -5, exclusive_maximum = 5_000_000_000)]
     i64_: i64,
     i128_: i128,
     isize_: isize,
@@ -85,6 +85,11 @@ pub fn main() {
     assert_eq!(schema["properties"]["s"]["pattern"], "^[a-z]+$");
     assert_eq!(schema["properties"]["i8_"]["x-mcp-header"], "Count");
     assert_eq!(schema["properties"]["u64_"]["minimum"], 0);
+    // A bound past 32 bits keeps its value.
+    assert_eq!(
+        schema["properties"]["i64_"]["exclusiveMaximum"],
+        5_000_000_000i64
+    );
     assert_eq!(schema["properties"]["region"]["default"], "eu");
     assert_eq!(
         schema["properties"]["retries"]["examples"],

@@ -75,8 +75,54 @@ impl ItemKind {
     }
 }
 
-/// Where a change is: the item (its kind and name) and a JSON pointer into it, e.g. tool
-/// `forecast` at `/inputSchema/properties/city/maxLength`.
+/// One variant of a tagged union a change is inside: the tag property and the value that
+/// selects the variant. An action tool of `#[derive(Tool)]` (`{"action": "post", "data":
+/// {...}}`) has one variant per action, tag `action`; so do the `oneOf`s schemars and rmcp
+/// publish for internally and adjacently tagged enums, tagged by their `tag` property.
+///
+/// ```
+/// use mcp_test::surface::Variant;
+/// assert_eq!(Variant::new("action", "post").to_string(), "action=post");
+/// assert_eq!(Variant::new("kind", "two words").to_string(), r#"kind="two words""#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[non_exhaustive]
+pub struct Variant {
+    /// The tag property's name, e.g. `action`.
+    pub tag: String,
+    /// The tag's value that selects the variant, e.g. `post`.
+    pub value: String,
+}
+
+impl Variant {
+    /// The variant selected by `tag` = `value`.
+    pub fn new(tag: impl Into<String>, value: impl Into<String>) -> Self {
+        Variant {
+            tag: tag.into(),
+            value: value.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Variant {
+    /// `action=post`; a value that is empty or holds a space, `=` or `"` is quoted.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plain = !self.value.is_empty()
+            && !self
+                .value
+                .chars()
+                .any(|c| c.is_whitespace() || c == '=' || c == '"');
+        if plain {
+            write!(f, "{}={}", self.tag, self.value)
+        } else {
+            write!(f, "{}={:?}", self.tag, self.value)
+        }
+    }
+}
+
+/// Where a change is: the item (its kind and name), a JSON pointer into it, e.g. tool
+/// `forecast` at `/inputSchema/properties/city/maxLength`, and the variants of tagged unions
+/// the place is inside, e.g. `action=post` for a change inside one action of an action tool.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[non_exhaustive]
 pub struct Location {
@@ -87,25 +133,47 @@ pub struct Location {
     /// A JSON pointer into the item (into the old one when the place is gone from the new);
     /// `""` for the item itself.
     pub pointer: String,
+    /// The variants the place is inside, outermost first: one for a change inside an action
+    /// of an action tool (`action=post`), more for a tagged union inside a variant of
+    /// another; empty outside any.
+    pub variants: Vec<Variant>,
 }
 
 impl Location {
-    /// The item `item` of `kind`, at `pointer`.
+    /// The item `item` of `kind`, at `pointer`, inside no variant.
     pub fn new(kind: ItemKind, item: impl Into<String>, pointer: impl Into<String>) -> Self {
         Location {
             kind,
             item: item.into(),
             pointer: pointer.into(),
+            variants: Vec::new(),
         }
+    }
+
+    /// The same place, inside `variants` (outermost first).
+    ///
+    /// ```
+    /// use mcp_test::surface::{ItemKind, Location, Variant};
+    /// let place = Location::new(ItemKind::Tool, "ledger", "/inputSchema/allOf/0/then")
+    ///     .in_variants(vec![Variant::new("action", "post")]);
+    /// assert_eq!(place.to_string(), r#"tool "ledger" action=post /inputSchema/allOf/0/then"#);
+    /// ```
+    pub fn in_variants(mut self, variants: Vec<Variant>) -> Self {
+        self.variants = variants;
+        self
     }
 }
 
 impl std::fmt::Display for Location {
-    /// `tool "forecast" /inputSchema/properties/city`, `capabilities /tools/listChanged`.
+    /// `tool "forecast" /inputSchema/properties/city`, `capabilities /tools/listChanged`,
+    /// `tool "ledger" action=post /inputSchema/allOf/0/then/properties/data`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.kind {
             ItemKind::Capabilities => f.write_str("capabilities")?,
             kind => write!(f, "{} {:?}", kind.noun(), self.item)?,
+        }
+        for variant in &self.variants {
+            write!(f, " {variant}")?;
         }
         if !self.pointer.is_empty() {
             write!(f, " {}", self.pointer)?;

@@ -214,7 +214,7 @@ fn schema_changes(
     for found in compare((old, old), (new, new), pointer, direction) {
         changes.push(Change::new(
             found.class,
-            Location::new(kind, id, found.pointer),
+            Location::new(kind, id, found.pointer).in_variants(found.variants),
             found.reason,
         ));
     }

@@ -27,6 +27,18 @@
 //!   inlined, `type: ["string"]` for `"string"`, an `allOf` of one schema, `anyOf` of a type
 //!   and `null` for a type array, `exclusiveMaximum: 10` for `maximum: 9` on integers.
 //!
+//! **Tagged unions** are compared variant by variant: the `allOf` of `if`/`then` an action
+//! tool of `#[derive(Tool)]` publishes (one `if` per action on the tag `action`), and a
+//! `oneOf` or `anyOf` whose alternatives are objects that each require one property to be one
+//! constant string (`const`, or an `enum` of one), as schemars and rmcp publish internally and
+//! adjacently tagged enums (through a `$ref` too). What the variants share is compared once;
+//! each variant with the variant of the same tag value in the other schema, by the rules
+//! above: a description reworded inside an action is cosmetic, a new optional field additive,
+//! a new required field or a tightened bound breaking. A variant removed is a narrowing (in
+//! an input breaking), one added a widening (in an input additive; in an output breaking).
+//! A change inside a variant names it in its [`Location::variants`] (`action=post`, shown
+//! before the pointer: `tool "ledger" action=post /inputSchema/allOf/0/then/...`).
+//!
 //! Inputs are contravariant: the new input schema must accept everything the old accepted,
 //! else the change is breaking. Outputs are covariant: the new output must stay within what
 //! the old promised, else breaking.
@@ -93,8 +105,9 @@ mod items;
 mod node;
 mod render;
 mod schema;
+mod tagged;
 
-pub use change::{Change, Class, Drift, ItemKind, Location};
+pub use change::{Change, Class, Drift, ItemKind, Location, Variant};
 
 use super::document::Surface;
 

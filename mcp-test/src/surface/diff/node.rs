@@ -578,8 +578,16 @@ fn meet(a: Node, b: Node) -> Node {
     };
     let mut annotations = b.annotations;
     annotations.extend(a.annotations);
+    // A keyword both write differently (two `if`s of an `allOf`) keeps both values, so a
+    // change to either is seen.
     let mut unknown = b.unknown;
-    unknown.extend(a.unknown);
+    for (key, value) in a.unknown {
+        let both = match unknown.remove(&key) {
+            Some(other) if other != value => Value::Array(vec![value, other]),
+            _ => value,
+        };
+        unknown.insert(key, both);
+    }
     let mut problems = a.problems;
     problems.extend(b.problems);
     Node {

@@ -33,19 +33,25 @@ impl Drift {
     }
 
     /// `{"summary": {"breaking": N, "additive": N, "cosmetic": N}, "changes": [{"class",
-    /// "kind", "item", "pointer", "reason"}]}`, worst class first.
+    /// "kind", "item", "pointer", "reason"}]}`, worst class first; a change inside variants
+    /// of tagged unions (an action of an action tool) also has `"variants": [{"tag":
+    /// "action", "value": "post"}]`, outermost first.
     pub fn to_json(&self) -> Value {
         let changes: Vec<Value> = Class::ALL
             .iter()
             .flat_map(|class| self.of(*class))
             .map(|change| {
-                json!({
+                let mut entry = json!({
                     "class": change.class,
                     "kind": change.location.kind,
                     "item": change.location.item,
                     "pointer": change.location.pointer,
                     "reason": change.reason,
-                })
+                });
+                if !change.location.variants.is_empty() {
+                    entry["variants"] = json!(change.location.variants);
+                }
+                entry
             })
             .collect();
         json!({
@@ -91,11 +97,16 @@ impl Drift {
                     super::change::ItemKind::Capabilities => "capabilities".to_owned(),
                     kind => format!("{} `{}`", kind.noun(), cell(&change.location.item)),
                 };
-                let pointer = if change.location.pointer.is_empty() {
-                    String::new()
-                } else {
-                    format!("`{}`", cell(&change.location.pointer))
-                };
+                let mut pointer: Vec<String> = change
+                    .location
+                    .variants
+                    .iter()
+                    .map(|v| format!("`{}`", cell(&v.to_string())))
+                    .collect();
+                if !change.location.pointer.is_empty() {
+                    pointer.push(format!("`{}`", cell(&change.location.pointer)));
+                }
+                let pointer = pointer.join(" ");
                 text.push_str(&format!(
                     "| {item} | {pointer} | {} |\n",
                     cell(&change.reason)

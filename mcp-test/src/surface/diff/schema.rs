@@ -3,8 +3,9 @@
 //! must keep accepting what it accepted (contravariant), an output schema must stay within
 //! what it promised (covariant).
 
-use super::change::Class;
+use super::change::{Class, Variant};
 use super::node::{ANNOTATIONS, Additional, Bound, Node, TYPES, lower_key, read, upper_key};
+use super::tagged::{self, Tagged};
 use crate::validation::join_pointer;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashSet};
@@ -33,10 +34,12 @@ pub(super) enum Effect {
     Fixed(Class),
 }
 
-/// One difference found: where (a JSON pointer into the item), what it does, and why.
+/// One difference found: where (a JSON pointer into the item, and the variants of tagged
+/// unions it is inside), what it does, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Found {
     pub(super) pointer: String,
+    pub(super) variants: Vec<Variant>,
     pub(super) class: Class,
     pub(super) reason: String,
 }
@@ -65,6 +68,7 @@ pub(super) fn compare(
         nesting: 0,
         steps: std::rc::Rc::new(std::cell::Cell::new(0)),
         same_roots: old.0 == new.0,
+        variants: Vec::new(),
     };
     walk.schema(old.1, new.1, pointer);
     walk.found
@@ -87,6 +91,8 @@ struct Walk<'a> {
     steps: std::rc::Rc<std::cell::Cell<usize>>,
     /// Whether both schemas' `$ref`s resolve in equal documents.
     same_roots: bool,
+    /// The variants of tagged unions the walk is inside, outermost first.
+    variants: Vec<Variant>,
 }
 
 impl Walk<'_> {
@@ -118,6 +124,7 @@ impl Walk<'_> {
         };
         self.found.push(Found {
             pointer,
+            variants: self.variants.clone(),
             class,
             reason: format!("{reason}{why}"),
         });
@@ -171,9 +178,18 @@ impl Walk<'_> {
         }
         self.nesting += 1;
         let before = self.found.len();
-        let o = read(self.old_root, old);
-        let n = read(self.new_root, new);
-        self.nodes(old, &o, new, &n, at);
+        let unions = (
+            tagged::read(self.old_root, old, at),
+            tagged::read(self.new_root, new, at),
+        );
+        match unions {
+            (Some(o), Some(n)) if o.tag == n.tag => self.tagged(&o, &n, at),
+            _ => {
+                let o = read(self.old_root, old);
+                let n = read(self.new_root, new);
+                self.nodes(old, &o, new, &n, at);
+            }
+        }
         if self.found.len() == before && old != new {
             self.note(
                 at.to_owned(),
@@ -182,6 +198,44 @@ impl Walk<'_> {
             );
         }
         self.nesting -= 1;
+    }
+
+    /// Two tagged unions on one tag: what the variants share compared once, then each
+    /// variant with the variant of the same tag value, inside it (its changes name it); a
+    /// variant only in one is one removed or added.
+    fn tagged(&mut self, o: &Tagged, n: &Tagged, at: &str) {
+        let (mut old_rest, mut new_rest) =
+            match (o.rest_without_listing(), n.rest_without_listing()) {
+                (Some(old), Some(new)) => (old, new),
+                _ => (o.rest.clone(), n.rest.clone()),
+            };
+        // Definitions are compared where they are referenced, not as text of the rest.
+        for rest in [&mut old_rest, &mut new_rest] {
+            if let Some(rest) = rest.as_object_mut() {
+                rest.remove("$defs");
+                rest.remove("definitions");
+            }
+        }
+        self.schema(&old_rest, &new_rest, at);
+        let values: BTreeSet<&String> = o.variants.keys().chain(n.variants.keys()).collect();
+        for value in values {
+            self.variants.push(Variant::new(&n.tag, value));
+            match (o.variants.get(value), n.variants.get(value)) {
+                (Some(old), Some(new)) => self.schema(&old.schema, &new.schema, &new.at),
+                (Some(old), None) => self.note(
+                    old.place.clone(),
+                    Effect::Narrow,
+                    format!("variant {}={value:?} removed", n.tag),
+                ),
+                (None, Some(new)) => self.note(
+                    new.place.clone(),
+                    Effect::Widen,
+                    format!("new variant {}={value:?}", n.tag),
+                ),
+                (None, None) => {}
+            }
+            self.variants.pop();
+        }
     }
 
     fn nodes(&mut self, old: &Value, o: &Node, new: &Value, n: &Node, at: &str) {
@@ -270,6 +324,7 @@ impl Walk<'_> {
                     nesting: self.nesting,
                     steps: self.steps.clone(),
                     same_roots: self.same_roots,
+                    variants: self.variants.clone(),
                 };
                 trial.schema(old_schema, new_schema, &covering[candidate].0);
                 if trial.found.iter().all(|f| f.class != Class::Breaking) {

@@ -504,3 +504,360 @@ fn task_support_keeps_clients_only_when_it_becomes_optional() {
     assert_eq!(only(&with(Some("optional")), &with(None)), Class::Breaking);
     assert_eq!(only(&with(None), &with(Some("forbidden"))), Class::Cosmetic);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tagged unions: the derive's action tools, and schemars' and rmcp's tagged enums.
+
+/// The input schema `#[derive(Tool)]` publishes for a ledger with the actions `post` (an
+/// `amount` of at most `max`, optional `memo` described as `memo`, and `extra` fields) and
+/// `void` (a required `id`), built by the derive's own runtime.
+fn ledger(max: u64, memo: &str, extra: Value, actions: &[&str]) -> Surface {
+    use crate::derive_support::{Action, action_input_schema};
+    let mut post = json!({"type": "object", "properties": {
+        "amount": {"type": "integer", "minimum": 0, "maximum": max},
+        "memo": {"type": ["string", "null"], "description": memo}
+    }, "required": ["amount"], "additionalProperties": false});
+    for (name, schema) in extra.as_object().unwrap() {
+        post["properties"][name] = schema["schema"].clone();
+        if schema["required"] == true {
+            post["required"].as_array_mut().unwrap().push(json!(name));
+        }
+    }
+    let void = json!({"type": "object", "properties": {"id": {"type": "string"}},
+                      "required": ["id"], "additionalProperties": false});
+    let all = [
+        ("post", "Posts an entry.", post),
+        ("void", "Voids an entry.", void),
+        (
+            "list",
+            "Lists entries.",
+            json!({"type": "object", "properties": {}}),
+        ),
+    ];
+    let actions = all
+        .into_iter()
+        .filter(|(name, ..)| actions.contains(name))
+        .map(|(name, description, data)| Action {
+            name,
+            description: Some(description),
+            data,
+        })
+        .collect();
+    let schema = action_input_schema(actions, true);
+    Surface::from_json(&json!({"tools": [{"name": "ledger", "inputSchema": schema}]})).unwrap()
+}
+
+/// Each change's class, variants (as text) and pointer.
+fn placed(old: &Surface, new: &Surface) -> Vec<(Class, String, String)> {
+    diff(old, new)
+        .changes
+        .into_iter()
+        .map(|c| {
+            let variants: Vec<String> = c.location.variants.iter().map(|v| v.to_string()).collect();
+            (c.class, variants.join(" "), c.location.pointer)
+        })
+        .collect()
+}
+
+const POST: &str = "/inputSchema/allOf/0/then/properties/data/properties";
+const BOTH: &[&str] = &["post", "void"];
+
+#[test]
+fn a_description_reworded_inside_an_action_is_cosmetic_and_names_it() {
+    let old = ledger(100, "A note.", json!({}), BOTH);
+    let new = ledger(100, "A note for the books.", json!({}), BOTH);
+    assert_eq!(
+        placed(&old, &new),
+        [(
+            Class::Cosmetic,
+            "action=post".to_owned(),
+            format!("{POST}/memo/description")
+        )]
+    );
+    let text = diff(&old, &new).to_text();
+    assert!(
+        text.contains(&format!(
+            "cosmetic: tool \"ledger\" action=post {POST}/memo/description"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn fields_and_bounds_inside_an_action_are_classed_as_outside_one() {
+    let base = ledger(100, "A note.", json!({}), BOTH);
+    let optional = ledger(
+        100,
+        "A note.",
+        json!({"tag": {"schema": {"type": "string"}}}),
+        BOTH,
+    );
+    assert_eq!(
+        placed(&base, &optional),
+        [(
+            Class::Additive,
+            "action=post".to_owned(),
+            format!("{POST}/tag")
+        )]
+    );
+    let required = ledger(
+        100,
+        "A note.",
+        json!({"tag": {"schema": {"type": "string"}, "required": true}}),
+        BOTH,
+    );
+    assert_eq!(
+        placed(&base, &required),
+        [(
+            Class::Breaking,
+            "action=post".to_owned(),
+            format!("{POST}/tag")
+        )]
+    );
+    let tighter = ledger(50, "A note.", json!({}), BOTH);
+    let drift = diff(&base, &tighter);
+    assert_eq!(
+        placed(&base, &tighter),
+        [(
+            Class::Breaking,
+            "action=post".to_owned(),
+            format!("{POST}/amount/maximum")
+        )],
+        "{}",
+        drift.to_text()
+    );
+    assert!(
+        drift.changes[0].reason.contains("from 100 to 50"),
+        "{}",
+        drift.to_text()
+    );
+    assert_eq!(
+        placed(&tighter, &base),
+        [(
+            Class::Additive,
+            "action=post".to_owned(),
+            format!("{POST}/amount/maximum")
+        )]
+    );
+}
+
+#[test]
+fn an_action_added_is_additive_and_one_removed_breaking() {
+    let two = ledger(100, "A note.", json!({}), BOTH);
+    let three = ledger(100, "A note.", json!({}), &["post", "void", "list"]);
+    let drift = diff(&two, &three);
+    let classes: Vec<(Class, String, String)> = placed(&two, &three)
+        .into_iter()
+        .filter(|(class, ..)| *class != Class::Cosmetic)
+        .collect();
+    assert_eq!(
+        classes,
+        [(
+            Class::Additive,
+            "action=list".to_owned(),
+            "/inputSchema/allOf/2".to_owned()
+        )],
+        "{}",
+        drift.to_text()
+    );
+    // The listing of actions in `action`'s description changes too: cosmetic.
+    assert_eq!(drift.worst(), Some(Class::Additive), "{}", drift.to_text());
+    let back = diff(&three, &two);
+    assert_eq!(back.worst(), Some(Class::Breaking), "{}", back.to_text());
+    let breaking: Vec<&Change> = back.of(Class::Breaking).collect();
+    assert_eq!(breaking.len(), 1, "{}", back.to_text());
+    assert_eq!(
+        breaking[0].location.variants,
+        [Variant::new("action", "list")]
+    );
+    assert_eq!(breaking[0].location.pointer, "/inputSchema/allOf/2");
+    assert!(
+        breaking[0]
+            .reason
+            .starts_with("variant action=\"list\" removed"),
+        "{}",
+        back.to_text()
+    );
+}
+
+#[test]
+fn actions_reordered_are_no_change_to_any_action() {
+    let one = ledger(100, "A note.", json!({}), BOTH);
+    let mut schema = one.tools[0]["inputSchema"].clone();
+    let branches = schema["allOf"].as_array_mut().unwrap();
+    branches.reverse();
+    schema["properties"]["action"]["enum"] = json!(["void", "post"]);
+    let other =
+        Surface::from_json(&json!({"tools": [{"name": "ledger", "inputSchema": schema}]})).unwrap();
+    assert_eq!(
+        only(&one, &other),
+        Class::Cosmetic,
+        "{}",
+        diff(&one, &other).to_text()
+    );
+}
+
+/// A schemars-style internally tagged enum (`#[serde(tag = "op")]`): a `oneOf` of objects
+/// each requiring `op` to be one constant, `transfer` through a `$ref`.
+fn tagged_enum(transfer: Value, refund: Option<Value>) -> Value {
+    let mut alternatives = vec![
+        json!({"$ref": "#/$defs/Transfer"}),
+        json!({"type": "object", "description": "Closes the account.",
+               "properties": {"op": {"type": "string", "enum": ["close"]}},
+               "required": ["op"]}),
+    ];
+    if let Some(refund) = refund {
+        alternatives.push(refund);
+    }
+    json!({"oneOf": alternatives, "$defs": {"Transfer": transfer}})
+}
+
+fn transfer(extra: Value, required: &[&str]) -> Value {
+    let mut t = json!({"type": "object", "properties": {
+        "op": {"type": "string", "const": "transfer"},
+        "cents": {"type": "integer", "maximum": 5000, "description": "Cents."}
+    }, "required": ["op", "cents"]});
+    for (name, schema) in extra.as_object().unwrap() {
+        t["properties"][name] = schema.clone();
+    }
+    for name in required {
+        t["required"].as_array_mut().unwrap().push(json!(name));
+    }
+    t
+}
+
+fn refund() -> Value {
+    json!({"type": "object", "properties": {"op": {"const": "refund"}, "id": {"type": "string"}},
+           "required": ["op", "id"]})
+}
+
+#[test]
+fn a_tagged_one_of_is_compared_variant_by_variant() {
+    let base = tool(tagged_enum(transfer(json!({}), &[]), None));
+    // A `$ref`'d variant is placed where it is referenced, as any `$ref` is.
+    let at = "/inputSchema/oneOf/0/properties";
+    let cases = [
+        (
+            tool(tagged_enum(
+                transfer(
+                    json!({"cents": {"type": "integer", "maximum": 5000, "description": "In cents."}}),
+                    &[],
+                ),
+                None,
+            )),
+            Class::Cosmetic,
+            format!("{at}/cents/description"),
+        ),
+        (
+            tool(tagged_enum(
+                transfer(json!({"note": {"type": "string"}}), &[]),
+                None,
+            )),
+            Class::Additive,
+            format!("{at}/note"),
+        ),
+        (
+            tool(tagged_enum(
+                transfer(json!({"note": {"type": "string"}}), &["note"]),
+                None,
+            )),
+            Class::Breaking,
+            format!("{at}/note"),
+        ),
+        (
+            tool(tagged_enum(
+                transfer(json!({"cents": {"type": "integer", "maximum": 100}}), &[]),
+                None,
+            )),
+            Class::Breaking,
+            format!("{at}/cents/maximum"),
+        ),
+    ];
+    for (new, class, pointer) in cases {
+        let got: Vec<(Class, String, String)> = placed(&base, &new)
+            .into_iter()
+            .filter(|(c, ..)| *c == class)
+            .collect();
+        assert_eq!(
+            got,
+            [(class, "op=transfer".to_owned(), pointer)],
+            "{}",
+            diff(&base, &new).to_text()
+        );
+        assert_eq!(
+            diff(&base, &new).worst(),
+            Some(class),
+            "{}",
+            diff(&base, &new).to_text()
+        );
+    }
+    let more = tool(tagged_enum(transfer(json!({}), &[]), Some(refund())));
+    assert_eq!(
+        placed(&base, &more),
+        [(
+            Class::Additive,
+            "op=refund".to_owned(),
+            "/inputSchema/oneOf/2".to_owned()
+        )]
+    );
+    assert_eq!(
+        placed(&more, &base),
+        [(
+            Class::Breaking,
+            "op=refund".to_owned(),
+            "/inputSchema/oneOf/2".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn a_tagged_output_breaks_on_a_new_variant() {
+    let base = tool_out(tagged_enum(transfer(json!({}), &[]), None));
+    let more = tool_out(tagged_enum(transfer(json!({}), &[]), Some(refund())));
+    assert_eq!(
+        placed(&base, &more),
+        [(
+            Class::Breaking,
+            "op=refund".to_owned(),
+            "/outputSchema/oneOf/2".to_owned()
+        )]
+    );
+    assert_eq!(only(&more, &base), Class::Additive);
+}
+
+#[test]
+fn an_adjacently_tagged_union_inside_a_property_is_found_there() {
+    // `#[serde(tag = "kind", content = "data")]` on a property's type, rmcp style.
+    let payment = |card_digits: u64| {
+        json!({"type": "object", "properties": {"payment": {"oneOf": [
+            {"type": "object", "properties": {
+                "kind": {"type": "string", "const": "card"},
+                "data": {"type": "object", "properties": {"digits": {"type": "string", "maxLength": card_digits}}}
+            }, "required": ["kind", "data"]},
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "cash"}}, "required": ["kind"]}
+        ]}}})
+    };
+    assert_eq!(
+        placed(&tool(payment(16)), &tool(payment(12))),
+        [(
+            Class::Breaking,
+            "kind=card".to_owned(),
+            "/inputSchema/properties/payment/oneOf/0/properties/data/properties/digits/maxLength"
+                .to_owned()
+        )]
+    );
+}
+
+#[test]
+fn conditionals_that_are_not_a_tagged_union_still_see_every_change() {
+    // Two `if`s on different properties: not one union, so read as unknown keywords, and a
+    // change to the second is not hidden behind the first.
+    let conditional = |max: u64| {
+        tool(json!({"type": "object", "allOf": [
+            {"if": {"properties": {"a": {"const": "x"}}, "required": ["a"]}, "then": {"required": ["b"]}},
+            {"if": {"properties": {"c": {"const": "y"}}, "required": ["c"]},
+             "then": {"properties": {"d": {"maxLength": max}}}}
+        ]}))
+    };
+    assert_eq!(only(&conditional(5), &conditional(4)), Class::Breaking);
+}
