@@ -339,10 +339,13 @@ pub enum Universe {
     Unknown,
 }
 
-/// The coverage of one server, merged over every process.
+/// The coverage of one server, merged over every process: its name and version, in the test
+/// process or in another ([`ServerCoverage::in_process`]), over every era, transport and port
+/// it was reached by.
 #[derive(Clone, Debug)]
 pub struct ServerCoverage {
     name: String,
+    in_process: bool,
     labels: Vec<String>,
     processes: usize,
     universe: Universe,
@@ -361,6 +364,13 @@ impl ServerCoverage {
     /// `NAME VERSION`, or the target's label when the server never said its name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether it answered in the test process (an in-process `Server`); the same name and
+    /// version reached in another process (a child over stdio, a URL) is another
+    /// `ServerCoverage`.
+    pub fn in_process(&self) -> bool {
+        self.in_process
     }
 
     /// The targets it was reached as (`demo 1.0.0 (in process)`, a command line, a URL).
