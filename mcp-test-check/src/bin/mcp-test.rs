@@ -283,6 +283,10 @@ impl ValueArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "Seconds each request is waited for: the tool list, and each case --verify runs. The \
+     handshake waits --connect-timeout"
+)))]
 struct GenerateArgs {
     #[command(flatten)]
     target: TargetArgs,

@@ -62,6 +62,10 @@ pub(super) enum Adhoc {
 
 /// What every ad-hoc command takes.
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "Seconds each request is waited for (each page of `list`, each round of `call`); one \
+     that takes longer fails the command (exit 2). The handshake waits --connect-timeout"
+)))]
 pub(super) struct Common {
     #[command(flatten)]
     target: TargetArgs,
