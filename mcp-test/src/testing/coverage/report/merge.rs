@@ -585,6 +585,14 @@ impl Coverage {
         }
         // A server is its name and whether it answered in process (in process first).
         let mut servers: BTreeMap<(String, Reverse<bool>), Acc> = BTreeMap::new();
+        // A request of a file written before requests said whether an in-process server
+        // answered goes where a registry of its server's name is, in any file.
+        let registries: BTreeSet<String> = parsed
+            .iter()
+            .flatten()
+            .filter(|e| matches!(e, Event::Universe { registry: true, .. }))
+            .filter_map(|e| e.server().map(str::to_owned))
+            .collect();
         let mut requests = 0;
         let files = parsed.len();
         for (file, events) in parsed.into_iter().enumerate() {
@@ -613,13 +621,6 @@ impl Coverage {
                     };
                     (name, event)
                 })
-                .collect();
-            // A request of a file written before requests said whether an in-process server
-            // answered went where a registry of its server's name in the same file is.
-            let registries: BTreeSet<String> = named
-                .iter()
-                .filter(|(_, e)| matches!(e, Event::Universe { registry: true, .. }))
-                .map(|(name, _)| name.clone())
                 .collect();
             for (name, event) in named {
                 let in_process = event

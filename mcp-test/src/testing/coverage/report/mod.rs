@@ -14,8 +14,8 @@
 //! use mcp_test::testing::coverage::report::{Coverage, Outcome};
 //!
 //! let process_1 = r#"{"v":1,"event":"universe","source":"registry","target":"t","server":{"name":"s","version":"1"},"tools":[{"name":"add","actions":[]},{"name":"sub","actions":[]}],"resources":[],"templates":[],"prompts":[],"completions":[]}
-//! {"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"method":"tools/call","outcome":"success","tool":"add"}"#;
-//! let process_2 = r#"{"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"method":"tools/call","outcome":"execution_error","tool":"add"}"#;
+//! {"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"in_process":true,"method":"tools/call","outcome":"success","tool":"add"}"#;
+//! let process_2 = r#"{"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"in_process":true,"method":"tools/call","outcome":"execution_error","tool":"add"}"#;
 //! let coverage = Coverage::from_texts([("1.jsonl", process_1), ("2.jsonl", process_2)]).unwrap();
 //! let server = &coverage.servers()[0];
 //! assert_eq!(server.processes(), 2);

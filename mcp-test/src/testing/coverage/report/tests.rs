@@ -352,19 +352,22 @@ fn a_server_is_its_name_across_eras_transports_and_ports_and_apart_from_in_proce
         "{}",
         coverage.to_text()
     );
-    // A request of a file that does not say goes where its server's registry is.
-    let older = [
-        universe("calc", json!([{"name": "add", "actions": []}])),
-        request(
-            Some("calc"),
-            "calc",
-            "tools/call",
-            "success",
-            json!({"tool": "add"}),
-        ),
-    ];
-    let older = merged(&older, &[]);
+    // A request of a file that does not say goes where its server's registry is, in any
+    // file.
+    let older = [universe("calc", json!([{"name": "add", "actions": []}]))];
+    let said_nothing = [request(
+        Some("calc"),
+        "calc",
+        "tools/call",
+        "success",
+        json!({"tool": "add"}),
+    )];
+    let older = merged(&older, &said_nothing);
     assert!(only_server(&older).in_process());
+    assert_eq!(
+        only_server(&older).summary().tools.to_string(),
+        "1/1 (100.0%)"
+    );
     let bad = request(
         Some("calc"),
         "t",
