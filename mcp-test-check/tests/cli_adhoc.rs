@@ -285,6 +285,73 @@ async fn call_answers_multi_round_questions_from_flags_a_file_or_the_input() {
     let _ = std::fs::remove_file(answers);
 }
 
+/// In the 2025-11-25 era the server asks its questions with requests of its own on the
+/// connection, and only of a client whose `initialize` declared the capability: `call`
+/// declares what its answers answer (elicitation, sampling, roots) and answers there, from
+/// the flags or the input, over stdio and HTTP.
+#[tokio::test]
+async fn call_answers_a_2025_era_session_on_the_connection() {
+    for (name, target) in targets().await {
+        let era = ["--era", "2025-11-25"];
+        let elicited = run(
+            &[
+                &[
+                    "call",
+                    "test_input_required_result_elicitation",
+                    "--answer",
+                    r#"user_name={"action": "accept", "content": {"name": "Ada"}}"#,
+                ],
+                &era[..],
+            ]
+            .concat(),
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(elicited.status, 0, "{name}: {}", elicited.stderr);
+        assert_eq!(elicited.stdout, "Hello, Ada!\n", "{name}");
+
+        let sampled = run(
+            &[
+                &[
+                    "call",
+                    "test_input_required_result_sampling",
+                    "--answer",
+                    r#"capital_question={"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"}"#,
+                ],
+                &era[..],
+            ]
+            .concat(),
+            &target,
+            None,
+        )
+        .await;
+        assert_eq!(sampled.status, 0, "{name}: {}", sampled.stderr);
+        assert!(
+            sampled.stdout.contains("Sampling response: Paris"),
+            "{name}: {}",
+            sampled.stdout
+        );
+
+        let asked = run(
+            &[
+                &[
+                    "call",
+                    "test_input_required_result_elicitation",
+                    "--interactive",
+                ],
+                &era[..],
+            ]
+            .concat(),
+            &target,
+            Some("Grace\n\n"),
+        )
+        .await;
+        assert_eq!(asked.status, 0, "{name}: {}", asked.stderr);
+        assert_eq!(asked.stdout, "Hello, Grace!\n", "{name}");
+    }
+}
+
 #[tokio::test]
 async fn read_prompt_and_complete() {
     for (name, target) in targets().await {

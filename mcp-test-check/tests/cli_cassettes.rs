@@ -332,3 +332,64 @@ async fn over_http_a_session_is_recorded_and_served_back() {
     served.kill().await.unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The `_meta` of a 2026-07-28 request from a client declaring `capabilities`, named `name`.
+fn meta_of(capabilities: Value, name: &str) -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+           "io.modelcontextprotocol/clientCapabilities": capabilities,
+           "io.modelcontextprotocol/clientInfo": {"name": name, "version": "1.0.0"}})
+}
+
+/// `serve` answers a client that declares other capabilities and names itself otherwise than
+/// the recording client did (`--strict-match` does not), except where the recorded answer
+/// depended on them: a question the client must declare to be asked.
+#[tokio::test]
+async fn serve_tolerates_what_another_client_declares_unless_strict() {
+    let dir = scratch("tolerant");
+    let cassette = dir.join("session.jsonl");
+    let recorded = meta_of(json!({"elicitation": {}, "roots": {}}), "recording-client");
+    let lines = [
+        json!({"mcpTestCassette": 1, "era": "2026-07-28", "target": "t", "recordedAt": "x"}),
+        json!({"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"_meta": recorded, "name": "test_simple_text", "arguments": {}}},
+               "response": {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "simple"}]}}}),
+        json!({"request": {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"_meta": recorded, "name": "ask", "arguments": {}}},
+               "response": {"jsonrpc": "2.0", "id": 2, "result": {"resultType": "input_required",
+                "inputRequests": {"user_name": {"method": "elicitation/create", "params": {
+                    "mode": "form", "message": "Name?", "requestedSchema": {"type": "object"}}}}}}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&cassette, text).unwrap();
+    let other = meta_of(json!({"sampling": {}}), "another-client");
+    let asked = [
+        json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call",
+               "params": {"_meta": other, "name": "test_simple_text", "arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call",
+               "params": {"_meta": other, "name": "ask", "arguments": {}}}),
+    ];
+
+    let (tolerant, code) = converse(&args(&["serve", "--cassette"], &cassette, &[]), &asked).await;
+    assert_eq!(code, Some(0));
+    assert_eq!(tolerant[0]["id"], 10);
+    assert_eq!(tolerant[0]["result"]["content"][0]["text"], "simple");
+    // The recorded answer asks for elicitation, which this client does not declare.
+    assert_eq!(tolerant[1]["error"]["code"], -32602, "{}", tolerant[1]);
+    let why = tolerant[1]["error"]["message"].as_str().unwrap();
+    assert!(
+        why.contains("line 3") && why.contains("needs elicitation"),
+        "{why}"
+    );
+
+    let (strict, code) = converse(
+        &args(&["serve", "--strict-match", "--cassette"], &cassette, &[]),
+        &asked[..1],
+    )
+    .await;
+    assert_eq!(code, Some(0));
+    assert_eq!(strict[0]["error"]["code"], -32602, "{}", strict[0]);
+    let why = strict[0]["error"]["message"].as_str().unwrap();
+    assert!(why.contains("clientCapabilities"), "{why}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -335,3 +335,59 @@ async fn a_recorded_session_is_served_back_with_the_live_ids() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `#[ignore]`d test that re-records a cassette while others replay it (`cargo test --
+/// --include-ignored`) never leaves them a truncated file: `Recorder::create` writes beside
+/// the cassette and moves the recording over it when it finishes; a recording that panics
+/// leaves the cassette as it was, and nothing beside it.
+#[tokio::test]
+async fn re_recording_replaces_the_cassette_whole_or_not_at_all() {
+    let dir = scratch("replacing");
+    let path = dir.join("session.jsonl");
+    let server = || mcp_test_downstream::conformance::conformance_server();
+    let first = Recorder::create(server(), &path).unwrap();
+    list_tools(&first, &opts()).await;
+    first.finish().unwrap();
+    let recorded = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(Cassette::load(&path).unwrap().entries.len(), 1);
+
+    // Re-recording: meanwhile the cassette is the old one, whole, and replays.
+    let again = Recorder::create(server(), &path).unwrap();
+    list_tools(&again, &opts()).await;
+    call_tool(&again, "test_simple_text", json!({}), &opts()).await;
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), recorded);
+    assert_eq!(replay(&server(), &path).await.unwrap().compared, 1);
+    again.finish().unwrap();
+    assert_eq!(Cassette::load(&path).unwrap().entries.len(), 2);
+
+    // A recording test that fails: the cassette stays.
+    let before = std::fs::read_to_string(&path).unwrap();
+    let failing = std::panic::AssertUnwindSafe(async {
+        let recorder = Recorder::create(server(), &path).unwrap();
+        list_tools(&recorder, &opts()).await;
+        panic!("the recording test failed");
+    });
+    assert!(
+        futures_util::FutureExt::catch_unwind(failing)
+            .await
+            .is_err()
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+
+    // One that ends without `finish` still replaces it.
+    {
+        let recorder = Recorder::create(server(), &path).unwrap();
+        call_tool(&recorder, "test_simple_text", json!({}), &opts()).await;
+    }
+    assert_eq!(Cassette::load(&path).unwrap().entries.len(), 1);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        ["session.jsonl"],
+        "nothing is left beside the cassette"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -93,3 +93,38 @@ async fn a_transport_failure_names_the_test_line() {
     );
     assert!(message.contains("gave no reply"), "{message}");
 }
+
+/// The line of the `#[mcp_test]` attribute just below.
+const ERA_BOTH_LINE: u32 = line!() + 3;
+
+/// Not a test of its own: fails in 2025-11-25 only, for the test below.
+#[mcp_test(server = greeter, era = both)]
+#[ignore = "fails in one era on purpose: run by era_both_failure_names_the_test"]
+async fn fails_in_the_2025_era(mcp: TestContext) {
+    assert_eq!(
+        mcp.era(),
+        mcp_test::wire::Era::Current,
+        "this body passes only in 2026-07-28"
+    );
+}
+
+/// `era = both` sums up the eras that failed at the test's own attribute, not in mcp-test.
+#[test]
+fn era_both_failure_names_the_test() {
+    let payload = std::panic::catch_unwind(fails_in_the_2025_era).expect_err("the test fails");
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    let here = format!("tests/tests/panic_locations.rs:{ERA_BOTH_LINE}:");
+    assert!(
+        message.starts_with(&here),
+        "expected {here} first:\n{message}"
+    );
+    assert!(
+        message.contains("the test failed in one era:\nin 2025-11-25: ")
+            && message.contains("this body passes only in 2026-07-28"),
+        "{message}"
+    );
+    assert!(!message.contains("mcp-test/src"), "{message}");
+}

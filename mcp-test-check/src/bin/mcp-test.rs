@@ -14,7 +14,7 @@
 //! mcp-test complete (--prompt NAME | --template URI) ARGUMENT [VALUE] [TARGET]
 //! mcp-test record --out FILE [--http ADDR] TARGET
 //! mcp-test replay CASSETTE [--times N] [--overwrite] TARGET
-//! mcp-test serve --cassette FILE [--http ADDR]
+//! mcp-test serve --cassette FILE [--http ADDR] [--strict-match]
 //! mcp-test coverage [DIR] [--format text|json] [--json FILE] [--uncovered] [--fail-under PCT]
 //! mcp-test surface [TARGET]
 //! mcp-test diff OLD [NEW | TARGET] [--fail-on breaking|additive] [--format text|json|markdown]
@@ -114,9 +114,10 @@ enum Command {
     /// CASSETTE.pending. Exits 1 on a difference, 2 when it cannot run.
     Replay(replay::ReplayArgs),
     /// Serves a cassette over stdio: a mock server answering each request with the recorded
-    /// response it matches (method and params, ids and progress tokens aside), under the live
-    /// id; an unmatched request gets -32601 (method never recorded) or -32602 naming the
-    /// closest recorded request and where its params differ.
+    /// response it matches (method and params, ids and progress tokens aside, and what a
+    /// client declares about itself unless --strict-match), under the live id; an unmatched
+    /// request gets -32601 (method never recorded) or -32602 naming the closest recorded
+    /// request and where its params differ.
     Serve(serve::ServeArgs),
 }
 
@@ -289,6 +290,10 @@ impl ValueArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "Seconds each request is waited for: the tool list, and each case --verify runs. The \
+     handshake waits --connect-timeout"
+)))]
 struct GenerateArgs {
     #[command(flatten)]
     target: TargetArgs,

@@ -364,6 +364,41 @@ struct WriterState {
     out: Box<dyn Write + Send>,
     header: Option<Header>,
     path: PathBuf,
+    /// For [`CassetteWriter::create_replacing`]: the file written until the recording
+    /// finishes, then moved over `path`; `None` once moved or for another writer.
+    pending: Option<PathBuf>,
+    /// Whether a write failed: such a recording never replaces the cassette.
+    failed: bool,
+    /// Whether a replacing recording was moved over the cassette: nothing more is written.
+    finished: bool,
+}
+
+/// Tells apart the files of several recordings of one process.
+static NEXT_PENDING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Where a recording that replaces `path` is written until it finishes: beside it (the same
+/// file system, so the move is atomic), hidden, named by the process and a count.
+fn pending_file(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "cassette".into(), |n| n.to_string_lossy().into_owned());
+    let n = NEXT_PENDING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.{}-{n}.recording", std::process::id()))
+}
+
+/// Writes `bytes` to `path` as one change: to a file beside it, then moved over it, so a
+/// reader sees the old file or the new one whole, never a part.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CassetteError> {
+    let pending = pending_file(path);
+    let io = |source| CassetteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let written = std::fs::write(&pending, bytes).and_then(|()| std::fs::rename(&pending, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&pending);
+    }
+    written.map_err(io)
 }
 
 impl std::fmt::Debug for CassetteWriter {
@@ -377,7 +412,10 @@ impl std::fmt::Debug for CassetteWriter {
 
 impl CassetteWriter {
     /// Creates (or truncates) the file at `path` for a recording of `target` (its label),
-    /// sent with `headers` (written redacted, [`redact_headers`]).
+    /// sent with `headers` (written redacted, [`redact_headers`]). Every line is in the file
+    /// as soon as it is written, so a recording stopped at any moment (`mcp-test record`
+    /// until Ctrl-C) keeps what it saw; a reader of `path` meanwhile sees a part of it.
+    /// [`CassetteWriter::create_replacing`] leaves `path` as it was until the end.
     pub fn create(
         path: impl AsRef<Path>,
         target: &str,
@@ -394,6 +432,47 @@ impl CassetteWriter {
             target,
             headers,
         ))
+    }
+
+    /// A recording that replaces the cassette at `path` only once it is complete: written to
+    /// a hidden file beside it, moved over `path` in one step by
+    /// [`finish`](CassetteWriter::finish) (or when the last clone is dropped, unless a panic
+    /// is unwinding or a write failed, which leave `path` as it was and remove the partial
+    /// file). So a test that replays `path` while another re-records it (`cargo test --
+    /// --include-ignored`) reads the old cassette or the new one whole, never a truncated one.
+    ///
+    /// ```
+    /// use mcp_test::cassette::CassetteWriter;
+    /// let dir = std::env::temp_dir().join(format!("cassette-replacing-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("session.jsonl");
+    /// std::fs::write(&path, "the old cassette\n").unwrap();
+    /// let writer = CassetteWriter::create_replacing(&path, "demo", Default::default()).unwrap();
+    /// assert_eq!(std::fs::read_to_string(&path).unwrap(), "the old cassette\n");
+    /// writer.finish().unwrap();
+    /// assert!(std::fs::read_to_string(&path).unwrap().contains("mcpTestCassette"));
+    /// assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "nothing left beside it");
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn create_replacing(
+        path: impl AsRef<Path>,
+        target: &str,
+        headers: BTreeMap<String, String>,
+    ) -> Result<CassetteWriter, CassetteError> {
+        let path = path.as_ref().to_path_buf();
+        let pending = pending_file(&path);
+        let file = std::fs::File::create(&pending).map_err(|source| CassetteError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let writer = CassetteWriter::to_writer(
+            Box::new(std::io::BufWriter::new(file)),
+            &path,
+            target,
+            headers,
+        );
+        lock(&writer.inner).pending = Some(pending);
+        Ok(writer)
     }
 
     /// A writer onto any `out`; `path` names it in errors.
@@ -415,6 +494,9 @@ impl CassetteWriter {
                 out,
                 header: Some(header),
                 path: path.to_path_buf(),
+                pending: None,
+                failed: false,
+                finished: false,
             })),
         }
     }
@@ -440,26 +522,81 @@ impl CassetteWriter {
         state.line(&line)
     }
 
-    /// Writes the header when no entry did, and flushes.
+    /// Writes the header when no entry did, and flushes; a writer of
+    /// [`create_replacing`](CassetteWriter::create_replacing) then moves the recording over
+    /// the cassette. Writing after it is an error for such a writer.
     pub fn finish(&self) -> Result<(), CassetteError> {
         let mut state = lock(&self.inner);
         if let Some(header) = state.header.take() {
             let line = serde_json::to_string(&header).expect("a header encodes");
             state.line(&line)?;
         }
-        Ok(())
+        state.commit()
+    }
+}
+
+impl Drop for WriterState {
+    /// A replacing recording not finished: moved over the cassette when it ended normally,
+    /// removed when a panic is unwinding or a write failed.
+    fn drop(&mut self) {
+        if self.pending.is_none() {
+            return;
+        }
+        if std::thread::panicking() || self.failed {
+            if let Some(pending) = self.pending.take() {
+                let _ = std::fs::remove_file(pending);
+            }
+            return;
+        }
+        if let Some(header) = self.header.take() {
+            let line = serde_json::to_string(&header).expect("a header encodes");
+            let _ = self.line(&line);
+        }
+        if self.commit().is_err()
+            && let Some(pending) = self.pending.take()
+        {
+            let _ = std::fs::remove_file(pending);
+        }
     }
 }
 
 impl WriterState {
     fn line(&mut self, line: &str) -> Result<(), CassetteError> {
         let path = self.path.clone();
-        let io = |source| CassetteError::Io { path, source };
-        self.out
+        if self.finished {
+            return Err(CassetteError::Io {
+                path,
+                source: std::io::Error::other("the recording has finished"),
+            });
+        }
+        let written = self
+            .out
             .write_all(line.as_bytes())
             .and_then(|()| self.out.write_all(b"\n"))
-            .and_then(|()| self.out.flush())
-            .map_err(io)
+            .and_then(|()| self.out.flush());
+        if written.is_err() {
+            self.failed = true;
+        }
+        written.map_err(|source| CassetteError::Io { path, source })
+    }
+
+    /// Moves a replacing recording over the cassette (nothing for another writer).
+    fn commit(&mut self) -> Result<(), CassetteError> {
+        let Some(pending) = self.pending.take() else {
+            return Ok(());
+        };
+        let path = self.path.clone();
+        let moved = self
+            .out
+            .flush()
+            .and_then(|()| std::fs::rename(&pending, &path));
+        // Nothing is written after the move.
+        self.out = Box::new(std::io::sink());
+        self.finished = true;
+        moved.map_err(|source| {
+            let _ = std::fs::remove_file(&pending);
+            CassetteError::Io { path, source }
+        })
     }
 }
 

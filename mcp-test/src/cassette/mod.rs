@@ -19,7 +19,9 @@
 //!   `<cassette>.pending` to review: accept it with `mv`, or re-record with
 //!   `MCP_TEST_CASSETTE=overwrite`.
 //! - **Replay as a server**: [`Responder`] answers requests from the cassette ([`Matcher`]:
-//!   method and params, the volatile ones left out), [`serve`] over stdio's framing (what
+//!   method and params, the volatile ones left out, and by default what a client declares
+//!   about itself, its capabilities, `clientInfo` and protocol version, unless the recorded
+//!   answer depended on it: [`MatchMode`]), [`serve`] over stdio's framing (what
 //!   `mcp-test serve --cassette` runs).
 //!
 //! ```
@@ -66,10 +68,10 @@ pub use format::{
     Cassette, CassetteWriter, Entry, FORMAT_VERSION, Header, REDACTED, Recorded, ServerRequest,
     is_secret_header, redact_headers, volatile_pointers,
 };
-pub use matcher::{Matcher, Unmatched};
+pub use matcher::{MatchMode, Matcher, Unmatched};
 pub use record::{Recorder, Tap};
 pub use replay::{
     CASSETTE_ENV, Replay, ReplayMode, ReplayOptions, pending_path, recorded_answers, replay,
     replay_with,
 };
-pub use serve::{ANSWER_WAIT, CassetteTarget, Reply, Responder, serve};
+pub use serve::{ANSWER_WAIT, CassetteTarget, Reply, Responder, serve, serve_with};

@@ -54,10 +54,16 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Recorder<T> {
 }
 
 impl<T: Target> Recorder<T> {
-    /// Records `target` into a new file at `path` (truncated if it exists). The target's HTTP
-    /// headers, if it has any, go into the header line with secret values redacted.
+    /// Records `target` into the cassette at `path`, which it replaces once the recording is
+    /// complete ([`CassetteWriter::create_replacing`]): until [`finish`](Recorder::finish)
+    /// (or the recorder dropped outside a panic) the recording goes to a hidden file beside
+    /// it, so a test replaying `path` meanwhile reads the previous cassette whole, and a
+    /// recording that panics leaves it as it was. The target's HTTP headers, if it has any,
+    /// go into the header line with secret values redacted. [`Recorder::new`] with
+    /// [`CassetteWriter::create`] writes each line into `path` at once instead.
     pub fn create(target: T, path: impl AsRef<Path>) -> Result<Recorder<T>, CassetteError> {
-        let writer = CassetteWriter::create(path, &target.label(), http_headers(&target))?;
+        let writer =
+            CassetteWriter::create_replacing(path, &target.label(), http_headers(&target))?;
         Ok(Recorder::new(target, writer))
     }
 
@@ -75,7 +81,9 @@ impl<T: Target> Recorder<T> {
         &self.target
     }
 
-    /// Writes the header if nothing was recorded, and returns the first write that failed.
+    /// Writes the header if nothing was recorded, and returns the first write that failed;
+    /// a recording of [`Recorder::create`] is then moved over the cassette (not after a
+    /// failed write: the cassette stays as it was).
     pub fn finish(&self) -> Result<(), CassetteError> {
         if let Some(error) = super::format::lock(&self.failed).take() {
             return Err(error);

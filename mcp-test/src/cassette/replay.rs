@@ -178,10 +178,8 @@ pub async fn replay_with(
     let live = live_log.take();
     let pending = pending_path(path);
     if mode == ReplayMode::Overwrite {
-        std::fs::write(path, &live).map_err(|source| CassetteError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        // In one step: another test replaying the cassette reads the old one or this.
+        super::format::write_atomically(path, &live)?;
         let _ = std::fs::remove_file(&pending);
         replay.overwritten = true;
         return Ok(replay);

@@ -3,7 +3,7 @@
 
 use super::format::Cassette;
 use super::format::lock;
-use super::matcher::Matcher;
+use super::matcher::{MatchMode, Matcher};
 use crate::server::Caller;
 use crate::target::{Exchange, Target, TargetFuture};
 use crate::transport::ndjson::{Line, Lines};
@@ -37,7 +37,8 @@ pub struct Reply {
 
 /// Answers messages from a cassette: the responder of `mcp-test serve --cassette`.
 ///
-/// - A request that matches a recorded one ([`Matcher`]) gets the recorded notifications,
+/// - A request that matches a recorded one ([`Matcher`]: by default the protocol metadata a
+///   client declares about itself tolerated, [`MatchMode`]) gets the recorded notifications,
 ///   server requests and response, the response under the live id (a 2025-11-25 session's
 ///   `initialize` too, as recorded).
 /// - One that matches none gets a JSON-RPC error naming the closest recorded request
@@ -65,10 +66,33 @@ pub struct Responder {
 }
 
 impl Responder {
-    /// A responder for `cassette`.
+    /// A responder for `cassette`, matching [`MatchMode::Tolerant`]ly.
     pub fn new(cassette: &Cassette) -> Responder {
+        Responder::with_mode(cassette, MatchMode::default())
+    }
+
+    /// A responder for `cassette`, matching in `mode`.
+    ///
+    /// ```
+    /// use mcp_test::cassette::{Cassette, MatchMode, Responder};
+    /// use serde_json::json;
+    /// let text = concat!(
+    ///     r#"{"mcpTestCassette": 1, "target": "demo", "recordedAt": "x"}"#, "\n",
+    ///     r#"{"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": "#,
+    ///     r#"{"io.modelcontextprotocol/clientInfo": {"name": "recorder", "version": "1"}}}}, "#,
+    ///     r#""response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}"#, "\n",
+    /// );
+    /// let cassette = Cassette::parse(text, "demo.jsonl").unwrap();
+    /// let asked = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta":
+    ///     {"io.modelcontextprotocol/clientInfo": {"name": "another", "version": "2"}}}});
+    /// let tolerant = Responder::new(&cassette).answer(&asked);
+    /// assert!(tolerant.response.unwrap()["result"].is_object());
+    /// let strict = Responder::with_mode(&cassette, MatchMode::Strict).answer(&asked);
+    /// assert_eq!(strict.response.unwrap()["error"]["code"], -32602);
+    /// ```
+    pub fn with_mode(cassette: &Cassette, mode: MatchMode) -> Responder {
         Responder {
-            matcher: Matcher::new(cassette),
+            matcher: Matcher::with_mode(cassette, mode),
         }
     }
 
@@ -168,10 +192,15 @@ pub struct CassetteTarget {
 }
 
 impl CassetteTarget {
-    /// A target answering from `cassette`.
+    /// A target answering from `cassette`, matching [`MatchMode::Tolerant`]ly.
     pub fn new(cassette: &Cassette) -> CassetteTarget {
+        CassetteTarget::with_mode(cassette, MatchMode::default())
+    }
+
+    /// A target answering from `cassette`, matching in `mode`.
+    pub fn with_mode(cassette: &Cassette, mode: MatchMode) -> CassetteTarget {
         CassetteTarget {
-            responder: std::sync::Mutex::new(Responder::new(cassette)),
+            responder: std::sync::Mutex::new(Responder::with_mode(cassette, mode)),
             label: format!("cassette {}", cassette.source),
         }
     }
@@ -220,14 +249,47 @@ fn error(id: &Value, code: i32, message: &str) -> Value {
 /// assert_eq!(reply["id"], 7);
 /// # }
 /// ```
-pub async fn serve<R, W>(cassette: &Cassette, reader: R, mut writer: W) -> std::io::Result<()>
+pub async fn serve<R, W>(cassette: &Cassette, reader: R, writer: W) -> std::io::Result<()>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin,
+{
+    serve_with(cassette, MatchMode::default(), reader, writer).await
+}
+
+/// [`serve`], matching requests in `mode` (`mcp-test serve --strict-match` passes
+/// [`MatchMode::Strict`]).
+///
+/// ```
+/// use mcp_test::cassette::{Cassette, MatchMode, serve_with};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let text = concat!(
+///     r#"{"mcpTestCassette": 1, "target": "demo", "recordedAt": "x"}"#, "\n",
+///     r#"{"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, "#,
+///     r#""response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}"#, "\n",
+/// );
+/// let cassette = Cassette::parse(text, "demo.jsonl").unwrap();
+/// let input = "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/list\"}\n";
+/// let mut output = Vec::new();
+/// serve_with(&cassette, MatchMode::Strict, input.as_bytes(), &mut output).await.unwrap();
+/// let reply: serde_json::Value = serde_json::from_slice(&output).unwrap();
+/// assert_eq!(reply["id"], 7);
+/// # }
+/// ```
+pub async fn serve_with<R, W>(
+    cassette: &Cassette,
+    mode: MatchMode,
+    reader: R,
+    mut writer: W,
+) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin,
 {
     let (tx, mut rx) = mpsc::unbounded_channel::<Result<Value, Value>>();
     let reading = tokio::spawn(read_messages(reader, tx));
-    let mut responder = Responder::new(cassette);
+    let mut responder = Responder::with_mode(cassette, mode);
     let mut backlog: VecDeque<Value> = VecDeque::new();
     loop {
         let message = match backlog.pop_front() {

@@ -153,6 +153,12 @@ struct Inner {
     capabilities_set: bool,
     probe_wait: Duration,
     next_id: AtomicI64,
+    /// The request ids this connection has sent: a 2025-11-25 session never sends one twice
+    /// ([`session_ids`](crate::target::session_ids)).
+    ids: crate::target::session_ids::SessionIds,
+    /// The `initialize` result, once a 2025-11-25 handshake succeeded: the session's ids
+    /// are then kept unique, and its `serverInfo` is the connection's.
+    legacy: std::sync::OnceLock<Value>,
     /// The answers to the server's own requests (2025 era), shared with the transport.
     answers: Arc<crate::target::answering::AnswerSources>,
     #[cfg(feature = "http")]
@@ -190,6 +196,8 @@ impl Client {
                 capabilities_set: false,
                 probe_wait: DEFAULT_PROBE_WAIT,
                 next_id: AtomicI64::new(1),
+                ids: crate::target::session_ids::SessionIds::default(),
+                legacy: std::sync::OnceLock::new(),
                 answers,
                 #[cfg(feature = "http")]
                 tools: tokio::sync::Mutex::new(None),
@@ -559,6 +567,12 @@ impl Client {
 
     /// Sends `body` (a request or a notification) and returns the exchange. A JSON-RPC error
     /// is a successful exchange: it is in [`Exchange::response`].
+    ///
+    /// After a 2025-11-25 handshake ([`Client::initialize`], or [`Client::era`] finding a
+    /// 2025-era server) the session never sends a request id twice, as that revision
+    /// requires: a request whose id this connection already sent goes out under a fresh one
+    /// ([`Client::next_id`]) and its response comes back under the id `body` has. An id sent
+    /// for the first time goes out as it is.
     pub async fn exchange(&self, body: &Value) -> Result<Exchange, ClientError> {
         self.exchange_within(body, self.inner.timeout).await
     }
@@ -568,17 +582,31 @@ impl Client {
         body: &Value,
         timeout: Duration,
     ) -> Result<Exchange, ClientError> {
-        match &self.inner.transport {
+        // In a 2025-11-25 session a request id is never sent twice: a reused one goes out
+        // fresh and its reply comes back under the caller's id. Before the handshake (and in
+        // 2026-07-28, which forbids only reusing an id still in flight) ids are only noted.
+        let claimed = if self.inner.legacy.get().is_some() {
+            Some(self.inner.ids.claim(body, &|| self.next_id()))
+        } else {
+            self.inner.ids.note(body);
+            None
+        };
+        let body = claimed.as_ref().map_or(body, |c| &c.wire);
+        let mut exchange = match &self.inner.transport {
             #[cfg(feature = "client")]
-            Transport::Stdio(t) => t.exchange(body, timeout).await,
+            Transport::Stdio(t) => t.exchange(body, timeout).await?,
             #[cfg(feature = "http")]
             Transport::Http(t) => {
                 let tools = self.tools_for(body, timeout).await;
                 let exchange = t.exchange(body, &tools, timeout).await?;
                 self.learn_tools(body, &exchange).await;
-                Ok(exchange)
+                exchange
             }
+        };
+        if let Some(claimed) = &claimed {
+            claimed.restore(&mut exchange);
         }
+        Ok(exchange)
     }
 
     /// Sends `body` and returns its JSON-RPC response (`null` for a notification).
@@ -614,6 +642,7 @@ impl Client {
                     params["cursor"] = Value::from(c.as_str());
                 }
                 let list = self.request_body("tools/list", params);
+                self.inner.ids.note(&list);
                 let Ok(exchange) = t.exchange(&list, &[], timeout).await else {
                     break;
                 };
@@ -836,6 +865,7 @@ impl Client {
         }
         self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await?;
+        let _ = self.inner.legacy.set(result.clone());
         Ok(Handshake {
             era: Era::Legacy,
             result,
@@ -1088,10 +1118,15 @@ impl Target for Client {
     }
 
     /// The transport, the HTTP endpoint (URL and options) over HTTP, and the transport events
-    /// so far ([`Client::transport_events`]). The era is not kept here: [`Client::era`]
-    /// probes it; `cases::Connected` keeps what it found.
+    /// so far ([`Client::transport_events`]), and after a 2025-11-25 handshake the
+    /// `serverInfo` it named ([`Connection::server_info`]). The era is not kept here:
+    /// [`Client::era`] probes it; `cases::Connected` keeps what it found.
     fn connection(&self) -> Connection {
-        let connection = Connection::new().with_events(Client::transport_events(self));
+        let mut connection = Connection::new().with_events(Client::transport_events(self));
+        // After a 2025-11-25 handshake: the server it named.
+        if let Some(info) = self.inner.legacy.get().and_then(|r| r.get("serverInfo")) {
+            connection = connection.with_server_info(info.clone());
+        }
         match &self.inner.transport {
             #[cfg(feature = "http")]
             Transport::Http(t) => connection

@@ -44,6 +44,7 @@ mod base;
 pub(crate) mod client_error;
 mod drive;
 mod http_options;
+pub(crate) mod session_ids;
 mod synthesize;
 
 #[cfg(any(feature = "cases", feature = "client", feature = "http"))]

@@ -130,33 +130,44 @@ pub fn http_command_context<C: NeedsClientAndHttpFeatures>(
 
 /// `#[mcp_test(era = both)]`: runs `run` once in each era, 2026-07-28 first, even when the
 /// first fails, then fails naming each era whose run panicked and why.
-pub async fn run_in_eras<F, Fut>(mut run: F)
+///
+/// The failure starts with the test's location (where the macro calls this, the
+/// `#[mcp_test]` attribute): it is printed on stderr and is the panic's payload, re-raised
+/// without the panic hook, so no line points into mcp-test (each era's own panic has already
+/// been reported where it happened).
+#[track_caller]
+pub fn run_in_eras<F, Fut>(mut run: F) -> impl std::future::Future<Output = ()>
 where
     F: FnMut(crate::wire::Era) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let mut failed = Vec::new();
-    for era in [crate::wire::Era::Current, crate::wire::Era::Legacy] {
-        if let Err(panic) = CatchUnwind(Box::pin(run(era))).await {
-            let reason = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("(a panic without a message)")
-                .to_owned();
-            failed.push(format!("in {}: {reason}", era.revision()));
+    let location = std::panic::Location::caller();
+    async move {
+        let mut failed = Vec::new();
+        for era in [crate::wire::Era::Current, crate::wire::Era::Legacy] {
+            if let Err(panic) = CatchUnwind(Box::pin(run(era))).await {
+                let reason = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("(a panic without a message)")
+                    .to_owned();
+                failed.push(format!("in {}: {reason}", era.revision()));
+            }
         }
-    }
-    if !failed.is_empty() {
-        panic!(
-            "#[mcp_test(era = both)]: the test failed {}:\n{}",
-            if failed.len() == 2 {
-                "in both eras"
-            } else {
-                "in one era"
-            },
-            failed.join("\n")
-        );
+        if !failed.is_empty() {
+            let message = format!(
+                "{location}: #[mcp_test(era = both)]: the test failed {}:\n{}",
+                if failed.len() == 2 {
+                    "in both eras"
+                } else {
+                    "in one era"
+                },
+                failed.join("\n")
+            );
+            eprintln!("{message}");
+            std::panic::resume_unwind(Box::new(message));
+        }
     }
 }
 

@@ -329,7 +329,10 @@ impl TestContext {
         let caller = Location::caller();
         async move {
             match command.start().await {
-                Ok(process) => TestContext::for_target(process),
+                Ok(process) => {
+                    let client = process.client.clone();
+                    TestContext::over_client(process, client)
+                }
                 Err(e) => panic!("{caller}: TestContext::http_command: {e}"),
             }
         }

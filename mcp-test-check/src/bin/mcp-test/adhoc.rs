@@ -6,8 +6,9 @@
 //! error (or a tool result with `isError: true`), 2 when the request could not be made (bad
 //! arguments, no connection).
 
-use super::open::{OpenError, Opened, TargetArgs, open};
+use super::open::{OpenError, Opened, TargetArgs, open_answering};
 use clap::{Args, Subcommand, ValueEnum};
+use mcp_test::cases::every_client_capability;
 use mcp_test::target::{Answers, DriveError, Target, drive, send_within};
 use mcp_test::testing::{RequestOptions, answer};
 use mcp_test::wire::build::build_request;
@@ -61,6 +62,10 @@ pub(super) enum Adhoc {
 
 /// What every ad-hoc command takes.
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "Seconds each request is waited for (each page of `list`, each round of `call`); one \
+     that takes longer fails the command (exit 2). The handshake waits --connect-timeout"
+)))]
 pub(super) struct Common {
     #[command(flatten)]
     target: TargetArgs,
@@ -161,7 +166,13 @@ pub(super) async fn run(command: Adhoc) -> ExitCode {
         Ok(request) => request,
         Err(e) => return fail(&e),
     };
-    let opened = match open(&common.target, false).await {
+    // A tool may ask: `call` declares what its answers answer (in 2025-11-25 the handshake
+    // carries it, and the server asks on the connection).
+    let answers = match &request {
+        Request::Call { answers, .. } => Some(answers.clone()),
+        _ => None,
+    };
+    let opened = match open_answering(&common.target, false, answers).await {
         Ok(opened) => opened,
         Err(e) => return fail(&connect_error(&e)),
     };
@@ -461,8 +472,9 @@ async fn call(
     arguments: Value,
     answers: &Answers,
 ) -> Result<Answered, String> {
-    // Every question can be answered (scripted, or asked), so every capability is declared.
-    let capabilities = json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}});
+    // Every question can be answered (scripted, or asked), so every capability is declared
+    // (in 2025-11-25 by the handshake too, `open_answering`).
+    let capabilities = every_client_capability();
     let body = session.body(
         "tools/call",
         json!({

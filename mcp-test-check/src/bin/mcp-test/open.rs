@@ -4,8 +4,8 @@
 
 use clap::Args;
 use mcp_test::Server;
-use mcp_test::cases::Connected;
-use mcp_test::client::{Client, ClientError, HttpOptions};
+use mcp_test::cases::{Connected, every_client_capability};
+use mcp_test::client::{Answers, Client, ClientError, HttpOptions};
 use mcp_test::target::{Target, TargetError};
 use mcp_test::wire::Era;
 use mcp_test_check::generate::ServerSource;
@@ -221,6 +221,9 @@ struct Dial {
     max_message_bytes: usize,
     /// Processes of the command started ahead of need ([`prespawn`]), taken first.
     spares: Spares,
+    /// The answers the command gives to the server's questions, when it gives any
+    /// ([`open_answering`]).
+    answers: Option<Answers>,
 }
 
 /// Processes of the command started ahead of need, beside the first ([`prespawn`]): the
@@ -285,6 +288,7 @@ impl Dial {
             timeout: connect.after.max(Duration::from_secs(args.timeout.max(1))),
             max_message_bytes: args.max_message_bytes,
             spares: Spares::default(),
+            answers: None,
         })
     }
 
@@ -298,9 +302,11 @@ impl Dial {
     }
 
     /// A new client: over HTTP to the URL, a new process of the command, or the example
-    /// server on an in-memory pipe. The handshake declares no client capabilities, and the
-    /// checker's requests declare their own: none for the schema cases, every one when it
-    /// drives a tool that asks.
+    /// server on an in-memory pipe. Without answers the handshake declares no client
+    /// capabilities, and the checker's requests declare their own: none for the schema
+    /// cases, every one when it drives a tool that asks. With answers (`call`) a 2025-11-25
+    /// handshake declares every capability they can answer (elicitation in form and URL
+    /// mode, sampling, roots), and the client answers the server's own requests from them.
     async fn new_client(&self) -> Result<Client, ClientError> {
         let client = if let Some((url, options)) = &self.url {
             Client::http_with(url, options)?.with_max_message_bytes(self.max_message_bytes)
@@ -322,9 +328,13 @@ impl Dial {
             let (read, write) = tokio::io::split(client_end);
             Client::connect(read, write)
         };
-        Ok(client
-            .with_timeout(self.timeout)
-            .with_capabilities(serde_json::json!({})))
+        let client = client.with_timeout(self.timeout);
+        Ok(match &self.answers {
+            Some(answers) => client
+                .with_capabilities(every_client_capability())
+                .with_answers(answers.clone()),
+            None => client.with_capabilities(serde_json::json!({})),
+        })
     }
 }
 
@@ -447,6 +457,22 @@ pub(crate) fn http_options(args: &TargetArgs) -> Result<HttpOptions, ClientError
 }
 
 pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, OpenError> {
+    open_answering(args, progress, None).await
+}
+
+/// [`open`] for a command that answers the server's questions with `answers` (`call`): a
+/// 2025-11-25 connection then declares the client capabilities they answer in its
+/// `initialize` and answers the server's own requests from them ([`Dial::new_client`]).
+pub(crate) async fn open_answering(
+    args: &TargetArgs,
+    progress: bool,
+    answers: Option<Answers>,
+) -> Result<Opened, OpenError> {
+    let dial = || -> Result<Dial, ClientError> {
+        let mut dial = Dial::new(args)?;
+        dial.answers.clone_from(&answers);
+        Ok(dial)
+    };
     // The handshake waits up to the connect timeout; each call of the check is bounded by
     // `--timeout` on top of that (the client's own timeout is the longer of the two).
     let connect = connect_timeout(args.connect_timeout, &args.command);
@@ -457,7 +483,7 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
     };
     if let Some(url) = &args.url {
         note(&format!("connecting to {url} (connect timeout {connect})"));
-        let client = Dial::new(args)?.client().await?;
+        let client = dial()?.client().await?;
         let connected = within_connect_timeout(
             Connected::connect(client, url.clone(), args.era.0),
             &connect,
@@ -482,7 +508,7 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
     if !args.command.is_empty() {
         let label = args.command.join(" ");
         note(&format!("starting `{label}` (connect timeout {connect})"));
-        let client = Dial::new(args)?.client().await?;
+        let client = dial()?.client().await?;
         let connected = within_connect_timeout(
             Connected::connect(client.clone(), label.clone(), args.era.0),
             &connect,
@@ -517,7 +543,7 @@ pub(crate) async fn open(args: &TargetArgs, progress: bool) -> Result<Opened, Op
         note(&format!(
             "no target given: checking the bundled example server in process, in {era}"
         ));
-        let client = Dial::new(args)?.client().await?;
+        let client = dial()?.client().await?;
         let connected = Connected::connect(client, "the bundled example server", Some(era))
             .await
             .map_err(|source| OpenError::Handshake {

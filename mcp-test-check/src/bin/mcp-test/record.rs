@@ -32,6 +32,11 @@ const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 const EXIT_GRACE: Duration = Duration::from_secs(5);
 
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "With --url: seconds each message passed on to the server waits for its reply; one \
+     that takes longer gets the client an error naming the timeout instead. A stdio \
+     server's lines pass through as they come, never timed out"
+)))]
 pub(crate) struct RecordArgs {
     /// The cassette to write (JSON Lines; created or truncated).
     #[arg(long, value_name = "FILE")]

@@ -11,6 +11,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "Seconds each replayed request waits for the live server's reply; one that takes \
+     longer stops the replay (exit 2)"
+)))]
 pub(crate) struct ReplayArgs {
     /// The cassette to replay.
     #[arg(value_name = "CASSETTE")]

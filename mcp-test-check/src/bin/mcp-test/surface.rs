@@ -15,7 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The `--timeout` of `surface` and of `diff` with a target.
+const FETCH_TIMEOUT_HELP: &str = "Seconds each list request (every page of tools, resources, \
+    templates and prompts) is waited for; one that takes longer fails the command (exit 2). \
+    The handshake waits --connect-timeout";
+
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(FETCH_TIMEOUT_HELP)))]
 pub(super) struct SurfaceArgs {
     #[command(flatten)]
     target: TargetArgs,
@@ -25,6 +31,7 @@ pub(super) struct SurfaceArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help(FETCH_TIMEOUT_HELP)))]
 pub(super) struct DiffArgs {
     /// The surface before: a file `mcp-test surface` wrote (or any JSON object with tools,
     /// resources, resourceTemplates, prompts and capabilities).

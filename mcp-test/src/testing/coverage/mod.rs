@@ -42,11 +42,18 @@
 //! The server of a request is the in-process server's info, else the `serverInfo` in the
 //! reply's `_meta` (2026-07-28) or result (`server/discover`, `initialize`), else what the
 //! target knew before asking ([`Connection::server_info`](crate::target::Connection::server_info):
-//! an rmcp handler in process states its name and version), else it is found at report time
-//! from other requests to the same target; else the target's label stands. So a server is
-//! one row whether or not the suite discovered it.
-//! In-process servers with the same name and version are one server in the report, whose
-//! universe is the union of theirs.
+//! an rmcp handler in process states its name and version, a 2025-11-25 session its
+//! `initialize` result's), else it is found at report time from other requests to the same
+//! target; else the target's label stands. So a server is one row whether or not the suite
+//! discovered it, in whichever era, over whichever transport and port it was reached.
+//!
+//! A server is its name and version, and whether it answered in this process: the requests
+//! an in-process [`Server`] answered (through a `TestContext::new`, a 2025-era session of it)
+//! are one row, whose universe is the union of the registries of the servers with that name
+//! and version; the requests to a server of that name in another process (a child over
+//! stdio, `TestContext::http_command`, a URL) are another, whose universe is what the suite
+//! listed, over stdio and HTTP, in both eras alike. The same name in process and in a
+//! binary may be other code, and the registry says nothing of what the binary serves.
 //!
 //! ```
 //! use mcp_test::testing::coverage::{Recorder, report};
@@ -243,7 +250,14 @@ impl Recorder {
         }
         lines.push((
             None,
-            request_event(method, message, response, &label, server),
+            request_event(
+                method,
+                message,
+                response,
+                &label,
+                server,
+                in_process.is_some(),
+            ),
         ));
         self.write(&lines);
     }
@@ -502,9 +516,17 @@ fn server_info(response: &Value) -> Option<Value> {
 }
 
 /// The server's name and version as the target knew them before any reply
-/// ([`Connection::server_info`]).
+/// ([`Connection::server_info`]), or as its handshake gave them (a 2025-11-25 session's
+/// `initialize` result, whose replies carry no `serverInfo`; a `server/discover` result).
 fn known_server_info(target: &(impl Target + ?Sized)) -> Option<Value> {
-    let info = target.connection().server_info?;
+    let connection = target.connection();
+    let info = connection.server_info.or_else(|| {
+        let handshake = connection.handshake?;
+        handshake
+            .get("serverInfo")
+            .or_else(|| handshake.get("_meta")?.get(meta_keys::SERVER_INFO))
+            .cloned()
+    })?;
     let name = info.get("name")?.as_str()?;
     let version = info.get("version").and_then(Value::as_str).unwrap_or("");
     Some(json!({"name": name, "version": version}))
@@ -556,6 +578,7 @@ fn request_event(
     response: Option<&Value>,
     label: &str,
     server: Option<Value>,
+    in_process: bool,
 ) -> Value {
     let params = message.get("params").unwrap_or(&Value::Null);
     let mut event = Map::new();
@@ -563,6 +586,7 @@ fn request_event(
     event.insert("event".into(), "request".into());
     event.insert("target".into(), label.into());
     event.insert("server".into(), server.unwrap_or(Value::Null));
+    event.insert("in_process".into(), in_process.into());
     event.insert("method".into(), method.into());
     event.insert("outcome".into(), outcome(method, response).as_str().into());
     let string = |v: Option<&Value>| v.and_then(Value::as_str).map(Value::from);
@@ -659,6 +683,7 @@ mod tests {
             Some(&json!({"result": {}})),
             "t",
             None,
+            false,
         );
         assert_eq!(event["ref"], "ref/resource");
         assert_eq!(event["name"], "file:///{path}");
@@ -666,7 +691,7 @@ mod tests {
         assert_eq!(event["outcome"], "success");
         let message = json!({"id": 2, "method": "tools/call",
             "params": {"name": "items", "arguments": {"action": "get", "data": {}}}});
-        let event = request_event("tools/call", &message, None, "t", None);
+        let event = request_event("tools/call", &message, None, "t", None, false);
         assert_eq!(
             (&event["tool"], &event["action"]),
             (&json!("items"), &json!("get"))

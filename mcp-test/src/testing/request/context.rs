@@ -99,6 +99,9 @@ pub struct TestContext {
     era: Era,
     /// In the 2025 era: where the round helpers put their answers while they run.
     answers: Option<Arc<AnswerSources>>,
+    /// The recorders of [`TestContext::record_coverage`], kept so that a 2025-era session
+    /// of an in-process server, a target of its own, records too.
+    recorders: Vec<crate::testing::coverage::Recorder>,
 }
 
 impl fmt::Debug for TestContext {
@@ -153,6 +156,7 @@ impl TestContext {
             client: None,
             era: Era::Current,
             answers: None,
+            recorders: Vec::new(),
         }
     }
 
@@ -173,13 +177,25 @@ impl TestContext {
             client: None,
             era: Era::Current,
             answers: None,
+            recorders: Vec::new(),
         }
     }
 
     /// A context over `client` (stdio, HTTP), which [`TestContext::in_era`] can switch.
     #[cfg(any(feature = "client", feature = "http"))]
     pub(crate) fn for_client(client: crate::client::Client) -> Self {
-        let mut context = TestContext::for_target(client.clone());
+        TestContext::over_client(client.clone(), client)
+    }
+
+    /// A context over `target`, a target that sends through `client` (a server process it
+    /// keeps alive): [`TestContext::in_era`] speaks the handshake through the client and
+    /// keeps sending through `target`.
+    #[cfg(any(feature = "client", feature = "http"))]
+    pub(crate) fn over_client(
+        target: impl Target + 'static,
+        client: crate::client::Client,
+    ) -> Self {
+        let mut context = TestContext::for_target(target);
         context.client = Some(client);
         context
     }
@@ -199,10 +215,17 @@ impl TestContext {
     /// answers that 2026-07-28 resends as `inputResponses`: a test written once answers the
     /// same way in both eras.
     ///
+    /// That revision forbids a client to reuse a request id within a session, and every
+    /// helper sends the id of [`RequestOptions::request_id`] (`1` by default): the session
+    /// sends each id as it is the first time, and a later request with an id it already
+    /// used under a fresh one, its reply given back under the id the request had (text sent
+    /// as it is, [`Target::send_text`], passes untouched).
+    ///
     /// Works on a context over an in-process server ([`TestContext::new`]; must be called
-    /// inside a tokio runtime, which answers the server's requests), over stdio or over HTTP.
-    /// Panics on another context (an rmcp server, a server command, a context over any
-    /// target): the handshake belongs to the connection it was built with.
+    /// inside a tokio runtime, which answers the server's requests), over stdio, over HTTP,
+    /// or over your own server binary ([`TestContext::http_command`]). Panics on another
+    /// context (an rmcp server, a context over any target): the handshake belongs to the
+    /// connection it was built with.
     ///
     /// ```
     /// use mcp_test::testing::TestContext;
@@ -233,7 +256,8 @@ impl TestContext {
         #[cfg(any(feature = "client", feature = "http"))]
         if let Some(client) = &self.client {
             // The client's transport answers from its own sources.
-            let legacy = super::era::Legacy::client(client.clone(), capabilities);
+            let legacy =
+                super::era::Legacy::client(client.clone(), self.target.clone(), capabilities);
             let mut context = self.clone();
             context.target = Arc::new(legacy);
             context.era = era;
@@ -241,7 +265,7 @@ impl TestContext {
             return context;
         }
         let answers = Arc::new(AnswerSources::default());
-        let target: Arc<dyn Target> = match &self.server {
+        let mut target: Arc<dyn Target> = match &self.server {
             Some(server) => Arc::new(super::era::Legacy::in_process(
                 server.clone(),
                 capabilities,
@@ -253,6 +277,13 @@ impl TestContext {
                 self.target.label()
             ),
         };
+        // The session is a target of its own: the recordings wrap it again.
+        for recorder in &self.recorders {
+            target = Arc::new(crate::testing::coverage::Recording::new(
+                target,
+                recorder.clone(),
+            ));
+        }
         let mut context = self.clone();
         context.target = target;
         context.era = era;
@@ -366,6 +397,8 @@ impl TestContext {
     /// # }
     /// ```
     pub fn record_coverage(&self, recorder: &crate::testing::coverage::Recorder) -> TestContext {
+        let mut recorders = self.recorders.clone();
+        recorders.push(recorder.clone());
         TestContext {
             target: Arc::new(crate::testing::coverage::Recording::new(
                 self.target.clone(),
@@ -377,6 +410,7 @@ impl TestContext {
             client: self.client.clone(),
             era: self.era,
             answers: self.answers.clone(),
+            recorders,
         }
     }
 
@@ -441,6 +475,7 @@ impl TestContext {
             client: self.client.clone(),
             era: self.era,
             answers: self.answers.clone(),
+            recorders: self.recorders.clone(),
         }
     }
 

@@ -1,28 +1,36 @@
 //! A test context speaking the 2025-11-25 era ([`TestContext::in_era`]): the target wrapped so
 //! that its first message is preceded by the `initialize` handshake, the 2026-07-28 `_meta`
-//! the helpers write is left out, and the server's own requests are answered from the
-//! answers of the round helpers in flight.
+//! the helpers write is left out, no request id is sent twice in the session
+//! ([`session_ids`](crate::target::session_ids): by the client over stdio and HTTP, here in
+//! process), and the server's own requests are answered from the answers of the round
+//! helpers in flight.
 
 #[cfg(any(feature = "client", feature = "http"))]
 use crate::client::Client;
 use crate::server::{Caller, Server};
 use crate::session::Session;
 use crate::target::answering::AnswerSources;
+use crate::target::session_ids::SessionIds;
 use crate::target::{Connection, Target, TargetError, TargetFuture};
 use crate::wire::build::without_2026_meta;
 use serde_json::{Value, json};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use tokio::sync::OnceCell;
 
-/// How the handshake is spoken.
+/// How the handshake is spoken, and who keeps the session's request ids unique.
 enum Handshake {
-    /// An in-process [`Session`]: `initialize` sent as a message.
-    Session,
+    /// An in-process [`Session`]: `initialize` sent as a message; the ids kept here, fresh
+    /// ones counted from 1.
+    Session { ids: SessionIds, next_id: AtomicI64 },
     /// A client (stdio, HTTP): `Client::initialize_declaring`, which also sets the HTTP
-    /// session's protocol version.
+    /// session's protocol version; the client keeps its session's ids unique.
     #[cfg(any(feature = "client", feature = "http"))]
     Client(Client),
 }
+
+/// The id of the in-process handshake's `initialize`.
+const INITIALIZE_ID: &str = "mcp-test-initialize";
 
 /// A target spoken to in the 2025-11-25 era.
 pub(super) struct Legacy {
@@ -59,19 +67,25 @@ impl Legacy {
                 }
             }
         });
+        let ids = SessionIds::default();
+        ids.note(&json!({"id": INITIALIZE_ID, "method": "initialize"}));
         Legacy {
             inner: Arc::new(session),
-            handshake: Handshake::Session,
+            handshake: Handshake::Session {
+                ids,
+                next_id: AtomicI64::new(1),
+            },
             capabilities,
             done: OnceCell::new(),
         }
     }
 
-    /// `client` spoken to in the 2025 era.
+    /// `client` spoken to in the 2025 era, each message sent through `inner` (the client,
+    /// or a target over it: a process it talks to, a coverage recording).
     #[cfg(any(feature = "client", feature = "http"))]
-    pub(super) fn client(client: Client, capabilities: Value) -> Legacy {
+    pub(super) fn client(client: Client, inner: Arc<dyn Target>, capabilities: Value) -> Legacy {
         Legacy {
-            inner: Arc::new(client.clone()),
+            inner,
             handshake: Handshake::Client(client),
             capabilities,
             done: OnceCell::new(),
@@ -90,8 +104,8 @@ impl Legacy {
                         .await
                         .map(|handshake| handshake.result)
                         .map_err(|e| e.to_string()),
-                    Handshake::Session => {
-                        let initialize = json!({"jsonrpc": "2.0", "id": "mcp-test-initialize",
+                    Handshake::Session { .. } => {
+                        let initialize = json!({"jsonrpc": "2.0", "id": INITIALIZE_ID,
                             "method": "initialize", "params": {
                                 "protocolVersion": crate::wire::Era::Legacy.revision(),
                                 "capabilities": self.capabilities,
@@ -136,7 +150,18 @@ impl Target for Legacy {
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         Box::pin(async move {
             self.initialized().await?;
-            self.inner.send(&without_2026_meta(message), caller).await
+            let message = without_2026_meta(message);
+            match &self.handshake {
+                Handshake::Session { ids, next_id } => {
+                    let fresh = || next_id.fetch_add(1, Ordering::Relaxed);
+                    let claimed = ids.claim(&message, &fresh);
+                    let mut exchange = self.inner.send(&claimed.wire, caller).await?;
+                    claimed.restore(&mut exchange);
+                    Ok(exchange)
+                }
+                #[cfg(any(feature = "client", feature = "http"))]
+                Handshake::Client(_) => self.inner.send(&message, caller).await,
+            }
         })
     }
 
@@ -148,13 +173,16 @@ impl Target for Legacy {
     }
 
     /// The inner target's, in the 2025-11-25 era, with what the handshake gave once it is
-    /// done (the `initialize` result, its capabilities and revision).
+    /// done (the `initialize` result, its capabilities, revision and `serverInfo`).
     fn connection(&self) -> Connection {
         let mut connection = self.inner.connection().with_era(crate::wire::Era::Legacy);
         if let Some(Ok(result)) = self.done.get() {
             connection.capabilities = result.get("capabilities").cloned();
             if let Some(version) = result.get("protocolVersion").and_then(Value::as_str) {
                 connection.protocol_version = Some(version.to_owned());
+            }
+            if let Some(info) = result.get("serverInfo") {
+                connection.server_info = Some(info.clone());
             }
             connection.handshake = Some(result.clone());
         }

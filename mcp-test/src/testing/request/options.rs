@@ -194,7 +194,9 @@ impl RequestOptions {
     }
 
     setters! {
-        /// The JSON-RPC id (default `1`).
+        /// The JSON-RPC id (default `1`). A 2025-11-25 session sends an id it already used
+        /// under a fresh one and gives the reply back under this one
+        /// ([`TestContext::in_era`](crate::testing::TestContext::in_era)).
         ///
         /// ```
         /// # use mcp_test::testing::RequestOptions;

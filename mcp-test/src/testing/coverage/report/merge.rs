@@ -7,6 +7,7 @@ use super::{
 };
 use crate::uri_template::UriTemplate;
 use serde_json::{Map, Value};
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -25,6 +26,9 @@ enum Event {
     Request {
         target: String,
         server: Option<String>,
+        /// Whether an in-process server answered; `None` in a file written before requests
+        /// said so.
+        in_process: Option<bool>,
         method: String,
         outcome: Outcome,
         tool: Option<String>,
@@ -45,6 +49,14 @@ impl Event {
     fn server(&self) -> Option<&str> {
         match self {
             Event::Universe { server, .. } | Event::Request { server, .. } => server.as_deref(),
+        }
+    }
+
+    /// Whether an in-process server answered, when the event says: a registry is one's.
+    fn in_process(&self) -> Option<bool> {
+        match self {
+            Event::Universe { registry, .. } => Some(*registry),
+            Event::Request { in_process, .. } => *in_process,
         }
     }
 }
@@ -177,9 +189,15 @@ fn parse_line(line: &str) -> Result<Event, String> {
                 )),
                 None => None,
             };
+            let in_process = match event.get("in_process") {
+                None | Some(Value::Null) => None,
+                Some(Value::Bool(b)) => Some(*b),
+                Some(other) => return Err(format!("/in_process: expected a boolean, got {other}")),
+            };
             Ok(Event::Request {
                 target,
                 server,
+                in_process,
                 method: string(&event, "method")?,
                 outcome,
                 tool: optional_string(&event, "tool")?,
@@ -309,7 +327,7 @@ impl Acc {
         }
     }
 
-    fn finish(self, name: String) -> ServerCoverage {
+    fn finish(self, name: String, in_process: bool) -> ServerCoverage {
         let mut tools = Vec::new();
         let mut plain_tools = Vec::new();
         let mut actions_rows = Vec::new();
@@ -479,6 +497,7 @@ impl Acc {
         };
         ServerCoverage {
             name,
+            in_process,
             labels: self.labels.into_iter().collect(),
             processes: self.files.len(),
             universe: if self.registry {
@@ -564,7 +583,16 @@ impl Coverage {
                     .insert(server.to_owned());
             }
         }
-        let mut servers: BTreeMap<String, Acc> = BTreeMap::new();
+        // A server is its name and whether it answered in process (in process first).
+        let mut servers: BTreeMap<(String, Reverse<bool>), Acc> = BTreeMap::new();
+        // A request of a file written before requests said whether an in-process server
+        // answered goes where a registry of its server's name is, in any file.
+        let registries: BTreeSet<String> = parsed
+            .iter()
+            .flatten()
+            .filter(|e| matches!(e, Event::Universe { registry: true, .. }))
+            .filter_map(|e| e.server().map(str::to_owned))
+            .collect();
         let mut requests = 0;
         let files = parsed.len();
         for (file, events) in parsed.into_iter().enumerate() {
@@ -575,26 +603,40 @@ impl Coverage {
                         .or_insert_with(|| server.to_owned());
                 }
             }
-            for event in events {
-                let name = match event.server() {
-                    Some(server) => server.to_owned(),
-                    None => here.get(event.target()).cloned().unwrap_or_else(|| {
-                        match everywhere.get(event.target()) {
-                            Some(found) if found.len() == 1 => {
-                                found.iter().next().cloned().unwrap_or_default()
-                            }
-                            _ => event.target().to_owned(),
+            let named: Vec<(String, Event)> = events
+                .into_iter()
+                .map(|event| {
+                    let name = match event.server() {
+                        Some(server) => server.to_owned(),
+                        None => {
+                            here.get(event.target()).cloned().unwrap_or_else(|| {
+                                match everywhere.get(event.target()) {
+                                    Some(found) if found.len() == 1 => {
+                                        found.iter().next().cloned().unwrap_or_default()
+                                    }
+                                    _ => event.target().to_owned(),
+                                }
+                            })
                         }
-                    }),
-                };
+                    };
+                    (name, event)
+                })
+                .collect();
+            for (name, event) in named {
+                let in_process = event
+                    .in_process()
+                    .unwrap_or_else(|| registries.contains(&name));
                 requests += usize::from(matches!(event, Event::Request { .. }));
-                servers.entry(name).or_default().add(file, event);
+                servers
+                    .entry((name, Reverse(in_process)))
+                    .or_default()
+                    .add(file, event);
             }
         }
         Ok(Coverage {
             servers: servers
                 .into_iter()
-                .map(|(name, acc)| acc.finish(name))
+                .map(|((name, Reverse(in_process)), acc)| acc.finish(name, in_process))
                 .collect(),
             files,
             requests,

@@ -14,8 +14,8 @@
 //! use mcp_test::testing::coverage::report::{Coverage, Outcome};
 //!
 //! let process_1 = r#"{"v":1,"event":"universe","source":"registry","target":"t","server":{"name":"s","version":"1"},"tools":[{"name":"add","actions":[]},{"name":"sub","actions":[]}],"resources":[],"templates":[],"prompts":[],"completions":[]}
-//! {"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"method":"tools/call","outcome":"success","tool":"add"}"#;
-//! let process_2 = r#"{"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"method":"tools/call","outcome":"execution_error","tool":"add"}"#;
+//! {"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"in_process":true,"method":"tools/call","outcome":"success","tool":"add"}"#;
+//! let process_2 = r#"{"v":1,"event":"request","target":"t","server":{"name":"s","version":"1"},"in_process":true,"method":"tools/call","outcome":"execution_error","tool":"add"}"#;
 //! let coverage = Coverage::from_texts([("1.jsonl", process_1), ("2.jsonl", process_2)]).unwrap();
 //! let server = &coverage.servers()[0];
 //! assert_eq!(server.processes(), 2);
@@ -339,10 +339,13 @@ pub enum Universe {
     Unknown,
 }
 
-/// The coverage of one server, merged over every process.
+/// The coverage of one server, merged over every process: its name and version, in the test
+/// process or in another ([`ServerCoverage::in_process`]), over every era, transport and port
+/// it was reached by.
 #[derive(Clone, Debug)]
 pub struct ServerCoverage {
     name: String,
+    in_process: bool,
     labels: Vec<String>,
     processes: usize,
     universe: Universe,
@@ -361,6 +364,13 @@ impl ServerCoverage {
     /// `NAME VERSION`, or the target's label when the server never said its name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether it answered in the test process (an in-process `Server`); the same name and
+    /// version reached in another process (a child over stdio, a URL) is another
+    /// `ServerCoverage`.
+    pub fn in_process(&self) -> bool {
+        self.in_process
     }
 
     /// The targets it was reached as (`demo 1.0.0 (in process)`, a command line, a URL).

@@ -16,6 +16,7 @@ impl Coverage {
             .map(|s| {
                 json!({
                     "server": s.name,
+                    "in_process": s.in_process,
                     "targets": s.labels,
                     "processes": s.processes,
                     "universe": match s.universe {

@@ -286,3 +286,100 @@ fn only_uncovered_rows_can_be_kept() {
         }
     );
 }
+
+/// One server reached in another process over stdio and HTTP, in both eras, on ports of
+/// every run, is one row, and its figure is the whole suite's; the same name answered in
+/// process is a row of its own, whose registry says nothing of what the binary serves.
+#[test]
+fn a_server_is_its_name_across_eras_transports_and_ports_and_apart_from_in_process() {
+    let remote = |target: &str, tool: &str| {
+        request(
+            Some("calc"),
+            target,
+            "tools/call",
+            "success",
+            json!({"tool": tool, "in_process": false}),
+        )
+    };
+    let listed = json!({"v": 1, "event": "universe", "source": "list",
+        "target": "http://127.0.0.1:41234/mcp", "server": {"name": "calc", "version": "1.0.0"},
+        "tools": [{"name": "add", "actions": []}, {"name": "sub", "actions": []}]});
+    let one = [
+        listed.to_string(),
+        remote("http://127.0.0.1:41234/mcp", "add"),
+        remote("./target/debug/calc (2025-11-25)", "sub"),
+    ];
+    let two = [
+        remote("http://127.0.0.1:50011/mcp (2025-11-25)", "add"),
+        universe(
+            "calc",
+            json!([{"name": "add", "actions": []}, {"name": "mul", "actions": []}]),
+        ),
+        request(
+            Some("calc"),
+            "calc 1.0.0 (in process)",
+            "tools/call",
+            "success",
+            json!({"tool": "mul", "in_process": true}),
+        ),
+    ];
+    let coverage = merged(&one, &two);
+    let [in_process, elsewhere] = coverage.servers() else {
+        panic!("two rows: {:?}", coverage.servers())
+    };
+    assert_eq!(
+        (in_process.name(), in_process.in_process()),
+        ("calc 1.0.0", true)
+    );
+    assert_eq!(in_process.universe(), Universe::Registry);
+    // add, mul, and the resource, template, prompt and completion the helper lists.
+    assert_eq!(in_process.summary().items().to_string(), "1/6 (16.7%)");
+    assert_eq!(
+        (elsewhere.name(), elsewhere.in_process()),
+        ("calc 1.0.0", false)
+    );
+    assert_eq!(elsewhere.universe(), Universe::Listed);
+    assert_eq!(elsewhere.labels().len(), 3, "{:?}", elsewhere.labels());
+    assert_eq!(elsewhere.summary().items().to_string(), "2/2 (100.0%)");
+    assert_eq!(elsewhere.processes(), 2);
+    let json = coverage.to_json();
+    assert_eq!(json["servers"][0]["in_process"], true);
+    assert_eq!(json["servers"][1]["in_process"], false);
+    assert!(
+        coverage.to_text().contains(
+            "== calc 1.0.0 (in another process: the items the suite listed; 2 processes)"
+        ),
+        "{}",
+        coverage.to_text()
+    );
+    // A request of a file that does not say goes where its server's registry is, in any
+    // file.
+    let older = [universe("calc", json!([{"name": "add", "actions": []}]))];
+    let said_nothing = [request(
+        Some("calc"),
+        "calc",
+        "tools/call",
+        "success",
+        json!({"tool": "add"}),
+    )];
+    let older = merged(&older, &said_nothing);
+    assert!(only_server(&older).in_process());
+    assert_eq!(
+        only_server(&older).summary().tools.to_string(),
+        "1/1 (100.0%)"
+    );
+    let bad = request(
+        Some("calc"),
+        "t",
+        "ping",
+        "success",
+        json!({"in_process": "yes"}),
+    );
+    let error = Coverage::from_texts([("x.jsonl", bad.as_str())]).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("/in_process: expected a boolean"),
+        "{error}"
+    );
+}
