@@ -363,8 +363,26 @@ async fn client_credentials_tokens_reach_the_access_rules_through_the_validator(
         format!("items for {}", auth.client_id()),
         "{called}"
     );
-    let plain = TestContext::http_with(&resource, &mcp_test::auth::bearer(&token_for("mcp").await));
-    assert_eq!(names(plain.list_tools().await), ["hello"]);
+    // Without items.read the tool is still listed, and calling it is a 403 naming the scope.
+    let plain_token = mcp_test::auth::bearer(&token_for("mcp").await);
+    let plain = TestContext::http_with(&resource, &plain_token);
+    assert_eq!(names(plain.list_tools().await), ["hello", "items"]);
+    let client = mcp_test::client::Client::http_with(&resource, &plain_token).expect("a client");
+    let refused = client
+        .send(&client.tool_call_body("items", json!({})))
+        .await
+        .expect_err("a 403");
+    match &refused {
+        mcp_test::client::ClientError::Forbidden {
+            challenge: Some(challenge),
+            ..
+        } => {
+            assert!(challenge.is_insufficient_scope(), "{refused}");
+            // The endpoint's scope and the tool's, in one challenge.
+            assert_eq!(challenge.scope, ["mcp", "items.read"], "{refused}");
+        }
+        other => panic!("not a 403 with a challenge: {other:?}"),
+    }
 
     let wrong_secret = post_form(
         &token_url,
