@@ -70,7 +70,7 @@ pub mod generate;
 pub use consent::{Consent, ToolClass};
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
-pub use issuer::{AuthIssuer, IssuerError};
+pub use issuer::{AuthIssuer, Grant, IssuerError};
 pub use options::{CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS};
 pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use reconnect::Reconnect;

@@ -40,7 +40,7 @@ impl ReadNotes {
 
 /// Adds a note.
 #[derive(Tool)]
-#[tool(annotations(idempotent = false))]
+#[tool(annotations(destructive = false, idempotent = false))]
 pub struct AddNote {
     /// The note's text
     #[tool(min_length = 1, max_length = 200)]

@@ -326,3 +326,67 @@ async fn a_header_http_cannot_carry_fails_the_start_naming_it() {
     assert!(text.contains("was not started"), "{text}");
     assert!(text.contains("X-Bad"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_with_the_write_scope_sees_the_write_tool() {
+    use mcp_test::cases::Connected;
+    use mcp_test::client::HttpOptions;
+    use mcp_test_check::{AuthIssuer, CheckOptions, Severity, check};
+    use std::time::Duration;
+
+    let auth = AuthServer::start().await.expect("the issuer starts");
+    // The server names only the read scope (its scopes_supported): the write scope is one a
+    // check must be told to ask for.
+    let url = serve_notes(&auth).await;
+    for (asked, sees) in [(vec![], false), (vec![WRITE], true)] {
+        let issuer = AuthIssuer::new(auth.issuer()).scopes(asked.clone());
+        let grant = issuer
+            .grant_for(&url, &HttpOptions::new(), Duration::from_secs(10))
+            .await
+            .expect("a token of the local issuer");
+        let mut held = vec![READ];
+        held.extend(asked.iter().copied());
+        assert_eq!(grant.scopes, held);
+        let client = Client::http_with(&url, &grant.options).expect("a client");
+        let connected = Connected::probe(client, "the notes server")
+            .await
+            .expect("it answers server/discover");
+        let options = CheckOptions::default()
+            .timeout(Duration::from_secs(10))
+            .deadline(Some(Duration::from_secs(60)))
+            .case_time(None)
+            .allow_writes(true)
+            .auth_issuer(Some(issuer));
+        let report = check(&connected, &options).await;
+        // The server answers as it should either way: a 403 for a missing scope is no defect.
+        report.assert_no_defects();
+        let cases: Vec<_> = report
+            .cases
+            .outcomes
+            .iter()
+            .filter(|o| o.case.tool == "add_note")
+            .collect();
+        assert!(!cases.is_empty(), "{asked:?}: no case of add_note");
+        assert_eq!(
+            cases.iter().all(|o| o.agrees),
+            sees,
+            "{asked:?}: {}",
+            report.cases
+        );
+        let refused = report
+            .findings()
+            .filter(|f| f.message.contains("refused for want of scope"))
+            .count();
+        assert_eq!(refused > 0, !sees, "{asked:?}: {refused} refusals");
+        let said = report
+            .findings()
+            .find(|f| f.probe == "auth/challenge" && f.severity == Severity::Info)
+            .unwrap_or_else(|| panic!("{asked:?}: no note of the token's scopes"));
+        assert!(
+            said.message
+                .contains(&format!("held scope {:?}", held.join(" "))),
+            "{}",
+            said.message
+        );
+    }
+}
