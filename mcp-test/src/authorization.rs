@@ -60,12 +60,13 @@
 //! use mcp_test::authorization::Decision;
 //! use mcp_test::{Access, Identity};
 //!
-//! // items.read, or both admin and audit.
-//! let rule = Access::scopes(["items.read"]).or_scopes(["admin", "audit"]);
-//! assert!(rule.allows(&Identity::principal("a").with_scopes(["items.read"])));
+//! // items.read and items.list, or both admin and audit.
+//! let rule = Access::scopes(["items.read", "items.list"]).or_scopes(["admin", "audit"]);
+//! assert!(rule.allows(&Identity::principal("a").with_scopes(["items.list", "items.read"])));
 //! assert!(rule.allows(&Identity::principal("b").with_scopes(["audit", "admin"])));
 //! assert!(!rule.allows(&Identity::principal("c").with_scopes(["admin"])));
-//! // c is one scope away from admin + audit: that is the set it is told to ask for.
+//! // c is one scope away from admin + audit (two from the other set): the set it is told
+//! // to ask for.
 //! let Decision::StepUp(challenge) = rule.decide(&Identity::principal("c").with_scopes(["admin"]))
 //! else {
 //!     panic!("c lacks a scope")

@@ -512,4 +512,41 @@ async fn introspection_says_active_only_for_a_live_token_of_its_own() {
     );
     let token = minted["access_token"].as_str().expect("a token");
     assert!(mcp_test::auth::jwt::verify(token, &auth.jwks()).is_err());
+
+    // The body as the rustdoc of `AuthServer` documents it: one audience as a string, every
+    // other field left to its default.
+    let mint = format!("{}/mint", auth.issuer());
+    let minted = json_of(
+        &send(
+            Method::POST,
+            &mint,
+            HeaderMap::new(),
+            json!({"audience": "http://127.0.0.1:1/mcp", "scopes": ["notes.read"]}).to_string(),
+        )
+        .await,
+    );
+    let claims = mcp_test::auth::jwt::verify(
+        minted["access_token"].as_str().expect("a token"),
+        &auth.jwks(),
+    )
+    .expect("signed with the issuer's key");
+    assert_eq!(claims["aud"], "http://127.0.0.1:1/mcp");
+    assert_eq!(claims["scope"], "notes.read");
+    assert_eq!(claims["sub"], "mcp-test-user");
+    // A field the body does not have is refused naming it, not ignored.
+    for (body, field) in [
+        (json!({"scope": ["notes.read"]}), "unknown field `scope`"),
+        (
+            json!({"audience": 7}),
+            "`audience` must be a string or an array of strings",
+        ),
+        (json!({"signature": "forged"}), "unknown variant `forged`"),
+    ] {
+        let reply = send(Method::POST, &mint, HeaderMap::new(), body.to_string()).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{body}");
+        let error = json_of(&reply);
+        assert_eq!(error["error"], "invalid_request", "{error}");
+        let description = error["error_description"].as_str().expect("a description");
+        assert!(description.contains(field), "{body}: {description}");
+    }
 }
