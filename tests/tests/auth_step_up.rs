@@ -390,3 +390,24 @@ async fn check_with_the_write_scope_sees_the_write_tool() {
         );
     }
 }
+
+/// The notes server in this process behind one static token; its URL.
+async fn notes_with_a_static_token() -> String {
+    let listener = bind_local(0).await.expect("a free port");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("bound"));
+    let app = notes_router(&url, NotesAuth::Static("s3cret".to_owned()));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+#[mcp_test(
+    http = notes_with_a_static_token().await,
+    bearer = "s3cret",
+    headers = [("X-Notes-Tenant", "globex")]
+)]
+async fn an_http_fixture_with_a_bearer_and_headers(mcp: TestContext) {
+    assert_tool_text!(
+        mcp.call_tool("read_notes", json!({})).await,
+        "notes of globex: []"
+    );
+}
