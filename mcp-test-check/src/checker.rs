@@ -136,6 +136,26 @@ pub(crate) fn timed_out_text(message: &str) -> bool {
         && !message.contains("answered with id")
 }
 
+/// Whether `message` (a failure as text) is the server refusing the check's token for want
+/// of a scope: a 403 with `error="insufficient_scope"` ([`ClientError::Forbidden`]), what the
+/// authorization spec asks of a server (§Runtime Insufficient Scope Errors). Text, as
+/// [`Happened::Failed`] keeps it, like [`timed_out_text`].
+///
+/// [`ClientError::Forbidden`]: mcp_test::client::ClientError::Forbidden
+/// [`Happened::Failed`]: mcp_test::cases::Happened::Failed
+pub(crate) fn refused_for_scope_text(message: &str) -> bool {
+    message.contains("(HTTP 403, WWW-Authenticate: ") && message.contains("insufficient_scope")
+}
+
+/// The note for a request the server refused the check's token for want of a scope (see
+/// [`refused_for_scope_text`]): no verdict on the server, which answered as it should, but
+/// what the check could not see and how to let it.
+pub(crate) fn refused_for_scope(what: &str, message: &str) -> String {
+    format!(
+        "{what} was refused for want of scope (HTTP 403 insufficient_scope, as basic/authorization asks), so what is behind it went unchecked; give the check's token the scope the challenge names (--auth-scope SCOPE, or list it in scopes_supported): {message}"
+    )
+}
+
 /// The note for `what` (a request, as `tools/call (id 7)`), unanswered within `timeout`:
 /// names the timeout and the flag that raises it. A request of the session is still waited
 /// for afterwards ([`Checker::settle`]), which may add a defect.
@@ -420,7 +440,8 @@ impl<'a> Checker<'a> {
             Ok(response) => Some(response),
             Err(e) => {
                 out.push(self.failure(method, id, &e));
-                if !mcp_test::cases::over_limit(&e) {
+                // A server that over limit or refused a scope has answered: it is not gone.
+                if !mcp_test::cases::over_limit(&e) && !refused_for_scope_text(&e.to_string()) {
                     self.after_failure(e.to_string()).await;
                 }
                 None
@@ -468,6 +489,12 @@ impl<'a> Checker<'a> {
                 self.session.timeout,
             ));
         }
+        if refused_for_scope_text(&e.to_string()) {
+            return self.info(refused_for_scope(
+                &format!("{method} (id {id})"),
+                &e.to_string(),
+            ));
+        }
         if mcp_test::cases::over_limit(e) {
             return self.info(format!(
                 "the reply to {method} (id {id}) went past a limit of this client, so it was not read: {e}; no clause caps a message, so this is no verdict on the server"
@@ -486,6 +513,8 @@ impl<'a> Checker<'a> {
         let text = e.to_string();
         if timed_out_text(&text) {
             self.info(timeout_text(what, self.session.timeout))
+        } else if refused_for_scope_text(&text) {
+            self.info(refused_for_scope(what, &text))
         } else {
             self.broke(
                 &clauses::JSONRPC_RESPONSE,

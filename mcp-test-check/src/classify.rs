@@ -33,6 +33,7 @@ use std::collections::BTreeSet;
 enum Kind {
     NoAnswer,
     TimedOut,
+    NeedsScope,
     OverLimit,
     AcceptedInvalid,
     OffByOne,
@@ -176,6 +177,18 @@ fn single(era: Era, o: &Outcome, all: &[Outcome], writes: &BTreeSet<String>) -> 
                 message_with_timeout(message)
             )),
         ),
+        // A 403 insufficient_scope: the server refused the check's token, as it should; what
+        // the tool does went unchecked. A note saying how to let the check see it.
+        (Happened::Failed { message }, _) if crate::checker::refused_for_scope_text(message) => {
+            make(
+                Kind::NeedsScope,
+                message.clone(),
+                Note::info(format!(
+                    "{label}: {}; arguments {args}",
+                    crate::checker::refused_for_scope("the call", message)
+                )),
+            )
+        }
         // JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply with a Response".
         (Happened::Failed { message }, _) => make(
             Kind::NoAnswer,
@@ -731,6 +744,43 @@ mod tests {
                 note.message
             );
         }
+    }
+
+    #[test]
+    fn a_refusal_for_want_of_scope_is_a_note_saying_how_to_give_it() {
+        let forbidden = mcp_test::client::ClientError::Forbidden {
+            url: "http://127.0.0.1:1/mcp".into(),
+            status: 403,
+            challenge: Some(Box::new(mcp_test::client::Challenge::parse(
+                r#"Bearer error="insufficient_scope", scope="notes.write""#,
+            ))),
+            body: String::new(),
+        };
+        let outcomes = run(|_| Happened::Failed {
+            message: forbidden.to_string(),
+        });
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
+        assert!(!notes.is_empty());
+        for note in &notes {
+            assert_eq!(note.severity, Severity::Info, "{notes:#?}");
+            assert!(note.message.contains("--auth-scope"), "{}", note.message);
+            assert!(note.message.contains("notes.write"), "{}", note.message);
+        }
+        // Another 403 is still no answer.
+        let origin = mcp_test::client::ClientError::Forbidden {
+            url: "http://127.0.0.1:1/mcp".into(),
+            status: 403,
+            challenge: None,
+            body: "Origin refused".into(),
+        };
+        let outcomes = run(|_| Happened::Failed {
+            message: origin.to_string(),
+        });
+        let notes = findings(Era::Current, &outcomes, &BTreeSet::new());
+        assert!(
+            notes.iter().all(|n| n.severity == Severity::Defect),
+            "{notes:#?}"
+        );
     }
 
     #[test]

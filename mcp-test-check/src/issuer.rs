@@ -15,8 +15,10 @@
 //! What the server asks of a token is read from outside, as a client would
 //! ([`Protected::discover`]): a request without a token must get 401, whose
 //! `WWW-Authenticate` names the `scope` and the `resource_metadata` URL; the metadata's
-//! `resource` is the audience and its `scopes_supported` the scopes when the challenge names
-//! none.
+//! `resource` is the audience. A good token holds the challenge's `scope`, every scope of the
+//! metadata's `scopes_supported` and those asked for with [`AuthIssuer::scopes`]
+//! (`--auth-scope`): the challenge names only what the first request needs, and a check that
+//! held no more would be refused every tool behind another scope.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -43,6 +45,8 @@ use std::time::Duration;
 pub struct AuthIssuer {
     issuer: String,
     client: Option<(String, String)>,
+    /// Scopes asked for beyond those the server names.
+    scopes: Vec<String>,
 }
 
 /// Why no token could be had.
@@ -72,6 +76,7 @@ impl AuthIssuer {
         AuthIssuer {
             issuer: issuer.into().trim_end_matches('/').to_owned(),
             client: None,
+            scopes: Vec::new(),
         }
     }
 
@@ -82,14 +87,38 @@ impl AuthIssuer {
         self
     }
 
+    /// Also asks for `scopes` in every good token (`--auth-scope`): the scopes a server's
+    /// tools, resources or prompts need beyond what its 401 challenge and metadata name, so
+    /// the check can use them rather than be refused for want of scope.
+    ///
+    /// ```
+    /// use mcp_test_check::AuthIssuer;
+    /// let issuer = AuthIssuer::new("http://127.0.0.1:9000").scopes(["notes.write"]);
+    /// assert_eq!(issuer.extra_scopes(), ["notes.write"]);
+    /// ```
+    #[must_use]
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        for scope in scopes {
+            let scope = scope.into();
+            if !self.scopes.contains(&scope) {
+                self.scopes.push(scope);
+            }
+        }
+        self
+    }
+
     /// The issuer identifier.
     pub fn issuer(&self) -> &str {
         &self.issuer
     }
 
+    /// The scopes asked for beyond those the server names ([`scopes`](Self::scopes)).
+    pub fn extra_scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
     /// `options` plus `Authorization: Bearer` with a token this issuer grants for the server
-    /// at `url` (the audience: the `resource` of the protected-resource metadata its 401 names,
-    /// else `url`; the scopes: the 401's `scope`, else the metadata's `scopes_supported`). `options`
+    /// at `url` ([`grant_for`](Self::grant_for) says with which scopes). `options`
     /// unchanged when the server asks for no token.
     pub async fn bearer_for(
         &self,
@@ -97,18 +126,54 @@ impl AuthIssuer {
         options: &HttpOptions,
         timeout: Duration,
     ) -> Result<HttpOptions, IssuerError> {
+        Ok(self.grant_for(url, options, timeout).await?.options)
+    }
+
+    /// A good token this issuer grants for the server at `url`, and what it holds: the
+    /// audience is the `resource` of the protected-resource metadata the server's 401 names
+    /// (else `url`); the scopes are the 401 challenge's `scope`, then the metadata's
+    /// `scopes_supported`, then the [`scopes`](Self::scopes) asked for, each once. A grant
+    /// with `options` unchanged and no token when the server asks for none.
+    pub async fn grant_for(
+        &self,
+        url: &str,
+        options: &HttpOptions,
+        timeout: Duration,
+    ) -> Result<Grant, IssuerError> {
         let Some(protected) = Protected::discover(url, options, timeout).await? else {
-            return Ok(options.clone());
+            return Ok(Grant {
+                options: options.clone(),
+                resource: None,
+                scopes: Vec::new(),
+            });
         };
+        let scopes = protected.token_scopes(&self.scopes);
         let tokens = Tokens::connect(self, options, timeout).await?;
         let token = tokens
-            .token(&protected.resource, &protected.scopes, Kind::Good)
+            .token(&protected.resource, &scopes, Kind::Good)
             .await?;
-        options
+        let options = options
             .without_header("authorization")
             .header("Authorization", &format!("Bearer {token}"))
-            .map_err(|e| IssuerError::Refused(format!("the token is no header value: {e}")))
+            .map_err(|e| IssuerError::Refused(format!("the token is no header value: {e}")))?;
+        Ok(Grant {
+            options,
+            resource: Some(protected.resource),
+            scopes,
+        })
     }
+}
+
+/// A token had from an [`AuthIssuer`] ([`AuthIssuer::grant_for`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Grant {
+    /// The options given, with `Authorization: Bearer TOKEN`.
+    pub options: HttpOptions,
+    /// The token's audience; `None` when the server asks for no token (and none was had).
+    pub resource: Option<String>,
+    /// The scopes it holds.
+    pub scopes: Vec<String>,
 }
 
 /// What a server asks of a token, read from outside.
@@ -196,6 +261,25 @@ pub(crate) fn www_authenticate(reply: &HttpReply) -> String {
 }
 
 impl Protected {
+    /// The scopes of a good token: the challenge's `scope`, then `scopes_supported`, then
+    /// `extra`, each once.
+    pub(crate) fn token_scopes(&self, extra: &[String]) -> Vec<String> {
+        let named = self
+            .challenge_scope
+            .iter()
+            .flat_map(|s| s.split_whitespace().map(str::to_owned));
+        let mut scopes: Vec<String> = Vec::new();
+        for scope in named
+            .chain(self.scopes_supported.iter().cloned())
+            .chain(extra.iter().cloned())
+        {
+            if !scopes.contains(&scope) {
+                scopes.push(scope);
+            }
+        }
+        scopes
+    }
+
     /// What the server at `url` asks of a token: `None` when it answers a request without one
     /// (it asks for none).
     pub(crate) async fn discover(

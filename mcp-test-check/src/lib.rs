@@ -71,7 +71,7 @@ pub mod generate;
 pub use consent::{Consent, ToolClass};
 pub use example_server::example_server;
 pub use expect::{Comparison, ExpectError, Expectations, Expected};
-pub use issuer::{AuthIssuer, IssuerError};
+pub use issuer::{AuthIssuer, Grant, IssuerError};
 pub use options::{
     CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS, DEFAULT_MAX_JOBS,
 };

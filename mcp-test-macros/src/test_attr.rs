@@ -5,6 +5,10 @@
 //!            capabilities(elicitation), protocol = "2026-07-28", timeout = 5000,
 //!            flavor = "current_thread", start_paused = true, era = "2025-11-25")]
 //! async fn adds(mcp: TestContext) { ... }
+//!
+//! #[mcp_test(http_command = ["my-server", "--http", "127.0.0.1:0"], bearer = "t",
+//!            headers = [("X-Tenant", "acme")])]
+//! async fn reads(mcp: TestContext) { ... }
 //! ```
 //!
 //! expands to a `#[test]` fn that builds a tokio runtime, builds the target (an in-process
@@ -25,7 +29,7 @@ use syn::{Expr, ExprLit, FnArg, ItemFn, Lit, LitBool, LitStr, ReturnType, Type};
 use crate::common::{Errors, Keys, Slot, crate_path, default_crate_path, key_of, skip_value};
 
 const OPTIONS: &str = "server, stdio, http, http_command, rmcp, principal, tenant, scopes, capabilities(..), \
-protocol, timeout, flavor, start_paused, era, crate";
+protocol, timeout, flavor, start_paused, era, headers, bearer, crate";
 /// The options that say where requests go; a test has exactly one.
 const TARGETS: &str = "`server`, `stdio`, `http`, `http_command` or `rmcp`";
 const CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
@@ -59,6 +63,8 @@ struct Options<'e> {
     flavor: Slot<'e, LitStr>,
     start_paused: Slot<'e, LitBool>,
     era: Slot<'e, EraChoice>,
+    headers: Slot<'e, Expr>,
+    bearer: Slot<'e, Expr>,
     krate: Slot<'e, syn::Path>,
 }
 
@@ -79,6 +85,8 @@ impl<'e> Options<'e> {
             flavor: Slot::new(errors, KEYS, "flavor"),
             start_paused: Slot::new(errors, KEYS, "start_paused"),
             era: Slot::new(errors, KEYS, "era"),
+            headers: Slot::new(errors, KEYS, "headers"),
+            bearer: Slot::new(errors, KEYS, "bearer"),
             krate: Slot::new(errors, KEYS, "crate"),
         }
     }
@@ -119,6 +127,8 @@ fn parse_option(
         "scopes" => Some(&mut options.scopes),
         "protocol" => Some(&mut options.protocol),
         "timeout" => Some(&mut options.timeout),
+        "headers" => Some(&mut options.headers),
+        "bearer" => Some(&mut options.bearer),
         _ => None,
     };
     if let Some(slot) = expr_slot {
@@ -333,6 +343,9 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             );
         }
     }
+    let headers = options.headers.get();
+    let bearer = options.bearer.get();
+    check_http_headers(&errors, target.as_ref(), headers.as_ref(), bearer.as_ref());
     if let (Some(paused), Some(flavor)) = (&start_paused, &flavor)
         && paused.value
         && flavor.value() == "multi_thread"
@@ -431,13 +444,27 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             let function = quote_spanned! {key=> #private::stdio_context};
             quote! { let __mcp_context = #function(#expr, #options); }
         }
-        Target::Http(Keyed { key, expr, .. }) => {
-            let function = quote_spanned! {key=> #private::http_context};
-            quote! { let __mcp_context = #function(#expr, #options); }
-        }
+        Target::Http(Keyed { key, expr, .. }) => match fixture_headers(&private, headers, bearer) {
+            None => {
+                let function = quote_spanned! {key=> #private::http_context};
+                quote! { let __mcp_context = #function(#expr, #options); }
+            }
+            Some(sent) => {
+                let function = quote_spanned! {key=> #private::http_context_with};
+                quote! { let __mcp_context = #function(#expr, #sent, #options); }
+            }
+        },
         Target::HttpCommand(Keyed { key, expr, .. }) => {
-            let function = quote_spanned! {key=> #private::http_command_context};
-            quote! { let __mcp_context = #function(#expr, #options).await; }
+            match fixture_headers(&private, headers, bearer) {
+                None => {
+                    let function = quote_spanned! {key=> #private::http_command_context};
+                    quote! { let __mcp_context = #function(#expr, #options).await; }
+                }
+                Some(sent) => {
+                    let function = quote_spanned! {key=> #private::http_command_context_with};
+                    quote! { let __mcp_context = #function(#expr, #sent, #options).await; }
+                }
+            }
         }
         // Like `server`, a path to a function is called: `rmcp = Calculator::new` runs
         // `Calculator::new()`. A handler is often a unit struct, though, and a path whose last
@@ -499,6 +526,131 @@ fn expand_fn(args: TokenStream, function: &ItemFn) -> syn::Result<TokenStream> {
             #run
         }
     })
+}
+
+/// The `FixtureHeaders` that `headers = ..` and `bearer = ..` build, each call spanned at its
+/// value (so a value of the wrong type is reported there); `None` when neither is given.
+fn fixture_headers(
+    private: &TokenStream,
+    headers: Option<Expr>,
+    bearer: Option<Expr>,
+) -> Option<TokenStream> {
+    if headers.is_none() && bearer.is_none() {
+        return None;
+    }
+    let mut sent = quote! { #private::FixtureHeaders::new() };
+    if let Some(headers) = headers {
+        sent = quote_spanned! {headers.span()=> #sent.headers(#headers)};
+    }
+    if let Some(bearer) = bearer {
+        sent = quote_spanned! {bearer.span()=> #sent.bearer(#bearer)};
+    }
+    Some(sent)
+}
+
+/// What can be known of `headers = ..` and `bearer = ..` before the test runs: that the
+/// target speaks HTTP, that written headers are `(name, value)` pairs with names HTTP
+/// allows, that `Authorization` is not given twice, and that a written token is a token.
+fn check_http_headers(
+    errors: &Errors,
+    target: Option<&Target>,
+    headers: Option<&Expr>,
+    bearer: Option<&Expr>,
+) {
+    let given = [("headers", headers), ("bearer", bearer)];
+    let other = match target {
+        Some(Target::Server(_)) => Some("server"),
+        Some(Target::Stdio(_)) => Some("stdio"),
+        Some(Target::Rmcp(_)) => Some("rmcp"),
+        _ => None,
+    };
+    if let Some(other) = other {
+        for (option, expr) in given {
+            if let Some(expr) = expr {
+                errors.error_at(
+                    expr.span(),
+                    format!(
+                        "`{option}` is what an HTTP client sends: it works with `http` and \
+                         `http_command`, and this test's target is `{other}`; the caller of an \
+                         in-process or stdio server is set with `principal`, `tenant` and `scopes`"
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(headers) = headers {
+        match headers {
+            Expr::Array(array) => {
+                for element in &array.elems {
+                    let pair = match element {
+                        Expr::Tuple(tuple) if tuple.elems.len() == 2 => tuple,
+                        other => {
+                            errors.error_at(
+                                other.span(),
+                                "each header is a `(name, value)` pair: \
+                                 `headers = [(\"X-Tenant\", \"acme\")]`",
+                            );
+                            continue;
+                        }
+                    };
+                    let Some(Expr::Lit(ExprLit {
+                        lit: Lit::Str(name),
+                        ..
+                    })) = pair.elems.first()
+                    else {
+                        continue;
+                    };
+                    let text = name.value();
+                    let token =
+                        |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+                    if text.is_empty() || !text.chars().all(token) {
+                        errors.error_at(
+                            name.span(),
+                            format!(
+                                "{text:?} is not an HTTP header name: a name is letters, digits \
+                                 and !#$%&'*+-.^_`|~, without spaces or a colon"
+                            ),
+                        );
+                    } else if text.eq_ignore_ascii_case("authorization") && bearer.is_some() {
+                        errors.error_at(
+                            name.span(),
+                            "`Authorization` is given twice: `bearer` already sends \
+                             `Authorization: Bearer <token>`; remove one",
+                        );
+                    }
+                }
+            }
+            Expr::Lit(_) => errors.error_at(
+                headers.span(),
+                "`headers` takes `(name, value)` pairs, not one value: \
+                 `headers = [(\"X-Tenant\", \"acme\")]`",
+            ),
+            // A variable or a call: its type says.
+            _ => {}
+        }
+    }
+    if let Some(Expr::Lit(ExprLit {
+        lit: Lit::Str(token),
+        ..
+    })) = bearer
+    {
+        let text = token.value();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("bearer"))
+        {
+            errors.error_at(
+                token.span(),
+                "give the token alone: `bearer` sends `Authorization: Bearer <token>` itself",
+            );
+        } else if words.len() != 1 || words[0] != text {
+            errors.error_at(
+                token.span(),
+                "a bearer token is one word, without spaces: `bearer = \"eyJhbGciOi...\"`",
+            );
+        }
+    }
 }
 
 /// `era = ..`: the era the test speaks, or both, each with the span of its value.
@@ -682,6 +834,26 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("stdio_context"), "{out}");
+    }
+
+    #[test]
+    fn http_targets_send_the_headers_and_the_bearer_given() {
+        let out = errors(
+            quote! { http_command = ["srv"], headers = [("X-A", "1")], bearer = token() },
+            quote! { async fn t() {} },
+        );
+        assert!(
+            out.contains("http_command_context_with ([\"srv\"] , :: mcp_test :: __private :: FixtureHeaders :: new () . headers ([(\"X-A\" , \"1\")]) . bearer (token ())"),
+            "{out}"
+        );
+        let out = errors(
+            quote! { http = url(), bearer = "t" },
+            quote! { async fn t() {} },
+        );
+        assert!(out.contains("http_context_with (url () ,"), "{out}");
+        // Without either, the plain form.
+        let out = errors(quote! { http = url() }, quote! { async fn t() {} });
+        assert!(!out.contains("FixtureHeaders"), "{out}");
     }
 
     #[test]

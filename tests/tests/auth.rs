@@ -363,8 +363,26 @@ async fn client_credentials_tokens_reach_the_access_rules_through_the_validator(
         format!("items for {}", auth.client_id()),
         "{called}"
     );
-    let plain = TestContext::http_with(&resource, &mcp_test::auth::bearer(&token_for("mcp").await));
-    assert_eq!(names(plain.list_tools().await), ["hello"]);
+    // Without items.read the tool is still listed, and calling it is a 403 naming the scope.
+    let plain_token = mcp_test::auth::bearer(&token_for("mcp").await);
+    let plain = TestContext::http_with(&resource, &plain_token);
+    assert_eq!(names(plain.list_tools().await), ["hello", "items"]);
+    let client = mcp_test::client::Client::http_with(&resource, &plain_token).expect("a client");
+    let refused = client
+        .send(&client.tool_call_body("items", json!({})))
+        .await
+        .expect_err("a 403");
+    match &refused {
+        mcp_test::client::ClientError::Forbidden {
+            challenge: Some(challenge),
+            ..
+        } => {
+            assert!(challenge.is_insufficient_scope(), "{refused}");
+            // The endpoint's scope and the tool's, in one challenge.
+            assert_eq!(challenge.scope, ["mcp", "items.read"], "{refused}");
+        }
+        other => panic!("not a 403 with a challenge: {other:?}"),
+    }
 
     let wrong_secret = post_form(
         &token_url,
@@ -494,4 +512,41 @@ async fn introspection_says_active_only_for_a_live_token_of_its_own() {
     );
     let token = minted["access_token"].as_str().expect("a token");
     assert!(mcp_test::auth::jwt::verify(token, &auth.jwks()).is_err());
+
+    // The body as the rustdoc of `AuthServer` documents it: one audience as a string, every
+    // other field left to its default.
+    let mint = format!("{}/mint", auth.issuer());
+    let minted = json_of(
+        &send(
+            Method::POST,
+            &mint,
+            HeaderMap::new(),
+            json!({"audience": "http://127.0.0.1:1/mcp", "scopes": ["notes.read"]}).to_string(),
+        )
+        .await,
+    );
+    let claims = mcp_test::auth::jwt::verify(
+        minted["access_token"].as_str().expect("a token"),
+        &auth.jwks(),
+    )
+    .expect("signed with the issuer's key");
+    assert_eq!(claims["aud"], "http://127.0.0.1:1/mcp");
+    assert_eq!(claims["scope"], "notes.read");
+    assert_eq!(claims["sub"], "mcp-test-user");
+    // A field the body does not have is refused naming it, not ignored.
+    for (body, field) in [
+        (json!({"scope": ["notes.read"]}), "unknown field `scope`"),
+        (
+            json!({"audience": 7}),
+            "`audience` must be a string or an array of strings",
+        ),
+        (json!({"signature": "forged"}), "unknown variant `forged`"),
+    ] {
+        let reply = send(Method::POST, &mint, HeaderMap::new(), body.to_string()).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{body}");
+        let error = json_of(&reply);
+        assert_eq!(error["error"], "invalid_request", "{error}");
+        let description = error["error_description"].as_str().expect("a description");
+        assert!(description.contains(field), "{body}: {description}");
+    }
 }

@@ -142,8 +142,9 @@ async fn over(transport: &str, breaks: &[&str]) -> CheckReport {
 async fn the_clean_fixture_has_no_finding_on_either_transport() {
     for transport in ["stdio", "http", "http-auth"] {
         let report = over(transport, &[]).await;
-        // Over http-auth, the one note that the protected-resource metadata was found.
-        let notes = usize::from(transport == "http-auth");
+        // Over http-auth, two notes: the protected-resource metadata was found, and which
+        // scopes the check's token held.
+        let notes = 2 * usize::from(transport == "http-auth");
         assert_eq!(
             report.findings().count(),
             notes,

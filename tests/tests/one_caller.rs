@@ -45,12 +45,24 @@ impl Post {
 
 const WRITE: &str = "ledger.write";
 
-fn server() -> Server {
+/// The ledger: `post` is listed to every caller and refused without the scope (the
+/// default), or with `hidden`, listed only to a caller that holds it.
+fn ledger(hidden: bool) -> Server {
+    let access = Access::scopes([WRITE]);
+    let access = if hidden {
+        access.hidden_without_scope()
+    } else {
+        access
+    };
     Server::builder("ledger", "1.0.0")
         .tool::<Balance>()
-        .tool_with_access::<Post>(Access::scopes([WRITE]))
+        .tool_with_access::<Post>(access)
         .build()
         .expect("the ledger builds")
+}
+
+fn server() -> Server {
+    ledger(false)
 }
 
 fn writer() -> TestContext {
@@ -86,8 +98,19 @@ async fn the_schema_cases_of_a_context_run_as_its_caller() {
 }
 
 #[tokio::test]
+async fn a_tool_hidden_without_its_scope_gets_cases_from_a_context_that_holds_it() {
+    let mcp = TestContext::with_options(
+        ledger(true),
+        RequestOptions::new().principal("ada").scopes([WRITE]),
+    );
+    let report = assert_schema_cases!(mcp, only = "post");
+    assert!(report.outcomes.len() > 1, "{report}");
+    assert!(report.outcomes.iter().all(|o| o.agrees), "{report}");
+}
+
+#[tokio::test]
 async fn identity_lists_the_tools_as_it_calls_them() {
-    let server = server();
+    let server = ledger(true);
     let ada = Identity::principal("ada").with_scopes([WRITE]);
     let report = assert_schema_cases!(server, identity = ada.clone(), only = "post");
     assert!(!report.outcomes.is_empty(), "{report}");
@@ -150,7 +173,7 @@ async fn an_action_the_tool_does_not_have_selects_no_case() {
 /// A server whose one tool is behind a scope the caller lacks: it lists no tool to it.
 fn scoped_only() -> TestContext {
     let server = Server::builder("vault", "1.0.0")
-        .tool_with_access::<Post>(Access::scopes([WRITE]))
+        .tool_with_access::<Post>(Access::scopes([WRITE]).hidden_without_scope())
         .build()
         .unwrap();
     TestContext::with_options(server, RequestOptions::new().principal("eve"))
@@ -187,7 +210,11 @@ async fn every_tool_skipped_is_nothing_tested() {
 
 #[tokio::test]
 async fn the_surface_of_a_context_is_what_its_caller_sees() {
-    let surface = mcp_test::surface::Surface::fetch(&writer())
+    let writer = TestContext::with_options(
+        ledger(true),
+        RequestOptions::new().principal("ada").scopes([WRITE]),
+    );
+    let surface = mcp_test::surface::Surface::fetch(&writer)
         .await
         .expect("the surface is fetched");
     let names: Vec<&str> = surface
@@ -196,7 +223,7 @@ async fn the_surface_of_a_context_is_what_its_caller_sees() {
         .filter_map(|t| t["name"].as_str())
         .collect();
     assert_eq!(names, ["balance", "post"]);
-    let anonymous = mcp_test::surface::Surface::fetch(&server())
+    let anonymous = mcp_test::surface::Surface::fetch(&ledger(true))
         .await
         .expect("the surface is fetched");
     assert_eq!(

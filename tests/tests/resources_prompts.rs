@@ -145,7 +145,9 @@ impl Tool for Hello {
 fn builder() -> ServerBuilder {
     Server::builder("docs", "1.0.0")
         .tool::<Hello>()
-        .tool_with_access::<Purge>(Access::scopes(["staff"]))
+        // Hidden without the scope (rather than listed and challenged for it): the tests of
+        // authorization below are about definitions a denied caller cannot tell exist.
+        .tool_with_access::<Purge>(Access::scopes(["staff"]).hidden_without_scope())
         .resource(
             Resource::new("test://static-text", "static-text")
                 .description("A static text resource")
@@ -163,7 +165,7 @@ fn builder() -> ServerBuilder {
             Resource::new("docs://handbook", "handbook")
                 .description("The staff handbook")
                 .mime_type("text/markdown")
-                .access(Access::scopes(["staff"]))
+                .access(Access::scopes(["staff"]).hidden_without_scope())
                 .read(|ctx: Context| async move {
                     Ok::<_, ToolError>(format!(
                         "# Handbook\nfor {}",
@@ -325,7 +327,11 @@ fn builder() -> ServerBuilder {
         .prompt(
             Prompt::new("staff_briefing")
                 .description("Staff only")
-                .access(Access::scopes(["staff"]).or_scopes(["admin", "audit"]))
+                .access(
+                    Access::scopes(["staff"])
+                        .or_scopes(["admin", "audit"])
+                        .hidden_without_scope(),
+                )
                 .argument(PromptArgument::new("topic").required())
                 .get(|_ctx: Context, args: Map<String, Value>| async move {
                     Ok::<_, ToolError>(format!("Brief the staff on {}", args["topic"]))
@@ -1241,8 +1247,10 @@ async fn bad_completion_references_and_arguments_are_invalid_params() {
 
 // ---- authorization ------------------------------------------------------------------------
 
-/// A denied definition answers exactly as an unknown one: same code, same message shape, same
-/// data, so a denied caller cannot tell it exists.
+/// A hidden definition (refused by a callback, or by a scope rule made
+/// `hidden_without_scope`) answers exactly as an unknown one: same code, same message shape,
+/// same data, so a denied caller cannot tell it exists. (A scope rule that is not hidden is
+/// listed and challenged instead: `tests/auth_step_up.rs`.)
 #[tokio::test]
 async fn denied_definitions_are_indistinguishable_from_unknown_ones() {
     let server = server();

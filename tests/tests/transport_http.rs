@@ -654,25 +654,51 @@ async fn invalid_utf8_is_a_parse_error() {
 }
 
 /// A tool the caller may not see is checked like an unknown one: its `x-mcp-header` arguments
-/// are not demanded, so the answer reveals no more than `tools/list` does.
+/// are not demanded, so the answer reveals no more than `tools/list` does. One the caller sees
+/// but lacks the scope for is refused for the scope (403) before its headers are asked for.
 #[tokio::test]
 async fn header_checks_do_not_reveal_denied_tools() {
     use mcp_test::{Access, Server};
     use mcp_test_downstream::Forecast;
-    let server = Server::builder("restricted", "1")
-        .tool_with_access::<Forecast>(Access::scopes(["weather"]))
-        .build()
-        .unwrap();
-    let config = HttpConfig::default().authenticator(|parts: &http::request::Parts| {
-        let scopes: Vec<&str> = parts
+    let server = |access: Access| {
+        Server::builder("restricted", "1")
+            .tool_with_access::<Forecast>(access)
+            .build()
+            .unwrap()
+    };
+    let scopes_of = |parts: &http::request::Parts| {
+        let scopes: Vec<String> = parts
             .headers
             .get("x-scopes")
             .and_then(|v| v.to_str().ok())
-            .map(|s| s.split(',').collect())
+            .map(|s| s.split(',').map(str::to_owned).collect())
             .unwrap_or_default();
         Ok(Identity::principal("p").with_scopes(scopes))
-    });
-    let app = router(server, config);
+    };
+    let listed = router(
+        server(Access::scopes(["weather"])),
+        HttpConfig::default().authenticator(scopes_of),
+    );
+    let reply = oneshot(
+        &listed,
+        post(
+            &body(
+                1,
+                "tools/call",
+                json!({"name": "forecast", "arguments": {"region": "eu"}}),
+            ),
+            &call_headers("forecast", &[("x-scopes", "")]),
+        ),
+    )
+    .await;
+    assert_eq!(reply.status(), 403);
+    assert_eq!(
+        reply.headers()["www-authenticate"],
+        r#"Bearer error="insufficient_scope", error_description="Insufficient scope: tool forecast needs scope weather (the caller lacks weather)", scope="weather""#
+    );
+
+    let server = server(Access::scopes(["weather"]).hidden_without_scope());
+    let app = router(server, HttpConfig::default().authenticator(scopes_of));
     let request = |scopes: &str, tool: &str| {
         post(
             &body(

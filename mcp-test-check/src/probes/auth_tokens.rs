@@ -82,11 +82,13 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
             Ok(client) => client,
             Err(e) => return skip_all(r, format!("no HTTP client: {e}")),
         };
+        let good_scopes = protected.token_scopes(issuer.extra_scopes());
         let probe = Probe {
             url,
             client,
             tokens,
             protected,
+            good_scopes,
             timeout,
         };
         match probe.send(Kind::Good, None).await {
@@ -98,7 +100,7 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
                         "the server refused a token of {} for {} with scope {:?} (HTTP {}{}): does it trust this issuer?",
                         issuer.issuer(),
                         probe.protected.resource,
-                        probe.protected.scopes.join(" "),
+                        probe.good_scopes.join(" "),
                         reply.status.as_u16(),
                         challenge_note(&reply)
                     ),
@@ -136,7 +138,9 @@ pub(crate) fn run<'r>(r: &'r mut Run<'_>) -> LocalBoxFuture<'r, ()> {
             Ok(out) => r.c.push_probe(SCOPE, out),
             Err(why) => r.c.skip_probe(SCOPE, why),
         }
-        r.c.push_probe(CHALLENGE, probe.challenge(needs_scope));
+        let mut challenge = probe.challenge(needs_scope);
+        challenge.push(probe.held(&issuer));
+        r.c.push_probe(CHALLENGE, challenge);
     })
 }
 
@@ -156,13 +160,15 @@ struct Probe {
     client: HttpClient,
     tokens: Tokens,
     protected: Protected,
+    /// The scopes of a good token: the 401's, `scopes_supported`, and those asked for.
+    good_scopes: Vec<String>,
     timeout: std::time::Duration,
 }
 
 impl Probe {
-    /// `server/discover` with a token of `kind` (scopes: `scopes`, else the server's).
+    /// `server/discover` with a token of `kind` (scopes: `scopes`, else a good token's).
     async fn send(&self, kind: Kind, scopes: Option<&[String]>) -> Result<HttpReply, String> {
-        let scopes = scopes.unwrap_or(&self.protected.scopes);
+        let scopes = scopes.unwrap_or(&self.good_scopes);
         let token = self
             .tokens
             .token(&self.protected.resource, scopes, kind)
@@ -280,6 +286,30 @@ impl Probe {
             ))),
         }
         (Ok(out), true)
+    }
+
+    /// What a good token of the check held, and where each scope came from: the report's
+    /// word on what the check could see (a tool behind a scope it did not hold is refused).
+    fn held(&self, issuer: &crate::AuthIssuer) -> Note {
+        let p = &self.protected;
+        let list = |scopes: &[String]| {
+            if scopes.is_empty() {
+                "none".to_owned()
+            } else {
+                format!("{:?}", scopes.join(" "))
+            }
+        };
+        Note::info(format!(
+            "a good token of {} for {} held scope {} (the 401 challenge's scope: {}; the metadata's scopes_supported: {}; asked for with --auth-scope: {}); a tool, resource or prompt behind another scope is refused to the check",
+            issuer.issuer(),
+            p.resource,
+            list(&self.good_scopes),
+            p.challenge_scope
+                .as_deref()
+                .map_or("none".to_owned(), |s| format!("{s:?}")),
+            list(&p.scopes_supported),
+            list(issuer.extra_scopes()),
+        ))
     }
 
     /// The 401 challenge and the metadata's scopes; `needs_scope`: a token without scopes

@@ -20,8 +20,8 @@ use mcp_test::spec::clauses;
 use mcp_test::validation::SchemaValidator;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The probe of the cases.

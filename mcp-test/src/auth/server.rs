@@ -8,7 +8,7 @@
 //! | `GET /authorize` | the authorization code grant, approved at once (no user to ask), PKCE `S256` required; a `client_id` that is an `https://` (or `http://127.0.0.1`) URL is read as a client ID metadata document |
 //! | `POST /token` | `authorization_code` (+ PKCE verifier), `client_credentials` (HTTP Basic or `client_secret_post`) and `refresh_token` |
 //! | `POST /introspect` | token introspection (RFC 7662): lets a server in another language validate a token with an HTTP client only |
-//! | `POST /mint` | any token a [`TokenSpec`] describes (JSON body), deliberately wrong ones included: what `mcp-test check` sends to probe a server |
+//! | `POST /mint` | any token a [`TokenSpec`] describes (JSON body, field by field in [`AuthServer`]'s docs, "`POST /mint`"), deliberately wrong ones included: what `mcp-test check` sends to probe a server |
 //!
 //! Every access token is an ES256 JWT (RFC 9068 form) whose `aud` is the `resource`
 //! parameter (RFC 8707) of the request that asked for it; a request without one is refused
@@ -50,6 +50,57 @@ const TOKEN_LIFETIME: f64 = 3600.0;
 /// let token = auth.token(&TokenSpec::new("http://127.0.0.1:9/mcp").scopes(["mcp:read"]));
 /// assert_eq!(token.split('.').count(), 3);
 /// # }
+/// ```
+///
+/// # `POST /mint`
+///
+/// Mints any token over HTTP, for a test or a tool in another language (what
+/// `mcp-test check --auth-issuer` sends; the metadata names the endpoint as
+/// `mcp_test_mint_endpoint`). No client authentication: the server binds 127.0.0.1 only. The
+/// body is a JSON object, [`TokenSpec`] as JSON; every field may be left out:
+///
+/// | field | type | default | the claim |
+/// |---|---|---|---|
+/// | `audience` | string, or array of strings | none (no `aud`) | `aud`: the resource (the MCP server's URL) the token is for; `[]` for none; several make an array |
+/// | `scopes` | array of strings | `[]` (no `scope`) | `scope`, space-separated |
+/// | `subject` | string | `"mcp-test-user"` | `sub`, the principal the server sees |
+/// | `expires_in` | number, seconds | `3600` | `exp` = now + this; negative for a token that has expired |
+/// | `not_before_in` | number, seconds, or `null` | `null` (no `nbf`) | `nbf` = now + this |
+/// | `issuer` | string, or `null` | `null`: the server's own | `iss` |
+/// | `client_id` | string, or `null` | `null` (no `client_id`) | `client_id` |
+/// | `signature` | `"valid"`, `"wrong-key"`, `"tampered"` or `"none-alg"` | `"valid"` | how it is signed ([`Signature`](crate::auth::Signature)) |
+/// | `extra` | object | `{}` | more claims, written last (they replace any above) |
+///
+/// The reply is `200` with `{"access_token": "<JWT>", "token_type": "Bearer"}`. A body that is
+/// not such an object (a field of another type, a field not in the table) is `400` with
+/// `{"error": "invalid_request", "error_description": "..."}` naming the field.
+///
+/// ```http
+/// POST /mint HTTP/1.1
+/// Content-Type: application/json
+///
+/// {"audience": "http://127.0.0.1:8080/mcp", "scopes": ["notes.read", "notes.write"],
+///  "subject": "alice", "expires_in": -60, "signature": "wrong-key",
+///  "extra": {"tenant": "acme"}}
+/// ```
+///
+/// is the token of
+///
+/// ```
+/// use mcp_test::auth::{Signature, TokenSpec};
+/// let body = r#"{"audience": "http://127.0.0.1:8080/mcp", "scopes": ["notes.read", "notes.write"],
+///                "subject": "alice", "expires_in": -60, "signature": "wrong-key",
+///                "extra": {"tenant": "acme"}}"#;
+/// let spec = TokenSpec::new("http://127.0.0.1:8080/mcp")
+///     .scopes(["notes.read", "notes.write"])
+///     .subject("alice")
+///     .expires_in(-60.0)
+///     .signature(Signature::WrongKey)
+///     .claim("tenant", "acme");
+/// assert_eq!(serde_json::from_str::<TokenSpec>(body).unwrap(), spec);
+/// // A typo is refused, naming the field, rather than silently ignored.
+/// let typo = serde_json::from_str::<TokenSpec>(r#"{"scope": ["a"]}"#).unwrap_err();
+/// assert!(typo.to_string().contains("unknown field `scope`"), "{typo}");
 /// ```
 #[derive(Clone)]
 pub struct AuthServer {

@@ -25,7 +25,8 @@ pub enum Signature {
 
 /// The claims of one token the local authorization server mints with
 /// [`AuthServer::token`](crate::auth::AuthServer::token) (or over HTTP at its `/mint`
-/// endpoint, whose JSON body is this type's).
+/// endpoint, whose JSON body is this type's: each field, its type and its default are in
+/// [`AuthServer`'s docs](crate::auth::AuthServer#post-mint)).
 ///
 /// By default: issuer the server's own, subject `mcp-test-user`, no scope, valid for an hour
 /// from now, signed with the server's key.
@@ -40,10 +41,11 @@ pub enum Signature {
 /// # let _ = (expired, forged, elsewhere);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 #[non_exhaustive]
 pub struct TokenSpec {
     /// `aud`: the resource the token is for (RFC 8707: the MCP server's canonical URI).
+    #[serde(deserialize_with = "one_or_many")]
     pub(crate) audience: Vec<String>,
     /// `scope`, space-separated in the token.
     pub(crate) scopes: Vec<String>,
@@ -161,6 +163,23 @@ impl TokenSpec {
             claims.insert(name.clone(), value.clone());
         }
         Value::Object(claims)
+    }
+}
+
+/// A string or an array of strings, as `aud` is written.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    match OneOrMany::deserialize(deserializer) {
+        Ok(OneOrMany::One(one)) => Ok(vec![one]),
+        Ok(OneOrMany::Many(many)) => Ok(many),
+        Err(_) => Err(serde::de::Error::custom(
+            "`audience` must be a string or an array of strings",
+        )),
     }
 }
 

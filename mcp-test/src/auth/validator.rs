@@ -9,8 +9,13 @@
 //! ES256 JWS whose signature verifies with a key of the issuer's JWKS; `iss` is the trusted
 //! issuer; `aud` names this server's resource URI (RFC 8707); `exp` has not passed and `nbf`
 //! has (with a leeway of 30 s for clock skew); else 401 with `error="invalid_token"`. Then the
-//! required scopes: a token without one of them gets 403 `error="insufficient_scope"` with
-//! `scope` naming them all (§Runtime Insufficient Scope Errors).
+//! required scopes ([`require_scopes`](TokenValidator::require_scopes), all or nothing, for
+//! every request of the endpoint): a token without one of them gets 403
+//! `error="insufficient_scope"` with `scope` naming them all (§Runtime Insufficient Scope
+//! Errors). A token with them reaches the server, where each tool, resource and prompt's own
+//! [`Access::scopes`](crate::Access::scopes) decides: one it lacks a scope for is listed, and
+//! using it gets 403 `insufficient_scope` whose `scope` names the required scopes and the
+//! definition's ([`Authenticator::insufficient_scope`]).
 //!
 //! [`TokenValidator::metadata_router`] serves the protected-resource metadata (RFC 9728) at
 //! the well-known URIs a client tries.
@@ -19,7 +24,7 @@ use super::fetch::get_json;
 use super::jwt::{self, JwtError};
 use super::token::now;
 use crate::context::Identity;
-use crate::transport::http::{AuthRejection, Authenticator, Router};
+use crate::transport::http::{AuthRejection, Authenticator, Router, bearer_challenge};
 use axum::body::Body;
 use futures_util::future::BoxFuture;
 use http::header::{AUTHORIZATION, CONTENT_TYPE};
@@ -159,15 +164,20 @@ impl TokenValidator {
         self.with(|i| i.keys = Keys::Given(jwks))
     }
 
-    /// Every request needs all of `scopes` (else 403 `insufficient_scope`); they are also
-    /// the metadata's `scopes_supported` unless [`scopes_supported`](Self::scopes_supported)
-    /// says otherwise.
+    /// Every request needs all of `scopes` (else 403 `insufficient_scope`): all or nothing,
+    /// for the whole endpoint. They are also the 401 challenge's `scope` and the metadata's
+    /// `scopes_supported` unless [`scopes_supported`](Self::scopes_supported) says otherwise.
+    /// What a single tool, resource or prompt needs beyond them is its own
+    /// [`Access::scopes`](crate::Access::scopes), challenged only when it is used.
     #[must_use]
     pub fn require_scopes(self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.with(|i| i.required = scopes.into_iter().map(Into::into).collect())
     }
 
-    /// The metadata's `scopes_supported` (default: the required scopes).
+    /// The metadata's `scopes_supported` (default: the required scopes): list the scopes
+    /// your definitions' [`Access::scopes`](crate::Access::scopes) name here too, and a
+    /// client that reads them (as `mcp-test check --auth-issuer` does) can ask for them up
+    /// front rather than step up.
     #[must_use]
     pub fn scopes_supported(self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.with(|i| i.supported = scopes.into_iter().map(Into::into).collect())
@@ -343,17 +353,7 @@ impl TokenValidator {
 
     /// The challenge of a 401 or 403, each parameter quoted (RFC 6750 §3).
     fn challenge(&self, error: Option<(&str, &str)>, scopes: &[String]) -> String {
-        let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
-        let mut params = Vec::new();
-        if let Some((code, description)) = error {
-            params.push(format!(r#"error="{code}""#));
-            params.push(format!(r#"error_description="{}""#, quote(description)));
-        }
-        if !scopes.is_empty() {
-            params.push(format!(r#"scope="{}""#, quote(&scopes.join(" "))));
-        }
-        params.push(format!(r#"resource_metadata="{}""#, self.metadata_url()));
-        format!("Bearer {}", params.join(", "))
+        bearer_challenge(error, scopes, Some(&self.metadata_url()))
     }
 
     /// The transport's answer for one request head.
@@ -397,7 +397,7 @@ impl TokenValidator {
                     .join(" ")
             );
             return Err(AuthRejection::forbidden(
-                self.challenge(Some(("insufficient_scope", &why)), required),
+                self.challenge(Some((INSUFFICIENT_SCOPE, &why)), required),
                 why,
             ));
         }
@@ -412,7 +412,23 @@ impl Authenticator for TokenValidator {
     ) -> BoxFuture<'a, Result<Identity, AuthRejection>> {
         Box::pin(self.authenticate_head(request))
     }
+
+    /// `error="insufficient_scope"` with `scope` naming the required scopes and then those
+    /// the definition needs (every scope the operation needs, in one challenge, as
+    /// §Runtime Insufficient Scope Errors asks), and `resource_metadata`, as the 401s do.
+    fn insufficient_scope(&self, scopes: &[String], description: &str) -> String {
+        let mut all = self.inner.required.clone();
+        for scope in scopes {
+            if !all.contains(scope) {
+                all.push(scope.clone());
+            }
+        }
+        self.challenge(Some((INSUFFICIENT_SCOPE, description)), &all)
+    }
 }
+
+/// The RFC 6750 error of a token short of scope.
+const INSUFFICIENT_SCOPE: &str = "insufficient_scope";
 
 const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 

@@ -16,7 +16,7 @@ mod tools;
 pub use build::BuildError;
 pub(crate) use tools::{ToolRegistration, Tools};
 
-use crate::authorization::Access;
+use crate::authorization::{Access, Decision};
 use crate::completion::{Completer, Completion, CompletionRequest};
 use crate::context::Context;
 use crate::prompts::{GetFn, Prompt, PromptDefinition};
@@ -30,7 +30,7 @@ use crate::wire::{CacheHint, CacheScope, ErrorObject, ResourceContents};
 use build::{check_cache_scope, invalid};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
-use registry::{Entry, Listing, Registry};
+use registry::{Entry, Found, Listing, Registry};
 use serde_json::{Map, Value, json};
 use serving::{
     optional_object, panic_message, required_object, required_string, string_map, with_cache_hint,
@@ -477,19 +477,35 @@ impl Catalog {
     /// template (in registration order) that matches and whose variables fit its handler.
     fn start_read(&self, ctx: Context, uri: &str) -> Result<(ReadFuture, CacheHint), ErrorObject> {
         let identity = ctx.identity().clone();
-        if let Some((definition, r)) = self.resources.visible(uri, &identity) {
-            let mime = definition.mime_type.as_deref();
-            let fut = (r.handler)(ctx, &Variables::default(), uri, mime)
-                .map_err(|e| ErrorObject::internal(format!("Internal error: {e}")))?;
-            return Ok((fut, r.cache));
+        match self.resources.find(uri, &identity) {
+            Found::Usable(definition, r) => {
+                let mime = definition.mime_type.as_deref();
+                let fut = (r.handler)(ctx, &Variables::default(), uri, mime)
+                    .map_err(|e| ErrorObject::internal(format!("Internal error: {e}")))?;
+                return Ok((fut, r.cache));
+            }
+            Found::NeedsScope(challenge) => {
+                return Err(challenge.error(&format!("resource {uri}"), "uri", uri));
+            }
+            Found::Absent => {}
         }
         let mut misfits = Vec::new();
+        // The first template that matches but needs a scope the caller lacks: its challenge,
+        // when no template the caller may use serves the URI.
+        let mut needs_scope = None;
         for &i in &self.match_order {
             let (definition, entry) = self.templates.get(i);
-            if !entry.access.allows(&identity) {
-                continue;
-            }
             let t = &entry.served;
+            match entry.access.decide(&identity) {
+                Decision::Allow => {}
+                Decision::StepUp(challenge) => {
+                    if needs_scope.is_none() && t.template.match_uri(uri).is_some() {
+                        needs_scope = Some((challenge, t.template.to_string()));
+                    }
+                    continue;
+                }
+                _ => continue,
+            }
             let Some(vars) = t.template.match_uri(uri) else {
                 continue;
             };
@@ -498,6 +514,9 @@ impl Catalog {
                 Ok(fut) => return Ok((fut, t.cache)),
                 Err(why) => misfits.push(format!("it matches {} but {why}", t.template)),
             }
+        }
+        if let Some((challenge, template)) = needs_scope {
+            return Err(challenge.error(&format!("resource template {template}"), "uri", uri));
         }
         Err(not_found(
             uri,
@@ -538,16 +557,29 @@ impl Catalog {
         })
     }
 
+    /// The prompt `name` as `identity` may use it, or the error its absence (or a scope the
+    /// caller lacks) is answered with.
+    fn usable_prompt(
+        &self,
+        name: &str,
+        identity: &crate::context::Identity,
+    ) -> Result<(&PromptDefinition, &RegisteredPrompt), ErrorObject> {
+        match self.prompts.find(name, identity) {
+            Found::Usable(definition, prompt) => Ok((definition, prompt)),
+            Found::NeedsScope(challenge) => {
+                Err(challenge.error(&format!("prompt {name}"), "name", name))
+            }
+            Found::Absent => Err(unknown_prompt(name)),
+        }
+    }
+
     pub(crate) async fn get_prompt(
         &self,
         ctx: &Context,
         params: &Map<String, Value>,
     ) -> Result<Value, ErrorObject> {
         let name = required_string(params, "name", "the prompt to get")?;
-        let (definition, registered) = self
-            .prompts
-            .visible(name, ctx.identity())
-            .ok_or_else(|| unknown_prompt(name))?;
+        let (definition, registered) = self.usable_prompt(name, ctx.identity())?;
         let pairs = string_map(params.get("arguments"), "arguments")?;
         definition
             .check_arguments(&pairs)
@@ -596,10 +628,7 @@ impl Catalog {
         let (completer, what): (Option<&Completer>, String) = match kind {
             "ref/prompt" => {
                 let name = required_string(reference, "ref.name", "the prompt")?;
-                let (definition, p) = self
-                    .prompts
-                    .visible(name, identity)
-                    .ok_or_else(|| unknown_prompt(name))?;
+                let (definition, p) = self.usable_prompt(name, identity)?;
                 if definition.argument_named(arg_name).is_none() {
                     return Err(ErrorObject::invalid_params(format!(
                         "Invalid params: prompt {name} has no argument `{arg_name}`"
@@ -612,7 +641,17 @@ impl Catalog {
             }
             "ref/resource" => {
                 let uri = required_string(reference, "ref.uri", "the resource template")?;
-                let template = self.templates.visible(uri, identity).map(|(_, t)| t);
+                let template = match self.templates.find(uri, identity) {
+                    Found::Usable(_, t) => Some(t),
+                    Found::NeedsScope(challenge) => {
+                        return Err(challenge.error(
+                            &format!("resource template {uri}"),
+                            "uri",
+                            uri,
+                        ));
+                    }
+                    Found::Absent => None,
+                };
                 match template {
                     Some(t) if t.template.has_variable(arg_name) => {
                         (t.completers.get(arg_name), format!("completing {uri}"))
@@ -623,7 +662,7 @@ impl Catalog {
                         )));
                     }
                     None => {
-                        if self.resources.visible(uri, identity).is_some() {
+                        if !matches!(self.resources.find(uri, identity), Found::Absent) {
                             return Err(ErrorObject::invalid_params(format!(
                                 "Invalid params: the resource {uri} has no variables to complete (only resource templates do)"
                             )));

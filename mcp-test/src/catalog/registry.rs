@@ -2,7 +2,7 @@
 //! registered in: the definitions in list order, each beside who may see it and what serves it.
 
 use super::serving::{optional_string, with_cache_hint};
-use crate::authorization::Access;
+use crate::authorization::{Access, Decision, ScopeChallenge};
 use crate::context::Identity;
 use crate::pagination;
 use crate::prompts::PromptDefinition;
@@ -48,9 +48,19 @@ pub(crate) struct Listing {
     pub(crate) cache: CacheHint,
 }
 
+/// What a caller finds under a key.
+pub(crate) enum Found<'a, D, E> {
+    /// The definition, which the caller may use.
+    Usable(&'a D, &'a E),
+    /// The definition is listed for the caller, who lacks a scope to use it.
+    NeedsScope(ScopeChallenge),
+    /// Nothing the caller may know of: unknown or hidden, exactly alike.
+    Absent,
+}
+
 /// What serves one definition, and who may see it.
 pub(crate) struct Entry<E> {
-    /// Who may see and use the definition; to anyone else it does not exist.
+    /// Who may see and use the definition (see [`Decision`]).
     pub(crate) access: Access,
     /// The handler and whatever else serving it needs.
     pub(crate) served: E,
@@ -111,15 +121,26 @@ impl<D: Keyed + Serialize, E> Registry<D, E> {
         (&self.definitions[index], &self.entries[index])
     }
 
-    /// The definition under `key` as `identity` may see it: `None` when it is unknown or
-    /// denied, exactly alike.
+    /// The definition under `key` as `identity` may use it: `None` when it is unknown,
+    /// hidden or needs a scope the caller lacks.
     pub(crate) fn visible(&self, key: &str, identity: &Identity) -> Option<(&D, &E)> {
-        let &i = self.index.get(key)?;
+        match self.find(key, identity) {
+            Found::Usable(definition, served) => Some((definition, served)),
+            _ => None,
+        }
+    }
+
+    /// What `identity` finds under `key`.
+    pub(crate) fn find(&self, key: &str, identity: &Identity) -> Found<'_, D, E> {
+        let Some(&i) = self.index.get(key) else {
+            return Found::Absent;
+        };
         let entry = &self.entries[i];
-        entry
-            .access
-            .allows(identity)
-            .then(|| (&self.definitions[i], &entry.served))
+        match entry.access.decide(identity) {
+            Decision::Allow => Found::Usable(&self.definitions[i], &entry.served),
+            Decision::StepUp(challenge) => Found::NeedsScope(challenge),
+            _ => Found::Absent,
+        }
     }
 
     /// One page of the list as `identity` may see it, as the list method's result. The
@@ -136,7 +157,7 @@ impl<D: Keyed + Serialize, E> Registry<D, E> {
             .definitions
             .iter()
             .zip(&self.entries)
-            .filter(|(_, entry)| entry.access.allows(identity))
+            .filter(|(_, entry)| entry.access.lists_for(identity))
             .map(|(d, _)| d)
             .collect();
         let fingerprint = if visible.len() == self.definitions.len() {

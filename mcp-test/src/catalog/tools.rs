@@ -1,7 +1,7 @@
 //! The registered tools: their checks at build time, and `tools/call`.
 
 use super::build::{BuildError, check_cache_scope};
-use super::registry::{Entry, Listing, Registry};
+use super::registry::{Entry, Found, Listing, Registry};
 use super::serving::{panic_message, required_string};
 use crate::authorization::Access;
 use crate::context::Context;
@@ -144,8 +144,14 @@ pub(crate) async fn call(
     // the handler parses from a borrow of them.
     let arguments = params.remove("arguments");
     let name = required_string(&params, "name", "the tool to call")?;
-    let Some((_, tool)) = tools.visible(name, ctx.identity()) else {
-        return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
+    let tool = match tools.find(name, ctx.identity()) {
+        Found::Usable(_, tool) => tool,
+        Found::NeedsScope(challenge) => {
+            return Err(challenge.error(&format!("tool {name}"), "name", name));
+        }
+        Found::Absent => {
+            return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
+        }
     };
     let arguments = match arguments {
         None => Value::Object(Map::new()),

@@ -8,6 +8,7 @@
 //! [`transport::sse`](crate::transport::sse).
 
 use super::ClientError;
+use super::auth::Challenge;
 use super::limits::{
     DEFAULT_MAX_EVENT_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, is_too_deep, quoted,
 };
@@ -133,6 +134,22 @@ pub fn unauthorized(url: &str, headers: &HeaderMap) -> ClientError {
         url: url.to_owned(),
         www_authenticate: (!challenges.is_empty()).then(|| challenges.join(", ")),
         resource_metadata,
+    }
+}
+
+/// The error of a reply with status 403: its challenge read, when it has one, and its body.
+fn forbidden(url: &str, headers: &HeaderMap, body: &str) -> ClientError {
+    let challenges: Vec<&str> = headers
+        .get_all(WWW_AUTHENTICATE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    ClientError::Forbidden {
+        url: url.to_owned(),
+        status: StatusCode::FORBIDDEN.as_u16(),
+        challenge: (!challenges.is_empty())
+            .then(|| Box::new(Challenge::parse(&challenges.join(", ")))),
+        body: body.to_owned(),
     }
 }
 
@@ -456,6 +473,9 @@ impl HttpTransport {
             .await?;
         if reply.status == StatusCode::UNAUTHORIZED {
             return Err(unauthorized(&self.url, &reply.headers));
+        }
+        if reply.status == StatusCode::FORBIDDEN {
+            return Err(forbidden(&self.url, &reply.headers, &reply.head));
         }
         if let Some(session) = reply.headers.get(SESSION_ID) {
             *self.session.lock().expect("session lock") = Some(session.clone());

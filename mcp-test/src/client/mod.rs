@@ -74,6 +74,8 @@ pub use crate::target::{Answers, Exchange, Rounds, TransportEvent};
 // The client's error, defined in `target` (whose `TargetError` and `HttpOptions` name it) so
 // that `target` imports nothing from here.
 pub use crate::target::client_error::{ClientError, MAX_JSON_DEPTH};
+// What a 401 or 403 challenge asks of the token, as those errors carry it.
+pub use crate::target::challenge::Challenge;
 pub use limits::{
     DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_RESPONSE_BYTES, MAX_KEPT_BYTES, MAX_KEPT_MESSAGES, MAX_QUOTED_BYTES,
@@ -284,7 +286,8 @@ impl Client {
     #[cfg(feature = "http")]
     /// [`Client::http`] with headers on every request and, with feature `tls`, certificate
     /// authorities to trust ([`HttpOptions`]). A reply with status 401 is
-    /// [`ClientError::Unauthorized`].
+    /// [`ClientError::Unauthorized`], one with 403 [`ClientError::Forbidden`] (with its
+    /// [`Challenge`]: a token short of scope names the scopes to step up to).
     ///
     /// ```
     /// use mcp_test::client::{Client, HttpOptions};

@@ -8,6 +8,7 @@
 //! implements [`Target`](super::Target), so it imports `target`; with the error here, nothing
 //! of `target` imports the client back.
 
+use super::challenge::Challenge;
 use crate::tool::error::error_chain;
 use std::time::Duration;
 
@@ -158,6 +159,38 @@ pub enum ClientError {
         /// The `resource_metadata` URL a challenge names (RFC 9728 §5.1), if any.
         resource_metadata: Option<String>,
     },
+    /// The server answered HTTP 403: it understood the request and refuses it. For a token
+    /// short of scope (2026-07-28 `basic/authorization` §Runtime Insufficient Scope Errors)
+    /// the challenge says `error="insufficient_scope"` and names the `scope` the request
+    /// needs: get a token with those scopes and the ones held before (a step-up
+    /// authorization) and retry. A 403 without a challenge is another refusal, such as a
+    /// foreign `Origin`.
+    ///
+    /// ```
+    /// # use mcp_test::client::{Challenge, ClientError};
+    /// fn step_up_scopes(error: &ClientError) -> Option<&[String]> {
+    ///     match error {
+    ///         ClientError::Forbidden { challenge: Some(c), .. } if c.is_insufficient_scope() => {
+    ///             Some(&c.scope)
+    ///         }
+    ///         _ => None,
+    ///     }
+    /// }
+    /// # let _ = step_up_scopes;
+    /// ```
+    #[error("{}", forbidden_message(.url, *.status, .challenge.as_deref(), .body))]
+    Forbidden {
+        /// The URL.
+        url: String,
+        /// The status: 403.
+        status: u16,
+        /// The `WWW-Authenticate` challenge, read, when the reply has one (boxed: it keeps
+        /// the error small).
+        challenge: Option<Box<Challenge>>,
+        /// The body, as text (up to the first 4 KiB): for the runtime, the JSON-RPC error
+        /// that names what was refused.
+        body: String,
+    },
     /// An HTTP request could not be sent, or its reply could not be read (nobody listening,
     /// the connection dropped).
     #[error("POST {url}: {what} failed: {}", error_chain(.source.as_ref()))]
@@ -230,6 +263,33 @@ fn wrong_id_message(
             "the reply to {request} carries id {ids} instead of {expected} (a response must carry the id of its request){stderr}"
         ),
     }
+}
+
+/// The message of [`ClientError::Forbidden`].
+fn forbidden_message(url: &str, status: u16, challenge: Option<&Challenge>, body: &str) -> String {
+    let mut out = format!("{url} refused the request (HTTP {status}");
+    if let Some(challenge) = challenge {
+        out.push_str(&format!(", WWW-Authenticate: {}", challenge.header));
+    }
+    out.push(')');
+    match challenge {
+        Some(c) if c.is_insufficient_scope() && !c.scope.is_empty() => out.push_str(&format!(
+            ": the token lacks scope for it; get one with scope {:?} as well as those it had (step-up authorization) and retry",
+            c.scope.join(" ")
+        )),
+        Some(c) if c.is_insufficient_scope() => {
+            out.push_str(": the token lacks scope for it, and the challenge names none")
+        }
+        _ => {
+            let body = body.trim();
+            if !body.is_empty() {
+                let shown: String = body.chars().take(300).collect();
+                let more = if shown.len() < body.len() { "..." } else { "" };
+                out.push_str(&format!("; body: {shown}{more}"));
+            }
+        }
+    }
+    out
 }
 
 fn unauthorized_message(

@@ -41,6 +41,8 @@ pub(crate) mod answered;
 pub(crate) mod answering;
 mod base;
 #[cfg(any(feature = "client", feature = "http"))]
+pub(crate) mod challenge;
+#[cfg(any(feature = "client", feature = "http"))]
 pub(crate) mod client_error;
 mod drive;
 mod http_options;

@@ -46,6 +46,101 @@ pub fn rmcp_context<S: NeedsRmcpFeature>(_handler: S, _options: RequestOptions) 
     unreachable!("NeedsRmcpFeature has no implementations")
 }
 
+/// `headers = ..` and `bearer = ..` of `#[mcp_test(http = .., http_command = ..)]`: what the
+/// fixture's client sends on every request.
+#[derive(Debug, Default)]
+pub struct FixtureHeaders {
+    headers: Vec<(String, String)>,
+    bearer: Option<String>,
+}
+
+impl FixtureHeaders {
+    /// None yet.
+    pub fn new() -> Self {
+        FixtureHeaders::default()
+    }
+
+    /// Adds every `(name, value)` of `headers`.
+    pub fn headers(
+        mut self,
+        headers: impl IntoIterator<Item = (impl Into<String>, impl Into<String>)>,
+    ) -> Self {
+        for (name, value) in headers {
+            self.headers.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    /// `Authorization: Bearer TOKEN`.
+    pub fn bearer(mut self, token: impl Into<String>) -> Self {
+        self.bearer = Some(token.into());
+        self
+    }
+}
+
+/// `#[mcp_test(http = url, headers = .., bearer = ..)]`: a context over the server at `url`
+/// whose client sends `headers`, with the test's options.
+///
+/// # Panics
+///
+/// At the test, naming the header, when a name or value cannot be sent.
+#[cfg(feature = "http")]
+#[track_caller]
+pub fn http_context_with(
+    url: impl HttpUrl,
+    headers: FixtureHeaders,
+    options: RequestOptions,
+) -> TestContext {
+    let mut http = crate::client::HttpOptions::new();
+    let bearer = headers
+        .bearer
+        .map(|t| ("Authorization".to_owned(), format!("Bearer {t}")));
+    for (name, value) in headers.headers.into_iter().chain(bearer) {
+        http = match http.without_header(&name).header(&name, &value) {
+            Ok(http) => http,
+            Err(e) => panic!("#[mcp_test(http = ..)]: {e}"),
+        };
+    }
+    TestContext::http_with(url.url(), &http).with(|_| options)
+}
+
+/// Without the `http` feature: a compile error at `http`, naming the feature.
+#[cfg(not(feature = "http"))]
+pub fn http_context_with<U: NeedsHttpFeature>(
+    _url: U,
+    _headers: FixtureHeaders,
+    _options: RequestOptions,
+) -> TestContext {
+    unreachable!("NeedsHttpFeature has no implementations")
+}
+
+/// `#[mcp_test(http_command = command, headers = .., bearer = ..)]`: [`http_command_context`]
+/// whose client sends `headers` ([`HttpCommand::headers`](super::HttpCommand::headers),
+/// [`HttpCommand::bearer`](super::HttpCommand::bearer)).
+#[cfg(all(feature = "client", feature = "http"))]
+#[track_caller]
+pub fn http_command_context_with(
+    command: impl super::IntoHttpCommand,
+    headers: FixtureHeaders,
+    options: RequestOptions,
+) -> impl std::future::Future<Output = TestContext> {
+    let mut command = command.into_http_command().headers(headers.headers);
+    if let Some(token) = headers.bearer {
+        command = command.bearer(token);
+    }
+    http_command_context(command, options)
+}
+
+/// Without the `client` and `http` features: a compile error at `http_command`, naming them.
+#[cfg(not(all(feature = "client", feature = "http")))]
+pub fn http_command_context_with<C: NeedsClientAndHttpFeatures>(
+    _command: C,
+    _headers: FixtureHeaders,
+    _options: RequestOptions,
+) -> std::future::Pending<TestContext> {
+    unreachable!("NeedsClientAndHttpFeatures has no implementations")
+}
+
 /// Implemented by nothing: the bound of `stdio_context` without the `client` feature.
 #[cfg(not(feature = "client"))]
 #[diagnostic::on_unimplemented(

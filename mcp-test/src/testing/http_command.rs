@@ -4,7 +4,7 @@
 
 use super::accepts::IntoCommand;
 use super::request::TestContext;
-use crate::client::{Client, ClientError};
+use crate::client::{Client, ClientError, HttpOptions};
 use crate::server::Caller;
 use crate::setters;
 use crate::target::{Connection, Target, TargetFuture};
@@ -84,12 +84,41 @@ const KEPT_LINES: usize = 40;
 ///     .startup_timeout(Duration::from_secs(30));
 /// assert!(format!("{command:?}").contains("my-server"));
 /// ```
-#[derive(Debug)]
 pub struct HttpCommand {
     command: Command,
     path: String,
     port_env: Option<String>,
     startup: Duration,
+    options: HttpOptions,
+    /// Headers to send, checked when the command starts.
+    headers: Vec<(String, String)>,
+    /// The bearer token, or how to make it once the URL is known.
+    bearer: Option<Bearer>,
+}
+
+/// What [`HttpCommand::bearer_for`] takes: the server's URL to a token.
+type TokenFor = Box<dyn Fn(&str) -> String + Send + Sync>;
+
+/// Where the bearer token of an [`HttpCommand`] comes from.
+enum Bearer {
+    Token(String),
+    For(TokenFor),
+}
+
+impl std::fmt::Debug for HttpCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpCommand")
+            .field("command", &self.command)
+            .field("path", &self.path)
+            .field("port_env", &self.port_env)
+            .field("startup", &self.startup)
+            .field(
+                "headers",
+                &self.headers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            )
+            .field("bearer", &self.bearer.is_some())
+            .finish()
+    }
 }
 
 impl HttpCommand {
@@ -100,7 +129,89 @@ impl HttpCommand {
             path: "/mcp".to_owned(),
             port_env: None,
             startup: DEFAULT_STARTUP,
+            options: HttpOptions::new(),
+            headers: Vec::new(),
+            bearer: None,
         }
+    }
+
+    /// Sends header `name: value` on every request (after those of
+    /// [`http_options`](Self::http_options), replacing one of the same name). Checked when
+    /// the command starts: a name or value HTTP cannot carry fails
+    /// [`start`](Self::start) with [`ClientError::BadHeader`] naming it, before the server
+    /// is started.
+    ///
+    /// ```
+    /// use mcp_test::testing::HttpCommand;
+    /// let command = HttpCommand::new(["my-server", "--port", "{port}"])
+    ///     .header("X-Tenant", "acme")
+    ///     .headers([("X-Trace", "t-1"), ("X-Region", "eu")])
+    ///     .bearer("s3cret");
+    /// assert!(format!("{command:?}").contains("X-Region"));
+    /// ```
+    #[must_use]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Sends every `(name, value)` of `headers`, as [`header`](Self::header) does.
+    #[must_use]
+    pub fn headers(
+        mut self,
+        headers: impl IntoIterator<Item = (impl Into<String>, impl Into<String>)>,
+    ) -> Self {
+        for (name, value) in headers {
+            self.headers.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    /// Sends `Authorization: Bearer TOKEN` on every request.
+    #[must_use]
+    pub fn bearer(mut self, token: impl Into<String>) -> Self {
+        self.bearer = Some(Bearer::Token(token.into()));
+        self
+    }
+
+    /// Sends `Authorization: Bearer` with the token `token` makes from the server's URL, once
+    /// it is known (a printed address or a given port): an OAuth access token's audience is
+    /// that URL (RFC 8707), which a server started on port 0 has only once it runs. The
+    /// closure is kept as long as the server process, so whatever it holds (an
+    /// [`AuthServer`](crate::auth::AuthServer) the server trusts and reads its keys from)
+    /// lives as long as the server does.
+    ///
+    /// ```ignore
+    /// let auth = AuthServer::start().await?;
+    /// let command = HttpCommand::new([env!("CARGO_BIN_EXE_my_server"), "--trust-issuer", auth.issuer(),
+    ///                                 "--http", "127.0.0.1:0"])
+    ///     .bearer_for(move |url| auth.token(&TokenSpec::new(url).scopes(["notes.write"])));
+    /// let mcp = TestContext::http_command(command).await;
+    /// ```
+    #[must_use]
+    pub fn bearer_for(mut self, token: impl Fn(&str) -> String + Send + Sync + 'static) -> Self {
+        self.bearer = Some(Bearer::For(Box::new(token)));
+        self
+    }
+
+    /// The client's options: headers and, with feature `tls`, certificate authorities to
+    /// trust. [`header`](Self::header) and [`bearer`](Self::bearer) add to them.
+    #[must_use]
+    pub fn http_options(mut self, options: HttpOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The options with the headers added (the bearer token comes once the URL is known).
+    fn checked_options(&mut self) -> Result<HttpOptions, ClientError> {
+        let mut options = self.options.clone();
+        for (name, value) in &self.headers {
+            options = options.without_header(name).header(name, value)?;
+        }
+        if let Some(Bearer::Token(token)) = &self.bearer {
+            options = with_bearer(options, token)?;
+        }
+        Ok(options)
     }
 
     /// The endpoint's path when the server names only its socket address or a base URL (or
@@ -148,8 +259,21 @@ impl HttpCommand {
 
     /// Starts the server, learns its address and connects. Must be called inside a tokio
     /// runtime.
-    pub async fn start(self) -> Result<HttpProcess, HttpCommandError> {
+    pub async fn start(mut self) -> Result<HttpProcess, HttpCommandError> {
         let program = self.program();
+        let options = self
+            .checked_options()
+            .map_err(|source| HttpCommandError::Header {
+                program: program.clone(),
+                source: Box::new(source),
+            })?;
+        let client = Connect {
+            options,
+            bearer: match self.bearer.take() {
+                Some(Bearer::For(token)) => Some(token),
+                _ => None,
+            },
+        };
         let deadline = real_time_deadline(self.startup);
         if self.gives_port() {
             let port = free_port().map_err(|source| HttpCommandError::Spawn {
@@ -167,7 +291,7 @@ impl HttpCommand {
             let mut started = spawn(command, &program)?;
             let url = format!("http://127.0.0.1:{port}{}", self.path);
             wait_accepting(port, &mut started, deadline, &program, self.startup).await?;
-            connect(started, url, program)
+            connect(started, url, program, client)
         } else {
             let mut command = self.command;
             command
@@ -177,7 +301,7 @@ impl HttpCommand {
             let mut started = spawn(command, &program)?;
             let url =
                 wait_address(&mut started, deadline, &program, &self.path, self.startup).await?;
-            connect(started, url, program)
+            connect(started, url, program, client)
         }
     }
 }
@@ -242,6 +366,15 @@ pub enum HttpCommandError {
         /// Its last lines of output.
         output: String,
     },
+    /// A header given to send ([`HttpCommand::header`], [`HttpCommand::bearer`]) is not one
+    /// HTTP can carry; the server was not started.
+    #[error("{program} was not started: {source}")]
+    Header {
+        /// The program.
+        program: String,
+        /// The header's error ([`ClientError::BadHeader`], naming it).
+        source: Box<ClientError>,
+    },
     /// The address it named is not a URL the client takes.
     #[error("{program} serves at {url}, which the client cannot reach: {source}")]
     Client {
@@ -262,6 +395,9 @@ pub struct HttpProcess {
     program: String,
     child: Mutex<Child>,
     output: Lines,
+    /// What [`HttpCommand::bearer_for`] was given, kept with the process (with whatever it
+    /// holds).
+    _bearer: Option<TokenFor>,
 }
 
 impl std::fmt::Debug for HttpProcess {
@@ -500,27 +636,47 @@ async fn wait_accepting(
     }
 }
 
+/// How the client connects: its options, and the bearer token to make from the URL.
+struct Connect {
+    options: HttpOptions,
+    bearer: Option<TokenFor>,
+}
+
+/// `options` plus `Authorization: Bearer TOKEN` (replacing any `Authorization`).
+fn with_bearer(options: HttpOptions, token: &str) -> Result<HttpOptions, ClientError> {
+    options
+        .without_header("authorization")
+        .header("Authorization", &format!("Bearer {token}"))
+}
+
 fn connect(
     started: Started,
     url: String,
     program: String,
+    how: Connect,
 ) -> Result<HttpProcess, HttpCommandError> {
     let Started {
         child,
         lines: output,
         ..
     } = started;
-    let client = Client::http(&url).map_err(|source| HttpCommandError::Client {
+    let failed = |source| HttpCommandError::Client {
         program: program.clone(),
         url: url.clone(),
         source: Box::new(source),
-    })?;
+    };
+    let options = match &how.bearer {
+        Some(token) => with_bearer(how.options, &token(&url)).map_err(failed)?,
+        None => how.options,
+    };
+    let client = Client::http_with(&url, &options).map_err(failed)?;
     Ok(HttpProcess {
         client,
         url,
         program,
         child: Mutex::new(child),
         output,
+        _bearer: how.bearer,
     })
 }
 

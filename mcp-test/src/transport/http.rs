@@ -7,6 +7,12 @@
 //!    `Origin` that is not a localhost origin (or an allowed origin), gets **403**.
 //! 3. Authentication, when an [`Authenticator`] is configured: a rejection gets **401** (or
 //!    **403** for a valid token without the scope needed) with `WWW-Authenticate`.
+//!    Later, a request for a tool, resource or prompt whose [`Access`](crate::Access) rule
+//!    needs a scope the caller lacks gets **403** with the authenticator's
+//!    [`insufficient_scope`](Authenticator::insufficient_scope) challenge
+//!    (`error="insufficient_scope"`, `scope` naming what it needs) and the JSON-RPC error as
+//!    the body; without an authenticator that error stays in band
+//!    ([`authorization`](crate::authorization)).
 //! 4. Body: over the size limit gets **413**; not UTF-8 or not JSON gets **400** / -32700.
 //! 5. Mirrored headers (§5.2): `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
 //!    `Mcp-Param-*` must be present where required, single, well-formed, and equal to the body
@@ -58,6 +64,7 @@
 //! # }
 //! ```
 
+use crate::authorization::ScopeChallenge;
 use crate::context::Identity;
 use crate::headers::{self, HeaderParam};
 use crate::server::{Caller, Server};
@@ -160,6 +167,62 @@ pub trait Authenticator: Send + Sync + 'static {
         &'a self,
         request: &'a http::request::Parts,
     ) -> BoxFuture<'a, Result<Identity, AuthRejection>>;
+
+    /// The `WWW-Authenticate` value of the **403** that answers a request the authenticated
+    /// caller may not make for want of scope: a tool, resource or prompt whose
+    /// [`Access`](crate::Access) rule needs `scopes` (see
+    /// [`authorization`](crate::authorization)), with `description` saying which and what
+    /// the caller lacks. By default `Bearer error="insufficient_scope", scope="...",
+    /// error_description="..."` ([`bearer_challenge`]); override it to add what the
+    /// challenges of your own 401s carry, as [`TokenValidator`](crate::auth::TokenValidator)
+    /// adds `resource_metadata` and the scopes every request needs.
+    ///
+    /// ```
+    /// use mcp_test::transport::http::Authenticator;
+    /// let anyone = |_: &http::request::Parts| Ok(mcp_test::Identity::principal("p"));
+    /// assert_eq!(
+    ///     anyone.insufficient_scope(&["notes.write".to_owned()], "needs notes.write"),
+    ///     r#"Bearer error="insufficient_scope", error_description="needs notes.write", scope="notes.write""#
+    /// );
+    /// ```
+    fn insufficient_scope(&self, scopes: &[String], description: &str) -> String {
+        bearer_challenge(Some(("insufficient_scope", description)), scopes, None)
+    }
+}
+
+/// A `Bearer` challenge (RFC 6750 §3): `error` and `error_description` when given, `scope`
+/// (space-separated) when any, `resource_metadata` (RFC 9728 §5.1) when given, each quoted.
+///
+/// ```
+/// use mcp_test::transport::http::bearer_challenge;
+/// assert_eq!(
+///     bearer_challenge(None, &["mcp".to_owned()], Some("http://h/.well-known/oauth-protected-resource")),
+///     r#"Bearer scope="mcp", resource_metadata="http://h/.well-known/oauth-protected-resource""#
+/// );
+/// assert_eq!(bearer_challenge(Some(("invalid_token", "say \"why\"")), &[], None),
+///     r#"Bearer error="invalid_token", error_description="say \"why\"""#);
+/// ```
+pub fn bearer_challenge(
+    error: Option<(&str, &str)>,
+    scopes: &[String],
+    resource_metadata: Option<&str>,
+) -> String {
+    let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut params = Vec::new();
+    if let Some((code, description)) = error {
+        params.push(format!(r#"error="{}""#, quote(code)));
+        params.push(format!(r#"error_description="{}""#, quote(description)));
+    }
+    if !scopes.is_empty() {
+        params.push(format!(r#"scope="{}""#, quote(&scopes.join(" "))));
+    }
+    if let Some(metadata) = resource_metadata {
+        params.push(format!(r#"resource_metadata="{}""#, quote(metadata)));
+    }
+    if params.is_empty() {
+        return "Bearer".to_owned();
+    }
+    format!("Bearer {}", params.join(", "))
 }
 
 impl<F> Authenticator for F
@@ -857,13 +920,26 @@ fn json_response(
     envelope_ok: bool,
     response: &Response,
 ) -> http::Response<Body> {
-    let status = match response.error() {
-        None => StatusCode::OK,
-        Some(error) => status_for(error.code, envelope_ok, config.error_status),
+    let body = serde_json::to_string(response).expect("responses serialize");
+    let Some(error) = response.error() else {
+        return json_body(StatusCode::OK, body);
     };
+    // A caller the authenticator let in, short of a scope a definition needs: 403 with the
+    // step-up challenge (basic/authorization §Runtime Insufficient Scope Errors), the
+    // JSON-RPC error as the body.
+    if let Some(authenticator) = &config.authenticator
+        && let Some(scopes) = ScopeChallenge::named_by(error)
+    {
+        let challenge = authenticator.insufficient_scope(&scopes, &error.message);
+        let challenge = HeaderValue::from_str(&challenge)
+            .unwrap_or_else(|_| HeaderValue::from_static(r#"Bearer error="insufficient_scope""#));
+        let mut reply = json_body(StatusCode::FORBIDDEN, body);
+        reply.headers_mut().insert(WWW_AUTHENTICATE, challenge);
+        return reply;
+    }
     json_body(
-        status,
-        serde_json::to_string(response).expect("responses serialize"),
+        status_for(error.code, envelope_ok, config.error_status),
+        body,
     )
 }
 

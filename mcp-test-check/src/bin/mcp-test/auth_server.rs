@@ -1,7 +1,7 @@
 //! `mcp-test auth-server`: the local authorization server (`mcp_test::auth::AuthServer`) for
 //! servers in other languages, and the `check` options that test a server as an OAuth
 //! resource server (`--auth-issuer`, with `--client-id` / `--client-secret` for an issuer of
-//! the user's own).
+//! the user's own, and `--auth-scope` for scopes beyond those the server names).
 
 use super::open::{TargetArgs, http_options};
 use clap::Args;
@@ -68,6 +68,31 @@ pub(crate) struct AuthArgs {
     /// Its secret.
     #[arg(long, value_name = "SECRET", requires = "client_id")]
     client_secret: Option<String>,
+    /// Also ask for SCOPE in the check's token (repeatable): a scope the server's tools,
+    /// resources or prompts need beyond what its 401 challenge and metadata's
+    /// scopes_supported name (both are asked for already), so the check can use them. The
+    /// report (auth/challenge) says which scopes the token held.
+    #[arg(long = "auth-scope", value_name = "SCOPE", requires = "auth_issuer", value_parser = scope_token)]
+    auth_scopes: Vec<String>,
+}
+
+/// One OAuth scope (RFC 6749 §3.3: printable ASCII but space, `"` and `\`).
+fn scope_token(scope: &str) -> Result<String, String> {
+    if scope.is_empty() {
+        return Err("a scope cannot be empty".to_owned());
+    }
+    match scope
+        .chars()
+        .find(|&c| !(c == '!' || ('#'..='[').contains(&c) || (']'..='~').contains(&c)))
+    {
+        Some(' ') => Err(format!(
+            "{scope:?} holds a space: give each scope its own --auth-scope"
+        )),
+        Some(c) => Err(format!(
+            "{scope:?} holds {c:?}, which no OAuth scope may (RFC 6749 §3.3: printable ASCII but space, \" and \\)"
+        )),
+        None => Ok(scope.to_owned()),
+    }
 }
 
 impl AuthArgs {
@@ -80,7 +105,7 @@ impl AuthArgs {
         let Some(url) = &self.auth_issuer else {
             return Ok(None);
         };
-        let mut issuer = AuthIssuer::new(url);
+        let mut issuer = AuthIssuer::new(url).scopes(self.auth_scopes.iter().cloned());
         if let (Some(id), Some(secret)) = (&self.client_id, &self.client_secret) {
             issuer = issuer.client_credentials(id, secret);
         }
