@@ -202,6 +202,8 @@ pub(crate) struct Checker<'a> {
     /// ([`window::SLOW_CASE`](crate::window::SLOW_CASE)): later probes that sample tools
     /// sample fewer.
     pub(crate) slow: bool,
+    /// Runs before each schema case ([`CheckOptions::before_each`](super::CheckOptions::before_each)).
+    pub(crate) before_each: Option<mcp_test::cases::ResetHook>,
     /// When the last probe was recorded ([`Checker::lap`]).
     lap_start: Instant,
     /// How long one schema case may run ([`CheckOptions::case_time`](super::CheckOptions)).
@@ -227,6 +229,7 @@ impl<'a> Checker<'a> {
             jobs: 1,
             max_jobs: 1,
             slow: false,
+            before_each: None,
             lap_start: Instant::now(),
             case_time: None,
             judged_events: BTreeSet::new(),

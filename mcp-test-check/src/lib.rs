@@ -148,6 +148,7 @@ pub(crate) async fn check_one(
     let mut c = Checker::new(&recording, era, options.timeout);
     c.jobs = options.jobs;
     c.max_jobs = options.max_jobs;
+    c.before_each = options.before_each.clone();
     c.case_time = options.case_time;
     if let Some(note) = options.on_waiting {
         c.session.on_waiting(note);

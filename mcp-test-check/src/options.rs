@@ -105,6 +105,11 @@ pub struct CheckOptions {
     /// fewer than `jobs`: a server that waits on a backend is checked in seconds, one that is
     /// busy is not pressed harder. `jobs = 1` stays one case at a time.
     pub max_jobs: usize,
+    /// Runs before each schema case and property call, given the tool's name: a reset of the
+    /// state the server's tools share, for a check run from a test
+    /// ([`CheckOptions::before_each`]). `mcp-test check` has none: a server in another
+    /// process is reset by the user's own means, if at all.
+    pub before_each: Option<mcp_test::cases::ResetHook>,
     /// How long one schema case may run (default [`DEFAULT_CASE_TIME`]; `None`: up to
     /// [`timeout`](Self::timeout)). A case still running then is cancelled
     /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
@@ -153,6 +158,7 @@ impl Default for CheckOptions {
             deadline: Some(DEFAULT_DEADLINE),
             jobs: DEFAULT_JOBS,
             max_jobs: DEFAULT_MAX_JOBS,
+            before_each: None,
             case_time: Some(DEFAULT_CASE_TIME),
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
@@ -165,6 +171,63 @@ impl Default for CheckOptions {
 }
 
 impl CheckOptions {
+    /// Runs `hook` before each schema case and each property call, given the tool's name, so
+    /// that each is judged on the state the test means: without one, a stateful tool's later
+    /// cases meet what earlier ones left. Cases run [`jobs`](Self::jobs) at a time, so a
+    /// hook that resets state shared by every tool wants `jobs(1)`.
+    ///
+    /// ```
+    /// use mcp_test::{Context, Server, Tool, ToolError};
+    /// use mcp_test_check::{check, CheckOptions};
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// /// Claims the one slot for a name: while it is held, every claim is refused.
+    /// #[derive(Tool)]
+    /// #[tool(name = "claim", annotations(destructive = false, open_world = false))]
+    /// struct Claim {
+    ///     /// The name, at most 8 characters
+    ///     #[tool(max_length = 8)]
+    ///     name: String,
+    /// }
+    ///
+    /// type Taken = Arc<Mutex<Vec<String>>>;
+    ///
+    /// impl Claim {
+    ///     async fn run(self, ctx: &Context) -> Result<String, ToolError> {
+    ///         let taken = ctx.state::<Taken>().expect("the store");
+    ///         let mut taken = taken.lock().unwrap();
+    ///         if let Some(holder) = taken.first() {
+    ///             return Err(ToolError::new(format!("the slot is held by {holder}")));
+    ///         }
+    ///         taken.push(self.name.clone());
+    ///         Ok(format!("claimed {}", self.name))
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let taken: Taken = Arc::default();
+    /// let server = Server::builder("claims", "1.0.0")
+    ///     .state(taken.clone())
+    ///     .tool::<Claim>()
+    ///     .build()
+    ///     .unwrap();
+    /// let options = CheckOptions::default()
+    ///     .allow_writes(true)
+    ///     .jobs(1)
+    ///     .before_each(move |_tool: &str| taken.lock().unwrap().clear());
+    /// let report = check(&server, &options).await;
+    /// assert!(!report.has_defects(), "{}", report.to_text());
+    /// // Every case met an empty slot: each valid claim succeeded, none was refused.
+    /// assert!(report.cases.outcomes.iter().all(|o| o.agrees), "{}", report.to_text());
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn before_each(mut self, hook: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.before_each = Some(mcp_test::cases::ResetHook::new(hook));
+        self
+    }
+
     setters! {
         /// Which cases to derive, with which values, for which tools ([`CaseOptions`]).
         cases: CaseOptions;

@@ -86,6 +86,7 @@ pub(crate) async fn property_tests(
         .timeout(options.timeout)
         .max_shrink_calls(128);
     property_options.case_time = options.case_time;
+    property_options.before_each = options.before_each.clone();
     let report = run_tools(&c.session, tools, &property_options, c.jobs).await;
     let era = c.era;
     let mut out = Vec::new();

@@ -109,6 +109,9 @@ pub(crate) async fn run_cases(
                     };
                     return Some((happened, None, true, Duration::ZERO));
                 }
+                if let Some(hook) = &this.before_each {
+                    hook.run(&case.tool);
+                }
                 let started = Instant::now();
                 let (happened, response) = match case_time {
                     None => run_in(&this.session, case, None).await,

@@ -70,7 +70,7 @@ pub use case::{Boundary, Case, DeriveError, Expectation, Happened, Outcome, Veri
 pub use case::{over_limit, serialize_millis, shorten};
 #[cfg(any(feature = "client", feature = "http"))]
 pub use connected::Connected;
-pub use options::{CaseHook, CaseOptions, Selection, Selector};
+pub use options::{CaseHook, CaseOptions, ResetHook, Selection, Selector};
 pub use values::{ValueError, check_values};
 
 use crate::target::{Answers, Target, TargetError};

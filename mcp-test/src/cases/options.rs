@@ -425,6 +425,54 @@ impl<T: Into<String>, A: Into<String>> From<(T, A)> for Selector {
     }
 }
 
+/// A hook run before each generated call of a tool, given the tool's name: a reset of the
+/// state generated calls share (a store emptied, a fixture re-seeded), for
+/// [`PropertyOptions::before_each`](crate::cases::properties::PropertyOptions) and
+/// `mcp_test_check::CheckOptions::before_each`. Two hooks are equal when they are the same
+/// one.
+///
+/// ```
+/// use mcp_test::cases::ResetHook;
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use std::sync::Arc;
+/// let resets = Arc::new(AtomicUsize::new(0));
+/// let counted = resets.clone();
+/// let hook = ResetHook::new(move |_tool: &str| {
+///     counted.fetch_add(1, Ordering::SeqCst);
+/// });
+/// hook.run("add");
+/// assert_eq!(resets.load(Ordering::SeqCst), 1);
+/// assert_eq!(hook, hook.clone());
+/// ```
+#[derive(Clone)]
+pub struct ResetHook(std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl ResetHook {
+    /// The hook that runs `hook`.
+    pub fn new(hook: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        ResetHook(std::sync::Arc::new(hook))
+    }
+
+    /// Runs it before a call of `tool`.
+    pub fn run(&self, tool: &str) {
+        (self.0)(tool);
+    }
+}
+
+impl fmt::Debug for ResetHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ResetHook(..)")
+    }
+}
+
+impl PartialEq for ResetHook {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ResetHook {}
+
 /// The hook of [`CaseOptions::before_each`]. Two hooks are equal when they are the same one.
 #[derive(Clone)]
 pub struct CaseHook(pub std::sync::Arc<dyn Fn(&mut Case) + Send + Sync>);

@@ -274,7 +274,7 @@ impl Redactions {
     }
 
     /// Removes every default redaction: responses are snapshotted as received (plus what
-    /// [`add`](Self::add) adds).
+    /// `add` adds, with feature `insta`).
     pub fn remove_all(mut self) -> Self {
         self.kept = DEFAULT_REDACTIONS.iter().map(|r| r.selector).collect();
         self

@@ -124,6 +124,10 @@ pub async fn __assert_properties(
 ///   from (default: `mcp-test-regressions/` in the crate of the test); `no_regressions = ()`
 ///   keeps none;
 /// - `identity = Identity::principal("ada")`: who each call runs as, in process;
+/// - `before_each = |tool: &str| store.clear()`: runs before every call, to reset the state the
+///   calls share ([`PropertyOptions::before_each`](crate::cases::properties::PropertyOptions::before_each));
+/// - `allow_empty = true`: pass when nothing ran (no tool listed to this caller, an `only`
+///   naming no tool); by default that fails;
 /// - `selection = Selection::default().only(..).seed(N)`: `only`, `skip`, `seed` and
 ///   `identity` at once, as one [`Selection`](crate::cases::Selection) (which
 ///   `assert_schema_cases!` takes too).

@@ -139,6 +139,10 @@ pub struct PropertyOptions {
     pub case_time: Option<Duration>,
     /// The most calls one failure's shrinking may make.
     pub max_shrink_calls: u32,
+    /// Runs before every call (valid, broken, replayed and shrinking ones alike), given the
+    /// tool's name: to reset the state the calls share, so that each is judged on the state
+    /// the test means ([`PropertyOptions::before_each`]).
+    pub before_each: Option<crate::cases::ResetHook>,
 }
 
 impl Default for PropertyOptions {
@@ -156,6 +160,7 @@ impl Default for PropertyOptions {
             timeout: DEFAULT_TIMEOUT,
             case_time: None,
             max_shrink_calls: 512,
+            before_each: None,
         }
     }
 }
@@ -175,6 +180,28 @@ impl PropertyOptions {
         PropertyOptions,
         "mcp_test::cases::properties::PropertyOptions"
     );
+
+    /// Runs `hook` before every call of a tool, given its name: a reset of the state the
+    /// generated calls share. Without one, a stateful tool's later calls meet what earlier
+    /// ones left (a name already taken, a store full), and a property fails on the order of
+    /// the cases rather than on the tool.
+    ///
+    /// ```
+    /// use mcp_test::cases::properties::PropertyOptions;
+    /// use std::sync::{Arc, Mutex};
+    /// let store = Arc::new(Mutex::new(vec!["left over"]));
+    /// let shared = store.clone();
+    /// let options = PropertyOptions::default().before_each(move |_tool: &str| {
+    ///     shared.lock().unwrap().clear();
+    /// });
+    /// options.before_each.as_ref().unwrap().run("add");
+    /// assert!(store.lock().unwrap().is_empty());
+    /// ```
+    #[must_use]
+    pub fn before_each(mut self, hook: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.before_each = Some(crate::cases::ResetHook::new(hook));
+        self
+    }
 
     /// Switches a built-in invariant off.
     ///

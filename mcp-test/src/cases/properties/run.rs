@@ -581,6 +581,9 @@ impl Unit {
         options: &PropertyOptions,
         args: &Value,
     ) -> Result<Option<Value>, String> {
+        if let Some(hook) = &options.before_each {
+            hook.run(&self.name);
+        }
         if let Some(limit) = options.case_time {
             let case = Case {
                 tool: self.name.clone(),
