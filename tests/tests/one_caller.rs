@@ -232,3 +232,16 @@ async fn the_surface_of_a_context_is_what_its_caller_sees() {
         "a bare server is asked anonymously"
     );
 }
+
+#[tokio::test]
+async fn an_empty_surface_is_no_snapshot() {
+    let hidden = mcp_test::surface::Surface::fetch(&scoped_only())
+        .await
+        .expect("the surface is fetched");
+    assert!(hidden.is_empty(), "{:?}", hidden.tools);
+    let message = panics(async move {
+        mcp_test::assert_surface_snapshot!(hidden);
+    })
+    .await;
+    assert!(message.contains("the surface is empty"), "{message}");
+}

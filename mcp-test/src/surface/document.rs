@@ -114,6 +114,21 @@ pub(crate) const SECTIONS: [Section; 4] = [
 ];
 
 impl Surface {
+    /// Whether the server listed nothing: no tool, resource, template or prompt (to the
+    /// caller that fetched it: a definition behind a scope may be listed only to one that
+    /// holds it).
+    ///
+    /// ```
+    /// use mcp_test::surface::Surface;
+    /// assert!(Surface::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+            && self.resources.is_empty()
+            && self.resource_templates.is_empty()
+            && self.prompts.is_empty()
+    }
+
     /// An empty surface: nothing offered, no capabilities.
     pub fn new() -> Self {
         Surface {

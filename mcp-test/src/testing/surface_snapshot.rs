@@ -5,8 +5,15 @@ use crate::surface::Surface;
 use serde_json::Value;
 
 /// The JSON a surface snapshot holds. Not public API: `assert_surface_snapshot!` calls it.
+/// Panics, at the test's line, on an empty surface: its snapshot would test nothing.
 #[doc(hidden)]
+#[track_caller]
 pub fn __surface_json(surface: &Surface) -> Value {
+    if surface.is_empty() {
+        panic!(
+            "assert_surface_snapshot!: the surface is empty (no tool, resource, template or prompt was listed to the caller that fetched it), so its snapshot would test nothing; a definition behind a scope may be listed only to a caller that holds it (fetch through a context with its scopes). To snapshot an empty surface on purpose: insta::assert_json_snapshot!(surface.to_json())"
+        );
+    }
     surface.to_json()
 }
 
@@ -18,6 +25,9 @@ pub fn __surface_json(surface: &Surface) -> Value {
 ///
 /// Named as `assert_response_snapshot!` names an unnamed snapshot: after the test function,
 /// with the case of an rstest or test-case test as insta's snapshot suffix.
+///
+/// An empty surface (nothing listed to the caller that fetched it) fails: its snapshot would
+/// test nothing.
 ///
 /// A snapshot shows any change; to tell a breaking one from a reworded description, compare
 /// surfaces with [`diff`](crate::surface::diff()) (or `mcp-test diff`).
