@@ -303,7 +303,9 @@ impl CheckReport {
 
     /// Fails the calling test when any finding is a defect, with the defects first (probe,
     /// clause and message each) and then the whole report, so the failure alone says what
-    /// broke and what else the check saw. Warnings and notes pass.
+    /// broke and what else the check saw. Warnings and notes pass. A check that ran no probe
+    /// at all (the server could not be reached: [`CheckReport::not_checked`]) fails too,
+    /// naming why: it tested nothing.
     ///
     /// ```
     /// use mcp_test_check::{CheckOptions, check, example_server};
@@ -318,6 +320,19 @@ impl CheckReport {
             .findings()
             .filter(|f| f.severity == Severity::Defect)
             .collect();
+        let ran = self
+            .sessions()
+            .any(|s| s.probes.iter().any(|p| p.skipped.is_none()));
+        if defects.is_empty() && !ran {
+            panic!(
+                "mcp-test check ran no probe on {}, so it tested nothing: {}\n{}",
+                self.target,
+                self.incomplete
+                    .as_deref()
+                    .unwrap_or("every probe was skipped"),
+                self.to_text()
+            );
+        }
         if defects.is_empty() {
             return;
         }
@@ -680,6 +695,14 @@ fn xml(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    #[should_panic(
+        expected = "ran no probe on unreachable, so it tested nothing: connection refused"
+    )]
+    fn a_check_that_ran_no_probe_fails_its_test() {
+        CheckReport::not_checked("unreachable", "connection refused").assert_no_defects();
+    }
+
     use super::*;
 
     fn report(severity: Severity) -> CheckReport {
