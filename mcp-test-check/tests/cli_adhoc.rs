@@ -724,3 +724,36 @@ async fn coverage_env_records_the_free_helpers_and_the_round_driver() {
     );
     assert_eq!(report["requests"], 3);
 }
+
+/// A suite whose server has nothing to cover (no tool, resource, template or prompt) covers
+/// nothing: `--fail-under` fails, naming the directory, instead of reading 0 of 0 items as
+/// 100 %. (A directory with no recording at all is refused already, exit 2.)
+#[tokio::test]
+async fn coverage_of_nothing_to_cover_fails_the_bar() {
+    use mcp_test::testing::TestContext;
+    use mcp_test::testing::coverage::Recorder;
+    let dir = TempDir::new("mcp-coverage-empty");
+    let path = dir.path("suite");
+    let empty = mcp_test::Server::builder("empty", "1.0.0").build().unwrap();
+    let mcp = TestContext::new(empty).record_coverage(&Recorder::new(&path));
+    mcp.discover().await;
+    let none: &[String] = &[];
+    let barred = run(&["coverage", &path, "--fail-under", "50"], none, None).await;
+    assert_eq!(barred.status, 1, "{}", barred.stderr);
+    assert!(
+        barred.stderr.contains("nothing was covered"),
+        "{}",
+        barred.stderr
+    );
+    let plain = run(&["coverage", &path], none, None).await;
+    assert_eq!(
+        plain.status, 0,
+        "without a bar it is a note: {}",
+        plain.stderr
+    );
+    assert!(
+        plain.stderr.contains("nothing was covered"),
+        "{}",
+        plain.stderr
+    );
+}

@@ -80,6 +80,17 @@ pub(super) fn run(args: CoverageArgs) -> ExitCode {
     };
     // A closed stdout (`| head`) is not an error of the report.
     let _ = std::io::stdout().write_all(out.as_bytes());
+    // Nothing to cover reads as 100 %: a suite that recorded nothing (the variable not set
+    // where the tests ran, the wrong directory) must not meet --fail-under.
+    if summary.items().total == 0 {
+        eprintln!(
+            "mcp-test coverage: no MCP tool, resource, template or prompt was recorded in {}: nothing was covered (were the tests run with {ENV} set to this directory?)",
+            dir.display()
+        );
+        if args.fail_under.is_some() {
+            return ExitCode::from(1);
+        }
+    }
     match args.fail_under {
         Some(pct) if summary.items().percent() < pct => {
             eprintln!(
