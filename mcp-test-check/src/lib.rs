@@ -93,6 +93,11 @@ use std::time::Duration;
 /// Only the tools `options` consent to are called: by default read-only and open-world ones
 /// ([`ToolClass`]); the report's [`tools`](CheckReport::tools) says which were called.
 ///
+/// Every request goes as the target's caller: anonymously to a bare `Server`, as its
+/// options say through a `TestContext` (`check(&mcp, ..)` in a `#[mcp_test]` test sees and
+/// calls the tools behind the context's scopes). To check a bare server as some caller, wrap
+/// it: `check(&TestContext::with_options(server, RequestOptions::new().scopes(["admin"])), ..)`.
+///
 /// ```
 /// use mcp_test_check::{check, example_server, CheckOptions};
 /// # #[tokio::main(flavor = "current_thread")]

@@ -65,6 +65,13 @@ impl Surface {
     /// learnt meanwhile, else `{}`). A list the declared capabilities leave out is empty
     /// without asking; a list answered with "method not found" is empty too.
     ///
+    /// The lists are asked as the target's caller: anonymously of a bare [`Server`](crate::Server), as its
+    /// options say of a [`TestContext`](crate::testing::TestContext) (principal, scopes), so
+    /// a definition listed only to a caller with a scope is in the surface of a context that
+    /// holds it. To fetch a bare server's surface as some caller, wrap it in a context with
+    /// that caller's options: `Surface::fetch(&TestContext::with_options(server,
+    /// RequestOptions::new().scopes(["admin"])))`.
+    ///
     /// ```
     /// use mcp_test::prelude::*;
     /// use mcp_test::surface::Surface;
