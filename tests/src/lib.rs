@@ -229,6 +229,8 @@ pub fn transport_server() -> Server {
 #[path = "../../mcp-test/examples/conformance.rs"]
 pub mod conformance;
 
+pub mod matrix;
+
 pub mod notes;
 
 pub mod rmcp_calculator;
