@@ -151,6 +151,11 @@ pub(crate) async fn check_one(
         called: called.clone(),
     };
     let mut c = Checker::new(&recording, era, options.timeout);
+    if let Some(identity) = &options.identity {
+        c.session = c
+            .session
+            .with_caller(mcp_test::Caller::new(identity.clone()));
+    }
     c.jobs = options.jobs;
     c.max_jobs = options.max_jobs;
     c.before_each = options.before_each.clone();

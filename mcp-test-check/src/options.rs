@@ -110,6 +110,11 @@ pub struct CheckOptions {
     /// ([`CheckOptions::before_each`]). `mcp-test check` has none: a server in another
     /// process is reset by the user's own means, if at all.
     pub before_each: Option<mcp_test::cases::ResetHook>,
+    /// Who every request of the check runs as, for a server in this process (what its
+    /// `Access` rules and handlers see); `None` (the default): the target's own caller, which
+    /// for a `TestContext` is its options' identity and for a bare `Server` anonymous. A
+    /// server in another process authenticates the check by its transport (`--auth-issuer`).
+    pub identity: Option<mcp_test::Identity>,
     /// How long one schema case may run (default [`DEFAULT_CASE_TIME`]; `None`: up to
     /// [`timeout`](Self::timeout)). A case still running then is cancelled
     /// (`notifications/cancelled` on stdio, its response stream closed on HTTP, as the spec's
@@ -159,6 +164,7 @@ impl Default for CheckOptions {
             jobs: DEFAULT_JOBS,
             max_jobs: DEFAULT_MAX_JOBS,
             before_each: None,
+            identity: None,
             case_time: Some(DEFAULT_CASE_TIME),
             close_grace: mcp_test::target::CLOSE_GRACE,
             properties: None,
@@ -225,6 +231,40 @@ impl CheckOptions {
     #[must_use]
     pub fn before_each(mut self, hook: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.before_each = Some(mcp_test::cases::ResetHook::new(hook));
+        self
+    }
+
+    /// Runs every request of the check as `identity`, for a server in this process
+    /// ([`identity`](Self::identity)): the tools behind its scopes are listed and called.
+    ///
+    /// ```
+    /// use mcp_test::{Access, Context, Identity, Server, Tool, ToolError};
+    /// use mcp_test_check::{check, CheckOptions};
+    ///
+    /// /// Reads the audit log.
+    /// #[derive(Tool)]
+    /// #[tool(name = "audit", annotations(read_only))]
+    /// struct Audit {}
+    /// impl Audit {
+    ///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+    ///         Ok("no entries".into())
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = Server::builder("ops", "1.0.0")
+    ///     .tool_with_access::<Audit>(Access::scopes(["audit.read"]).hidden_without_scope())
+    ///     .build()
+    ///     .unwrap();
+    /// let auditor = Identity::principal("ada").with_scopes(["audit.read"]);
+    /// let report = check(&server, &CheckOptions::default().identity(auditor)).await;
+    /// assert!(report.tools.iter().any(|t| t.name == "audit" && t.called), "{}", report.to_text());
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn identity(mut self, identity: mcp_test::Identity) -> Self {
+        self.identity = Some(identity);
         self
     }
 

@@ -245,3 +245,28 @@ async fn an_empty_surface_is_no_snapshot() {
     .await;
     assert!(message.contains("the surface is empty"), "{message}");
 }
+
+#[tokio::test]
+async fn a_bare_server_is_fetched_and_checked_as_the_caller_given() {
+    let ada = Identity::principal("ada").with_scopes([WRITE]);
+    let server = ledger(true);
+    let timeout = std::time::Duration::from_secs(10);
+    let caller = mcp_test::Caller::new(ada.clone());
+    let surface = mcp_test::surface::Surface::fetch_as(&server, &caller, timeout)
+        .await
+        .expect("the surface is fetched");
+    assert_eq!(surface.tools.len(), 2, "{:?}", surface.tools);
+    let options = mcp_test_check::CheckOptions::default().identity(ada);
+    let report = mcp_test_check::check(&server, &options).await;
+    assert!(
+        report.tools.iter().any(|t| t.name == "post" && t.called),
+        "{}",
+        report.to_text()
+    );
+    let anonymous = mcp_test_check::check(&server, &mcp_test_check::CheckOptions::default()).await;
+    assert!(
+        !anonymous.tools.iter().any(|t| t.name == "post"),
+        "{}",
+        anonymous.to_text()
+    );
+}

@@ -106,10 +106,52 @@ impl Surface {
         target: &(impl Target + ?Sized),
         timeout: Duration,
     ) -> Result<Surface, FetchError> {
+        Surface::fetch_as(target, &Caller::default(), timeout).await
+    }
+
+    /// [`Surface::fetch_within`] as `caller` (in process: a server lists to it what its
+    /// identity may see), for a target that is not a context of that caller. A
+    /// [`TestContext`](crate::testing::TestContext) given an anonymous caller asks as its
+    /// own, so this is for a bare server, or a context asked as someone else.
+    ///
+    /// ```
+    /// use mcp_test::authorization::Access;
+    /// use mcp_test::prelude::*;
+    /// use mcp_test::surface::Surface;
+    /// use mcp_test::{Caller, Identity};
+    ///
+    /// /// Purges the cache.
+    /// #[derive(Tool)]
+    /// struct Purge {}
+    /// impl Purge {
+    ///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+    ///         Ok("purged".into())
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let server = Server::builder("ops", "1.0.0")
+    ///     .tool_with_access::<Purge>(Access::scopes(["ops.admin"]).hidden_without_scope())
+    ///     .build()
+    ///     .unwrap();
+    /// let timeout = std::time::Duration::from_secs(5);
+    /// assert!(Surface::fetch(&server).await.unwrap().is_empty());
+    /// let admin = Caller::new(Identity::principal("root").with_scopes(["ops.admin"]));
+    /// let surface = Surface::fetch_as(&server, &admin, timeout).await.unwrap();
+    /// assert_eq!(surface.tools[0]["name"], "purge");
+    /// # }
+    /// ```
+    pub async fn fetch_as(
+        target: &(impl Target + ?Sized),
+        caller: &Caller,
+        timeout: Duration,
+    ) -> Result<Surface, FetchError> {
         let asker = Asker {
             target: &target,
             timeout,
             next_id: std::sync::atomic::AtomicI64::new(1),
+            caller,
         };
         let mut era = target.connection().era;
         let mut capabilities = known_capabilities(target);
@@ -188,6 +230,7 @@ struct Asker<'a, T: ?Sized> {
     target: &'a &'a T,
     timeout: Duration,
     next_id: std::sync::atomic::AtomicI64,
+    caller: &'a Caller,
 }
 
 impl<T: Target + ?Sized> Asker<'_, T> {
@@ -208,7 +251,7 @@ impl<T: Target + ?Sized> Asker<'_, T> {
             build_request(method, params)
         };
         body["id"] = Value::from(id);
-        let exchange = send_within(*self.target, &body, &Caller::default(), self.timeout)
+        let exchange = send_within(*self.target, &body, self.caller, self.timeout)
             .await
             .map_err(|source| FetchError::Target {
                 method: method.to_owned(),
