@@ -411,3 +411,40 @@ async fn an_http_fixture_with_a_bearer_and_headers(mcp: TestContext) {
         "notes of globex: []"
     );
 }
+
+/// Step-up in a 2025-11-25 session over HTTP: the same 403 `insufficient_scope`, naming the
+/// write scope, on a call inside a session the `initialize` handshake opened.
+#[tokio::test]
+async fn a_2025_session_is_challenged_for_the_write_scope_too() {
+    use mcp_test::cases::{Connected, Era};
+    let auth = AuthServer::start().await.expect("the issuer starts");
+    let url = serve_notes(&auth).await;
+    let reader = auth.bearer(&TokenSpec::new(&url).scopes([READ]));
+    let client = Client::http_with(&url, &reader).expect("a client");
+    let connected = Connected::connect(client.clone(), "notes", Some(Era::Legacy))
+        .await
+        .expect("the 2025-11-25 handshake");
+    assert_eq!(connected.era, Era::Legacy);
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                      "params": {"name": "add_note", "arguments": {"text": "milk"}}});
+    let refused = connected.client.send(&call).await.expect_err("a 403");
+    assert!(
+        matches!(
+            &refused,
+            ClientError::Forbidden { status: 403, challenge: Some(c), .. }
+                if c.error.as_deref() == Some("insufficient_scope") && c.scope == [WRITE]
+        ),
+        "{refused:?}"
+    );
+    let read = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+                      "params": {"name": "read_notes", "arguments": {}}});
+    let answered = connected
+        .client
+        .send(&read)
+        .await
+        .expect("the read tool answers");
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "notes of everyone: []",
+        "{answered}"
+    );
+}
