@@ -361,8 +361,10 @@ impl ServerBuilder {
         tools_cache(hint: CacheHint) => catalog.tools_cache = hint;
     }
 
-    /// Registers a tool that only callers `access` allows may see and call; to anyone else it
-    /// does not exist (see [`authorization`](crate::authorization)).
+    /// Registers a tool that only callers `access` allows may call. A caller short of one of
+    /// its scopes sees it listed and is refused naming the scope, so it can step up;
+    /// [`Access::hidden_without_scope`] hides it from such a caller instead (see
+    /// [`authorization`](crate::authorization)).
     ///
     /// ```
     /// use mcp_test::{Access, CallToolResult, Caller, Context, Identity, Server, Tool, ToolError};
@@ -391,7 +393,11 @@ impl ServerBuilder {
     /// let ok: Value = serde_json::from_str(&server.handle_json_with(call, &admin).await.unwrap()).unwrap();
     /// assert_eq!(ok["result"]["content"][0]["text"], "purged");
     /// let denied: Value = serde_json::from_str(&server.handle_json(call).await.unwrap()).unwrap();
-    /// assert_eq!(denied["error"]["message"], "Unknown tool: purge");
+    /// assert_eq!(denied["error"]["code"], -32602);
+    /// assert_eq!(
+    ///     denied["error"]["message"],
+    ///     "Insufficient scope: tool purge needs scope ops.admin (the caller lacks ops.admin)"
+    /// );
     /// # }
     /// ```
     pub fn tool_with_access<T: Tool>(mut self, access: Access) -> Self {

@@ -471,13 +471,29 @@ pub async fn list_tools(
 ///
 /// ```
 /// use mcp_test::cases::list_tools_as;
-/// use mcp_test::{Identity, Server};
+/// use mcp_test::prelude::*;
+/// use mcp_test::{Access, Identity};
+///
+/// /// Purges the cache.
+/// #[derive(Tool)]
+/// struct Purge {}
+/// impl Purge {
+///     async fn run(self, _ctx: &Context) -> Result<String, ToolError> {
+///         Ok("purged".into())
+///     }
+/// }
+///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// let server = Server::builder("demo", "1.0.0").build().unwrap();
+/// let server = Server::builder("ops", "1.0.0")
+///     .tool_with_access::<Purge>(Access::scopes(["ops.admin"]).hidden_without_scope())
+///     .build()
+///     .unwrap();
 /// let timeout = std::time::Duration::from_secs(5);
-/// let ada = Identity::principal("ada");
-/// assert!(list_tools_as(&server, Some(&ada), timeout).await.unwrap().is_empty());
+/// assert!(list_tools_as(&server, None, timeout).await.unwrap().is_empty());
+/// let root = Identity::principal("root").with_scopes(["ops.admin"]);
+/// let listed = list_tools_as(&server, Some(&root), timeout).await.unwrap();
+/// assert_eq!(listed[0]["name"], "purge");
 /// # }
 /// ```
 pub async fn list_tools_as(
