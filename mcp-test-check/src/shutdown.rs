@@ -138,8 +138,10 @@ pub async fn check_connected(connected: &Connected, options: &CheckOptions) -> C
 
 /// [`check_connected`], calling `progress` with a line before each step.
 ///
-/// A server that serves both eras is closed after its first era's check, before its other
-/// era is checked on a connection of its own ([`CheckOptions::reconnect`]), closed in turn.
+/// A server that serves both eras gets its other era's check on a connection of its own
+/// ([`CheckOptions::reconnect`]): beside the first when no write is consented to (each
+/// session closing its server as it ends), else once the first has ended, while its server
+/// closes.
 pub async fn check_connected_with_progress(
     connected: &Connected,
     options: &CheckOptions,
@@ -147,7 +149,7 @@ pub async fn check_connected_with_progress(
 ) -> CheckReport {
     let started = std::time::Instant::now();
     let warmed = warm(connected, options);
-    if may_run_beside(options, connected.era, connected.era_chosen) {
+    let report = if may_run_beside(options, connected.era, connected.era_chosen) {
         // Both eras at once, each on a process of its own; the lines of the other era's
         // session carry its era.
         let shared = std::sync::Mutex::new(progress);
@@ -158,10 +160,7 @@ pub async fn check_connected_with_progress(
         let first = async {
             let (report, serves_legacy, own) = check_one(connected, options, &mut |l| say(l)).await;
             say(CLOSING);
-            let (outcome, ()) = tokio::join!(
-                connected.client.close_within(options.close_grace),
-                close_own(own)
-            );
+            let outcome = close_with_own(connected, own, options).await;
             (report, serves_legacy, outcome)
         };
         let legacy = Era::Legacy;
@@ -178,31 +177,37 @@ pub async fn check_connected_with_progress(
             &mut |l| say(l),
         )
         .await;
-        if let Some(reconnect) = warmed {
-            reconnect.close_warm(options.close_grace).await;
-        }
-        return report;
-    }
-    let (mut report, serves_legacy, own) = check_one(connected, options, progress).await;
-    // Side by side: a process takes its grace to exit, and the other era's session, on a
-    // connection of its own, need not wait for it.
-    progress(CLOSING);
-    let closing = async {
+        report
+    } else {
+        let (mut report, serves_legacy, own) = check_one(connected, options, progress).await;
+        // Side by side: a process takes its grace to exit, and the other era's session, on a
+        // connection of its own, need not wait for it.
+        progress(CLOSING);
         let (outcome, ()) = tokio::join!(
-            connected.client.close_within(options.close_grace),
-            close_own(own)
+            close_with_own(connected, own, options),
+            other_era(&mut report, serves_legacy, None, options, started, progress)
         );
-        outcome
+        record_close(connected, &mut report, &outcome);
+        report
     };
-    let (outcome, ()) = tokio::join!(
-        closing,
-        other_era(&mut report, serves_legacy, None, options, started, progress)
-    );
-    record_close(connected, &mut report, &outcome);
     if let Some(reconnect) = warmed {
         reconnect.close_warm(options.close_grace).await;
     }
     report
+}
+
+/// Closes `connected` and, side by side, the process of its own that the probes writing what
+/// a client must not wrote to ([`check_one`]'s third part): how `connected` ended.
+async fn close_with_own(
+    connected: &Connected,
+    own: Option<Connected>,
+    options: &CheckOptions,
+) -> Result<Option<ExitStatus>, ClientError> {
+    let (outcome, ()) = tokio::join!(
+        connected.client.close_within(options.close_grace),
+        close_own(own)
+    );
+    outcome
 }
 
 /// Over stdio, starts the processes the check will need beside `connected` while its first
@@ -233,10 +238,7 @@ pub(crate) async fn check_and_close(
 ) -> CheckReport {
     let (mut report, _, own) = check_one(connected, options, progress).await;
     progress(CLOSING);
-    let (outcome, ()) = tokio::join!(
-        connected.client.close_within(options.close_grace),
-        close_own(own)
-    );
+    let outcome = close_with_own(connected, own, options).await;
     record_close(connected, &mut report, &outcome);
     report
 }

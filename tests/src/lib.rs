@@ -255,3 +255,20 @@ pub async fn serve_http(server: Server) -> String {
     tokio::spawn(http::serve(listener, server, http::HttpConfig::default()));
     url
 }
+
+/// The message a panic carried (its payload a `String` or a `&str`), if any.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+}
+
+/// The panic message of `future`, which must panic (empty when it carried none).
+pub async fn panic_of<F: std::future::Future>(future: F) -> String {
+    use futures_util::FutureExt;
+    match std::panic::AssertUnwindSafe(future).catch_unwind().await {
+        Ok(_) => panic!("expected a panic"),
+        Err(payload) => panic_message(&*payload).unwrap_or_default(),
+    }
+}

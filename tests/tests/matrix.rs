@@ -383,10 +383,7 @@ async fn run_cell(setup: &Setup, transport: Transport, era: Era, feature: Featur
 
 /// The message of a caught panic.
 fn message(payload: Box<dyn std::any::Any + Send>) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+    mcp_test_downstream::panic_message(&*payload)
         .unwrap_or_else(|| "a panic without a message".to_owned())
 }
 

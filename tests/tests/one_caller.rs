@@ -7,7 +7,7 @@ use mcp_test::authorization::Access;
 use mcp_test::testing::{RequestOptions, TestContext};
 use mcp_test::{Context, Identity, Server, Tool, ToolError};
 use mcp_test::{assert_properties, assert_schema_cases};
-use std::future::Future;
+use mcp_test_downstream::panic_of;
 
 /// Reads the ledger.
 #[derive(Tool)]
@@ -72,18 +72,6 @@ fn writer() -> TestContext {
     )
 }
 
-/// The panic message of `future`, which must panic.
-async fn panics(future: impl Future<Output = ()>) -> String {
-    use futures_util::FutureExt;
-    let caught = std::panic::AssertUnwindSafe(future).catch_unwind().await;
-    let payload = caught.expect_err("the assertion fails");
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_default()
-}
-
 #[tokio::test]
 async fn the_schema_cases_of_a_context_run_as_its_caller() {
     let mcp = writer();
@@ -144,7 +132,7 @@ async fn check_of_a_context_calls_the_tools_its_caller_sees() {
 #[tokio::test]
 async fn a_filter_that_names_no_tool_fails_naming_it() {
     let mcp = writer();
-    let message = panics(async {
+    let message = panic_of(async {
         assert_schema_cases!(mcp, only = "nope");
     })
     .await;
@@ -153,7 +141,7 @@ async fn a_filter_that_names_no_tool_fails_naming_it() {
         message.contains("balance, post"),
         "lists what there is: {message}"
     );
-    let message = panics(async {
+    let message = panic_of(async {
         assert_properties!(mcp, only = "nope", cases = 4);
     })
     .await;
@@ -163,7 +151,7 @@ async fn a_filter_that_names_no_tool_fails_naming_it() {
 #[tokio::test]
 async fn an_action_the_tool_does_not_have_selects_no_case() {
     let mcp = writer();
-    let message = panics(async {
+    let message = panic_of(async {
         assert_schema_cases!(mcp, only = ("post", "refund"));
     })
     .await;
@@ -182,12 +170,12 @@ fn scoped_only() -> TestContext {
 #[tokio::test]
 async fn no_tool_visible_to_the_caller_fails_unless_the_test_means_it() {
     let mcp = scoped_only();
-    let message = panics(async {
+    let message = panic_of(async {
         assert_schema_cases!(mcp);
     })
     .await;
     assert!(message.contains("lists no tool"), "{message}");
-    let message = panics(async {
+    let message = panic_of(async {
         assert_properties!(mcp, cases = 4);
     })
     .await;
@@ -201,7 +189,7 @@ async fn no_tool_visible_to_the_caller_fails_unless_the_test_means_it() {
 #[tokio::test]
 async fn every_tool_skipped_is_nothing_tested() {
     let mcp = writer();
-    let message = panics(async {
+    let message = panic_of(async {
         assert_schema_cases!(mcp, skip = "balance", skip = "post");
     })
     .await;
@@ -239,7 +227,7 @@ async fn an_empty_surface_is_no_snapshot() {
         .await
         .expect("the surface is fetched");
     assert!(hidden.is_empty(), "{:?}", hidden.tools);
-    let message = panics(async move {
+    let message = panic_of(async move {
         mcp_test::assert_surface_snapshot!(hidden);
     })
     .await;

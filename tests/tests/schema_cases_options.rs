@@ -6,6 +6,7 @@ use futures_util::FutureExt;
 use mcp_test::cases::properties::{PropertyOptions, check_properties};
 use mcp_test::cases::{Case, Selection, VerifyReport, every_client_capability};
 use mcp_test::{Context, Identity, Server, Tool, ToolError, assert_schema_cases};
+use mcp_test_downstream::panic_of;
 use serde_json::json;
 use std::panic::AssertUnwindSafe;
 
@@ -88,18 +89,6 @@ fn shop() -> Server {
         .tool::<Broken>()
         .build()
         .unwrap()
-}
-
-/// The panic message of `fut`, which must panic.
-async fn panic_of<F: std::future::Future>(fut: F) -> String {
-    match AssertUnwindSafe(fut).catch_unwind().await {
-        Ok(_) => panic!("expected assert_schema_cases! to panic"),
-        Err(payload) => payload
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_default(),
-    }
 }
 
 #[tokio::test]
