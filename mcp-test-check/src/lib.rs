@@ -77,7 +77,9 @@ pub use options::{
 };
 pub use probes::authorization::{AUTHORIZATION_PROBE, check_unauthorized};
 pub use reconnect::Reconnect;
-pub use report::{CheckReport, Finding, ListedTool, Probe, Severity, Shown};
+pub use report::{
+    CheckReport, Finding, ListedTool, Probe, Risk, SecurityFinding, SecurityRule, Severity, Shown,
+};
 pub use shutdown::{SHUTDOWN_PROBE, check_connected, check_connected_with_progress};
 
 use checker::Checker;
@@ -186,6 +188,7 @@ pub(crate) async fn check_one(
         connect_timeout: None,
         negotiation: run.connection.negotiation.clone(),
         other_era: None,
+        security: Vec::new(),
     };
     deadline::finish(deadline.as_deref(), &mut checked);
     (checked, serves_legacy, own)

@@ -111,6 +111,69 @@ impl Probe {
     }
 }
 
+/// How much a security finding matters: a scale of its own, apart from [`Severity`], since
+/// no spec clause backs it. `mcp-test check` exits 1 on a security finding only when asked
+/// (`--fail-on-security LEVEL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    /// Text aimed at the model that no user sees, an instruction to read or send secrets, a
+    /// secret in a result: harm if a client passes it on.
+    High,
+    /// A pattern attacks use that honest servers rarely show.
+    Medium,
+    /// Worth a look; honest servers show it at times.
+    Low,
+}
+
+impl fmt::Display for Risk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Risk::High => "high",
+            Risk::Medium => "medium",
+            Risk::Low => "low",
+        })
+    }
+}
+
+/// One security rule: what it looks for and where the attack it comes from is described.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SecurityRule {
+    /// A stable id, `area/name`, e.g. `hidden/tag-characters`.
+    pub id: &'static str,
+    /// How much a finding of this rule matters.
+    pub risk: Risk,
+    /// One line: what the rule finds.
+    pub title: &'static str,
+    /// Why it matters, for a reader who has not seen the attack.
+    pub help: &'static str,
+    /// The published write-up or advisory the rule comes from (a URL).
+    pub source: &'static str,
+}
+
+/// A security finding, with its evidence: the message it was found in, the JSON pointer
+/// inside it, and the excerpt with anything invisible shown escaped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SecurityFinding {
+    /// The rule that found it.
+    pub rule: &'static SecurityRule,
+    /// What was found, in a sentence.
+    pub message: String,
+    /// The message it is in: `tools/list`, `tools/call read_file`, `resources/read
+    /// file:///a`, `initialize`, ...
+    pub source: String,
+    /// The tool, prompt, resource or template it concerns, when one.
+    pub subject: Option<String>,
+    /// Where in that message, as a JSON pointer (`/tools/3/description`).
+    pub pointer: String,
+    /// The text found, invisible and control characters escaped (`\u{E0041}`).
+    pub excerpt: String,
+    /// What the hidden text says once decoded (tag characters to ASCII), when any hid.
+    pub decoded: Option<String>,
+    /// The era of the session it was found in.
+    pub era: Option<Era>,
+}
+
 /// How much of the requirements matrix ([`clauses::ALL`]) a check covered in one area, for
 /// the server's era: the requirements a probe that ran checks, those whose probes did not run
 /// (a capability the server does not declare, another transport, a deadline), those a client
@@ -206,6 +269,10 @@ pub struct CheckReport {
     /// [`findings`](Self::findings) and the exit code, each naming its era; `None` when one
     /// era was checked (`--era` pins one). It has no `other_era` of its own.
     pub other_era: Option<Box<CheckReport>>,
+    /// The security findings (`security` rules), kept apart from the spec's findings: each
+    /// names its rule and carries its evidence. A server checked in both eras has them here
+    /// once each, not in [`other_era`](Self::other_era).
+    pub security: Vec<SecurityFinding>,
 }
 
 impl CheckReport {
@@ -530,6 +597,7 @@ impl CheckReport {
             "info": self.count(Severity::Info),
         });
         json["findings"] = json!(self.findings().collect::<Vec<_>>());
+        json["security"] = json!(self.security);
         json["other_era"] = self
             .other_era
             .as_ref()
