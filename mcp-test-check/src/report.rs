@@ -294,7 +294,7 @@ impl CheckReport {
     }
 
     /// This report and [`other_era`](Self::other_era)'s, each one era.
-    fn sessions(&self) -> impl Iterator<Item = &CheckReport> {
+    pub(crate) fn sessions(&self) -> impl Iterator<Item = &CheckReport> {
         std::iter::once(self).chain(self.other_era.as_deref())
     }
 

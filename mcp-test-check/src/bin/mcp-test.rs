@@ -32,6 +32,8 @@ mod adhoc;
 mod auth_server;
 #[path = "mcp-test/coverage.rs"]
 mod coverage;
+#[path = "mcp-test/formats.rs"]
+mod formats;
 #[path = "mcp-test/open.rs"]
 mod open;
 #[path = "mcp-test/record.rs"]
@@ -43,9 +45,10 @@ mod serve;
 #[path = "mcp-test/surface.rs"]
 mod surface;
 
+use formats::Format;
 use open::{OpenError, Served, TargetArgs, connect_timeout, http_options, open, target_label};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use mcp_test::cases::values::{Values, parse_assignment, values_from_json};
 use mcp_test::cases::{CaseOptions, check_values, list_tools};
 use mcp_test::client::{ClientError, HttpOptions};
@@ -56,7 +59,6 @@ use mcp_test_check::{
     CheckOptions, CheckReport, Consent, Expectations, check_connected_with_progress,
     check_unauthorized, check_with_progress,
 };
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -121,13 +123,6 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
-    Junit,
-}
-
 /// Which tools may be called, by the classes of their annotations (`mcp_test_check::Consent`).
 #[derive(Args)]
 struct ConsentArgs {
@@ -167,6 +162,8 @@ struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    output: formats::OutputArgs,
     /// Only one valid case per tool and action (no boundary or negative cases).
     #[arg(long)]
     no_edge_cases: bool,
@@ -498,7 +495,16 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
                     .as_deref()
                     .unwrap_or("needs authorization")
             );
-            print_report(&report, args.format);
+            if let Err(e) = formats::emit(
+                &report,
+                args.format,
+                &args.output,
+                &args.target.command,
+                true,
+            ) {
+                eprintln!("mcp-test: {e}");
+                return ExitCode::from(2);
+            }
             return ExitCode::from(report.exit_code());
         }
         Err(e) => {
@@ -511,9 +517,18 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
                 let connect = connect_timeout(args.target.connect_timeout, &args.target.command);
                 report.connect_timeout = Some(connect.to_string());
             }
-            // The text format says it on stderr only, as above.
-            if !matches!(args.format, Format::Text) {
-                print_report(&report, args.format);
+            // The text format says it on stderr only, as above; the files asked for are
+            // written all the same, so CI sees why there are no findings.
+            let print = !matches!(args.format, Format::Text);
+            if let Err(e) = formats::emit(
+                &report,
+                args.format,
+                &args.output,
+                &args.target.command,
+                print,
+            ) {
+                eprintln!("mcp-test: {e}");
+                return ExitCode::from(2);
             }
             return ExitCode::from(report.exit_code());
         }
@@ -565,7 +580,16 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
     {
         eprintln!("mcp-test: incomplete: {why}");
     }
-    print_report(&report, args.format);
+    if let Err(e) = formats::emit(
+        &report,
+        args.format,
+        &args.output,
+        &args.target.command,
+        true,
+    ) {
+        eprintln!("mcp-test: {e}");
+        return ExitCode::from(2);
+    }
     // A `--tool` that names no listed tool called nothing: most likely a typo.
     if !report.tools.is_empty() {
         for name in &args.consent.tools {
@@ -605,17 +629,6 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         });
     }
     ExitCode::from(report.exit_code())
-}
-
-fn print_report(report: &CheckReport, format: Format) {
-    let text = match format {
-        Format::Text => report.to_text(),
-        Format::Json => serde_json::to_string_pretty(&report.to_json()).unwrap_or_default() + "\n",
-        Format::Junit => report.to_junit(),
-    };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
 }
 
 async fn run_generate(args: GenerateArgs) -> ExitCode {

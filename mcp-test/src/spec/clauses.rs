@@ -247,6 +247,52 @@ impl Clause {
     }
 }
 
+impl Clause {
+    /// The address of the clause's page and section on the web: modelcontextprotocol.io for
+    /// the spec's revisions (a JSON-RPC 2.0 clause quotes the 2026-07-28 page that adopts it),
+    /// the extension's repository for the tasks extension. The fragment is the section
+    /// heading as the site slugs it.
+    ///
+    /// ```
+    /// use mcp_test::spec::clauses;
+    /// let clause = clauses::find("resources/not-found").unwrap();
+    /// assert_eq!(
+    ///     clause.url(),
+    ///     "https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling"
+    /// );
+    /// ```
+    pub fn url(&self) -> String {
+        let fragment = slug(self.section);
+        if self.revision == EXT_TASKS {
+            return format!(
+                "https://github.com/modelcontextprotocol/ext-tasks/blob/main/{}#{fragment}",
+                self.file
+            );
+        }
+        let revision = match self.revision {
+            "2025-11-25" => "2025-11-25",
+            _ => "2026-07-28",
+        };
+        let page = self.file.trim_end_matches(".mdx").trim_end_matches(".md");
+        let page = page.strip_suffix("/index").unwrap_or(page);
+        format!("https://modelcontextprotocol.io/specification/{revision}/{page}#{fragment}")
+    }
+}
+
+/// A heading as an anchor: lowercase letters and digits, a hyphen for each run of spaces or
+/// hyphens, nothing else.
+fn slug(heading: &str) -> String {
+    let mut out = String::new();
+    for c in heading.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if (c == ' ' || c == '-') && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
 impl fmt::Display for Clause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.location(), self.level)

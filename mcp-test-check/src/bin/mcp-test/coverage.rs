@@ -18,6 +18,10 @@ pub(super) struct CoverageArgs {
     /// Also write the JSON report to FILE (for CI), whatever --format prints.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also write the HTML page (a map of the items by outcome, and their tables) to FILE,
+    /// whatever --format prints.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Print only the uncovered rows (the summaries still count every row).
     #[arg(long)]
     uncovered: bool,
@@ -31,6 +35,7 @@ pub(super) struct CoverageArgs {
 enum Format {
     Text,
     Json,
+    Html,
 }
 
 fn percent(text: &str) -> Result<f64, String> {
@@ -69,6 +74,12 @@ pub(super) fn run(args: CoverageArgs) -> ExitCode {
             return fail(&format!("cannot write --json {}: {e}", file.display()));
         }
     }
+    if let Some(file) = &args.html {
+        let page = mcp_test_check::html::coverage_html(&coverage.to_json());
+        if let Err(e) = std::fs::write(file, page) {
+            return fail(&format!("cannot write --html {}: {e}", file.display()));
+        }
+    }
     if args.uncovered {
         coverage.retain_uncovered();
     }
@@ -77,6 +88,7 @@ pub(super) fn run(args: CoverageArgs) -> ExitCode {
         Format::Json => {
             serde_json::to_string_pretty(&coverage.to_json()).unwrap_or_default() + "\n"
         }
+        Format::Html => mcp_test_check::html::coverage_html(&coverage.to_json()),
     };
     // A closed stdout (`| head`) is not an error of the report.
     let _ = std::io::stdout().write_all(out.as_bytes());

@@ -10,6 +10,8 @@
 use super::open::{TargetArgs, open};
 use clap::{Args, ValueEnum};
 use mcp_test::surface::{Class, Drift, Surface, diff};
+use mcp_test_check::html::drift_html;
+use mcp_test_check::sarif::{Artifact, drift_to_sarif};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,9 +47,16 @@ pub(super) struct DiffArgs {
     /// additive: additive or breaking ones).
     #[arg(long, value_enum, value_name = "CLASS")]
     fail_on: Option<FailOn>,
-    /// Output format: markdown is fit for a pull-request comment.
+    /// Output format: markdown is fit for a pull-request comment, sarif for code scanning
+    /// (a result per change, located at its item's line in OLD), html for a browser.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Also write the HTML page to FILE, whatever --format prints.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Also write the SARIF log to FILE, whatever --format prints.
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
     #[command(flatten)]
     target: TargetArgs,
     /// No progress lines on stderr.
@@ -66,6 +75,8 @@ enum Format {
     Text,
     Json,
     Markdown,
+    Sarif,
+    Html,
 }
 
 /// Prints the target's surface as JSON. Exits 2 when it cannot be read, else 0.
@@ -98,7 +109,25 @@ pub(super) async fn run_diff(args: DiffArgs) -> ExitCode {
         Err(e) => return fail(&e),
     };
     let drift = diff(&old, &new);
-    let code = print(&render(&drift, args.format));
+    let names = Names {
+        old: args.old.display().to_string(),
+        new: args.new.as_ref().map_or_else(
+            || crate::open::target_label(&args.target),
+            |p| p.display().to_string(),
+        ),
+        artifact: old_artifact(&args.old),
+    };
+    for (flag, path, format) in [
+        ("--html", &args.html, Format::Html),
+        ("--sarif", &args.sarif, Format::Sarif),
+    ] {
+        if let Some(path) = path
+            && let Err(e) = crate::formats::write(flag, path, &render(&drift, format, &names))
+        {
+            return fail(&e);
+        }
+    }
+    let code = print(&render(&drift, args.format, &names));
     if code != ExitCode::SUCCESS {
         return code;
     }
@@ -112,11 +141,31 @@ pub(super) async fn run_diff(args: DiffArgs) -> ExitCode {
     }
 }
 
-fn render(drift: &Drift, format: Format) -> String {
+/// What a rendering names: the two surfaces, and the file SARIF results point at.
+struct Names {
+    old: String,
+    new: String,
+    artifact: Artifact,
+}
+
+/// OLD as SARIF's location: its path from the repository's root, with its text so each
+/// result points at its item's line.
+fn old_artifact(old: &Path) -> Artifact {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    crate::formats::artifact(Some(old), &[], &cwd)
+}
+
+fn render(drift: &Drift, format: Format, names: &Names) -> String {
     match format {
         Format::Text => drift.to_text(),
         Format::Json => serde_json::to_string_pretty(&drift.to_json()).unwrap_or_default() + "\n",
         Format::Markdown => drift.to_markdown(),
+        Format::Sarif => {
+            serde_json::to_string_pretty(&drift_to_sarif(drift, &names.artifact))
+                .unwrap_or_default()
+                + "\n"
+        }
+        Format::Html => drift_html(drift, &names.old, &names.new),
     }
 }
 
