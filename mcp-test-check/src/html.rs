@@ -564,7 +564,11 @@ pub fn coverage_html(coverage: &Value) -> String {
             escape(server["universe"].as_str().unwrap_or("")),
             server["processes"]
         );
-        body.push_str("<div class=\"map\">");
+        body.push_str(
+            "<p class=\"muted\">Map: <span class=\"tile covered\">covered</span> \
+             <span class=\"tile uncovered\">uncovered</span> <span class=\"tile unlisted\">\
+             requested, not listed</span></p>\n<div class=\"map\">",
+        );
         for kind in ["tools", "resources", "templates", "prompts", "completions"] {
             for row in server[kind].as_array().into_iter().flatten() {
                 let state = if row["listed"] == false {
