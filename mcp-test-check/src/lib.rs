@@ -70,6 +70,7 @@ mod window;
 
 mod example_server;
 pub mod generate;
+pub mod load;
 
 pub use consent::{Consent, ToolClass};
 pub use example_server::example_server;

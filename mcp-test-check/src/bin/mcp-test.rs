@@ -34,6 +34,8 @@ mod auth_server;
 mod coverage;
 #[path = "mcp-test/formats.rs"]
 mod formats;
+#[path = "mcp-test/load.rs"]
+mod load;
 #[path = "mcp-test/open.rs"]
 mod open;
 #[path = "mcp-test/record.rs"]
@@ -121,6 +123,12 @@ enum Command {
     /// request gets -32601 (method never recorded) or -32602 naming the closest recorded
     /// request and where its params differ.
     Serve(serve::ServeArgs),
+    /// Measures a server under load: latency percentiles (p50/p90/p99/max) and throughput per
+    /// call, errors by code, and the memory and descriptors of a server it started, at a
+    /// fixed --concurrency or over a --ramp that finds the last concurrency within
+    /// --max-p99 and --max-error-rate. Exits 0 within the bounds, 1 when one was broken, 2
+    /// when it could not run.
+    Load(load::LoadArgs),
 }
 
 /// Which tools may be called, by the classes of their annotations (`mcp_test_check::Consent`).
@@ -384,6 +392,7 @@ fn main() -> ExitCode {
                 Command::Record(args) => record::run(args).await,
                 Command::Replay(args) => replay::run(args).await,
                 Command::Serve(args) => serve::run(args).await,
+                Command::Load(args) => load::run(args).await,
             }
         };
         // A stdio server runs in a process group of its own, out of reach of the terminal's

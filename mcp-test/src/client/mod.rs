@@ -894,6 +894,31 @@ impl Client {
         crate::target::drive(self, body, &answers, &Caller::default(), Some(&next_id)).await
     }
 
+    /// The process id of the server this client started ([`Client::spawn`]); `None` over HTTP
+    /// or streams ([`Client::connect`]). A load run samples its memory and descriptors from
+    /// `/proc/PID`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use mcp_test::client::Client;
+    /// assert_eq!(Client::http("http://127.0.0.1:9/mcp").unwrap().process_id(), None);
+    /// # #[cfg(unix)] {
+    /// let client = Client::spawn(tokio::process::Command::new("cat")).await.unwrap();
+    /// assert!(client.process_id().is_some());
+    /// client.close().await.unwrap();
+    /// # }
+    /// # }
+    /// ```
+    pub fn process_id(&self) -> Option<u32> {
+        match &self.inner.transport {
+            #[cfg(feature = "client")]
+            Transport::Stdio(t) => t.pid(),
+            #[cfg(feature = "http")]
+            Transport::Http(_) => None,
+        }
+    }
+
     /// Everything the child has written to stderr so far (empty over HTTP).
     pub fn stderr(&self) -> String {
         match &self.inner.transport {

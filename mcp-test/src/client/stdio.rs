@@ -107,6 +107,8 @@ type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
 pub(super) struct StdioTransport {
     program: String,
+    /// The child's process id, read once at spawn (none over in-process streams).
+    pid: Option<u32>,
     stdin: Arc<tokio::sync::Mutex<Option<Writer>>>,
     child: tokio::sync::Mutex<Option<Child>>,
     shared: Arc<Shared>,
@@ -254,6 +256,7 @@ impl StdioTransport {
         });
         StdioTransport {
             program,
+            pid: child.as_ref().and_then(Child::id),
             stdin,
             child: tokio::sync::Mutex::new(child),
             shared,
@@ -267,6 +270,10 @@ impl StdioTransport {
 
     pub(super) fn program(&self) -> &str {
         &self.program
+    }
+
+    pub(super) fn pid(&self) -> Option<u32> {
+        self.pid
     }
 
     pub(super) fn stderr(&self) -> String {
