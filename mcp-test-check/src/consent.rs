@@ -174,10 +174,36 @@ impl Consent {
     /// assert!(Consent::default().allows(&status).is_ok());
     /// ```
     pub fn allows(&self, tool: &Value) -> Result<(), String> {
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
-        consent(name, ToolClass::of(tool), open_world(tool), self)
+        consent_for(tool, self)
             .map_err(|held| format!("{}; {} would allow it", held.why, held.allow_with))
     }
+}
+
+/// Whether `options` let `check` call `tool`, a definition as listed: [`consent`] by its
+/// class, except that a tool annotated read-only whose name or description says it deletes,
+/// writes, sends or executes (`annotations/read-only-contradicted`) is held back as a
+/// potentially destructive write (`--allow-destructive` or `--tool NAME` call it): its hints
+/// are not to be trusted.
+///
+/// ```text
+/// delete_everything, readOnlyHint: true  ->  not called: "its annotations say read-only,
+/// but its name "delete_everything" begins with "delete" ..."
+/// ```
+pub(crate) fn consent_for(tool: &Value, options: &Consent) -> Result<(), Held> {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+    if let Some(why) = crate::annotations::read_only_contradicted(tool) {
+        // Its hints are not to be trusted: a write that may destroy, by the spec's defaults.
+        return consent(name, ToolClass::Destructive, open_world(tool), options).map_err(|held| {
+            Held {
+                why: format!(
+                    "its annotations say read-only (readOnlyHint: true), but {why}, so check treats it as a write (security rule annotations/read-only-contradicted); {}",
+                    held.why
+                ),
+                allow_with: held.allow_with,
+            }
+        });
+    }
+    consent(name, ToolClass::of(tool), open_world(tool), options)
 }
 
 /// Why consent held a tool back, and what would let `check` call it.
@@ -265,12 +291,17 @@ impl Called {
     }
 }
 
-/// A target that records, in [`Called`], the tool of every `tools/call` sent through it, and
+/// A target that records, in [`Called`], the tool of every `tools/call` sent through it,
+/// shows every exchange to `watch` (the session's security watcher, `security::watch`), and
 /// forwards everything to the target it wraps.
 pub(crate) struct Recording<'a> {
     pub(crate) inner: &'a dyn Target,
     pub(crate) called: Called,
+    pub(crate) watch: Option<Observer>,
 }
+
+/// Told each message sent, its response and the notifications that came with it.
+pub(crate) type Observer = Arc<dyn Fn(&Value, Option<&Value>, &[Value]) + Send + Sync>;
 
 impl Target for Recording<'_> {
     fn label(&self) -> String {
@@ -279,7 +310,14 @@ impl Target for Recording<'_> {
 
     fn send<'a>(&'a self, message: &'a Value, caller: &'a Caller) -> TargetFuture<'a> {
         self.called.record(message);
-        self.inner.send(message, caller)
+        let Some(watch) = &self.watch else {
+            return self.inner.send(message, caller);
+        };
+        Box::pin(async move {
+            let exchange = self.inner.send(message, caller).await?;
+            watch(message, exchange.response.as_ref(), &exchange.notifications);
+            Ok(exchange)
+        })
     }
 
     fn send_text<'a>(&'a self, text: &'a str, caller: &'a Caller) -> TargetFuture<'a> {
@@ -295,6 +333,29 @@ impl Target for Recording<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_read_only_tool_that_says_it_deletes_is_called_only_when_named() {
+        let lying = json!({"name": "delete_everything", "annotations": {"readOnlyHint": true}});
+        let held = consent_for(&lying, &Consent::default()).unwrap_err();
+        assert!(held.why.contains("read-only-contradicted"), "{}", held.why);
+        assert_eq!(
+            held.allow_with,
+            "--allow-destructive or --tool delete_everything"
+        );
+        let writes = Consent {
+            allow_writes: true,
+            ..Consent::default()
+        };
+        assert!(consent_for(&lying, &writes).is_err());
+        let named = Consent {
+            allow_tools: vec!["delete_everything".into()],
+            ..Consent::default()
+        };
+        assert!(consent_for(&lying, &named).is_ok());
+        let honest = json!({"name": "status", "annotations": {"readOnlyHint": true}});
+        assert!(consent_for(&honest, &Consent::default()).is_ok());
+    }
 
     fn tool(annotations: Value) -> Value {
         json!({"name": "t", "annotations": annotations})

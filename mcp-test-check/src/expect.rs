@@ -25,6 +25,11 @@
 //!   both eras) narrow the entry; `why` says which spec sentence the server breaks, quoted, and how.
 //! - `seen` (optional, ignored when matching) keeps the messages the entry was written from.
 //! - Only defects and warnings are compared: info notes are never alarms.
+//! - `security` (optional) lists the security findings the server really draws, each
+//!   `{"rule", "subject", "why"}`: `rule` a rule id of
+//!   [`security::RULES`](crate::security::RULES), `subject` (optional) the tool, prompt or
+//!   resource, `why` what makes it genuine. They are compared as findings are: every security
+//!   finding must match an entry, and every entry a finding.
 //! - Every defect and warning of the report must match an entry, and every entry must match at
 //!   least one of them: a finding no entry expects is a false alarm or a new defect, an entry
 //!   that matches nothing is a defect that went away (or an entry to update).
@@ -76,7 +81,7 @@
 //! assert!(err.to_string().starts_with("bad.json: at /findings/0/severity:"), "{err}");
 //! ```
 
-use super::{CheckReport, Finding, Severity};
+use super::{CheckReport, Finding, SecurityFinding, Severity};
 use mcp_test::cases::Era;
 use mcp_test::spec::clauses;
 use serde_json::{Map, Value, json};
@@ -90,6 +95,40 @@ pub struct Expectations {
     pub server: String,
     /// The expected findings, in the order written.
     pub findings: Vec<Expected>,
+    /// The expected security findings (`security`), in the order written.
+    pub security: Vec<ExpectedSecurity>,
+}
+
+/// One expected security finding: its rule, the item it concerns, and why it is genuine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpectedSecurity {
+    /// The rule id (`hidden/zero-width`).
+    pub rule: String,
+    /// The tool, prompt or resource; `None` matches any.
+    pub subject: Option<String>,
+    /// Why the finding is genuine, not a false alarm.
+    pub why: String,
+}
+
+impl ExpectedSecurity {
+    /// Whether `finding` is one this entry expects.
+    pub fn matches(&self, finding: &SecurityFinding) -> bool {
+        finding.rule.id == self.rule
+            && self
+                .subject
+                .as_ref()
+                .is_none_or(|s| finding.subject.as_ref() == Some(s))
+    }
+
+    fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("rule".into(), json!(self.rule));
+        if let Some(s) = &self.subject {
+            m.insert("subject".into(), json!(s));
+        }
+        m.insert("why".into(), json!(self.why));
+        Value::Object(m)
+    }
 }
 
 /// One expected finding.
@@ -219,12 +258,19 @@ pub struct Comparison {
     pub expected: usize,
     /// Entries without a `why`.
     pub unjustified: Vec<usize>,
+    /// Security findings no `security` entry expects.
+    pub unexpected_security: Vec<SecurityFinding>,
+    /// `security` entries (index, entry) that matched no security finding.
+    pub unmatched_security: Vec<(usize, ExpectedSecurity)>,
 }
 
 impl Comparison {
     /// Whether the report is exactly what the file expects.
     pub fn matches(&self) -> bool {
-        self.unexpected.is_empty() && self.unmatched.is_empty()
+        self.unexpected.is_empty()
+            && self.unmatched.is_empty()
+            && self.unexpected_security.is_empty()
+            && self.unmatched_security.is_empty()
     }
 
     /// Every mismatch, the unexpected findings in full, then a one-line verdict.
@@ -261,6 +307,36 @@ impl Comparison {
             for (i, e) in &self.unmatched {
                 let _ = writeln!(out, "  /findings/{i}: {}", e.describe());
             }
+        }
+        if !self.unexpected_security.is_empty() {
+            let _ = writeln!(
+                out,
+                "Security findings the expect file does not list ({}):",
+                self.unexpected_security.len()
+            );
+            for f in &self.unexpected_security {
+                let _ = writeln!(
+                    out,
+                    "  [{}] {} {}: {}",
+                    f.rule.risk,
+                    f.rule.id,
+                    f.subject.as_deref().unwrap_or("-"),
+                    f.message
+                );
+                let _ = writeln!(
+                    out,
+                    "    at {} {}; excerpt: {}",
+                    f.source, f.pointer, f.excerpt
+                );
+            }
+        }
+        for (i, e) in &self.unmatched_security {
+            let _ = writeln!(
+                out,
+                "Expected security finding the report does not have: /security/{i}: {} {}",
+                e.rule,
+                e.subject.as_deref().unwrap_or("(any)")
+            );
         }
         for i in &self.unjustified {
             let _ = writeln!(out, "note: /findings/{i} has no `why`");
@@ -320,11 +396,11 @@ impl Expectations {
         };
         if let Some(key) = top
             .keys()
-            .find(|k| !["server", "findings"].contains(&k.as_str()))
+            .find(|k| !["server", "findings", "security"].contains(&k.as_str()))
         {
             return Err(invalid(
                 format!("/{}", escape(key)),
-                "unknown key; an expect file has `server` and `findings`".into(),
+                "unknown key; an expect file has `server`, `findings` and `security`".into(),
             ));
         }
         let server = match top.get("server") {
@@ -350,7 +426,23 @@ impl Expectations {
                     .map_err(|(pointer, message)| invalid(pointer, message))
             })
             .collect::<Result<_, _>>()?;
-        Ok(Expectations { server, findings })
+        let security = match top.get("security") {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .enumerate()
+                .map(|(i, entry)| {
+                    parse_security(entry, &format!("/security/{i}"))
+                        .map_err(|(pointer, message)| invalid(pointer, message))
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(invalid("/security".into(), "must be an array".into())),
+        };
+        Ok(Expectations {
+            server,
+            findings,
+            security,
+        })
     }
 
     /// Compares a report with these expectations: defects and warnings only.
@@ -384,6 +476,26 @@ impl Expectations {
             .enumerate()
             .filter(|(_, e)| e.why.trim().is_empty())
             .map(|(i, _)| i)
+            .collect();
+        let mut used = vec![false; self.security.len()];
+        for finding in &report.security {
+            let mut any = false;
+            for (i, e) in self.security.iter().enumerate() {
+                if e.matches(finding) {
+                    used[i] = true;
+                    any = true;
+                }
+            }
+            if !any {
+                comparison.unexpected_security.push(finding.clone());
+            }
+        }
+        comparison.unmatched_security = self
+            .security
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !used[*i])
+            .map(|(i, e)| (i, e.clone()))
             .collect();
         comparison
     }
@@ -433,18 +545,48 @@ impl Expectations {
                 }),
             }
         }
+        // Security entries: the previous ones that still match, then one per rule and
+        // subject found that none expects, with an empty `why`.
+        let mut security: Vec<ExpectedSecurity> = previous
+            .map(|p| {
+                p.security
+                    .iter()
+                    .filter(|e| report.security.iter().any(|f| e.matches(f)))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        for f in &report.security {
+            if !security.iter().any(|e| e.matches(f)) {
+                security.push(ExpectedSecurity {
+                    rule: f.rule.id.to_owned(),
+                    subject: f.subject.clone(),
+                    why: String::new(),
+                });
+            }
+        }
         Expectations {
             server: previous.map_or_else(|| report.target.clone(), |p| p.server.clone()),
             findings,
+            security,
         }
     }
 
-    /// The file's JSON.
+    /// The file's JSON (`security` only when it lists something).
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut json = json!({
             "server": self.server,
             "findings": self.findings.iter().map(Expected::to_json).collect::<Vec<_>>(),
-        })
+        });
+        if !self.security.is_empty() {
+            json["security"] = json!(
+                self.security
+                    .iter()
+                    .map(ExpectedSecurity::to_json)
+                    .collect::<Vec<_>>()
+            );
+        }
+        json
     }
 
     /// Writes the file, pretty-printed.
@@ -455,6 +597,44 @@ impl Expectations {
             source,
         })
     }
+}
+
+/// One `security` entry, or the pointer and message of what is wrong with it.
+fn parse_security(entry: &Value, at: &str) -> Result<ExpectedSecurity, (String, String)> {
+    const KEYS: [&str; 3] = ["rule", "subject", "why"];
+    let Some(m) = entry.as_object() else {
+        return Err((
+            at.to_owned(),
+            "a security entry is an object {\"rule\", \"subject\", \"why\"}".into(),
+        ));
+    };
+    if let Some(key) = m.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err((
+            format!("{at}/{}", escape(key)),
+            format!("unknown key; a security entry has {}", KEYS.join(", ")),
+        ));
+    }
+    let string = |key: &str| -> Result<Option<String>, (String, String)> {
+        match m.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err((format!("{at}/{key}"), "must be a string".into())),
+        }
+    };
+    let Some(rule) = string("rule")? else {
+        return Err((at.to_owned(), "`rule` is missing".into()));
+    };
+    if crate::security::rule(&rule).is_none() {
+        return Err((
+            format!("{at}/rule"),
+            format!("{rule:?} is not a rule id of mcp_test_check::security::RULES"),
+        ));
+    }
+    Ok(ExpectedSecurity {
+        rule,
+        subject: string("subject")?,
+        why: string("why")?.unwrap_or_default(),
+    })
 }
 
 /// One entry, or the pointer and message of what is wrong with it.

@@ -50,6 +50,7 @@
 #![warn(missing_docs)]
 
 pub mod ai;
+mod annotations;
 mod checker;
 mod classify;
 mod consent;
@@ -64,6 +65,7 @@ mod reconnect;
 mod report;
 mod run;
 pub mod sarif;
+pub mod security;
 mod shutdown;
 mod table;
 mod window;
@@ -74,7 +76,7 @@ pub mod load;
 
 pub use consent::{Consent, ToolClass};
 pub use example_server::example_server;
-pub use expect::{Comparison, ExpectError, Expectations, Expected};
+pub use expect::{Comparison, ExpectError, Expectations, Expected, ExpectedSecurity};
 pub use issuer::{AuthIssuer, Grant, IssuerError};
 pub use options::{
     CheckOptions, DEFAULT_CASE_TIME, DEFAULT_DEADLINE, DEFAULT_JOBS, DEFAULT_MAX_JOBS,
@@ -127,6 +129,7 @@ pub async fn check_with_progress(
     let (mut report, serves_legacy, own) = check_one(target, options, progress).await;
     close_own(own).await;
     other_era(&mut report, serves_legacy, None, options, started, progress).await;
+    security::after_check(&mut report, options, progress).await;
     report
 }
 
@@ -152,9 +155,30 @@ pub(crate) async fn check_one(
     // Every request of the session goes through `recording`, which keeps the tool names sent
     // in `tools/call`, so the report says which tools were called from what was sent.
     let called = consent::Called::default();
+    // And every exchange is read for security findings as it goes (`security::watch`).
+    static WARM: std::sync::Once = std::sync::Once::new();
+    WARM.call_once(|| {
+        std::thread::spawn(security::warm);
+    });
+    let watch = security::watch::Watch::new(Some(era));
+    if let Some(handshake) = &connection.handshake {
+        let method = match era {
+            Era::Legacy => "initialize",
+            Era::Current => "server/discover",
+        };
+        watch.handshake(method, handshake);
+    }
     let recording = consent::Recording {
         inner: target,
         called: called.clone(),
+        watch: Some({
+            let watch = watch.clone();
+            std::sync::Arc::new(
+                move |message: &Value, response: Option<&Value>, notifications: &[Value]| {
+                    watch.saw(message, response, notifications)
+                },
+            )
+        }),
     };
     let mut c = Checker::new(&recording, era, options.timeout);
     if let Some(identity) = &options.identity {
@@ -193,7 +217,11 @@ pub(crate) async fn check_one(
         negotiation: run.connection.negotiation.clone(),
         other_era: None,
         security: Vec::new(),
+        listed: None,
     };
+    let (security, listed) = watch.take();
+    checked.security = security;
+    checked.listed = Some(listed);
     deadline::finish(deadline.as_deref(), &mut checked);
     (checked, serves_legacy, own)
 }
@@ -484,7 +512,7 @@ fn callable_tools(
             .pointer("/execution/taskSupport")
             .and_then(Value::as_str)
             == Some("required");
-        match consent::consent(name, entry.class, entry.open_world, &consent) {
+        match consent::consent_for(&tool, &consent) {
             Err(held) => {
                 entry.not_called = Some(held.why);
                 entry.allow_with = Some(held.allow_with);

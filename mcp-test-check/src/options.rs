@@ -145,6 +145,10 @@ pub struct CheckOptions {
     /// is checked in each. `None` (the default): those probes run last on the session, and
     /// the other era is not checked (the report says so). `mcp-test check` always gives one.
     pub reconnect: Option<crate::Reconnect>,
+    /// The surface the user approved (`--pin FILE`, the document `mcp-test surface` writes):
+    /// every definition of an approved item that the server now lists changed is a
+    /// `rug/pin-changed` security finding. `None` (the default): nothing is pinned.
+    pub pin: Option<mcp_test::surface::Surface>,
     /// Set on the other era's session of a check: the probes run once a server (the ones
     /// that write what a client must not) were run in the first.
     pub(crate) second_session: bool,
@@ -171,6 +175,7 @@ impl Default for CheckOptions {
             all_cases: false,
             auth_issuer: None,
             reconnect: None,
+            pin: None,
             second_session: false,
         }
     }
@@ -379,5 +384,14 @@ impl CheckOptions {
 
         /// How to open another connection to the server ([`reconnect`](Self::reconnect)).
         reconnect: Option<crate::Reconnect>;
+
+        /// The surface the user approved ([`pin`](Self::pin)).
+        ///
+        /// ```
+        /// use mcp_test::surface::Surface;
+        /// use mcp_test_check::CheckOptions;
+        /// assert!(CheckOptions::default().pin(Some(Surface::new())).pin.is_some());
+        /// ```
+        pin: Option<mcp_test::surface::Surface>;
     }
 }

@@ -273,6 +273,10 @@ pub struct CheckReport {
     /// names its rule and carries its evidence. A server checked in both eras has them here
     /// once each, not in [`other_era`](Self::other_era).
     pub security: Vec<SecurityFinding>,
+    /// The first definitions this session listed, as a surface document: what a fresh
+    /// session and a pin are compared with. Not reported.
+    #[serde(skip)]
+    pub(crate) listed: Option<Value>,
 }
 
 impl CheckReport {
@@ -306,6 +310,28 @@ impl CheckReport {
     /// How many findings have this severity.
     pub fn count(&self, severity: Severity) -> usize {
         self.findings().filter(|f| f.severity == severity).count()
+    }
+
+    /// How many security findings have this risk.
+    ///
+    /// ```
+    /// use mcp_test_check::{CheckReport, Risk};
+    /// assert_eq!(CheckReport::default().security_count(Risk::High), 0);
+    /// ```
+    pub fn security_count(&self, risk: Risk) -> usize {
+        self.security.iter().filter(|f| f.rule.risk == risk).count()
+    }
+
+    /// Whether a security finding of `level` or a higher risk was found: what
+    /// `--fail-on-security LEVEL` exits 1 on.
+    ///
+    /// ```
+    /// use mcp_test_check::{CheckReport, Risk};
+    /// assert!(!CheckReport::default().fails_on_security(Risk::Low));
+    /// ```
+    pub fn fails_on_security(&self, level: Risk) -> bool {
+        // `Risk` orders High first: a risk at least `level` is one not after it.
+        self.security.iter().any(|f| f.rule.risk <= level)
     }
 
     /// What the check covered of the requirements that bind the server's era, per area (in
@@ -458,6 +484,7 @@ impl CheckReport {
             cases += session.cases.outcomes.len();
             left_out += session.cases_left_out;
         }
+        self.security_section(&mut out);
         let _ = writeln!(out, "\nSummary");
         let _ = writeln!(out, "  {:<10} {:>6}", "severity", "count");
         for s in [Severity::Defect, Severity::Warning, Severity::Info] {
@@ -473,7 +500,42 @@ impl CheckReport {
                 "  schema cases not sent: {left_out}, each of a kind a case sent probed (--all-cases sends them)"
             );
         }
+        let _ = writeln!(
+            out,
+            "  security: {} high, {} medium, {} low",
+            self.security_count(Risk::High),
+            self.security_count(Risk::Medium),
+            self.security_count(Risk::Low)
+        );
         out
+    }
+
+    /// The security section of [`to_text`](Self::to_text): each finding with its rule, where
+    /// it is and its evidence.
+    fn security_section(&self, out: &mut String) {
+        if self.security.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "\nSecurity ({} finding(s))", self.security.len());
+        for f in &self.security {
+            let subject = f
+                .subject
+                .as_deref()
+                .map(|s| format!(" {s:?}"))
+                .unwrap_or_default();
+            let era = f.era.map(|e| format!(" [{e}]")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  [{}] {}{subject}: {}{era}",
+                f.rule.risk, f.rule.id, f.message
+            );
+            let _ = writeln!(out, "      at {} {}", f.source, f.pointer);
+            let _ = writeln!(out, "      excerpt: {}", f.excerpt);
+            if let Some(decoded) = &f.decoded {
+                let _ = writeln!(out, "      decoded: {decoded}");
+            }
+            let _ = writeln!(out, "      rule: {} ({})", f.rule.title, f.rule.source);
+        }
     }
 
     /// One era's part of [`to_text`](Self::to_text): why the era, whether it ran to its end,
@@ -598,6 +660,11 @@ impl CheckReport {
         });
         json["findings"] = json!(self.findings().collect::<Vec<_>>());
         json["security"] = json!(self.security);
+        json["security_summary"] = json!({
+            "high": self.security_count(Risk::High),
+            "medium": self.security_count(Risk::Medium),
+            "low": self.security_count(Risk::Low),
+        });
         json["other_era"] = self
             .other_era
             .as_ref()
@@ -665,6 +732,45 @@ impl CheckReport {
             failures += f;
             errors += e;
             total += t;
+        }
+        // One test case per security rule that found something, failing with its evidence.
+        let mut rules: Vec<&'static SecurityRule> = Vec::new();
+        for f in &self.security {
+            if !rules.iter().any(|r| r.id == f.rule.id) {
+                rules.push(f.rule);
+            }
+        }
+        for rule in rules {
+            let found: Vec<String> = self
+                .security
+                .iter()
+                .filter(|f| f.rule.id == rule.id)
+                .map(|f| {
+                    format!(
+                        "[{}] {}: {} at {} {}; excerpt: {}",
+                        f.rule.risk,
+                        f.subject.as_deref().unwrap_or("-"),
+                        f.message,
+                        f.source,
+                        f.pointer,
+                        f.excerpt
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                body,
+                "    <testcase classname=\"security\" name=\"{}\"><failure message=\"{}\">{}</failure></testcase>",
+                xml(rule.id),
+                xml(&shorten(&found[0], 200)),
+                xml(&format!(
+                    "{}\n{}\nsource: {}",
+                    found.join("\n"),
+                    rule.help,
+                    rule.source
+                ))
+            );
+            failures += 1;
+            total += 1;
         }
         format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"mcp-test check: {}\" tests=\"{total}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}  </testsuite>\n</testsuites>\n",

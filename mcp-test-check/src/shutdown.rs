@@ -152,7 +152,7 @@ pub async fn check_connected_with_progress(
     let report = if may_run_beside(options, connected.era, connected.era_chosen) {
         // Both eras at once, each on a process of its own; the lines of the other era's
         // session carry its era.
-        let shared = std::sync::Mutex::new(progress);
+        let shared = std::sync::Mutex::new(&mut *progress);
         let say = |line: &str| {
             let mut progress = shared.lock().unwrap_or_else(|e| e.into_inner());
             (*progress)(line);
@@ -190,6 +190,8 @@ pub async fn check_connected_with_progress(
         record_close(connected, &mut report, &outcome);
         report
     };
+    let mut report = report;
+    crate::security::after_check(&mut report, options, progress).await;
     if let Some(reconnect) = warmed {
         reconnect.close_warm(options.close_grace).await;
     }

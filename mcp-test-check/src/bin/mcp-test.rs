@@ -5,7 +5,7 @@
 //!                [--jobs N] [--max-jobs N] [--case-time SECS] [--all-cases] [--properties N]
 //!                [--no-open-world | --allow-writes | --allow-destructive] [--tool NAME]...
 //!                [--values FILE] [--value TOOL:/pointer=VALUE]...
-//!                [--expect FILE] [--write-expect FILE]
+//!                [--expect FILE] [--write-expect FILE] [--fail-on-security LEVEL] [--pin FILE]
 //! mcp-test generate [--edge-cases] [--verify] -o FILE [--url URL | -- CMD ARGS...]
 //! mcp-test list tools|resources|templates|prompts [TARGET]
 //! mcp-test call TOOL [k=v... | JSON] [--answer KEY=JSON]... [--answers FILE] [TARGET]
@@ -58,7 +58,7 @@ use mcp_test::target::{Target, TargetError};
 use mcp_test_check::ai::AiOptions;
 use mcp_test_check::generate::{self, AiGenerate, GenerateConfig, generate_tests};
 use mcp_test_check::{
-    CheckOptions, CheckReport, Consent, Expectations, check_connected_with_progress,
+    CheckOptions, CheckReport, Consent, Expectations, Risk, check_connected_with_progress,
     check_unauthorized, check_with_progress,
 };
 use std::path::PathBuf;
@@ -229,8 +229,27 @@ struct CheckArgs {
     /// `why` to fill in. With --expect, the entries of that file that still match are kept.
     #[arg(long, value_name = "FILE")]
     write_expect: Option<PathBuf>,
+    /// Exit 1 when a security finding of this risk or higher is found (high, medium or low).
+    /// Security findings are reported in every format either way, apart from the spec's.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_risk)]
+    fail_on_security: Option<Risk>,
+    /// A surface the user approved (the JSON `mcp-test surface` writes): every description
+    /// or schema of an approved tool, prompt or resource that the server now lists changed is
+    /// a security finding (rug/pin-changed).
+    #[arg(long, value_name = "FILE")]
+    pin: Option<PathBuf>,
     #[command(flatten)]
     auth: auth_server::AuthArgs,
+}
+
+/// `--fail-on-security`: a risk.
+fn parse_risk(text: &str) -> Result<Risk, String> {
+    match text {
+        "high" => Ok(Risk::High),
+        "medium" => Ok(Risk::Medium),
+        "low" => Ok(Risk::Low),
+        _ => Err(format!("`{text}` is no risk: use high, medium or low")),
+    }
 }
 
 /// Values to send instead of generated ones.
@@ -447,6 +466,14 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // So is a bad pin.
+    let pin = match args.pin.as_deref().map(load_pin).transpose() {
+        Ok(pin) => pin,
+        Err(e) => {
+            eprintln!("mcp-test: --pin {e}");
+            return ExitCode::from(2);
+        }
+    };
     let auth_issuer = match args.auth.prepare(&mut args.target).await {
         Ok(issuer) => issuer,
         Err(e) => {
@@ -566,6 +593,7 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
         .properties(args.properties)
         .all_cases(args.all_cases)
         .auth_issuer(auth_issuer)
+        .pin(pin)
         // A connection of its own for what must not spoil the session, and for a server's
         // other era.
         .reconnect(open::reconnect(&args.target, spares.clone()).ok())
@@ -637,7 +665,20 @@ async fn run_check(mut args: CheckArgs) -> ExitCode {
             1
         });
     }
-    ExitCode::from(report.exit_code())
+    let security_fails = args
+        .fail_on_security
+        .is_some_and(|level| report.fails_on_security(level));
+    ExitCode::from(if security_fails {
+        report.exit_code().max(1)
+    } else {
+        report.exit_code()
+    })
+}
+
+/// Reads a pinned surface: `FILE: why` when it is none.
+fn load_pin(path: &std::path::Path) -> Result<mcp_test::surface::Surface, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    mcp_test::surface::Surface::from_text(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 async fn run_generate(args: GenerateArgs) -> ExitCode {
