@@ -1240,3 +1240,179 @@ impl LoadReport {
         out
     }
 }
+
+impl LoadReport {
+    /// The report as one self-contained HTML page ([`crate::html`]): the totals, a chart of
+    /// throughput and one of the p50 and p99 latency over the run, one of the sampled
+    /// processes' memory and descriptors, and a table per step with each call's figures.
+    /// Each number the JSON also holds is marked with its path in it (`mcp-test load
+    /// --html FILE`; `scripts/reports` opens the test command's in a browser).
+    pub fn to_html(&self) -> String {
+        use crate::html::{escape, line_chart, number, page};
+        let seconds = |i: &Interval| i.t_ms as f64 / 1000.0;
+        let mut body = String::from(
+            "<h2>Summary</h2>\n<table><tr><th>requests</th><th>errors</th>\
+            <th>seconds</th><th>last concurrency within bounds</th><th>verdict</th></tr>\n",
+        );
+        let _ = writeln!(
+            body,
+            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td>\
+             <td class=\"num\">{}</td><td class=\"{}\">{}</td></tr></table>",
+            number("requests", self.requests),
+            number("errors", self.errors),
+            self.duration_ms / 1000.0,
+            self.last_within_bounds
+                .map_or_else(|| "none".to_owned(), |c| number("last_within_bounds", c)),
+            if self.ok { "ok" } else { "sev-defect" },
+            if self.ok {
+                "within the bounds"
+            } else {
+                "a bound was broken"
+            },
+        );
+        if let Some(why) = &self.stopped {
+            let _ = writeln!(
+                body,
+                "<p class=\"sev-warning\">Stopped early: {}</p>",
+                escape(why)
+            );
+        }
+        body.push_str("<h2>Over the run</h2>\n");
+        let throughput: Vec<(f64, f64)> = self
+            .series
+            .iter()
+            .map(|i| (seconds(i), i.throughput))
+            .collect();
+        body += &line_chart(
+            "requests per second",
+            &[("throughput", throughput)],
+            "seconds",
+            900,
+            200,
+        );
+        let p50: Vec<(f64, f64)> = self
+            .series
+            .iter()
+            .filter_map(|i| i.p50_ms.map(|p| (seconds(i), p)))
+            .collect();
+        let p99: Vec<(f64, f64)> = self
+            .series
+            .iter()
+            .filter_map(|i| i.p99_ms.map(|p| (seconds(i), p)))
+            .collect();
+        body += &line_chart(
+            "latency (ms)",
+            &[("p50", p50), ("p99", p99)],
+            "seconds",
+            900,
+            200,
+        );
+        let rss: Vec<(f64, f64)> = self
+            .series
+            .iter()
+            .filter_map(|i| i.rss_kb.map(|kb| (seconds(i), kb as f64 / 1024.0)))
+            .collect();
+        if !rss.is_empty() {
+            body += &line_chart("server memory (MiB)", &[("rss", rss)], "seconds", 900, 180);
+            let fds: Vec<(f64, f64)> = self
+                .series
+                .iter()
+                .filter_map(|i| i.fds.map(|n| (seconds(i), n as f64)))
+                .collect();
+            body += &line_chart("open descriptors", &[("fds", fds)], "seconds", 900, 180);
+        }
+        if let Some(resources) = &self.resources {
+            body.push_str(
+                "<table><tr><th>sampled</th><th>first</th><th>peak</th><th>last</th></tr>\n",
+            );
+            for (name, samples, path) in [
+                ("resident memory (KiB)", &resources.rss_kb, "rss_kb"),
+                ("open descriptors", &resources.fds, "fds"),
+            ] {
+                if let Some(s) = samples {
+                    let _ = writeln!(
+                        body,
+                        "<tr><td>{name}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+                         <td class=\"num\">{}</td></tr>",
+                        number(&format!("resources.{path}.first"), s.first),
+                        number(&format!("resources.{path}.peak"), s.peak),
+                        number(&format!("resources.{path}.last"), s.last),
+                    );
+                }
+            }
+            body.push_str("</table>\n");
+        }
+        for (i, step) in self.steps.iter().enumerate() {
+            let _ = writeln!(
+                body,
+                "<h2>Step {}: {} clients <span class=\"{}\">{}</span></h2>\n<table><tr>\
+                 <th>call</th><th class=\"num\">requests</th><th>errors</th>\
+                 <th class=\"num\">p50 ms</th><th class=\"num\">p90 ms</th>\
+                 <th class=\"num\">p99 ms</th><th class=\"num\">max ms</th>\
+                 <th class=\"num\">per second</th></tr>",
+                i + 1,
+                number(&format!("steps.{i}.concurrency"), step.concurrency),
+                if step.within_bounds {
+                    "ok"
+                } else {
+                    "sev-defect"
+                },
+                if step.within_bounds {
+                    "within bounds".to_owned()
+                } else {
+                    escape(&step.broke.join("; "))
+                },
+            );
+            for (j, call) in step.calls.iter().enumerate() {
+                let path = format!("steps.{i}.calls.{j}");
+                let errors: Vec<String> = call
+                    .errors
+                    .iter()
+                    .map(|(kind, n)| format!("{} × {n}", escape(kind)))
+                    .collect();
+                let _ = writeln!(
+                    body,
+                    "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td>\
+                     <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+                     <td class=\"num\">{}</td><td class=\"num\">{:.1}</td></tr>",
+                    escape(&call.label),
+                    number(&format!("{path}.requests"), call.requests),
+                    if errors.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        errors.join(", ")
+                    },
+                    number(&format!("{path}.latency.p50_ms"), call.latency.p50_ms),
+                    number(&format!("{path}.latency.p90_ms"), call.latency.p90_ms),
+                    number(&format!("{path}.latency.p99_ms"), call.latency.p99_ms),
+                    number(&format!("{path}.latency.max_ms"), call.latency.max_ms),
+                    call.throughput,
+                );
+            }
+            body.push_str("</table>\n");
+        }
+        if !self.skipped.is_empty() {
+            body.push_str("<h2>Tools left out</h2>\n<table><tr><th>tool</th><th>why</th></tr>\n");
+            for s in &self.skipped {
+                let _ = writeln!(
+                    body,
+                    "<tr><td><code>{}</code></td><td>{}</td></tr>",
+                    escape(&s.tool),
+                    escape(&s.why)
+                );
+            }
+            body.push_str("</table>\n");
+        }
+        page(
+            &format!("mcp-test load: {}", self.target),
+            &format!(
+                "{} over {}, {} connection(s), {}",
+                escape(&self.era),
+                escape(&self.transport),
+                self.connections_opened,
+                escape(&self.connections)
+            ),
+            &body,
+        )
+    }
+}

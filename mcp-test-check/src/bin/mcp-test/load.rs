@@ -60,9 +60,12 @@ pub(super) struct LoadArgs {
     /// Also sample this process's memory and descriptors (an HTTP server's; repeatable).
     #[arg(long = "pid", value_name = "PID")]
     pids: Vec<u32>,
-    /// Output format.
+    /// Output format (html: one self-contained page with charts of the run).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Also write the HTML page to FILE, whatever --format prints.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// A progress line on stderr each interval, even when stderr is not a terminal.
     #[arg(long, conflicts_with = "quiet")]
     progress: bool,
@@ -90,6 +93,7 @@ pub(super) struct LoadArgs {
 enum Format {
     Text,
     Json,
+    Html,
 }
 
 /// The concurrencies of `--ramp`.
@@ -291,7 +295,13 @@ pub(super) async fn run(args: LoadArgs) -> ExitCode {
             Ok(json) => json + "\n",
             Err(e) => return fail(&format!("the report does not serialize: {e}")),
         },
+        Format::Html => report.to_html(),
     };
+    if let Some(path) = &args.html
+        && let Err(e) = std::fs::write(path, report.to_html())
+    {
+        return fail(&format!("cannot write --html {}: {e}", path.display()));
+    }
     let mut stdout = std::io::stdout().lock();
     if stdout.write_all(text.as_bytes()).is_err() {
         return ExitCode::from(2);
