@@ -78,12 +78,15 @@ pub(crate) async fn transport(c: &mut Checker<'_>) {
             TransportEvent::UnmatchedReply { .. } => {
                 Note::broke_in(c.era, &clauses::RESULT_ID, event.to_string())
             }
-            // Each has its 2025-11-25 twin, which `broke_in` holds a 2025-era server to.
-            TransportEvent::StreamLeftOpen { .. } => Note::broke_in(
-                c.era,
-                &clauses::HTTP_RESPONSE_ENDS_STREAM,
-                event.to_string(),
-            ),
+            // The session's client waits only 200 ms for a stream to end after its
+            // response, so as not to hold up the check: on a loaded machine an honest server
+            // can take longer, and a SHOULD broken must not rest on that. `http/responses`
+            // holds the clause with a 2 s wait of its own; here it is for the record.
+            TransportEvent::StreamLeftOpen { .. } => Note::info(format!(
+                "{event} (http/responses holds a server to {} with a longer wait)",
+                clauses::HTTP_RESPONSE_ENDS_STREAM.id
+            )),
+            // Its 2025-11-25 twin, which `broke_in` holds a 2025-era server to.
             TransportEvent::NotUtf8 { .. } => {
                 Note::broke_in(c.era, &clauses::UTF8, event.to_string())
             }
