@@ -143,7 +143,9 @@ function main() {
     fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     fs.writeFileSync(
       path.join(dir, 'README.md'),
-      `# ${name}\n\nThe \`mcp-test\` executable for ${key}. Install [mcp-test-cli](https://www.npmjs.com/package/mcp-test-cli) instead: it depends on this package and runs it.\n`,
+      `# ${name}\n\nThe \`mcp-test\` executable for ${key}. Install ` +
+        '[mcp-test-cli](https://www.npmjs.com/package/mcp-test-cli) instead: it depends on this ' +
+        'package and runs it.\n',
     );
     made.push(pack(dir, args.out));
   }
