@@ -274,9 +274,11 @@ pub struct CheckReport {
     /// once each, not in [`other_era`](Self::other_era).
     pub security: Vec<SecurityFinding>,
     /// The first definitions this session listed, as a surface document: what a fresh
-    /// session and a pin are compared with. Not reported.
+    /// session and a pin (`--pin`) are compared with; `None` when nothing was listed. Not in
+    /// the JSON report. Public, as every field is, so that a report can be built with
+    /// `..CheckReport::default()`.
     #[serde(skip)]
-    pub(crate) listed: Option<Value>,
+    pub listed: Option<Value>,
 }
 
 impl CheckReport {
