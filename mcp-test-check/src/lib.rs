@@ -198,6 +198,22 @@ pub(crate) async fn check_one(
     run.deadline = deadline.clone();
     run.called = called;
     table::run(&mut run).await;
+    // The exposure rules over HTTP (`security::exposure`): beside the session, on requests
+    // of their own.
+    let exposure = match &run.connection.http {
+        Some(http) if deadline::allows(run.deadline.as_deref(), "the exposure rules") => {
+            (run.progress)("security: session ids, a token in the URL, CORS with credentials");
+            security::exposure::Http {
+                url: http.url.clone(),
+                options: http.options.clone(),
+                era,
+                timeout: options.timeout,
+            }
+            .run(!options.second_session)
+            .await
+        }
+        _ => security::exposure::Found::default(),
+    };
     let own = run.own.take().map(|(own, _)| own);
     // The requests that outlasted the timeout, if any, judged now (`checker::patience`).
     run.c.settle(&mut *run.progress).await;
@@ -222,6 +238,7 @@ pub(crate) async fn check_one(
     let (security, listed) = watch.take();
     checked.security = security;
     checked.listed = Some(listed);
+    exposure.record(&mut checked);
     deadline::finish(deadline.as_deref(), &mut checked);
     (checked, serves_legacy, own)
 }

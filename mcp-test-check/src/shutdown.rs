@@ -158,7 +158,9 @@ pub async fn check_connected_with_progress(
             (*progress)(line);
         };
         let first = async {
-            let (report, serves_legacy, own) = check_one(connected, options, &mut |l| say(l)).await;
+            let (mut report, serves_legacy, own) =
+                check_one(connected, options, &mut |l| say(l)).await;
+            sample_listeners(connected, &mut report);
             say(CLOSING);
             let outcome = close_with_own(connected, own, options).await;
             (report, serves_legacy, outcome)
@@ -180,6 +182,7 @@ pub async fn check_connected_with_progress(
         report
     } else {
         let (mut report, serves_legacy, own) = check_one(connected, options, progress).await;
+        sample_listeners(connected, &mut report);
         // Side by side: a process takes its grace to exit, and the other era's session, on a
         // connection of its own, need not wait for it.
         progress(CLOSING);
@@ -196,6 +199,12 @@ pub async fn check_connected_with_progress(
         reconnect.close_warm(options.close_grace).await;
     }
     report
+}
+
+/// The sockets the server process `check` started listens on, read once its session ended
+/// and before it is closed (a server may open its port lazily): `exposure/listens-beyond-loopback`.
+fn sample_listeners(connected: &Connected, report: &mut CheckReport) {
+    crate::security::exposure::listening(connected.client.process_id(), report.era).record(report);
 }
 
 /// Closes `connected` and, side by side, the process of its own that the probes writing what

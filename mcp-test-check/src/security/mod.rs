@@ -8,6 +8,7 @@
 //! from published attacks, no model and no network. The findings go in
 //! [`CheckReport::security`](crate::CheckReport::security), apart from the spec's findings.
 
+pub(crate) mod exposure;
 mod finish;
 mod rules;
 mod text;

@@ -18,6 +18,12 @@ const OWASP_ERRORS: &str =
 const MCP_TOOLS_ANNOTATIONS: &str =
     "https://modelcontextprotocol.io/specification/draft/server/tools#tool-annotations";
 
+const MCP_TRANSPORTS_SECURITY: &str =
+    "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning";
+const MCP_SESSION_HIJACKING: &str = "https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices#session-hijacking";
+const MCP_TOKEN_IN_URI: &str = "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#access-token-usage";
+const FETCH_CORS_CREDENTIALS: &str = "https://fetch.spec.whatwg.org/#cors-protocol-and-credentials";
+
 macro_rules! rule {
     ($name:ident, $id:literal, $risk:ident, $title:literal, $help:literal, $source:expr) => {
         #[doc = concat!("The rule `", $id, "` (see [`RULES`]).")]
@@ -176,6 +182,39 @@ rule!(
     OWASP_ERRORS
 );
 
+rule!(
+    LISTENS_BEYOND_LOOPBACK,
+    "exposure/listens-beyond-loopback",
+    High,
+    "A server process check started listens on an address beyond loopback (0.0.0.0, ::, a LAN address)",
+    "A local server reachable from the network serves whoever reaches it: the MCP transport spec says that when running locally, servers SHOULD bind only to localhost (127.0.0.1) rather than all network interfaces (0.0.0.0). Read from /proc for the process check started and its descendants (Linux only).",
+    MCP_TRANSPORTS_SECURITY
+);
+rule!(
+    PREDICTABLE_ID,
+    "exposure/predictable-session-id",
+    Medium,
+    "Mcp-Session-Id values that can be guessed: sequential, a fixed prefix with a counter, repeated, time-based UUIDs or too short",
+    "A client that guesses another's session id can hijack the session: \"MCP servers MUST use secure, non-deterministic session IDs\" (Security Best Practices, session hijacking). Judged from a few extra 2025-11-25 sessions check opens and closes.",
+    MCP_SESSION_HIJACKING
+);
+rule!(
+    CREDENTIALS_IN_URL,
+    "exposure/credentials-in-url",
+    High,
+    "The server accepts its bearer token in the URL (?access_token=)",
+    "A token in a URL is written to server and proxy logs, browser history and Referer headers: \"Access tokens MUST NOT be included in the URI query string\" (MCP authorization; RFC 6750 §2.3, OAuth 2.1).",
+    MCP_TOKEN_IN_URI
+);
+rule!(
+    CORS_CREDENTIALS,
+    "exposure/cors-credentials",
+    High,
+    "A foreign Origin (or *) allowed with Access-Control-Allow-Credentials: true",
+    "Any web page the user visits may call the server with the user's cookies or HTTP credentials and read the answers (Fetch standard, CORS protocol and credentials; OWASP: CORS misconfiguration). `*` without credentials is a note.",
+    FETCH_CORS_CREDENTIALS
+);
+
 /// Every rule, in the order the rules page lists them: what SARIF names as its rules.
 ///
 /// ```
@@ -204,6 +243,10 @@ pub static RULES: &[&SecurityRule] = &[
     &SECRET,
     &STACK_TRACE,
     &ENVIRONMENT,
+    &LISTENS_BEYOND_LOOPBACK,
+    &PREDICTABLE_ID,
+    &CREDENTIALS_IN_URL,
+    &CORS_CREDENTIALS,
 ];
 
 /// The rule of id `id`, if any.

@@ -12,7 +12,9 @@
 //!   on, `add`'s description differs;
 //! - `lying-annotations`: `wipe` (which deletes) is annotated `readOnlyHint: true`;
 //! - `result-injection`: every result of `add` ends with instructions to the model;
-//! - `leaky-errors`: every error carries a Python traceback and an AWS key.
+//! - `leaky-errors`: every error carries a Python traceback and an AWS key;
+//! - `listen-all`: the process also listens on TCP port 0 of every interface (`0.0.0.0`),
+//!   as a server that opens a debug or HTTP port beside stdio would.
 
 use mcp_test::{Context, Server, Tool, ToolError};
 use serde_json::Value;
@@ -174,6 +176,12 @@ async fn main() -> std::io::Result<()> {
         called: Mutex::new(false),
         methods: Mutex::new(HashMap::new()),
     });
+    // Held open until the process ends.
+    let _listener = if attacks.has("listen-all") {
+        Some(std::net::TcpListener::bind("0.0.0.0:0")?)
+    } else {
+        None
+    };
     let server = Server::builder("poisoned", "1.0.0")
         .tool::<Add>()
         .tool::<Wipe>()
