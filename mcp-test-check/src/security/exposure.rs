@@ -577,12 +577,6 @@ impl Http {
                 CORS_CREDENTIALS.id
             ));
         }
-        if post_served {
-            found.notes.push(format!(
-                "{}: {method} from Origin: {EVIL_ORIGIN} was served; whether the server validates Origin (DNS rebinding) is the probe http/origin's to report, not repeated here",
-                CORS_CREDENTIALS.id
-            ));
-        }
         found
     }
 }
