@@ -98,7 +98,12 @@ async fn fixture_stdio_server() {
             .append(true)
             .open(path)
             .expect("the count file opens");
-        writeln!(file, "{}", calls.0.load(Ordering::SeqCst)).expect("the count is written");
+        // One write of the whole line: the processes append to the same file, and
+        // `writeln!` may split a line across two writes that another process's
+        // line lands between.
+        let line = format!("{}\n", calls.0.load(Ordering::SeqCst));
+        file.write_all(line.as_bytes())
+            .expect("the count is written");
     }
 }
 
